@@ -1,0 +1,82 @@
+#pragma once
+// Case files: human-readable INI read with Boost.Program_options, overridable from the command
+// line. Every key is declared once in a table (case_keys()) with its type, unit, range, default
+// and description; parsing, validation, `--help` and docs/case-format.md all derive from it.
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaindem {
+
+/// Invalid input: an unknown key, a value out of range, a missing key. The message names the key
+/// and what is allowed. The command line maps it to exit code 2.
+struct CaseError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class ValueKind { number, integer, boolean, word, number_list, word_list, vector3, text };
+
+struct KeySpec {
+  std::string key;  ///< section.name
+  ValueKind kind;
+  std::string unit;
+  std::string description;
+  double min = -1e308;
+  double max = 1e308;
+  bool min_inclusive = true;
+  bool max_inclusive = true;
+  std::string default_value;  ///< as text; empty: no default
+  bool required = false;
+  std::vector<std::string> choices;  ///< for words: the allowed values (empty: any)
+
+  std::string range_text() const;
+};
+
+/// The fixed keys (all sections but [material.NAME]), in documentation order.
+const std::vector<KeySpec>& case_keys();
+/// The keys of one [material.NAME] section.
+std::vector<KeySpec> material_keys(const std::string& name);
+
+/// A parsed and validated case: every declared key that has a value (given or default).
+class CaseConfig {
+ public:
+  /// Reads `path`, applies `overrides` ("section.key=value", these win over the file), validates.
+  static CaseConfig load(const std::string& path, const std::vector<std::string>& overrides = {});
+  /// Same, from INI text (`origin` names it in messages).
+  static CaseConfig parse(const std::string& text, const std::string& origin,
+                          const std::vector<std::string>& overrides = {});
+
+  bool has(std::string_view key) const;
+  /// True when the user gave the key (file or command line), false when it is a default.
+  bool given(std::string_view key) const;
+  double number(std::string_view key) const;
+  long long integer(std::string_view key) const;
+  bool flag(std::string_view key) const;
+  const std::string& text(std::string_view key) const;
+  std::vector<double> numbers(std::string_view key) const;
+  std::vector<std::string> words(std::string_view key) const;
+
+  /// Material names defined by [material.NAME] sections, sorted.
+  const std::vector<std::string>& materials() const { return materials_; }
+  /// Every resolved key and its value as text, sorted by key: what reproduces the run.
+  const std::map<std::string, std::string>& resolved() const { return values_; }
+  const std::string& origin() const { return origin_; }
+  const std::string& source_text() const { return source_text_; }
+  /// Throws CaseError naming `key`.
+  [[noreturn]] void fail(std::string_view key, const std::string& what) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+  std::map<std::string, bool> given_;
+  std::vector<std::string> materials_;
+  std::string origin_;
+  std::string source_text_;
+};
+
+/// Markdown reference of every key (docs/case-format.md is this text).
+std::string case_format_markdown();
+
+}  // namespace chaindem

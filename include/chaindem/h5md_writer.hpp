@@ -1,0 +1,53 @@
+#pragma once
+// HDF5 output in the H5MD 1.1 layout, readable by h5py, MATLAB and ParaView:
+//   /h5md                       version, author, creator (chaindem and its version)
+//   /particles/chain/{position,velocity,force}/{step,time,value}   value: frames x N x 3
+//   /particles/chain/{radius,mass,species}                          time-independent
+//   /observables/<energy>/{step,time,value}
+//   /contacts/{step,time,offset,first,second,overlap,normal_force,approach_rate,impact_velocity}
+//   /walls/position/{step,time,value}
+//   /parameters                 every resolved case key (attributes), the case text, derived values
+// The file is written under NAME.partial and renamed to NAME only when the run completed, so an
+// interrupted run never leaves a file that looks complete. docs/output-format.md has the details.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "chaindem/simulation.hpp"
+
+namespace chaindem {
+
+struct RunMetadata {
+  std::map<std::string, std::string> parameters;  ///< resolved case keys
+  std::string case_text;                          ///< the case file as read
+  std::string case_origin;                        ///< its path
+  std::map<std::string, double> derived;          ///< time step, steps, output interval, ...
+  std::string time_step_note;
+};
+
+class H5mdWriter {
+ public:
+  /// Creates `path`.partial and writes the static parts.
+  H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts);
+  ~H5mdWriter();  ///< removes the partial file unless finish() was called
+  H5mdWriter(const H5mdWriter&) = delete;
+  H5mdWriter& operator=(const H5mdWriter&) = delete;
+
+  /// Appends one frame: particle state, energies, contacts, walls.
+  void write_frame(const Simulation& sim);
+  /// Writes the run summary attributes, closes the file and renames it to its final name.
+  void finish(const std::map<std::string, double>& summary);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+  std::string partial_path_;
+  bool finished_ = false;
+};
+
+}  // namespace chaindem

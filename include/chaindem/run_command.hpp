@@ -1,0 +1,20 @@
+#pragma once
+// `chaindem run`: case file -> simulation -> HDF5, with progress and a summary.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace chaindem {
+
+struct RunOptions {
+  std::string case_path;
+  std::string output;                  ///< empty: from the case
+  std::vector<std::string> overrides;  ///< "section.key=value"
+  bool quiet = false;                  ///< no progress and no summary
+};
+
+/// Runs one case. Returns the process exit code: 0 success, 2 invalid input, 1 runtime failure.
+int run_case(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace chaindem

@@ -1,0 +1,63 @@
+#pragma once
+// What is simulated: materials, spheres (structure of arrays), planar walls, body forces.
+
+#include <Eigen/Core>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace chaindem {
+
+struct Material {
+  std::string name;
+  double youngs_modulus = 0.0;  ///< E [Pa]
+  double poisson_ratio = 0.0;   ///< nu [-]
+  double density = 0.0;         ///< rho [kg/m^3]
+  std::optional<double> yield_stress;  ///< sigma_y [Pa], for plastic laws
+
+  /// (1 - nu^2)/E [1/Pa]; E* = 1/(h_i + h_j).
+  double compliance() const { return (1.0 - poisson_ratio * poisson_ratio) / youngs_modulus; }
+};
+
+/// N x 3 array, one column per component: x, y and z each contiguous (structure of arrays).
+using Vec3Array = Eigen::Array<double, Eigen::Dynamic, 3>;
+
+/// Spheres, stored as structure of arrays.
+struct Particles {
+  Vec3Array position;        ///< [m]
+  Vec3Array velocity;        ///< [m/s]
+  Vec3Array force;           ///< total force of the last evaluation [N]
+  Vec3Array external_force;  ///< constant applied force (end load), excluding gravity [N]
+  Eigen::ArrayXd radius;     ///< [m]
+  Eigen::ArrayXd mass;       ///< [kg]
+  Eigen::ArrayXd inverse_mass;  ///< [1/kg]
+  std::vector<int> material;    ///< index into Scene::materials
+
+  Eigen::Index size() const { return radius.size(); }
+  void resize(Eigen::Index n);
+  /// Appends a sphere of the given material (mass from density and radius).
+  Eigen::Index add(const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r, int material_index,
+                   double density);
+};
+
+/// An infinite plane. `normal` points into the half-space where the particles are.
+struct Wall {
+  std::string name;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();     ///< a point of the plane at t = 0 [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitX();   ///< unit normal
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  ///< prescribed velocity [m/s]
+  int material = 0;
+};
+
+struct Scene {
+  std::vector<Material> materials;
+  Particles particles;
+  std::vector<Wall> walls;
+  Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< [m/s^2]
+  /// Index of the striker, or -1; the chain beads are the other particles in chain order.
+  Eigen::Index striker = -1;
+  Eigen::Index chain_first = 0;  ///< first chain bead
+  Eigen::Index chain_count = 0;  ///< number of chain beads (consecutive indices)
+};
+
+}  // namespace chaindem

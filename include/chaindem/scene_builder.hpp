@@ -1,0 +1,38 @@
+#pragma once
+// Turns a validated case into a scene and engine settings: the chain builders (uniform,
+// repeating pattern, tapered, explicit list), striker, walls, loads, and the time step.
+
+#include <cstdint>
+#include <string>
+
+#include "chaindem/case_file.hpp"
+#include "chaindem/simulation.hpp"
+
+namespace chaindem {
+
+struct RunSetup {
+  Scene scene;
+  SimulationSettings settings;
+  double duration = 0.0;          ///< [s]
+  std::int64_t steps = 0;         ///< steps to run
+  std::int64_t output_every = 1;  ///< steps between output frames
+  bool write_contacts = true;
+  std::string output_file;        ///< from the case (the command line may override it)
+  std::string time_step_note;     ///< how the time step was chosen
+};
+
+/// Builds the scene and settings; throws CaseError naming the offending key.
+RunSetup build_run(const CaseConfig& cfg);
+
+/// Shortest characteristic contact time among the given pairs [s]: the elastic (Hertz) impact
+/// duration at `speed` and, for pairs that start overlapped by delta0 > 0, the half period
+/// pi sqrt(m*/k_lin) of small oscillations about that overlap. Infinite if nothing sets a scale.
+/// Each entry: coefficients, effective mass, initial overlap.
+struct TimeScalePair {
+  PairCoeffs coeffs;
+  double effective_mass;
+  double initial_overlap;
+};
+double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double speed);
+
+}  // namespace chaindem

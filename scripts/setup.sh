@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian packages chaindem needs (idempotent: installs only what is missing).
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config
+  libeigen3-dev libhdf5-dev libboost-dev libboost-program-options-dev
+  libgtest-dev libbenchmark-dev
+  python3 python3-numpy python3-h5py python3-matplotlib
+  liggghts
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi

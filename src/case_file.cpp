@@ -1,0 +1,455 @@
+#include "chaindem/case_file.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "chaindem/contact_law.hpp"
+
+namespace po = boost::program_options;
+
+namespace chaindem {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+KeySpec number(std::string key, std::string unit, std::string description, double min, double max,
+               bool min_inclusive, std::string default_value = "", bool required = false) {
+  KeySpec k;
+  k.key = std::move(key);
+  k.kind = ValueKind::number;
+  k.unit = std::move(unit);
+  k.description = std::move(description);
+  k.min = min;
+  k.max = max;
+  k.min_inclusive = min_inclusive;
+  k.default_value = std::move(default_value);
+  k.required = required;
+  return k;
+}
+
+KeySpec other(std::string key, ValueKind kind, std::string unit, std::string description,
+              std::string default_value = "", bool required = false,
+              std::vector<std::string> choices = {}) {
+  KeySpec k;
+  k.key = std::move(key);
+  k.kind = kind;
+  k.unit = std::move(unit);
+  k.description = std::move(description);
+  k.default_value = std::move(default_value);
+  k.required = required;
+  k.choices = std::move(choices);
+  return k;
+}
+
+std::vector<KeySpec> build_case_keys() {
+  std::vector<KeySpec> k;
+  // [simulation]
+  k.push_back(number("simulation.duration", "s", "simulated time", 0, inf, false, "", true));
+  k.push_back(number("simulation.time_step", "s",
+                     "time step; 0 chooses it from the contact physics (see steps_per_contact)", 0,
+                     inf, true, "0"));
+  k.push_back(number("simulation.steps_per_contact", "-",
+                     "automatic time step = shortest contact duration / this number (the Hertz "
+                     "duration of the stiffest pair at the largest relative speed of the case)",
+                     10, inf, true, "50"));
+  k.push_back(number("simulation.skin", "m",
+                     "neighbor skin: pairs closer than this are tracked (0: 0.2 x smallest radius)",
+                     0, inf, true, "0"));
+  k.push_back(number("simulation.threads", "-",
+                     "OpenMP threads for the force loops (0: OMP_NUM_THREADS or all cores); "
+                     "results are bitwise identical for any count",
+                     0, 4096, true, "0"));
+  k.back().kind = ValueKind::integer;
+  // [contact]
+  std::vector<std::string> law_ids;
+  for (const auto& law : all_laws()) law_ids.emplace_back(law.id);
+  k.push_back(other("contact.law", ValueKind::word, "-",
+                    "normal contact law (`chaindem models` lists them)", "", true, law_ids));
+  k.push_back(other("contact.tension", ValueKind::word, "-",
+                    "clamp: force never attractive, bodies separate at F = 0; allow: tensile "
+                    "force allowed until the overlap closes",
+                    "clamp", false, {"clamp", "allow"}));
+  std::set<std::string_view> seen;
+  for (const auto& law : all_laws())
+    for (const auto& p : law.params)
+      if (seen.insert(p.key).second)
+        k.push_back(number("contact." + std::string(p.key), std::string(p.unit),
+                           std::string(p.description) + " (law parameter; range per law)", -inf,
+                           inf, true));
+  // [chain]
+  k.push_back(number("chain.count", "-", "number of chain beads", 1, 1e9, true, "", true));
+  k.back().kind = ValueKind::integer;
+  k.push_back(other("chain.materials", ValueKind::word_list, "-",
+                    "bead materials, repeated cyclically along the chain (one: uniform, two: "
+                    "dimer, N: explicit)",
+                    "", true));
+  k.push_back(other("chain.radii", ValueKind::number_list, "m",
+                    "bead radii, repeated cyclically along the chain", "", true));
+  k.push_back(number("chain.taper", "-",
+                     "radius ratio between consecutive beads: r_k = radii[k mod p] taper^k", 0, inf,
+                     false, "1"));
+  k.push_back(number("chain.gap", "m", "initial surface gap between consecutive beads", 0, inf,
+                     true, "0"));
+  k.push_back(number("chain.overlap", "m", "initial overlap between consecutive beads", 0, inf,
+                     true, "0"));
+  k.push_back(number("chain.end_force", "N",
+                     "constant force pushing the last bead towards the start of the chain", 0, inf,
+                     true, "0"));
+  k.push_back(other("chain.static_overlap", ValueKind::boolean, "-",
+                    "start every contact (beads and start wall) at the static overlap that "
+                    "carries end_force",
+                    "false"));
+  // [striker]
+  k.push_back(other("striker.material", ValueKind::word, "-",
+                    "striker material (default: the first bead's)"));
+  k.push_back(number("striker.radius", "m", "striker radius (default: the first bead's)", 0, inf,
+                     false));
+  k.push_back(number("striker.velocity", "m/s",
+                     "striker speed towards the chain; giving it adds the striker", 0, inf, false));
+  k.push_back(number("striker.gap", "m", "surface gap between striker and first bead", 0, inf,
+                     true, "0"));
+  // walls
+  for (const char* w : {"wall_start", "wall_end"}) {
+    const std::string s = w;
+    const std::string where = s == "wall_start" ? "before the first body (striker or bead 0)"
+                                                : "after the last bead";
+    k.push_back(other(s + ".enabled", ValueKind::boolean, "-", "planar wall " + where, "false"));
+    k.push_back(other(s + ".material", ValueKind::word, "-", "wall material (required if enabled)"));
+    k.push_back(number(s + ".gap", "m", "gap between the wall and the nearest bead surface", 0,
+                       inf, true, "0"));
+    k.push_back(number(s + ".velocity", "m/s", "prescribed wall velocity along +x", -inf, inf,
+                       true, "0"));
+  }
+  // [gravity]
+  k.push_back(other("gravity.acceleration", ValueKind::vector3, "m/s^2",
+                    "gravitational acceleration (the chain lies along +x)", "0 0 0"));
+  // [extra]
+  k.push_back(other("extra.particles", ValueKind::text, "-",
+                    "additional spheres off the chain, ';'-separated records "
+                    "'material radius x y z vx vy vz' (SI units)"));
+  // [output]
+  k.push_back(other("output.file", ValueKind::text, "-",
+                    "HDF5 output file (default: the case file name with .h5, in the current "
+                    "directory; `run -o` overrides)"));
+  k.push_back(number("output.interval", "s",
+                     "time between output frames (0: duration/200); rounded to whole steps", 0, inf,
+                     true, "0"));
+  k.push_back(other("output.contacts", ValueKind::boolean, "-",
+                    "write the per-contact overlap and force", "true"));
+  return k;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == ',' || std::isspace(static_cast<unsigned char>(ch))) {
+      if (!cur.empty()) out.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur.push_back(ch);
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+bool parse_double(const std::string& s, double& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stod(s, &used);
+    return used == s.size();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+const char* kind_name(ValueKind k) {
+  switch (k) {
+    case ValueKind::number:
+      return "number";
+    case ValueKind::integer:
+      return "integer";
+    case ValueKind::boolean:
+      return "true/false";
+    case ValueKind::word:
+      return "word";
+    case ValueKind::number_list:
+      return "list of numbers";
+    case ValueKind::word_list:
+      return "list of words";
+    case ValueKind::vector3:
+      return "3 numbers";
+    case ValueKind::text:
+      return "text";
+  }
+  return "?";
+}
+
+bool in_range(const KeySpec& k, double x) {
+  const bool lo = k.min_inclusive ? x >= k.min : x > k.min;
+  const bool hi = k.max_inclusive ? x <= k.max : x < k.max;
+  return !std::isnan(x) && lo && hi;
+}
+
+// Checks a value against its declaration; returns an empty string or the problem.
+std::string check_value(const KeySpec& k, const std::string& v) {
+  const std::string unit = k.unit == "-" ? "" : " " + k.unit;
+  auto number_ok = [&](const std::string& item) -> std::string {
+    double x = 0;
+    if (!parse_double(item, x)) return "'" + item + "' is not a number";
+    if (!std::isfinite(x)) return "'" + item + "' is not finite";
+    if (!in_range(k, x)) return item + " is out of range: allowed " + k.range_text() + unit;
+    return "";
+  };
+  switch (k.kind) {
+    case ValueKind::number:
+      return number_ok(v);
+    case ValueKind::integer: {
+      double x = 0;
+      if (!parse_double(v, x) || x != std::floor(x)) return "'" + v + "' is not an integer";
+      return number_ok(v);
+    }
+    case ValueKind::boolean: {
+      static const std::set<std::string> ok{"true", "false", "yes", "no", "on", "off", "1", "0"};
+      return ok.count(v) ? "" : "'" + v + "' is not true or false";
+    }
+    case ValueKind::word:
+      if (v.empty()) return "empty value";
+      if (!k.choices.empty() && std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
+        std::string allowed;
+        for (const auto& c : k.choices) allowed += (allowed.empty() ? "" : ", ") + c;
+        return "'" + v + "' is not one of: " + allowed;
+      }
+      return "";
+    case ValueKind::number_list: {
+      const auto items = split_list(v);
+      if (items.empty()) return "empty list";
+      for (const auto& item : items)
+        if (auto e = number_ok(item); !e.empty()) return e;
+      return "";
+    }
+    case ValueKind::word_list:
+      return split_list(v).empty() ? "empty list" : "";
+    case ValueKind::vector3: {
+      const auto items = split_list(v);
+      if (items.size() != 3) return "'" + v + "' is not 3 numbers";
+      for (const auto& item : items)
+        if (auto e = number_ok(item); !e.empty()) return e;
+      return "";
+    }
+    case ValueKind::text:
+      return "";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string KeySpec::range_text() const {
+  auto fmt = [](double x) {
+    if (std::isinf(x)) return std::string(x < 0 ? "-inf" : "inf");
+    std::ostringstream s;
+    s << x;
+    return s.str();
+  };
+  return std::string(min_inclusive && !std::isinf(min) ? "[" : "(") + fmt(min) + ", " + fmt(max) +
+         (max_inclusive && !std::isinf(max) ? "]" : ")");
+}
+
+const std::vector<KeySpec>& case_keys() {
+  static const std::vector<KeySpec> keys = build_case_keys();
+  return keys;
+}
+
+std::vector<KeySpec> material_keys(const std::string& name) {
+  const std::string s = "material." + name + ".";
+  return {
+      number(s + "youngs_modulus", "Pa", "Young's modulus E", 0, inf, false, "", true),
+      number(s + "poisson_ratio", "-", "Poisson's ratio nu", -1, 0.5, false, "", true),
+      number(s + "density", "kg/m^3", "mass density", 0, inf, false, "", true),
+      number(s + "yield_stress", "Pa", "yield stress (plastic laws)", 0, inf, false),
+  };
+}
+
+CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw CaseError("cannot read case file '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path, overrides);
+}
+
+CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
+                             const std::vector<std::string>& overrides) {
+  CaseConfig cfg;
+  cfg.origin_ = origin;
+  cfg.source_text_ = text;
+
+  // Overrides are INI lines "section.key=value" at top level.
+  std::string override_text;
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw CaseError("--set '" + o + "': expected section.key=value");
+    override_text += trim(o.substr(0, eq)) + "=" + o.substr(eq + 1) + "\n";
+  }
+
+  // Pass 1: discover the [material.NAME] sections, so their keys can be declared.
+  std::set<std::string> names;
+  for (const std::string* src : {&text, static_cast<const std::string*>(&override_text)}) {
+    std::istringstream s(*src);
+    try {
+      const auto parsed = po::parse_config_file(s, po::options_description(), true);
+      for (const auto& opt : parsed.options) {
+        const std::string& key = opt.string_key;
+        if (key.rfind("material.", 0) == 0) {
+          const auto dot = key.find('.', 9);
+          if (dot != std::string::npos) names.insert(key.substr(9, dot - 9));
+        }
+      }
+    } catch (const po::error& e) {
+      throw CaseError(origin + ": " + e.what());
+    }
+  }
+  cfg.materials_.assign(names.begin(), names.end());
+
+  std::vector<KeySpec> specs = case_keys();
+  for (const auto& m : cfg.materials_) {
+    auto mk = material_keys(m);
+    specs.insert(specs.end(), mk.begin(), mk.end());
+  }
+  po::options_description desc;
+  for (const auto& k : specs) desc.add_options()(k.key.c_str(), po::value<std::string>());
+
+  // Pass 2: strict parse. Overrides are stored first, so they win over the file.
+  po::variables_map vm;
+  auto store = [&](const std::string& src, const std::string& where) {
+    std::istringstream s(src);
+    try {
+      po::store(po::parse_config_file(s, desc, false), vm);
+    } catch (const po::unknown_option& e) {
+      throw CaseError(where + ": unknown key '" + e.get_option_name() +
+                      "' (`chaindem run --help` and docs/case-format.md list the keys)");
+    } catch (const po::multiple_occurrences& e) {
+      throw CaseError(where + ": key '" + e.get_option_name() + "' is given more than once");
+    } catch (const po::error& e) {
+      throw CaseError(where + ": " + e.what());
+    }
+  };
+  store(override_text, "command line --set");
+  store(text, origin);
+
+  for (const auto& k : specs) {
+    const auto it = vm.find(k.key);
+    if (it != vm.end()) {
+      const std::string v = trim(it->second.as<std::string>());
+      if (auto problem = check_value(k, v); !problem.empty())
+        cfg.fail(k.key, problem + " (expected " + kind_name(k.kind) + ")");
+      cfg.values_[k.key] = v;
+      cfg.given_[k.key] = true;
+    } else if (!k.default_value.empty()) {
+      cfg.values_[k.key] = k.default_value;
+      cfg.given_[k.key] = false;
+    } else if (k.required) {
+      cfg.fail(k.key, "is missing (" + k.description + ")");
+    }
+  }
+  return cfg;
+}
+
+void CaseConfig::fail(std::string_view key, const std::string& what) const {
+  throw CaseError(origin_ + ": " + std::string(key) + ": " + what);
+}
+
+bool CaseConfig::has(std::string_view key) const { return values_.count(std::string(key)) > 0; }
+
+bool CaseConfig::given(std::string_view key) const {
+  const auto it = given_.find(std::string(key));
+  return it != given_.end() && it->second;
+}
+
+const std::string& CaseConfig::text(std::string_view key) const {
+  const auto it = values_.find(std::string(key));
+  if (it == values_.end()) fail(key, "is missing");
+  return it->second;
+}
+
+double CaseConfig::number(std::string_view key) const { return std::stod(text(key)); }
+
+long long CaseConfig::integer(std::string_view key) const {
+  return static_cast<long long>(std::stod(text(key)));
+}
+
+bool CaseConfig::flag(std::string_view key) const {
+  const std::string& v = text(key);
+  return v == "true" || v == "yes" || v == "on" || v == "1";
+}
+
+std::vector<double> CaseConfig::numbers(std::string_view key) const {
+  std::vector<double> out;
+  for (const auto& item : split_list(text(key))) out.push_back(std::stod(item));
+  return out;
+}
+
+std::vector<std::string> CaseConfig::words(std::string_view key) const {
+  return split_list(text(key));
+}
+
+std::string case_format_markdown() {
+  std::ostringstream md;
+  md << "# Case file format\n\n"
+        "<!-- Generated by `chaindem case-format`; a test checks this file against the code. -->\n\n"
+        "A case is an INI file read with Boost.Program_options: `[section]` headers, `key = value`\n"
+        "lines, `#` comments. SI units throughout. Any key can be overridden on the command line\n"
+        "with `--set section.key=value`, which wins over the file. Unknown keys, values of the\n"
+        "wrong type or outside their range, and missing required keys stop the run with a message\n"
+        "naming the key and exit code 2, before any output file is created. Lists are separated by\n"
+        "commas or spaces.\n\n"
+        "The chain lies along +x: the striker (if any) at the origin, then the beads in order.\n"
+        "A law parameter is accepted only when the chosen law declares it; `chaindem models`\n"
+        "lists each law's parameters, units and ranges.\n";
+  std::string section;
+  auto row = [&](const KeySpec& k) {
+    std::string def = k.default_value.empty() ? (k.required ? "**required**" : "(none)")
+                                              : "`" + k.default_value + "`";
+    std::string range;
+    if (k.kind == ValueKind::number || k.kind == ValueKind::integer || k.kind == ValueKind::number_list ||
+        k.kind == ValueKind::vector3)
+      range = (std::isinf(k.min) && std::isinf(k.max)) ? "per law" : k.range_text();
+    if (!k.choices.empty() && k.key != "contact.law") {
+      for (const auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
+    }
+    if (k.key == "contact.law") range = "see `chaindem models`";
+    md << "| `" << k.key.substr(k.key.find('.') + 1) << "` | " << kind_name(k.kind) << " | "
+       << k.unit << " | " << range << " | " << def << " | " << k.description << " |\n";
+  };
+  for (const auto& k : case_keys()) {
+    const std::string s = k.key.substr(0, k.key.find('.'));
+    if (s != section) {
+      section = s;
+      md << "\n## [" << section << "]\n\n| key | type | unit | allowed | default | meaning |\n"
+            "|---|---|---|---|---|---|\n";
+    }
+    row(k);
+  }
+  md << "\n## [material.NAME]\n\nOne section per material; NAME is used in `chain.materials`,\n"
+        "`striker.material`, the wall sections and `extra.particles`.\n\n"
+        "| key | type | unit | allowed | default | meaning |\n|---|---|---|---|---|---|\n";
+  for (const auto& k : material_keys("NAME")) row(k);
+  return md.str();
+}
+
+}  // namespace chaindem

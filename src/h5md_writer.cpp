@@ -1,0 +1,409 @@
+#include "chaindem/h5md_writer.hpp"
+
+#include <hdf5.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "chaindem/version.hpp"
+
+namespace chaindem {
+namespace {
+
+hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) throw std::runtime_error("HDF5 error: " + what);
+  return id;
+}
+void check_status(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error("HDF5 error: " + what);
+}
+
+// Owns one HDF5 identifier.
+class Handle {
+ public:
+  Handle() = default;
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Handle& operator=(Handle&& o) noexcept {
+    reset();
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = -1;
+    return *this;
+  }
+  ~Handle() { reset(); }
+  void reset() {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = -1;
+  }
+  hid_t get() const { return id_; }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+Handle group(hid_t parent, const std::string& name) {
+  return {check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                "create group " + name),
+          H5Gclose};
+}
+
+void attr_string(hid_t obj, const std::string& name, const std::string& value) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
+  const char* p = value.c_str();
+  check_status(H5Awrite(attr.get(), type.get(), &p), "write attribute " + name);
+}
+
+void attr_strings(hid_t obj, const std::string& name, const std::vector<std::string>& values) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hsize_t n = values.size();
+  Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
+  std::vector<const char*> p;
+  for (const auto& v : values) p.push_back(v.c_str());
+  check_status(H5Awrite(attr.get(), type.get(), p.data()), "write attribute " + name);
+}
+
+template <class T>
+void attr_numbers(hid_t obj, const std::string& name, const std::vector<T>& values, hid_t type) {
+  const hsize_t n = values.size();
+  Handle space(check(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), "space"),
+               H5Sclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
+  check_status(H5Awrite(attr.get(), type, values.data()), "write attribute " + name);
+}
+
+void dataset_string(hid_t parent, const std::string& name, const std::string& value) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT),
+                 "dataset " + name),
+           H5Dclose);
+  const char* p = value.c_str();
+  check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), "write " + name);
+}
+
+// A fixed dataset of doubles or ints with shape `dims`.
+template <class T>
+void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
+                   const T* data, hid_t type, const std::string& unit = "") {
+  Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "space"),
+               H5Sclose);
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT),
+                 "dataset " + name),
+           H5Dclose);
+  check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
+  if (!unit.empty()) attr_string(d.get(), "unit", unit);
+}
+
+// A dataset that grows along its first dimension; chunked and compressed.
+class Growing {
+ public:
+  Growing() = default;
+  Growing(hid_t parent, const std::string& name, std::vector<hsize_t> row_shape, hid_t type,
+          const std::string& unit = "")
+      : row_shape_(std::move(row_shape)), type_(type) {
+    std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunk{1};
+    hsize_t row = 1;
+    for (hsize_t s : row_shape_) {
+      dims.push_back(s);
+      maxdims.push_back(s);
+      chunk.push_back(s);
+      row *= s;
+    }
+    // About 64 KiB per chunk, at least one row.
+    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(4096, 8192 / std::max<hsize_t>(row, 1)));
+    Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
+                       "space"),
+                 H5Sclose);
+    Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"), H5Pclose);
+    check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), "chunk");
+    check_status(H5Pset_shuffle(plist.get()), "shuffle");
+    check_status(H5Pset_deflate(plist.get(), 4), "deflate");
+    dataset_ = Handle(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
+                                       plist.get(), H5P_DEFAULT),
+                            "dataset " + name),
+                      H5Dclose);
+    if (!unit.empty()) attr_string(dataset_.get(), "unit", unit);
+  }
+
+  void append(const void* data, hsize_t rows) {
+    if (rows == 0) return;
+    std::vector<hsize_t> dims{rows_ + rows}, start{rows_}, count{rows};
+    for (hsize_t s : row_shape_) {
+      dims.push_back(s);
+      start.push_back(0);
+      count.push_back(s);
+    }
+    check_status(H5Dset_extent(dataset_.get(), dims.data()), "extend");
+    Handle file_space(check(H5Dget_space(dataset_.get()), "space"), H5Sclose);
+    check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                     count.data(), nullptr),
+                 "select");
+    Handle mem_space(check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                           "space"),
+                     H5Sclose);
+    check_status(H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+                 "write");
+    rows_ += rows;
+  }
+  hid_t get() const { return dataset_.get(); }
+
+ private:
+  Handle dataset_;
+  std::vector<hsize_t> row_shape_;
+  hid_t type_ = -1;
+  hsize_t rows_ = 0;
+};
+
+// An H5MD time-dependent element: group with step, time and value.
+struct TimeSeries {
+  Handle group_;
+  Growing step, time, value;
+  TimeSeries() = default;
+  TimeSeries(hid_t parent, const std::string& name, std::vector<hsize_t> shape,
+             const std::string& unit)
+      : group_(group(parent, name)),
+        step(group_.get(), "step", {}, H5T_NATIVE_INT64),
+        time(group_.get(), "time", {}, H5T_NATIVE_DOUBLE, "s"),
+        value(group_.get(), "value", std::move(shape), H5T_NATIVE_DOUBLE, unit) {}
+  void append(std::int64_t s, double t, const double* v) {
+    step.append(&s, 1);
+    time.append(&t, 1);
+    value.append(v, 1);
+  }
+};
+
+}  // namespace
+
+struct H5mdWriter::Impl {
+  Handle file;
+  Handle particles, chain, observables, contacts_group, walls_group;
+  TimeSeries position, velocity, force;
+  std::map<std::string, TimeSeries> energy;
+  TimeSeries momentum;
+  TimeSeries wall_position;
+  bool contacts = false;
+  Growing c_step, c_time, c_offset, c_first, c_second, c_overlap, c_force, c_rate, c_v0;
+  std::int64_t contact_rows = 0;
+  std::vector<double> buffer;
+};
+
+H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
+                       bool write_contacts)
+    : impl_(std::make_unique<Impl>()), path_(std::move(path)), partial_path_(path_ + ".partial") {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions with our message
+  Impl& m = *impl_;
+  m.file = Handle(check(H5Fcreate(partial_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                        "cannot create '" + partial_path_ + "'"),
+                  H5Fclose);
+  const hid_t f = m.file.get();
+
+  {  // /h5md
+    Handle h5md = group(f, "h5md");
+    attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
+    Handle author = group(h5md.get(), "author");
+    const char* user = std::getenv("USER");
+    attr_string(author.get(), "name", user ? user : "unknown");
+    Handle creator = group(h5md.get(), "creator");
+    attr_string(creator.get(), "name", "chaindem");
+    attr_string(creator.get(), "version", version);
+  }
+
+  const Particles& p = sim.particles();
+  const auto n = static_cast<hsize_t>(p.size());
+  m.particles = group(f, "particles");
+  m.chain = group(m.particles.get(), "chain");
+  {
+    Handle box = group(m.chain.get(), "box");
+    attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
+    attr_strings(box.get(), "boundary", {"none", "none", "none"});
+  }
+  m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m");
+  m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s");
+  m.force = TimeSeries(m.chain.get(), "force", {n, 3}, "N");
+  dataset_fixed(m.chain.get(), "radius", {n}, p.radius.data(), H5T_NATIVE_DOUBLE, "m");
+  dataset_fixed(m.chain.get(), "mass", {n}, p.mass.data(), H5T_NATIVE_DOUBLE, "kg");
+  dataset_fixed(m.chain.get(), "species", {n}, p.material.data(), H5T_NATIVE_INT);
+  std::vector<std::string> material_names;
+  for (const auto& mat : sim.scene().materials) material_names.push_back(mat.name);
+  if (!material_names.empty()) attr_strings(m.chain.get(), "species_names", material_names);
+  attr_numbers<std::int64_t>(m.chain.get(), "striker", {sim.scene().striker}, H5T_NATIVE_INT64);
+  attr_numbers<std::int64_t>(m.chain.get(), "chain_first", {sim.scene().chain_first},
+                             H5T_NATIVE_INT64);
+  attr_numbers<std::int64_t>(m.chain.get(), "chain_count", {sim.scene().chain_count},
+                             H5T_NATIVE_INT64);
+
+  m.observables = group(f, "observables");
+  for (const char* name : {"kinetic_energy", "stored_energy", "dissipated_energy",
+                           "external_potential_energy", "wall_work", "energy_balance"})
+    m.energy.emplace(name, TimeSeries(m.observables.get(), name, {}, "J"));
+  m.momentum = TimeSeries(m.observables.get(), "momentum", {3}, "kg m/s");
+
+  const auto n_walls = static_cast<hsize_t>(sim.scene().walls.size());
+  m.walls_group = group(f, "walls");
+  if (n_walls > 0) {
+    std::vector<std::string> names;
+    std::vector<double> normals;
+    for (const auto& w : sim.scene().walls) {
+      names.push_back(w.name);
+      normals.insert(normals.end(), {w.normal.x(), w.normal.y(), w.normal.z()});
+    }
+    attr_strings(m.walls_group.get(), "names", names);
+    dataset_fixed(m.walls_group.get(), "normal", {n_walls, 3}, normals.data(), H5T_NATIVE_DOUBLE);
+    m.wall_position = TimeSeries(m.walls_group.get(), "position", {n_walls, 3}, "m");
+  }
+
+  m.contacts = write_contacts;
+  if (write_contacts) {
+    m.contacts_group = group(f, "contacts");
+    const hid_t g = m.contacts_group.get();
+    attr_string(g, "layout",
+                "ragged: frame k holds rows offset[k] .. offset[k+1]-1; second < 0 is wall "
+                "-(second+1); only touching contacts are listed");
+    m.c_step = Growing(g, "step", {}, H5T_NATIVE_INT64);
+    m.c_time = Growing(g, "time", {}, H5T_NATIVE_DOUBLE, "s");
+    m.c_offset = Growing(g, "offset", {}, H5T_NATIVE_INT64);
+    const std::int64_t zero = 0;
+    m.c_offset.append(&zero, 1);
+    m.c_first = Growing(g, "first", {}, H5T_NATIVE_INT32);
+    m.c_second = Growing(g, "second", {}, H5T_NATIVE_INT32);
+    m.c_overlap = Growing(g, "overlap", {}, H5T_NATIVE_DOUBLE, "m");
+    m.c_force = Growing(g, "normal_force", {}, H5T_NATIVE_DOUBLE, "N");
+    m.c_rate = Growing(g, "approach_rate", {}, H5T_NATIVE_DOUBLE, "m/s");
+    m.c_v0 = Growing(g, "impact_velocity", {}, H5T_NATIVE_DOUBLE, "m/s");
+  }
+
+  {  // /parameters
+    Handle params = group(f, "parameters");
+    for (const auto& [key, value] : meta.parameters) attr_string(params.get(), key, value);
+    dataset_string(params.get(), "case_file", meta.case_text);
+    attr_string(params.get(), "case_origin", meta.case_origin);
+    attr_string(params.get(), "chaindem_version", version);
+    attr_string(params.get(), "time_step_note", meta.time_step_note);
+    Handle derived = group(params.get(), "derived");
+    for (const auto& [key, value] : meta.derived)
+      attr_numbers<double>(derived.get(), key, {value}, H5T_NATIVE_DOUBLE);
+    Handle law = group(params.get(), "law");
+    const LawEntry& entry = *sim.settings().law;
+    attr_string(law.get(), "id", std::string(entry.id));
+    attr_string(law.get(), "citation", std::string(entry.citation));
+    attr_string(law.get(), "formula", std::string(entry.formula));
+    attr_string(law.get(), "damping", std::string(entry.damping));
+    attr_string(law.get(), "tension",
+                sim.settings().tension == TensionPolicy::clamp ? "clamp" : "allow");
+    for (const auto& [key, value] : sim.settings().law_params)
+      attr_numbers<double>(law.get(), key, {value}, H5T_NATIVE_DOUBLE);
+  }
+}
+
+H5mdWriter::~H5mdWriter() {
+  if (!finished_) {
+    impl_.reset();  // close the file before removing it
+    std::error_code ec;
+    std::filesystem::remove(partial_path_, ec);
+  }
+}
+
+void H5mdWriter::write_frame(const Simulation& sim) {
+  Impl& m = *impl_;
+  const Particles& p = sim.particles();
+  const std::int64_t step = sim.step_count();
+  const double t = sim.time();
+  const auto n = static_cast<std::size_t>(p.size());
+  auto write_vectors = [&](TimeSeries& ts, const Vec3Array& a) {
+    m.buffer.resize(3 * n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) m.buffer[3 * i + c] = a(static_cast<Eigen::Index>(i), c);
+    ts.append(step, t, m.buffer.data());
+  };
+  write_vectors(m.position, p.position);
+  write_vectors(m.velocity, p.velocity);
+  write_vectors(m.force, p.force);
+
+  const EnergyReport e = sim.energies();
+  const std::map<std::string, double> values{{"kinetic_energy", e.kinetic},
+                                             {"stored_energy", e.stored},
+                                             {"dissipated_energy", e.dissipated},
+                                             {"external_potential_energy", e.external_potential},
+                                             {"wall_work", e.wall_work},
+                                             {"energy_balance", e.balance()}};
+  for (auto& [name, series] : m.energy) series.append(step, t, &values.at(name));
+  const Eigen::Vector3d mom = sim.momentum();
+  m.momentum.append(step, t, mom.data());
+
+  if (!sim.scene().walls.empty()) {
+    std::vector<double> w;
+    for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
+      const Eigen::Vector3d x = sim.wall_point(k);
+      w.insert(w.end(), {x.x(), x.y(), x.z()});
+    }
+    m.wall_position.append(step, t, w.data());
+  }
+
+  if (m.contacts) {
+    std::vector<std::int32_t> first, second;
+    std::vector<double> overlap, force, rate, v0;
+    auto collect = [&](const ContactList& cl, bool wall) {
+      for (std::size_t c = 0; c < cl.size(); ++c) {
+        if (!cl.state[c].touching) continue;
+        first.push_back(cl.first[c]);
+        second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
+        overlap.push_back(cl.overlap[c]);
+        force.push_back(cl.force[c]);
+        rate.push_back(cl.rate[c]);
+        v0.push_back(cl.state[c].impact_velocity);
+      }
+    };
+    collect(sim.pair_contacts(), false);
+    collect(sim.wall_contacts(), true);
+    const hsize_t rows = first.size();
+    m.c_first.append(first.data(), rows);
+    m.c_second.append(second.data(), rows);
+    m.c_overlap.append(overlap.data(), rows);
+    m.c_force.append(force.data(), rows);
+    m.c_rate.append(rate.data(), rows);
+    m.c_v0.append(v0.data(), rows);
+    m.contact_rows += static_cast<std::int64_t>(rows);
+    m.c_step.append(&step, 1);
+    m.c_time.append(&t, 1);
+    m.c_offset.append(&m.contact_rows, 1);
+  }
+}
+
+void H5mdWriter::finish(const std::map<std::string, double>& summary) {
+  Impl& m = *impl_;
+  {
+    Handle s = group(m.file.get(), "summary");
+    for (const auto& [key, value] : summary)
+      attr_numbers<double>(s.get(), key, {value}, H5T_NATIVE_DOUBLE);
+  }
+  attr_string(m.file.get(), "chaindem_status", "complete");
+  check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
+  impl_.reset();  // closes every object and the file
+  std::filesystem::rename(partial_path_, path_);
+  finished_ = true;
+}
+
+}  // namespace chaindem

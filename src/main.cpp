@@ -1,0 +1,127 @@
+// chaindem command line: run, models, case-format.
+#include <boost/program_options.hpp>
+#include <iomanip>
+#include <iostream>
+
+#include "chaindem/case_file.hpp"
+#include "chaindem/contact_law.hpp"
+#include "chaindem/run_command.hpp"
+#include "chaindem/version.hpp"
+
+namespace po = boost::program_options;
+using namespace chaindem;
+
+namespace {
+
+const char* usage =
+    "chaindem - discrete-element simulator for granular chains\n\n"
+    "usage:\n"
+    "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
+    "  chaindem models            list the contact laws with their parameters\n"
+    "  chaindem case-format       print the case-file reference (docs/case-format.md)\n"
+    "  chaindem COMMAND --help    help for one command\n"
+    "  chaindem --version\n";
+
+int models(const std::vector<std::string>& args) {
+  po::options_description desc("chaindem models options");
+  desc.add_options()("help,h", "this help");
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(desc).run(), vm);
+  if (vm.count("help")) {
+    std::cout << "usage: chaindem models\nLists every contact law: identifier, citation, formula, "
+                 "damping and parameters (unit, allowed range, default).\n\n"
+              << desc;
+    return 0;
+  }
+  for (const auto& law : all_laws()) {
+    std::cout << law.id << "  [" << to_string(law.family) << "]  " << law.title << "\n"
+              << "    source:  " << law.citation << "\n"
+              << "    force:   " << law.formula << "\n"
+              << "    damping: " << law.damping << "\n";
+    for (const auto& p : law.params) {
+      std::cout << "    contact." << std::left << std::setw(22) << p.key << std::setw(9) << p.unit
+                << " " << std::setw(12) << p.range_text() << " default ";
+      if (p.default_value)
+        std::cout << *p.default_value;
+      else if (!p.default_text.empty())
+        std::cout << p.default_text;
+      else
+        std::cout << "required";
+      std::cout << "\n        " << p.description << "\n";
+    }
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+int run(const std::vector<std::string>& args) {
+  po::options_description desc("chaindem run options");
+  RunOptions o;
+  desc.add_options()("help,h", "this help")("output,o", po::value(&o.output),
+                                            "output HDF5 file (default: output.file of the case)")(
+      "set", po::value(&o.overrides)->composing(),
+      "override a case key: --set section.key=value (repeatable; wins over the file)")(
+      "quiet,q", po::bool_switch(&o.quiet), "no progress and no summary");
+  po::options_description hidden;
+  hidden.add_options()("case", po::value(&o.case_path));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("case", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "chaindem run: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...]\n\n"
+                 "Runs one case and writes an H5MD/HDF5 file (docs/output-format.md). Case keys "
+                 "(docs/case-format.md):\n";
+    for (const auto& k : case_keys())
+      std::cout << "  " << std::left << std::setw(30) << k.key << " " << k.unit << "  "
+                << k.description << "\n";
+    std::cout << "  material.NAME.{youngs_modulus,poisson_ratio,density,yield_stress}\n\n" << desc;
+    return 0;
+  }
+  if (o.case_path.empty()) {
+    std::cerr << "chaindem run: missing CASE.ini\n" << usage;
+    return 2;
+  }
+  return run_case(o, std::cout, std::cerr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << usage;
+    return 2;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  try {
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << usage;
+      return 0;
+    }
+    if (command == "--version") {
+      std::cout << "chaindem " << version << "\n";
+      return 0;
+    }
+    if (command == "run") return run(args);
+    if (command == "models") return models(args);
+    if (command == "case-format") {
+      std::cout << case_format_markdown();
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "chaindem: " << e.what() << "\n";
+    return 2;
+  }
+  std::cerr << "chaindem: unknown command '" << command << "'\n" << usage;
+  return 2;
+}

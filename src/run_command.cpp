@@ -1,0 +1,165 @@
+#include "chaindem/run_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "chaindem/h5md_writer.hpp"
+#include "chaindem/scene_builder.hpp"
+
+namespace chaindem {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Progress on stderr: a rewritten line on a terminal, a plain line every 10 s otherwise.
+class Progress {
+ public:
+  Progress(std::ostream& err, std::int64_t total, bool enabled)
+      : err_(err), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0),
+        start_(Clock::now()), last_(start_) {}
+  void update(std::int64_t done) {
+    if (!enabled_) return;
+    const auto now = Clock::now();
+    const double since = std::chrono::duration<double>(now - last_).count();
+    if (since < (tty_ ? 0.5 : 10.0)) return;
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double rate = static_cast<double>(done) / elapsed;
+    const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(1) << "run: " << 100.0 * static_cast<double>(done) / static_cast<double>(total_)
+         << "% (" << done << "/" << total_ << " steps, " << std::setprecision(0) << rate
+         << " steps/s, ETA " << eta << " s)";
+    if (tty_)
+      err_ << "\r" << line.str() << std::flush;
+    else
+      err_ << line.str() << std::endl;
+    printed_ = true;
+  }
+  void done() {
+    if (enabled_ && tty_ && printed_) err_ << "\r" << std::string(72, ' ') << "\r" << std::flush;
+  }
+
+ private:
+  std::ostream& err_;
+  std::int64_t total_;
+  bool enabled_, tty_;
+  Clock::time_point start_, last_;
+  bool printed_ = false;
+};
+
+}  // namespace
+
+int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  RunSetup run;
+  CaseConfig cfg;
+  try {
+    cfg = CaseConfig::load(options.case_path, options.overrides);
+    run = build_run(cfg);
+  } catch (const CaseError& e) {
+    err << "chaindem: invalid input: " << e.what() << "\n";
+    return 2;
+  }
+  const std::string output = options.output.empty() ? run.output_file : options.output;
+
+  try {
+    Simulation sim(std::move(run.scene), run.settings);
+    RunMetadata meta;
+    meta.parameters = cfg.resolved();
+    meta.case_text = cfg.source_text();
+    meta.case_origin = cfg.origin();
+    meta.time_step_note = run.time_step_note;
+    meta.derived = {{"time_step", sim.time_step()},
+                    {"steps", static_cast<double>(run.steps)},
+                    {"output_every_steps", static_cast<double>(run.output_every)},
+                    {"skin", sim.settings().skin},
+                    {"threads", sim.settings().threads}};
+
+    H5mdWriter writer(output, meta, sim, run.write_contacts);
+    const EnergyReport e0 = sim.energies();
+    const double scale = std::max({e0.kinetic + e0.stored, std::abs(e0.balance()), 1e-300});
+    double worst_balance = 0.0;
+    auto frame = [&] {
+      writer.write_frame(sim);
+      worst_balance = std::max(worst_balance, std::abs(sim.energies().balance() - e0.balance()) / scale);
+    };
+
+    Progress progress(err, run.steps, !options.quiet);
+    const auto start = Clock::now();
+    frame();
+    while (sim.step_count() < run.steps) {
+      const std::int64_t chunk = std::min(run.output_every, run.steps - sim.step_count());
+      sim.advance(chunk);
+      if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
+      progress.update(sim.step_count());
+    }
+    progress.done();
+    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+
+    const Particles& p = sim.particles();
+    const Eigen::Index first = sim.scene().chain_first;
+    const Eigen::Index last = first + sim.scene().chain_count - 1;
+    const EnergyReport e = sim.energies();
+    const double balance_error = std::abs(e.balance() - e0.balance()) / scale;
+    const double bead_steps = static_cast<double>(p.size()) * static_cast<double>(run.steps);
+    std::map<std::string, double> summary{
+        {"steps", static_cast<double>(run.steps)},
+        {"time_step", sim.time_step()},
+        {"wall_time", wall},
+        {"ns_per_bead_step", 1e9 * wall / std::max(bead_steps, 1.0)},
+        {"first_bead_final_velocity", p.velocity(first, 0)},
+        {"last_bead_final_velocity", p.velocity(last, 0)},
+        {"energy_balance_error", balance_error},
+        {"energy_balance_error_max", worst_balance},
+        {"initial_energy", e0.balance()},
+        {"kinetic_energy", e.kinetic},
+        {"stored_energy", e.stored},
+        {"dissipated_energy", e.dissipated},
+        {"impact_velocity_floor_hits", static_cast<double>(sim.impact_velocity_floor_hits())},
+        {"neighbor_rebuilds", static_cast<double>(sim.neighbor_rebuilds())}};
+    if (sim.scene().striker >= 0) summary["striker_final_velocity"] = p.velocity(sim.scene().striker, 0);
+    writer.finish(summary);
+
+    if (!options.quiet) {
+      out << std::setprecision(6);
+      out << "chaindem run " << cfg.origin() << " -> " << output << "\n"
+          << "  law                " << sim.settings().law->id << " (tension "
+          << (sim.settings().tension == TensionPolicy::clamp ? "clamped" : "allowed") << ")\n"
+          << "  particles          " << p.size() << " (" << sim.scene().chain_count
+          << " chain beads" << (sim.scene().striker >= 0 ? " + striker" : "") << ")\n"
+          << "  steps              " << run.steps << "\n"
+          << "  time step          " << sim.time_step() << " s (" << run.time_step_note << ")\n"
+          << "  simulated time     " << sim.time() << " s\n"
+          << "  wall time          " << wall << " s (" << summary["ns_per_bead_step"]
+          << " ns per bead-step)\n";
+      if (sim.scene().striker >= 0)
+        out << "  striker velocity   " << p.velocity(sim.scene().striker, 0) << " m/s (final)\n";
+      out << "  first bead         " << p.velocity(first, 0) << " m/s (final)\n"
+          << "  last bead          " << p.velocity(last, 0) << " m/s (final)\n"
+          << "  energy             initial " << e0.balance() << " J = kinetic " << e.kinetic
+          << " + stored " << e.stored << " + dissipated " << e.dissipated;
+      if (e.external_potential != 0.0 || e.wall_work != 0.0)
+        out << " + external potential " << e.external_potential << " - wall work " << e.wall_work;
+      out << "\n  energy balance     relative error " << balance_error << " (largest over frames "
+          << worst_balance << ")\n";
+      if (sim.impact_velocity_floor_hits() > 0)
+        out << "  impact-velocity floor used by " << sim.impact_velocity_floor_hits()
+            << " contact(s) (contact.impact_velocity_floor)\n";
+    }
+  } catch (const CaseError& e) {
+    err << "chaindem: invalid input: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "chaindem: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace chaindem

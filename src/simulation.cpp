@@ -1,0 +1,402 @@
+#include "chaindem/simulation.hpp"
+
+#include <algorithm>
+#include <numbers>
+#include <stdexcept>
+
+#include "chaindem/neighbor_search.hpp"
+
+namespace chaindem {
+
+namespace {
+// Below this many items a parallel region costs more than it saves.
+constexpr std::size_t parallel_threshold = 4096;
+
+// Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
+// tension policy, and the dissipated energy as the trapezoidal integral of the non-conservative
+// force over the overlap, sum 0.5 (Fd_old + Fd_new)(d_new - d_old).
+template <class KernelT>
+inline void update_contact(ContactList& cl, std::size_t c, double d, double v, double floor,
+                           bool clamp) {
+  ContactState& s = cl.state[c];
+  const double d_old = cl.overlap[c];
+  const double fd_old = cl.damping_force[c];
+  cl.rate[c] = v;
+  if (d > 0.0) {
+    if (!s.touching) {
+      s.touching = 1;
+      double v0 = v;
+      if (v0 < floor) {  // floor is 0 for laws without v0, so this never fires for them
+        v0 = floor;
+        ++s.floor_hits;
+      }
+      s.impact_velocity = v0;
+      s.max_overlap = 0.0;
+      s.max_force = 0.0;
+    }
+    const PairCoeffs& k = cl.coeffs[c];
+    double f = KernelT::force(k, s, d, v);
+    if (clamp && f < 0.0) f = 0.0;
+    const double fd = f - KernelT::elastic(k, d);
+    s.dissipated += 0.5 * (fd_old + fd) * (d - d_old);
+    s.max_overlap = std::max(s.max_overlap, d);
+    s.max_force = std::max(s.max_force, f);
+    cl.overlap[c] = d;
+    cl.force[c] = f;
+    cl.damping_force[c] = fd;
+  } else {
+    if (s.touching) {  // the contact ended during this step: close the integral at d = 0
+      s.touching = 0;
+      s.dissipated += 0.5 * fd_old * (0.0 - d_old);
+    }
+    cl.overlap[c] = 0.0;
+    cl.force[c] = 0.0;
+    cl.damping_force[c] = 0.0;
+  }
+}
+}  // namespace
+
+void Particles::resize(Eigen::Index n) {
+  position.conservativeResize(n, 3);
+  velocity.conservativeResize(n, 3);
+  force.conservativeResize(n, 3);
+  external_force.conservativeResize(n, 3);
+  radius.conservativeResize(n);
+  mass.conservativeResize(n);
+  inverse_mass.conservativeResize(n);
+  material.resize(static_cast<std::size_t>(n));
+}
+
+Eigen::Index Particles::add(const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
+                            int material_index, double density) {
+  const Eigen::Index i = size();
+  resize(i + 1);
+  position.row(i) = x.transpose().array();
+  velocity.row(i) = v.transpose().array();
+  force.row(i).setZero();
+  external_force.row(i).setZero();
+  radius(i) = r;
+  mass(i) = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
+  inverse_mass(i) = 1.0 / mass(i);
+  material[static_cast<std::size_t>(i)] = material_index;
+  return i;
+}
+
+void ContactList::resize(std::size_t n) {
+  first.resize(n);
+  second.resize(n);
+  coeffs.resize(n);
+  state.resize(n);
+  overlap.resize(n);
+  rate.resize(n);
+  force.resize(n);
+  damping_force.resize(n);
+  nx.resize(n);
+  ny.resize(n);
+  nz.resize(n);
+}
+
+void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t from) {
+  first[to] = o.first[from];
+  second[to] = o.second[from];
+  coeffs[to] = o.coeffs[from];
+  state[to] = o.state[from];
+  overlap[to] = o.overlap[from];
+  rate[to] = o.rate[from];
+  force[to] = o.force[from];
+  damping_force[to] = o.damping_force[from];
+  nx[to] = o.nx[from];
+  ny[to] = o.ny[from];
+  nz[to] = o.nz[from];
+}
+
+Simulation::Simulation(Scene scene, SimulationSettings settings)
+    : scene_(std::move(scene)), settings_(std::move(settings)) {
+  if (!settings_.law) throw std::invalid_argument("Simulation: no contact law");
+  if (!(settings_.time_step > 0.0)) throw std::invalid_argument("Simulation: time step must be > 0");
+  if (!(settings_.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
+  if (settings_.law->find_param("impact_velocity_floor")) {
+    impact_velocity_floor_ = settings_.law_params.at("impact_velocity_floor");
+  }
+  wall_offset_.assign(scene_.walls.size(), Eigen::Vector3d::Zero());
+  wall_power_.assign(scene_.walls.size(), 0.0);
+  scene_.particles.force.setZero();
+  rebuild_neighbors();
+  compute_forces();
+}
+
+Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
+  return scene_.walls[w].point + wall_offset_[w];
+}
+
+PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j) {
+  const Particles& p = scene.particles;
+  const Material& a = scene.materials[static_cast<std::size_t>(p.material[i])];
+  const Material& b = scene.materials[static_cast<std::size_t>(p.material[j])];
+  return {1.0 / (a.compliance() + b.compliance()),
+          p.radius(i) * p.radius(j) / (p.radius(i) + p.radius(j)),
+          p.mass(i) * p.mass(j) / (p.mass(i) + p.mass(j))};
+}
+
+PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
+  const Particles& p = scene.particles;
+  const Material& a = scene.materials[static_cast<std::size_t>(p.material[i])];
+  const Material& b = scene.materials[static_cast<std::size_t>(scene.walls[w].material)];
+  return {1.0 / (a.compliance() + b.compliance()), p.radius(i), p.mass(i)};
+}
+
+PairCoeffs Simulation::pair_coeffs(int i, int j) const {
+  return settings_.law->prepare(*settings_.law, pair_input(scene_, i, j), settings_.law_params);
+}
+
+PairCoeffs Simulation::wall_coeffs(int i, int w) const {
+  return settings_.law->prepare(*settings_.law, wall_input(scene_, i, static_cast<std::size_t>(w)),
+                                settings_.law_params);
+}
+
+void Simulation::rebuild_neighbors() {
+  const Particles& p = scene_.particles;
+  const double skin = settings_.skin;
+
+  // Merges the new candidate list with the old one so that pairs keep their history.
+  auto merge = [&](ContactList& list, const std::vector<std::pair<int, int>>& found,
+                   auto&& fresh_coeffs, auto&& geometric_overlap) {
+    ContactList next;
+    next.resize(found.size());
+    std::size_t old = 0;
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const auto [i, j] = found[k];
+      while (old < list.size() && std::pair(list.first[old], list.second[old]) < found[k]) {
+        retired_dissipation_ += list.state[old].dissipated;
+        retired_floor_hits_ += list.state[old].floor_hits;
+        ++old;
+      }
+      if (old < list.size() && list.first[old] == i && list.second[old] == j) {
+        next.copy_entry(k, list, old++);
+      } else {
+        next.first[k] = i;
+        next.second[k] = j;
+        next.coeffs[k] = fresh_coeffs(i, j);
+        next.state[k] = ContactState{};
+        // A pair that enters already overlapped (pre-compression) starts its integral there.
+        next.overlap[k] = std::max(0.0, geometric_overlap(i, j));
+        next.rate[k] = next.force[k] = next.damping_force[k] = 0.0;
+        next.nx[k] = next.ny[k] = next.nz[k] = 0.0;
+      }
+    }
+    for (; old < list.size(); ++old) {
+      retired_dissipation_ += list.state[old].dissipated;
+      retired_floor_hits_ += list.state[old].floor_hits;
+    }
+    list = std::move(next);
+  };
+
+  merge(
+      pairs_, find_particle_pairs(p.position, p.radius, skin),
+      [&](int i, int j) { return pair_coeffs(i, j); },
+      [&](int i, int j) {
+        return p.radius(i) + p.radius(j) -
+               std::sqrt((p.position.row(i) - p.position.row(j)).square().sum());
+      });
+  merge(
+      wall_contacts_, find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
+      [&](int i, int w) { return wall_coeffs(i, w); },
+      [&](int i, int w) {
+        return p.radius(i) - (p.position.row(i).transpose().matrix() - wall_point(w))
+                                 .dot(scene_.walls[w].normal);
+      });
+
+  // Incidence lists: pairs in list order, then wall contacts, for every particle.
+  const std::size_t n = static_cast<std::size_t>(p.size());
+  incidence_offset_.assign(n + 1, 0);
+  for (std::size_t c = 0; c < pairs_.size(); ++c) {
+    ++incidence_offset_[pairs_.first[c] + 1];
+    ++incidence_offset_[pairs_.second[c] + 1];
+  }
+  for (std::size_t c = 0; c < wall_contacts_.size(); ++c) ++incidence_offset_[wall_contacts_.first[c] + 1];
+  for (std::size_t i = 0; i < n; ++i) incidence_offset_[i + 1] += incidence_offset_[i];
+  incidence_.assign(static_cast<std::size_t>(incidence_offset_[n]), 0);
+  std::vector<int> fill(incidence_offset_.begin(), incidence_offset_.end() - 1);
+  for (std::size_t c = 0; c < pairs_.size(); ++c) {
+    incidence_[fill[pairs_.first[c]]++] = static_cast<int>(c);
+    incidence_[fill[pairs_.second[c]]++] = static_cast<int>(c);
+  }
+  for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
+    incidence_[fill[wall_contacts_.first[c]]++] = -static_cast<int>(c) - 1;
+
+  reference_position_ = p.position;
+  wall_offset_at_rebuild_ = wall_offset_;
+  ++rebuilds_;
+}
+
+template <class KernelT>
+void Simulation::evaluate_pairs(KernelT) {
+  const Particles& p = scene_.particles;
+  ContactList& cl = pairs_;
+  const double floor = impact_velocity_floor_;
+  const bool clamp = settings_.tension == TensionPolicy::clamp;
+  const std::size_t n = cl.size();
+#pragma omp parallel for schedule(static) num_threads(settings_.threads) if (n > parallel_threshold)
+  for (std::size_t c = 0; c < n; ++c) {
+    const int i = cl.first[c], j = cl.second[c];
+    const double dx = p.position(j, 0) - p.position(i, 0);
+    const double dy = p.position(j, 1) - p.position(i, 1);
+    const double dz = p.position(j, 2) - p.position(i, 2);
+    const double dist = std::sqrt(dx * dx + dy * dy + dz * dz);
+    const double inv = 1.0 / dist;
+    const double nx = dx * inv, ny = dy * inv, nz = dz * inv;
+    const double rate = -((p.velocity(j, 0) - p.velocity(i, 0)) * nx +
+                          (p.velocity(j, 1) - p.velocity(i, 1)) * ny +
+                          (p.velocity(j, 2) - p.velocity(i, 2)) * nz);
+    cl.nx[c] = nx;
+    cl.ny[c] = ny;
+    cl.nz[c] = nz;
+    update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, floor, clamp);
+  }
+}
+
+template <class KernelT>
+void Simulation::evaluate_walls(KernelT) {
+  const Particles& p = scene_.particles;
+  ContactList& cl = wall_contacts_;
+  const double floor = impact_velocity_floor_;
+  const bool clamp = settings_.tension == TensionPolicy::clamp;
+  for (std::size_t c = 0; c < cl.size(); ++c) {
+    const int i = cl.first[c], w = cl.second[c];
+    const Wall& wall = scene_.walls[static_cast<std::size_t>(w)];
+    const Eigen::Vector3d x = p.position.row(i).transpose();
+    const Eigen::Vector3d v = p.velocity.row(i).transpose();
+    const double distance = (x - wall_point(static_cast<std::size_t>(w))).dot(wall.normal);
+    // Normal from the particle towards the wall: -wall.normal.
+    cl.nx[c] = -wall.normal.x();
+    cl.ny[c] = -wall.normal.y();
+    cl.nz[c] = -wall.normal.z();
+    const double rate = (wall.velocity - v).dot(wall.normal);
+    update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, floor, clamp);
+  }
+}
+
+void Simulation::gather_forces() {
+  Particles& p = scene_.particles;
+  const Eigen::Index n = p.size();
+  const Eigen::Vector3d g = scene_.gravity;
+#pragma omp parallel for schedule(static) num_threads(settings_.threads) \
+    if (static_cast<std::size_t>(n) > parallel_threshold)
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double fx = p.external_force(i, 0) + p.mass(i) * g.x();
+    double fy = p.external_force(i, 1) + p.mass(i) * g.y();
+    double fz = p.external_force(i, 2) + p.mass(i) * g.z();
+    for (int k = incidence_offset_[i]; k < incidence_offset_[i + 1]; ++k) {
+      const int e = incidence_[k];
+      const ContactList& cl = e >= 0 ? pairs_ : wall_contacts_;
+      const std::size_t c = static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+      // Force on `second` is +F n, on `first` -F n.
+      const double sign = (e >= 0 && cl.second[c] == i) ? 1.0 : -1.0;
+      const double f = sign * cl.force[c];
+      fx += f * cl.nx[c];
+      fy += f * cl.ny[c];
+      fz += f * cl.nz[c];
+    }
+    p.force(i, 0) = fx;
+    p.force(i, 1) = fy;
+    p.force(i, 2) = fz;
+  }
+}
+
+void Simulation::compute_forces() {
+  with_kernel(settings_.law->kernel, [&](auto kernel) {
+    evaluate_pairs(kernel);
+    evaluate_walls(kernel);
+  });
+  gather_forces();
+  // Power delivered by each wall: the contact force times the wall's normal speed.
+  std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
+  for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
+    const Wall& wall = scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])];
+    wall_power_[static_cast<std::size_t>(wall_contacts_.second[c])] +=
+        wall_contacts_.force[c] * wall.velocity.dot(wall.normal);
+  }
+}
+
+void Simulation::step() {
+  Particles& p = scene_.particles;
+  const double dt = settings_.time_step;
+  const double half = 0.5 * dt;
+  const Eigen::Index n = p.size();
+
+  double power_before = 0.0;
+  for (double w : wall_power_) power_before += w;
+
+#pragma omp parallel for schedule(static) num_threads(settings_.threads) \
+    if (static_cast<std::size_t>(n) > parallel_threshold)
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (int a = 0; a < 3; ++a) {
+      p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
+      p.position(i, a) += dt * p.velocity(i, a);
+    }
+  }
+  for (std::size_t w = 0; w < wall_offset_.size(); ++w)
+    wall_offset_[w] += dt * scene_.walls[w].velocity;
+  time_ = static_cast<double>(++step_) * dt;
+
+  // Rebuild when two surfaces may have closed the skin since the last build.
+  const double particle_move = std::sqrt((p.position - reference_position_).square().rowwise().sum().maxCoeff());
+  double wall_move = 0.0;
+  for (std::size_t w = 0; w < wall_offset_.size(); ++w)
+    wall_move = std::max(wall_move, (wall_offset_[w] - wall_offset_at_rebuild_[w]).norm());
+  if (2.0 * particle_move > settings_.skin || particle_move + wall_move > settings_.skin)
+    rebuild_neighbors();
+
+  compute_forces();
+
+#pragma omp parallel for schedule(static) num_threads(settings_.threads) \
+    if (static_cast<std::size_t>(n) > parallel_threshold)
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (int a = 0; a < 3; ++a) p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
+
+  double power_after = 0.0;
+  for (double w : wall_power_) power_after += w;
+  wall_work_ += half * (power_before + power_after);
+}
+
+void Simulation::advance(std::int64_t n) {
+  for (std::int64_t s = 0; s < n; ++s) step();
+}
+
+EnergyReport Simulation::energies() const {
+  const Particles& p = scene_.particles;
+  EnergyReport e;
+  e.kinetic = 0.5 * (p.mass * p.velocity.square().rowwise().sum()).sum();
+  double potential = 0.0;
+  for (Eigen::Index i = 0; i < p.size(); ++i) {
+    const Eigen::Vector3d f = p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
+    potential -= f.dot(p.position.row(i).transpose().matrix());
+  }
+  e.external_potential = potential;
+  e.dissipated = retired_dissipation_;
+  with_kernel(settings_.law->kernel, [&](auto kernel) {
+    using KernelT = decltype(kernel);
+    for (const ContactList* cl : {&pairs_, &wall_contacts_}) {
+      for (std::size_t c = 0; c < cl->size(); ++c) {
+        e.dissipated += cl->state[c].dissipated;
+        if (cl->state[c].touching) e.stored += KernelT::potential(cl->coeffs[c], cl->overlap[c]);
+      }
+    }
+  });
+  e.wall_work = wall_work_;
+  return e;
+}
+
+Eigen::Vector3d Simulation::momentum() const {
+  const Particles& p = scene_.particles;
+  return (p.velocity.colwise() * p.mass).colwise().sum().transpose().matrix();
+}
+
+std::int64_t Simulation::impact_velocity_floor_hits() const {
+  std::int64_t hits = retired_floor_hits_;
+  for (const ContactList* cl : {&pairs_, &wall_contacts_})
+    for (const auto& s : cl->state) hits += s.floor_hits;
+  return hits;
+}
+
+}  // namespace chaindem
