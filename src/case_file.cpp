@@ -88,8 +88,9 @@ std::vector<KeySpec> build_case_keys() {
                     "bead materials, repeated cyclically along the chain (one: uniform, two: "
                     "dimer, N: explicit)",
                     "", true));
-  k.push_back(other("chain.radii", ValueKind::number_list, "m",
-                    "bead radii, repeated cyclically along the chain", "", true));
+  k.push_back(number("chain.radii", "m", "bead radii, repeated cyclically along the chain", 0, inf,
+                     false, "", true));
+  k.back().kind = ValueKind::number_list;
   k.push_back(number("chain.taper", "-",
                      "radius ratio between consecutive beads: r_k = radii[k mod p] taper^k", 0, inf,
                      false, "1"));
@@ -126,8 +127,10 @@ std::vector<KeySpec> build_case_keys() {
                        true, "0"));
   }
   // [gravity]
-  k.push_back(other("gravity.acceleration", ValueKind::vector3, "m/s^2",
-                    "gravitational acceleration (the chain lies along +x)", "0 0 0"));
+  k.push_back(number("gravity.acceleration", "m/s^2",
+                     "gravitational acceleration (the chain lies along +x)", -inf, inf, false,
+                     "0 0 0"));
+  k.back().kind = ValueKind::vector3;
   // [extra]
   k.push_back(other("extra.particles", ValueKind::text, "-",
                     "additional spheres off the chain, ';'-separated records "

@@ -1,1 +1,131 @@
+// Case files: valid input, overrides, and every kind of invalid input naming its key.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "chaindem/case_file.hpp"
+#include "test_support.hpp"
+
+using namespace chaindem;
+
+namespace {
+
+const std::string base =
+    "[simulation]\nduration = 1e-3\n"
+    "[contact]\nlaw = hunt_crossley\nrestitution = 0.8\n"
+    "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+    "[chain]\ncount = 4\nmaterials = steel\nradii = 0.005\n"
+    "[striker]\nvelocity = 1\n";
+
+// The CaseError message for `ini` with `overrides`, or "" if it is valid.
+std::string error_of(const std::string& ini, const std::vector<std::string>& overrides = {}) {
+  try {
+    test::setup_from(ini, overrides);
+  } catch (const CaseError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(CaseFile, ValidCaseResolvesDefaults) {
+  const CaseConfig cfg = CaseConfig::parse(base, "base.ini");
+  EXPECT_EQ(cfg.text("contact.tension"), "clamp");
+  EXPECT_FALSE(cfg.given("contact.tension"));
+  EXPECT_TRUE(cfg.given("chain.count"));
+  EXPECT_EQ(cfg.integer("chain.count"), 4);
+  const RunSetup run = build_run(cfg);
+  EXPECT_EQ(run.scene.particles.size(), 5);
+  EXPECT_EQ(run.settings.law->id, "hunt_crossley");
+  EXPECT_EQ(run.settings.law_params.at("impact_velocity_floor"), 1e-6);
+  EXPECT_GT(run.settings.time_step, 0.0);
+  EXPECT_EQ(run.output_file, "base.h5");
+}
+
+TEST(CaseFile, CommandLineOverridesWin) {
+  const RunSetup run =
+      test::setup_from(base, {"chain.count=7", "contact.restitution=0.5", "contact.tension=allow"});
+  EXPECT_EQ(run.scene.chain_count, 7);
+  EXPECT_EQ(run.settings.law_params.at("restitution"), 0.5);
+  EXPECT_EQ(run.settings.tension, TensionPolicy::allow);
+}
+
+TEST(CaseFile, ChainBuilders) {
+  const std::string mats =
+      base + "[material.brass]\nyoungs_modulus = 100e9\npoisson_ratio = 0.34\ndensity = 8500\n";
+  // Dimer pattern of materials and radii.
+  RunSetup dimer = test::setup_from(mats, {"chain.materials=steel,brass", "chain.radii=0.005 0.003"});
+  const auto& p = dimer.scene.particles;
+  EXPECT_EQ(p.material[1], p.material[3]);
+  EXPECT_NE(p.material[1], p.material[2]);
+  EXPECT_DOUBLE_EQ(p.radius(2), 0.003);
+  EXPECT_DOUBLE_EQ(p.radius(3), 0.005);
+  // Touching beads: centre distance = sum of radii.
+  EXPECT_NEAR(p.position(2, 0) - p.position(1, 0), 0.008, 1e-15);
+  // Tapered chain: r_k = r_0 q^k.
+  RunSetup taper = test::setup_from(base, {"chain.taper=0.9"});
+  EXPECT_NEAR(taper.scene.particles.radius(4), 0.005 * 0.9 * 0.9 * 0.9, 1e-15);
+  // Gap and overlap.
+  RunSetup gap = test::setup_from(base, {"chain.gap=1e-4"});
+  EXPECT_NEAR(gap.scene.particles.position(2, 0) - gap.scene.particles.position(1, 0), 0.0101, 1e-12);
+  RunSetup overlap = test::setup_from(base, {"chain.overlap=1e-6"});
+  EXPECT_NEAR(overlap.scene.particles.position(2, 0) - overlap.scene.particles.position(1, 0),
+              0.01 - 1e-6, 1e-12);
+  // Explicit list of radii.
+  RunSetup list = test::setup_from(base, {"chain.radii=1e-3,2e-3,3e-3,4e-3"});
+  EXPECT_DOUBLE_EQ(list.scene.particles.radius(4), 4e-3);
+  // Extra particle off the axis.
+  RunSetup extra = test::setup_from(base, {"extra.particles=steel 0.002 0.03 0.02 0 0 -1 0"});
+  EXPECT_EQ(extra.scene.particles.size(), 6);
+  EXPECT_DOUBLE_EQ(extra.scene.particles.position(5, 1), 0.02);
+}
+
+TEST(CaseFile, InvalidInputNamesTheKey) {
+  struct Bad {
+    std::vector<std::string> overrides;
+    std::string extra;
+    std::string expected;  // substring of the message
+  };
+  const Bad cases[] = {
+      {{}, "[chain]\ncont = 3\n", "unknown key 'chain.cont'"},
+      {{"chain.radii=-0.01"}, "", "chain.radii: -0.01 is out of range: allowed (0, inf) m"},
+      {{"contact.restitution=1.5"}, "", "contact.restitution: 1.5 is out of range for law 'hunt_crossley': allowed [0, 1]"},
+      {{"contact.law=flores", "contact.restitution=0"}, "", "allowed (0, 1]"},
+      {{"chain.materials=stel"}, "", "chain.materials: material 'stel' is not defined (defined: steel)"},
+      {{"simulation.duration=0"}, "", "simulation.duration: 0 is out of range: allowed (0, inf) s"},
+      {{"contact.law=hertzz"}, "", "contact.law: 'hertzz' is not one of"},
+      {{"contact.law=hertz"}, "", "contact.restitution: is not a parameter of law 'hertz'"},
+      {{"contact.law=hooke", "contact.restitution=0.5"}, "", "not a parameter of law 'hooke'"},
+      {{"chain.count=0"}, "", "chain.count: 0 is out of range"},
+      {{"chain.count=2.5"}, "", "chain.count: '2.5' is not an integer"},
+      {{"material.steel.poisson_ratio=0.7"}, "", "material.steel.poisson_ratio: 0.7 is out of range"},
+      {{"wall_end.enabled=true"}, "", "wall_end.material: is missing"},
+      {{"simulation.duration=abc"}, "", "'abc' is not a number"},
+      {{"contact.tension=sometimes"}, "", "contact.tension: 'sometimes' is not one of: clamp, allow"},
+  };
+  for (const Bad& b : cases) {
+    const std::string message = error_of(base + b.extra, b.overrides);
+    EXPECT_NE(message.find(b.expected), std::string::npos)
+        << "expected '" << b.expected << "' in '" << message << "'";
+  }
+  // A missing required key and a missing law parameter.
+  EXPECT_NE(error_of("[contact]\nlaw = hertz\n").find("is missing"), std::string::npos);
+  std::string no_restitution = base;
+  no_restitution.replace(no_restitution.find("restitution = 0.8\n"), 18, "");
+  EXPECT_NE(error_of(no_restitution).find("contact.restitution: is missing: law 'hunt_crossley' requires it"),
+            std::string::npos);
+  // A key given twice.
+  EXPECT_NE(error_of(base + "[chain]\ncount = 5\n").find("more than once"), std::string::npos);
+}
+
+// docs/case-format.md is generated from the key table; it must not drift from the code.
+TEST(CaseFile, DocumentationMatchesKeyTable) {
+  std::ifstream in(std::string(CHAINDEM_SOURCE_DIR) + "/docs/case-format.md");
+  ASSERT_TRUE(in) << "docs/case-format.md missing";
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_EQ(s.str(), case_format_markdown())
+      << "regenerate with: build/chaindem case-format > docs/case-format.md";
+}

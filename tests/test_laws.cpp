@@ -1,1 +1,154 @@
+// Contact-law kernels against their formulas, computed independently here from
+// ../shared/reference/contact-laws.md.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <set>
+
+#include "chaindem/contact_law.hpp"
+
+using namespace chaindem;
+
+namespace {
+
+// A steel-like pair (E* = 1.0989e11 Pa, R* = 2.5 mm, m* = 2.04 g).
+const PairInput pair{200e9 / (2.0 * (1.0 - 0.09)), 0.0025, 2.04e-3};
+
+double evaluate(const LawEntry& law, const LawParams& params, double delta, double rate,
+                double impact_velocity) {
+  const PairCoeffs c = law.prepare(law, pair, params);
+  ContactState s;
+  s.impact_velocity = impact_velocity;
+  return with_kernel(law.kernel, [&](auto k) { return decltype(k)::force(c, s, delta, rate); });
+}
+
+const LawEntry& law(std::string_view id) {
+  const LawEntry* l = find_law(id);
+  if (!l) throw std::runtime_error("no law " + std::string(id));
+  return *l;
+}
+
+}  // namespace
+
+TEST(Registry, EveryLawIsFullyDeclared) {
+  std::set<std::string_view> ids;
+  for (const auto& l : all_laws()) {
+    EXPECT_TRUE(ids.insert(l.id).second) << "duplicate " << l.id;
+    EXPECT_FALSE(l.citation.empty()) << l.id;
+    EXPECT_FALSE(l.formula.empty()) << l.id;
+    EXPECT_EQ(find_law(l.id), &l);
+    for (const auto& p : l.params) {
+      EXPECT_FALSE(p.unit.empty()) << l.id << "." << p.key;
+      EXPECT_FALSE(p.description.empty()) << l.id << "." << p.key;
+      if (p.default_value) {
+        EXPECT_TRUE(p.admits(*p.default_value)) << l.id << "." << p.key;
+      }
+    }
+    if (l.family != Family::elastic) {
+      EXPECT_NE(l.damping_factor, nullptr) << l.id;
+      EXPECT_NE(l.find_param("restitution"), nullptr) << l.id;
+    }
+  }
+  // The laws the engine issue requires.
+  for (const char* id : {"hooke", "hertz", "hunt_crossley", "lankarani_nikravesh", "flores", "tsuji",
+                         "edem_hertz_mindlin"})
+    EXPECT_NE(find_law(id), nullptr) << id;
+  EXPECT_EQ(find_law("no_such_law"), nullptr);
+}
+
+TEST(ElasticLaws, ForceMatchesFormula) {
+  EXPECT_DOUBLE_EQ(evaluate(law("hooke"), {{"stiffness", 3e6}}, 2e-5, 0.3, 0.0), 3e6 * 2e-5);
+  const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
+  EXPECT_NEAR(evaluate(law("hertz"), {}, 1e-5, 0.3, 0.0), k * std::pow(1e-5, 1.5), 1e-9);
+  // A given stiffness overrides the material one (000's K = 5.2e9 N/m^1.5).
+  EXPECT_NEAR(evaluate(law("hertz"), {{"stiffness", 5.2e9}}, 1e-4, 0.0, 0.0),
+              5.2e9 * std::pow(1e-4, 1.5), 1e-9);
+}
+
+TEST(ViscousLaws, TsujiForceMatchesFormula) {
+  for (double c_r : {0.1, 0.5, 0.9}) {
+    const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
+    const double lnc = std::log(c_r);
+    const double chi = std::sqrt(5.0) * std::abs(lnc) / std::sqrt(std::numbers::pi * std::numbers::pi + lnc * lnc) *
+                       std::sqrt(k * pair.effective_mass);
+    const double d = 8e-6, v = -0.4;
+    const double expected = k * std::pow(d, 1.5) + chi * std::pow(d, 0.25) * v;
+    EXPECT_NEAR(evaluate(law("tsuji"), {{"restitution", c_r}}, d, v, 0.0), expected,
+                1e-12 * std::abs(k * std::pow(d, 1.5)));
+  }
+}
+
+// The software form of commercial DEM codes, written here as LIGGGHTS writes it, and its
+// identity with 004's Tsuji row (validation-targets.md §1.6: equal to round-off).
+TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
+  for (double c_r : {0.05, 0.3, 0.7, 0.99}) {
+    for (double d : {1e-7, 3e-6, 2e-5}) {
+      for (double v : {-0.8, 0.0, 0.5}) {
+        const double e_star = pair.effective_modulus, r_star = pair.effective_radius;
+        const double beta = std::log(c_r) / std::sqrt(std::log(c_r) * std::log(c_r) +
+                                                      std::numbers::pi * std::numbers::pi);
+        const double s_n = 2.0 * e_star * std::sqrt(r_star * d);
+        // Software sign convention: v_n = -v (positive when separating), F_d = -2 sqrt(5/6) beta
+        // sqrt(S_n m*) v_n ... with beta <= 0 that is a force opposing the motion.
+        const double v_n = -v;
+        const double f_d = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(s_n * pair.effective_mass) * v_n;
+        const double software = 4.0 / 3.0 * e_star * std::sqrt(r_star) * std::pow(d, 1.5) + f_d;
+        const double edem = evaluate(law("edem_hertz_mindlin"), {{"restitution", c_r}}, d, v, 0.0);
+        const double tsuji = evaluate(law("tsuji"), {{"restitution", c_r}}, d, v, 0.0);
+        const double scale = std::abs(software) + 1e-3;
+        EXPECT_NEAR(edem, software, 1e-13 * scale);
+        EXPECT_NEAR(edem, tsuji, 1e-13 * scale);
+      }
+    }
+  }
+  // beta(0) = -1 as a limit, beta(1) = 0.
+  EXPECT_EQ(restitution_beta(0.0), -1.0);
+  EXPECT_EQ(restitution_beta(1.0), 0.0);
+}
+
+// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0) with alpha from contact-laws.md (d).
+TEST(HysteresisLaws, ForceMatchesFormula) {
+  struct Row {
+    const char* id;
+    double (*alpha)(double);
+  };
+  const Row rows[] = {
+      {"hunt_crossley", [](double c) { return 3.0 * (1.0 - c) / 2.0; }},
+      {"lankarani_nikravesh", [](double c) { return 3.0 * (1.0 - c * c) / 4.0; }},
+      {"flores", [](double c) { return 8.0 * (1.0 - c) / (5.0 * c); }},
+  };
+  const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
+  for (const Row& row : rows) {
+    for (double c_r : {0.2, 0.5, 0.95}) {
+      const double d = 5e-6, v = -0.3, v0 = 0.7;
+      const double expected = k * std::pow(d, 1.5) * (1.0 + row.alpha(c_r) * v / v0);
+      EXPECT_NEAR(evaluate(law(row.id), {{"restitution", c_r}, {"impact_velocity_floor", 1e-6}}, d,
+                           v, v0),
+                  expected, 1e-12 * k * std::pow(d, 1.5))
+          << row.id;
+    }
+  }
+  // Printed values of alpha(0.5): 0.75, 0.5625, 1.6 (contact-laws.md group (d) table).
+  EXPECT_DOUBLE_EQ(law("hunt_crossley").damping_factor(0.5), 0.75);
+  EXPECT_DOUBLE_EQ(law("lankarani_nikravesh").damping_factor(0.5), 0.5625);
+  EXPECT_DOUBLE_EQ(law("flores").damping_factor(0.5), 1.6);
+}
+
+TEST(ContactTime, ElasticClosedForms) {
+  // Hertz: t_c = 2.943275 delta_max/v (validation-targets.md §1.1).
+  const double m = 4.6, k = 5.2e9, v = 0.3;
+  EXPECT_NEAR(elastic_contact_time(k, 1.5, m, v), 9.7920e-4, 1e-8);
+  // Linear: pi sqrt(m/K), independent of v.
+  EXPECT_NEAR(elastic_contact_time(1e7, 1.0, m, 2.0), std::numbers::pi * std::sqrt(m / 1e7), 1e-12);
+}
+
+TEST(ParamSpec, RangesAreEnforced) {
+  const ParamSpec* r = law("flores").find_param("restitution");
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE(r->admits(0.0));  // singular at c_r = 0
+  EXPECT_TRUE(r->admits(1.0));
+  EXPECT_FALSE(r->admits(1.01));
+  EXPECT_EQ(r->range_text(), "(0, 1]");
+  EXPECT_TRUE(law("hunt_crossley").find_param("restitution")->admits(0.0));
+}

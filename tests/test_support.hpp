@@ -1,0 +1,67 @@
+#pragma once
+// Shared helpers for the tests: build a simulation from INI text, follow one contact.
+
+#include <string>
+#include <vector>
+
+#include "chaindem/scene_builder.hpp"
+
+namespace chaindem::test {
+
+inline RunSetup setup_from(const std::string& ini, const std::vector<std::string>& overrides = {}) {
+  return build_run(CaseConfig::parse(ini, "test.ini", overrides));
+}
+
+inline Simulation simulation_from(const std::string& ini,
+                                  const std::vector<std::string>& overrides = {}) {
+  RunSetup run = setup_from(ini, overrides);
+  return Simulation(std::move(run.scene), run.settings);
+}
+
+/// What one binary impact produced, measured on the engine's own contact record.
+struct ImpactRecord {
+  double duration = 0.0;     ///< from first to last step with delta > 0, interpolated [s]
+  double max_overlap = 0.0;  ///< [m]
+  double max_force = 0.0;    ///< [N]
+  double approach = 0.0;     ///< approach rate at onset [m/s]
+  double separation = 0.0;   ///< approach rate after the contact [m/s] (negative)
+};
+
+/// Steps `sim` until contact `c` of `list` (pairs or walls) has started and ended.
+/// Onset and end times are interpolated linearly on the overlap.
+template <class ListGetter>
+ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c, std::int64_t max_steps) {
+  ImpactRecord r;
+  double t_start = -1.0, previous_overlap = 0.0, previous_time = sim.time();
+  auto geometric_overlap = [&] {
+    const ContactList& cl = list(sim);
+    return cl.overlap[c];
+  };
+  for (std::int64_t s = 0; s < max_steps; ++s) {
+    sim.step();
+    const ContactList& cl = list(sim);
+    const bool touching = cl.state[c].touching != 0;
+    if (touching && t_start < 0) {
+      // delta went from <= 0 to > 0 during this step; the previous value is unknown (0 stored),
+      // so interpolate with the approach rate.
+      t_start = sim.time() - geometric_overlap() / cl.rate[c];
+      r.approach = cl.state[c].impact_velocity;
+    }
+    if (t_start >= 0) {
+      r.max_overlap = std::max(r.max_overlap, cl.state[c].max_overlap);
+      r.max_force = std::max(r.max_force, cl.state[c].max_force);
+      if (!touching) {
+        // Ended during this step: the last overlap was previous_overlap > 0, now <= 0.
+        const double t_end = previous_time + previous_overlap / -cl.rate[c];
+        r.duration = t_end - t_start;
+        r.separation = cl.rate[c];
+        return r;
+      }
+    }
+    previous_overlap = geometric_overlap();
+    previous_time = sim.time();
+  }
+  throw std::runtime_error("follow_impact: contact did not end");
+}
+
+}  // namespace chaindem::test
