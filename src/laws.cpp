@@ -23,9 +23,12 @@ constexpr ParamSpec hertz_stiffness_param{
 
 constexpr ParamSpec impact_velocity_floor_param{
     "impact_velocity_floor", "m/s",
-    "smallest impact velocity v0 used in alpha v/v0; contacts that start slower (resting or "
-    "pre-compressed beads) use this value and are counted in the run summary",
-    0.0, inf, false, false, 1e-6};
+    "smallest impact velocity v0 used in alpha v/v0; contacts that start slower (touching, "
+    "resting or pre-compressed beads, where v0 -> 0 makes the damping infinite) use this value "
+    "and are counted in the run summary",
+    0.0, inf, false, false, std::nullopt,
+    "automatic: max over pairs of alpha F_max dt / m*, the slowest onset whose damping an explicit "
+    "step still integrates stably (F_max: Hertz peak force at the case's largest relative speed)"};
 
 constexpr std::array hooke_params{ParamSpec{"stiffness", "N/m", "linear spring stiffness K", 0.0,
                                             inf, false, false, std::nullopt}};

@@ -16,6 +16,7 @@ namespace chaindem {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double divergence_limit = 0.1;
 
 // Progress on stderr: a rewritten line on a terminal, a plain line every 10 s otherwise.
 class Progress {
@@ -87,7 +88,18 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     double worst_balance = 0.0;
     auto frame = [&] {
       writer.write_frame(sim);
-      worst_balance = std::max(worst_balance, std::abs(sim.energies().balance() - e0.balance()) / scale);
+      const double error = std::abs(sim.energies().balance() - e0.balance()) / scale;
+      worst_balance = std::max(worst_balance, error);
+      // An explicit integration that gains or loses this much energy has gone unstable; stop
+      // rather than write a file of nonsense.
+      if (!(error < divergence_limit)) {
+        std::ostringstream m;
+        m << "the integration diverged at t = " << sim.time() << " s (energy balance error "
+          << error << " of the initial energy). Reduce simulation.time_step or raise "
+             "simulation.steps_per_contact; for laws with v0 in the damping term, raise "
+             "contact.impact_velocity_floor";
+        throw std::runtime_error(m.str());
+      }
     };
 
     Progress progress(err, run.steps, !options.quiet);
@@ -148,9 +160,11 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
         out << " + external potential " << e.external_potential << " - wall work " << e.wall_work;
       out << "\n  energy balance     relative error " << balance_error << " (largest over frames "
           << worst_balance << ")\n";
-      if (sim.impact_velocity_floor_hits() > 0)
-        out << "  impact-velocity floor used by " << sim.impact_velocity_floor_hits()
-            << " contact(s) (contact.impact_velocity_floor)\n";
+      const auto& lp = sim.settings().law_params;
+      if (const auto it = lp.find("impact_velocity_floor"); it != lp.end())
+        out << "  impact velocity    floor " << it->second << " m/s ("
+            << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic")
+            << "), used by " << sim.impact_velocity_floor_hits() << " contact onset(s)\n";
     }
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";

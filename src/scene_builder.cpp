@@ -258,12 +258,12 @@ RunSetup build_run(const CaseConfig& cfg) {
   if (settings.threads == 0) settings.threads = omp_get_max_threads();
   run.duration = cfg.number("simulation.duration");
 
-  // Time step: from the contact physics unless given.
-  if (cfg.number("simulation.time_step") > 0.0) {
-    settings.time_step = cfg.number("simulation.time_step");
-    run.time_step_note = "given";
-  } else {
-    std::vector<TimeScalePair> candidates;
+  // Time step: from the contact physics unless given. The candidate pairs are the consecutive
+  // bodies, every extra particle with every other, and every particle with every wall.
+  std::vector<TimeScalePair> time_scale_pairs;
+  double characteristic_speed = 0.0;
+  {
+    std::vector<TimeScalePair>& candidates = time_scale_pairs;
     auto add_pair = [&](Eigen::Index i, Eigen::Index j) {
       const PairInput in = pair_input(scene, i, j);
       const double d0 = p.radius(i) + p.radius(j) -
@@ -291,8 +291,14 @@ RunSetup build_run(const CaseConfig& cfg) {
       lo = lo.cwiseMin(w.velocity);
       hi = hi.cwiseMax(w.velocity);
     }
-    const double speed = (hi - lo).norm() + scene.gravity.norm() * run.duration;
-    const double t_contact = shortest_contact_time(candidates, speed);
+    characteristic_speed = (hi - lo).norm() + scene.gravity.norm() * run.duration;
+  }
+  if (cfg.number("simulation.time_step") > 0.0) {
+    settings.time_step = cfg.number("simulation.time_step");
+    run.time_step_note = "given";
+  } else {
+    const double speed = characteristic_speed;
+    const double t_contact = shortest_contact_time(time_scale_pairs, speed);
     if (!std::isfinite(t_contact))
       cfg.fail("simulation.time_step",
                "cannot be chosen automatically: nothing moves and no contact is loaded; give a "
@@ -303,6 +309,25 @@ RunSetup build_run(const CaseConfig& cfg) {
     note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed
          << " m/s / " << per_contact << " steps";
     run.time_step_note = note.str();
+  }
+  // Impact-velocity floor of the hysteresis laws (contact-laws.md §0.7): unless given, the
+  // smallest v0 for which the damping coefficient c = alpha K delta^n / v0 keeps the explicit
+  // step stable at the peak force, c dt / m* <= 1, i.e. v0 >= alpha F_max dt / m*.
+  if (settings.law->find_param("impact_velocity_floor") &&
+      !settings.law_params.count("impact_velocity_floor")) {
+    const double alpha = settings.law->damping_factor(settings.law_params.at("restitution"));
+    double floor = 0.0;
+    for (const auto& c : time_scale_pairs) {
+      const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
+      double f_max = 0.0;
+      if (characteristic_speed > 0.0)
+        f_max = k * std::pow((n + 1.0) * m * characteristic_speed * characteristic_speed / (2.0 * k),
+                             n / (n + 1.0));
+      if (c.initial_overlap > 0.0) f_max = std::max(f_max, k * std::pow(c.initial_overlap, n));
+      floor = std::max(floor, alpha * f_max * settings.time_step / m);
+    }
+    if (!(floor > 0.0)) floor = 1e-6 * std::max(characteristic_speed, 1.0);
+    settings.law_params["impact_velocity_floor"] = floor;
   }
   run.steps = static_cast<std::int64_t>(std::ceil(run.duration / settings.time_step - 1e-9));
   double interval = cfg.number("output.interval");

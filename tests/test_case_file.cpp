@@ -39,7 +39,7 @@ TEST(CaseFile, ValidCaseResolvesDefaults) {
   const RunSetup run = build_run(cfg);
   EXPECT_EQ(run.scene.particles.size(), 5);
   EXPECT_EQ(run.settings.law->id, "hunt_crossley");
-  EXPECT_EQ(run.settings.law_params.at("impact_velocity_floor"), 1e-6);
+  EXPECT_GT(run.settings.law_params.at("impact_velocity_floor"), 0.0);  // automatic
   EXPECT_GT(run.settings.time_step, 0.0);
   EXPECT_EQ(run.output_file, "base.h5");
 }
