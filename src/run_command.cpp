@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +19,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double divergence_limit = 0.1;
+
+// SIGINT/SIGTERM stop the run between steps, so the partial output file is removed cleanly.
+volatile std::sig_atomic_t stop_signal = 0;
+extern "C" void request_stop(int signal) { stop_signal = signal; }
 
 // Progress on stderr: a rewritten line on a terminal, a plain line every 10 s otherwise.
 class Progress {
@@ -104,9 +110,20 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
 
     Progress progress(err, run.steps, !options.quiet);
     const auto start = Clock::now();
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
     frame();
+    // Advance in chunks of at most 1000 steps so a stop request is seen promptly.
+    const std::int64_t chunk_limit = std::min<std::int64_t>(run.output_every, 1000);
     while (sim.step_count() < run.steps) {
-      const std::int64_t chunk = std::min(run.output_every, run.steps - sim.step_count());
+      if (stop_signal) {
+        progress.done();
+        err << "chaindem: interrupted by signal " << stop_signal << " at t = " << sim.time()
+            << " s; no output written\n";
+        return 128 + stop_signal;  // the writer's destructor removes the partial file
+      }
+      const std::int64_t to_frame = run.output_every - sim.step_count() % run.output_every;
+      const std::int64_t chunk = std::min({chunk_limit, to_frame, run.steps - sim.step_count()});
       sim.advance(chunk);
       if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
       progress.update(sim.step_count());

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""The chaindem command line and its HDF5 output, exercised as a user would.
+
+Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
+    test_cli.py CHAINDEM_BINARY SOURCE_DIR
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import h5py
+import numpy as np
+
+CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
+DEFAULT_CASE = os.path.join(SOURCE, "cases", "default.ini")
+LAWS = ["hooke", "hertz", "tsuji", "edem_hertz_mindlin", "hunt_crossley",
+        "lankarani_nikravesh", "flores"]
+
+
+def chaindem(*args, cwd=None):
+    return subprocess.run([CHAINDEM, *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+class CommandLine(unittest.TestCase):
+    def test_help_and_version(self):
+        r = chaindem("--help")
+        self.assertEqual(r.returncode, 0)
+        for command in ("run", "models", "case-format"):
+            self.assertIn(command, r.stdout)
+        self.assertRegex(chaindem("--version").stdout, r"chaindem \d+\.\d+\.\d+")
+        r = chaindem("run", "--help")
+        self.assertEqual(r.returncode, 0)
+        for key in ("simulation.duration", "contact.law", "chain.radii", "striker.velocity"):
+            self.assertIn(key, r.stdout)
+        self.assertEqual(chaindem("frobnicate").returncode, 2)
+
+    def test_models_lists_every_law_with_parameters(self):
+        r = chaindem("models")
+        self.assertEqual(r.returncode, 0)
+        for law in LAWS:
+            self.assertRegex(r.stdout, rf"(?m)^{law}  \[")
+        self.assertIn("contact.restitution", r.stdout)
+        self.assertIn("(0, 1]", r.stdout)  # flores refuses c_r = 0
+
+
+class InvalidInput(unittest.TestCase):
+    """Bad input: exit code 2, a message naming the key, and no output file at all."""
+
+    CASES = [
+        ("unknown key", ["--set", "chain.cont=3"], "chain.cont"),
+        ("negative radius", ["--set", "chain.radii=-0.005"], "chain.radii"),
+        ("restitution above 1", ["--set", "contact.restitution=1.2"], "contact.restitution"),
+        ("restitution zero for flores", ["--set", "contact.law=flores", "--set",
+                                          "contact.restitution=0"], "contact.restitution"),
+        ("missing material", ["--set", "chain.materials=copper"], "chain.materials"),
+        ("zero duration", ["--set", "simulation.duration=0"], "simulation.duration"),
+        ("unknown law", ["--set", "contact.law=magic"], "contact.law"),
+    ]
+
+    def test_each_invalid_input(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.h5")
+            for name, args, key in self.CASES:
+                with self.subTest(name):
+                    r = chaindem("run", DEFAULT_CASE, "-o", out, *args)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn(key, r.stderr)
+                    self.assertIn("invalid input", r.stderr)
+                    self.assertEqual(os.listdir(tmp), [])
+
+    def test_missing_case_file(self):
+        r = chaindem("run", "/nonexistent/case.ini")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cannot read case file", r.stderr)
+
+    def test_interrupted_run_leaves_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.h5")
+            proc = subprocess.Popen([CHAINDEM, "run", DEFAULT_CASE, "-o", out, "--quiet",
+                                     "--set", "simulation.duration=10"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.0)
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+            self.assertEqual(proc.returncode, 128 + signal.SIGTERM, err)
+            self.assertIn("interrupted", err)
+            self.assertEqual(os.listdir(tmp), [])
+
+
+class Output(unittest.TestCase):
+    """The default case's file, read with h5py as an external tool would."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.tmp.name, "default.h5")
+        r = chaindem("run", DEFAULT_CASE, "-o", cls.path)
+        assert r.returncode == 0, r.stderr
+        cls.stdout = r.stdout
+        cls.f = h5py.File(cls.path, "r")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.f.close()
+        cls.tmp.cleanup()
+
+    def test_summary_on_stdout(self):
+        for word in ("steps", "time step", "wall time", "first bead", "last bead",
+                     "energy balance"):
+            self.assertIn(word, self.stdout)
+
+    def test_h5md_metadata(self):
+        f = self.f
+        self.assertEqual(list(f["h5md"].attrs["version"]), [1, 1])
+        self.assertEqual(f["h5md/creator"].attrs["name"], "chaindem")
+        self.assertIn("name", f["h5md/author"].attrs)
+        box = f["particles/chain/box"]
+        self.assertEqual(int(box.attrs["dimension"]), 3)
+        self.assertEqual(list(box.attrs["boundary"]), ["none"] * 3)
+        self.assertEqual(f.attrs["chaindem_status"], "complete")
+
+    def test_particle_time_series(self):
+        f = self.f
+        n = 21  # striker + 20 beads
+        for name, unit in (("position", "m"), ("velocity", "m/s"), ("force", "N")):
+            g = f["particles/chain"][name]
+            value, step, t = g["value"], g["step"][:], g["time"][:]
+            self.assertEqual(value.shape[1:], (n, 3))
+            self.assertEqual(value.shape[0], len(step))
+            self.assertEqual(len(t), len(step))
+            self.assertEqual(value.attrs["unit"], unit)
+            self.assertTrue(np.all(np.diff(t) > 0))
+            self.assertIsNotNone(value.compression)  # chunked and compressed
+        dt = f["parameters/derived"].attrs["time_step"]
+        every = int(f["parameters/derived"].attrs["output_every_steps"])
+        steps = f["particles/chain/velocity/step"][:]
+        self.assertTrue(np.all(np.diff(steps)[:-1] == every))
+        np.testing.assert_allclose(f["particles/chain/velocity/time"][:], steps * dt, rtol=1e-12)
+        # The striker starts at 1 m/s, everything else at rest.
+        v0 = f["particles/chain/velocity/value"][0, :, 0]
+        self.assertEqual(v0[0], 1.0)
+        self.assertTrue(np.all(v0[1:] == 0.0))
+        self.assertEqual(f["particles/chain/radius"].shape, (n,))
+        self.assertEqual(list(f["particles/chain"].attrs["species_names"]), ["steel"])
+
+    def test_energy_and_momentum(self):
+        obs = self.f["observables"]
+        kinetic = obs["kinetic_energy/value"][:]
+        balance = obs["energy_balance/value"][:]
+        m = self.f["particles/chain/mass"][0]
+        self.assertAlmostEqual(kinetic[0], 0.5 * m * 1.0, places=12)
+        # A wall takes momentum, so only the balance is conserved: to integrator accuracy.
+        self.assertLess(np.max(np.abs(balance - balance[0])) / balance[0], 2e-3)
+        self.assertGreater(obs["dissipated_energy/value"][-1], 0.0)
+        self.assertEqual(obs["momentum/value"].shape, (len(kinetic), 3))
+
+    def test_contacts_ragged_layout(self):
+        c = self.f["contacts"]
+        offset = c["offset"][:]
+        self.assertEqual(len(offset), len(c["step"]) + 1)
+        self.assertEqual(offset[-1], len(c["first"]))
+        self.assertTrue(np.all(np.diff(offset) >= 0))
+        overlap, force = c["overlap"][:], c["normal_force"][:]
+        self.assertTrue(np.all(overlap > 0))
+        self.assertTrue(np.all(force >= 0))  # tension clamped in the default case
+        self.assertGreater(force.max(), 10.0)
+        # The wall contact shows up with second = -1 (wall 0) once the pulse arrives.
+        self.assertIn(-1, set(c["second"][:]))
+
+    def test_parameters_reproduce_the_run(self):
+        params = self.f["parameters"]
+        self.assertEqual(params.attrs["contact.law"], "edem_hertz_mindlin")
+        with open(DEFAULT_CASE) as case:
+            self.assertEqual(params["case_file"][()].decode(), case.read())
+        self.assertEqual(self.f["parameters/law"].attrs["id"], "edem_hertz_mindlin")
+
+    def test_resolved_parameters_alone_reproduce_a_run_bitwise(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            first = os.path.join(tmp, "a.h5")
+            r = chaindem("run", DEFAULT_CASE, "-o", first, "--quiet",
+                         "--set", "chain.count=7", "--set", "contact.restitution=0.6")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(first, "r") as f:
+                keys = {k: v for k, v in f["parameters"].attrs.items() if "." in k}
+                expected = f["particles/chain/velocity/value"][:]
+            # Write an INI from the stored parameters only.
+            sections = {}
+            for key, value in keys.items():
+                section, name = key.rsplit(".", 1)
+                sections.setdefault(section, []).append(f"{name} = {value}")
+            ini = os.path.join(tmp, "from_file.ini")
+            with open(ini, "w") as out:
+                for section, lines in sections.items():
+                    out.write(f"[{section}]\n" + "\n".join(lines) + "\n")
+            second = os.path.join(tmp, "b.h5")
+            r = chaindem("run", ini, "-o", second, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(second, "r") as f:
+                np.testing.assert_array_equal(f["particles/chain/velocity/value"][:], expected)
+
+    def test_every_case_in_cases_runs(self):
+        cases_dir = os.path.join(SOURCE, "cases")
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in sorted(os.listdir(cases_dir)):
+                if not name.endswith(".ini"):
+                    continue
+                with self.subTest(name):
+                    out = os.path.join(tmp, name + ".h5")
+                    r = chaindem("run", os.path.join(cases_dir, name), "-o", out, "--quiet")
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    with h5py.File(out, "r") as f:
+                        s = f["summary"].attrs
+                        self.assertLess(s["energy_balance_error_max"], 5e-3)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
