@@ -58,9 +58,10 @@ void attr_string(hid_t obj, const std::string& name, const std::string& value) {
   check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
   check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
   Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
-  Handle attr(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                    "attribute " + name),
-              H5Aclose);
+  Handle attr(
+      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            "attribute " + name),
+      H5Aclose);
   const char* p = value.c_str();
   check_status(H5Awrite(attr.get(), type.get(), &p), "write attribute " + name);
 }
@@ -71,9 +72,10 @@ void attr_strings(hid_t obj, const std::string& name, const std::vector<std::str
   check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
   const hsize_t n = values.size();
   Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
-  Handle attr(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                    "attribute " + name),
-              H5Aclose);
+  Handle attr(
+      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            "attribute " + name),
+      H5Aclose);
   std::vector<const char*> p;
   for (const auto& v : values) p.push_back(v.c_str());
   check_status(H5Awrite(attr.get(), type.get(), p.data()), "write attribute " + name);
@@ -107,8 +109,9 @@ void dataset_string(hid_t parent, const std::string& name, const std::string& va
 template <class T>
 void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
                    const T* data, hid_t type, const std::string& unit = "") {
-  Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "space"),
-               H5Sclose);
+  Handle space(
+      check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "space"),
+      H5Sclose);
   Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
                             H5P_DEFAULT),
                  "dataset " + name),
@@ -161,11 +164,12 @@ class Growing {
     check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
                                      count.data(), nullptr),
                  "select");
-    Handle mem_space(check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-                           "space"),
-                     H5Sclose);
-    check_status(H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
-                 "write");
+    Handle mem_space(
+        check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
+        H5Sclose);
+    check_status(
+        H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "write");
     rows_ += rows;
   }
   hid_t get() const { return dataset_.get(); }
@@ -343,12 +347,10 @@ void H5mdWriter::write_frame(const Simulation& sim) {
   write_vectors(m.force, p.force);
 
   const EnergyReport e = sim.energies();
-  const std::map<std::string, double> values{{"kinetic_energy", e.kinetic},
-                                             {"stored_energy", e.stored},
-                                             {"dissipated_energy", e.dissipated},
-                                             {"external_potential_energy", e.external_potential},
-                                             {"wall_work", e.wall_work},
-                                             {"energy_balance", e.balance()}};
+  const std::map<std::string, double> values{
+      {"kinetic_energy", e.kinetic},       {"stored_energy", e.stored},
+      {"dissipated_energy", e.dissipated}, {"external_potential_energy", e.external_potential},
+      {"wall_work", e.wall_work},          {"energy_balance", e.balance()}};
   for (auto& [name, series] : m.energy) series.append(step, t, &values.at(name));
   const Eigen::Vector3d mom = sim.momentum();
   m.momentum.append(step, t, mom.data());

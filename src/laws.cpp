@@ -17,16 +17,27 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // ---- Parameter declarations shared by several laws ---------------------------------------------
 
 constexpr ParamSpec hertz_stiffness_param{
-    "stiffness", "N/m^1.5",
+    "stiffness",
+    "N/m^1.5",
     "Hertz stiffness K; overrides (4/3) E* sqrt(R*) from the materials for every pair",
-    0.0, inf, false, false, std::nullopt, "(4/3) E* sqrt(R*) from the materials"};
+    0.0,
+    inf,
+    false,
+    false,
+    std::nullopt,
+    "(4/3) E* sqrt(R*) from the materials"};
 
 constexpr ParamSpec impact_velocity_floor_param{
-    "impact_velocity_floor", "m/s",
+    "impact_velocity_floor",
+    "m/s",
     "smallest impact velocity v0 used in alpha v/v0; contacts that start slower (touching, "
     "resting or pre-compressed beads, where v0 -> 0 makes the damping infinite) use this value "
     "and are counted in the run summary",
-    0.0, inf, false, false, std::nullopt,
+    0.0,
+    inf,
+    false,
+    false,
+    std::nullopt,
     "automatic: max over pairs of alpha F_max dt / m*, the slowest onset whose damping an explicit "
     "step still integrates stably (F_max: Hertz peak force at the case's largest relative speed)"};
 
@@ -34,10 +45,12 @@ constexpr std::array hooke_params{ParamSpec{"stiffness", "N/m", "linear spring s
                                             inf, false, false, std::nullopt}};
 constexpr std::array hertz_params{hertz_stiffness_param};
 
-constexpr ParamSpec restitution_closed{"restitution", "-", "target coefficient of restitution c_r",
-                                       0.0, 1.0, true, true, std::nullopt};
-constexpr ParamSpec restitution_open{"restitution", "-", "target coefficient of restitution c_r",
-                                     0.0, 1.0, false, true, std::nullopt};
+constexpr ParamSpec restitution_closed{
+    "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, true,
+    true,          std::nullopt};
+constexpr ParamSpec restitution_open{
+    "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, false,
+    true,          std::nullopt};
 
 constexpr std::array viscous_params{restitution_closed, hertz_stiffness_param};
 constexpr std::array hysteresis_params_closed{restitution_closed, hertz_stiffness_param,
@@ -68,29 +81,43 @@ PairCoeffs prepare_hertz(const LawEntry&, const PairInput& in, const LawParams& 
 PairCoeffs prepare_viscous(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const double k = hertz_k(in, p);
   const double factor = law.damping_factor(p.at("restitution"));
-  return {.stiffness = k, .exponent = 1.5, .damping = factor * std::sqrt(k * in.effective_mass),
+  return {.stiffness = k,
+          .exponent = 1.5,
+          .damping = factor * std::sqrt(k * in.effective_mass),
           .aux = 0.0};
 }
 
 // The software form keeps |beta| and m* and builds S_n inside the kernel.
 PairCoeffs prepare_hertz_mindlin(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return {.stiffness = hertz_k(in, p), .exponent = 1.5,
-          .damping = -restitution_beta(p.at("restitution")), .aux = in.effective_mass};
+  return {.stiffness = hertz_k(in, p),
+          .exponent = 1.5,
+          .damping = -restitution_beta(p.at("restitution")),
+          .aux = in.effective_mass};
 }
 
 PairCoeffs prepare_hysteresis(const LawEntry& law, const PairInput& in, const LawParams& p) {
-  return {.stiffness = hertz_k(in, p), .exponent = 1.5,
-          .damping = law.damping_factor(p.at("restitution")), .aux = 0.0};
+  return {.stiffness = hertz_k(in, p),
+          .exponent = 1.5,
+          .damping = law.damping_factor(p.at("restitution")),
+          .aux = 0.0};
 }
 
 // ---- Damping factors ---------------------------------------------------------------------------
 
 // Tsuji (004 Table 2, row 2): chi = sqrt(5) |ln c| / sqrt(pi^2 + ln^2 c) sqrt(K m*).
-double tsuji_factor(double c) { return std::sqrt(5.0) * -restitution_beta(c); }
+double tsuji_factor(double c) {
+  return std::sqrt(5.0) * -restitution_beta(c);
+}
 // Hysteresis factors alpha(c_r), contact-laws.md group (d) table.
-double hunt_crossley_alpha(double c) { return 1.5 * (1.0 - c); }
-double lankarani_nikravesh_alpha(double c) { return 0.75 * (1.0 - c * c); }
-double flores_alpha(double c) { return 8.0 * (1.0 - c) / (5.0 * c); }
+double hunt_crossley_alpha(double c) {
+  return 1.5 * (1.0 - c);
+}
+double lankarani_nikravesh_alpha(double c) {
+  return 0.75 * (1.0 - c * c);
+}
+double flores_alpha(double c) {
+  return 8.0 * (1.0 - c) / (5.0 * c);
+}
 
 // ---- The registry ------------------------------------------------------------------------------
 
@@ -109,17 +136,19 @@ constexpr std::array laws{
              "F = K delta^(3/2) + chi delta^(1/4) v",
              "chi = sqrt(5) |ln c_r| / sqrt(pi^2 + ln^2 c_r) sqrt(K m*)", Family::viscous,
              Kernel::hertz_viscous_quarter, viscous_params, tsuji_factor, prepare_viscous},
-    LawEntry{"edem_hertz_mindlin", "Hertz-Mindlin normal damping of commercial DEM (EDEM, "
-                                   "LIGGGHTS model hertz)",
+    LawEntry{"edem_hertz_mindlin",
+             "Hertz-Mindlin normal damping of commercial DEM (EDEM, "
+             "LIGGGHTS model hertz)",
              "004 abstract and Table 6 (contact-laws.md `edem_hertz_mindlin`)",
              "F = (4/3) E* sqrt(R*) delta^(3/2) - 2 sqrt(5/6) beta sqrt(S_n m*) v, "
              "S_n = 2 E* sqrt(R* delta)",
              "beta = ln c_r / sqrt(ln^2 c_r + pi^2)", Family::viscous, Kernel::hertz_mindlin,
              viscous_params, tsuji_factor, prepare_hertz_mindlin},
     LawEntry{"hunt_crossley", "Hunt & Crossley (1975)",
-             "000 Eqs. 7-9; 001 Eq. 24; 002 §3.2; 004 Table 1", "F = K delta^(3/2) (1 + alpha v/v0)",
-             "alpha = 3 (1 - c_r) / 2", Family::hysteresis, Kernel::hertz_hysteresis,
-             hysteresis_params_closed, hunt_crossley_alpha, prepare_hysteresis},
+             "000 Eqs. 7-9; 001 Eq. 24; 002 §3.2; 004 Table 1",
+             "F = K delta^(3/2) (1 + alpha v/v0)", "alpha = 3 (1 - c_r) / 2", Family::hysteresis,
+             Kernel::hertz_hysteresis, hysteresis_params_closed, hunt_crossley_alpha,
+             prepare_hysteresis},
     LawEntry{"lankarani_nikravesh", "Lankarani & Nikravesh (1990)",
              "000 Eqs. 14-18; 001 Eq. 27; 002 §3.6; 004 Table 1",
              "F = K delta^(3/2) (1 + alpha v/v0)", "alpha = 3 (1 - c_r^2) / 4", Family::hysteresis,
@@ -161,7 +190,9 @@ const ParamSpec* LawEntry::find_param(std::string_view key) const {
   return nullptr;
 }
 
-std::span<const LawEntry> all_laws() { return laws; }
+std::span<const LawEntry> all_laws() {
+  return laws;
+}
 
 const LawEntry* find_law(std::string_view id) {
   for (const auto& law : laws)

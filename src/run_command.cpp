@@ -22,14 +22,20 @@ constexpr double divergence_limit = 0.1;
 
 // SIGINT/SIGTERM stop the run between steps, so the partial output file is removed cleanly.
 volatile std::sig_atomic_t stop_signal = 0;
-extern "C" void request_stop(int signal) { stop_signal = signal; }
+extern "C" void request_stop(int signal) {
+  stop_signal = signal;
+}
 
 // Progress on stderr: a rewritten line on a terminal, a plain line every 10 s otherwise.
 class Progress {
  public:
   Progress(std::ostream& err, std::int64_t total, bool enabled)
-      : err_(err), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0),
-        start_(Clock::now()), last_(start_) {}
+      : err_(err),
+        total_(total),
+        enabled_(enabled),
+        tty_(isatty(STDERR_FILENO) != 0),
+        start_(Clock::now()),
+        last_(start_) {}
   void update(std::int64_t done) {
     if (!enabled_) return;
     const auto now = Clock::now();
@@ -40,9 +46,10 @@ class Progress {
     const double rate = static_cast<double>(done) / elapsed;
     const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
     std::ostringstream line;
-    line << std::fixed << std::setprecision(1) << "run: " << 100.0 * static_cast<double>(done) / static_cast<double>(total_)
-         << "% (" << done << "/" << total_ << " steps, " << std::setprecision(0) << rate
-         << " steps/s, ETA " << eta << " s)";
+    line << std::fixed << std::setprecision(1)
+         << "run: " << 100.0 * static_cast<double>(done) / static_cast<double>(total_) << "% ("
+         << done << "/" << total_ << " steps, " << std::setprecision(0) << rate << " steps/s, ETA "
+         << eta << " s)";
     if (tty_)
       err_ << "\r" << line.str() << std::flush;
     else
@@ -101,7 +108,8 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
       if (!(error < divergence_limit)) {
         std::ostringstream m;
         m << "the integration diverged at t = " << sim.time() << " s (energy balance error "
-          << error << " of the initial energy). Reduce simulation.time_step or raise "
+          << error
+          << " of the initial energy). Reduce simulation.time_step or raise "
              "simulation.steps_per_contact; for laws with v0 in the damping term, raise "
              "contact.impact_velocity_floor";
         throw std::runtime_error(m.str());
@@ -152,7 +160,8 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
         {"dissipated_energy", e.dissipated},
         {"impact_velocity_floor_hits", static_cast<double>(sim.impact_velocity_floor_hits())},
         {"neighbor_rebuilds", static_cast<double>(sim.neighbor_rebuilds())}};
-    if (sim.scene().striker >= 0) summary["striker_final_velocity"] = p.velocity(sim.scene().striker, 0);
+    if (sim.scene().striker >= 0)
+      summary["striker_final_velocity"] = p.velocity(sim.scene().striker, 0);
     writer.finish(summary);
 
     if (!options.quiet) {
@@ -180,8 +189,8 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
       const auto& lp = sim.settings().law_params;
       if (const auto it = lp.find("impact_velocity_floor"); it != lp.end())
         out << "  impact velocity    floor " << it->second << " m/s ("
-            << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic")
-            << "), used by " << sim.impact_velocity_floor_hits() << " contact onset(s)\n";
+            << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic") << "), used by "
+            << sim.impact_velocity_floor_hits() << " contact onset(s)\n";
     }
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";

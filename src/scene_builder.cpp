@@ -72,8 +72,8 @@ std::vector<ExtraParticle> parse_extra(const CaseConfig& cfg) {
     ExtraParticle e;
     if (!(r >> e.material)) continue;  // empty record
     if (!(r >> e.radius >> e.x.x() >> e.x.y() >> e.x.z() >> e.v.x() >> e.v.y() >> e.v.z()))
-      cfg.fail("extra.particles", "record '" + record +
-                                      "' is not 'material radius x y z vx vy vz'");
+      cfg.fail("extra.particles",
+               "record '" + record + "' is not 'material radius x y z vx vy vz'");
     std::string rest;
     if (r >> rest) cfg.fail("extra.particles", "record '" + record + "' has extra fields");
     if (!(e.radius > 0)) cfg.fail("extra.particles", "record '" + record + "': radius must be > 0");
@@ -119,9 +119,9 @@ RunSetup build_run(const CaseConfig& cfg) {
     const auto it = material_index.find(name);
     if (it == material_index.end())
       cfg.fail(key, "material '" + name + "' is not defined (defined: " +
-                        (cfg.materials().empty() ? std::string("none; add a [material.") + name +
-                                                       "] section"
-                                                 : joined(cfg.materials())) +
+                        (cfg.materials().empty()
+                             ? std::string("none; add a [material.") + name + "] section"
+                             : joined(cfg.materials())) +
                         ")");
     return it->second;
   };
@@ -129,14 +129,15 @@ RunSetup build_run(const CaseConfig& cfg) {
   // Law.
   SimulationSettings& settings = run.settings;
   settings.law = &resolve_law(cfg, settings.law_params);
-  settings.tension = cfg.text("contact.tension") == "allow" ? TensionPolicy::allow
-                                                            : TensionPolicy::clamp;
+  settings.tension =
+      cfg.text("contact.tension") == "allow" ? TensionPolicy::allow : TensionPolicy::clamp;
 
   // Chain description.
   const auto count = static_cast<Eigen::Index>(cfg.integer("chain.count"));
   const auto chain_materials = cfg.words("chain.materials");
   std::vector<int> chain_material_index;
-  for (const auto& m : chain_materials) chain_material_index.push_back(material("chain.materials", m));
+  for (const auto& m : chain_materials)
+    chain_material_index.push_back(material("chain.materials", m));
   const auto radii = cfg.numbers("chain.radii");
   const double taper = cfg.number("chain.taper");
   const double gap = cfg.number("chain.gap");
@@ -153,8 +154,9 @@ RunSetup build_run(const CaseConfig& cfg) {
   const bool striker = cfg.has("striker.velocity");
   if (!striker)
     for (const char* k : {"striker.material", "striker.radius"})
-      if (cfg.given(k)) cfg.fail("striker.velocity", std::string("is missing, but ") + k +
-                                                         " is given (the velocity adds the striker)");
+      if (cfg.given(k))
+        cfg.fail("striker.velocity",
+                 std::string("is missing, but ") + k + " is given (the velocity adds the striker)");
 
   const auto density = [&](int m) { return scene.materials[static_cast<std::size_t>(m)].density; };
   Particles& p = scene.particles;
@@ -167,8 +169,9 @@ RunSetup build_run(const CaseConfig& cfg) {
   };
   std::vector<Body> bodies;
   if (striker) {
-    const int m = cfg.has("striker.material") ? material("striker.material", cfg.text("striker.material"))
-                                              : chain_material_index[0];
+    const int m = cfg.has("striker.material")
+                      ? material("striker.material", cfg.text("striker.material"))
+                      : chain_material_index[0];
     const double r = cfg.has("striker.radius") ? cfg.number("striker.radius") : radii[0];
     bodies.push_back({r, m, cfg.number("striker.velocity")});
   }
@@ -177,8 +180,12 @@ RunSetup build_run(const CaseConfig& cfg) {
     bodies.push_back({radii[ku % radii.size()] * std::pow(taper, static_cast<double>(k)),
                       chain_material_index[ku % chain_material_index.size()], 0.0});
   }
-  for (const auto& b : bodies) p.add(Eigen::Vector3d::Zero(), Eigen::Vector3d(b.velocity, 0, 0), b.radius,
-                                     b.material, density(b.material));
+  const std::vector<ExtraParticle> extra = parse_extra(cfg);
+  p.resize(static_cast<Eigen::Index>(bodies.size() + extra.size()));
+  for (std::size_t k = 0; k < bodies.size(); ++k)
+    p.set(static_cast<Eigen::Index>(k), Eigen::Vector3d::Zero(),
+          Eigen::Vector3d(bodies[k].velocity, 0, 0), bodies[k].radius, bodies[k].material,
+          density(bodies[k].material));
   scene.striker = striker ? 0 : -1;
   scene.chain_first = striker ? 1 : 0;
   scene.chain_count = count;
@@ -209,15 +216,15 @@ RunSetup build_run(const CaseConfig& cfg) {
   }
 
   // Surface separation between consecutive bodies (negative: overlap) and to the start wall.
-  const Eigen::Index n_bodies = p.size();
+  const auto n_bodies = static_cast<Eigen::Index>(bodies.size());
   std::vector<double> separation(static_cast<std::size_t>(n_bodies), 0.0);
   const Eigen::Index first_bead = scene.chain_first;
   for (Eigen::Index k = 1; k < n_bodies; ++k) {
     double s = (k == first_bead && striker) ? cfg.number("striker.gap") : gap - overlap;
     if (static_overlap && k > first_bead) {
       // Static overlap carrying end_force: K delta^n = F (the law's elastic part).
-      const PairCoeffs c = settings.law->prepare(*settings.law, pair_input(scene, k - 1, k),
-                                                 settings.law_params);
+      const PairCoeffs c =
+          settings.law->prepare(*settings.law, pair_input(scene, k - 1, k), settings.law_params);
       s = -std::pow(end_force / c.stiffness, 1.0 / c.exponent);
     }
     separation[static_cast<std::size_t>(k)] = s;
@@ -227,20 +234,23 @@ RunSetup build_run(const CaseConfig& cfg) {
   if (!scene.walls.empty() && scene.walls[0].name == "wall_start") {
     double s = wall_gap[0];
     if (static_overlap && !striker) {
-      const PairCoeffs c = settings.law->prepare(*settings.law, wall_input(scene, 0, 0),
-                                                 settings.law_params);
+      const PairCoeffs c =
+          settings.law->prepare(*settings.law, wall_input(scene, 0, 0), settings.law_params);
       s = -std::pow(end_force / c.stiffness, 1.0 / c.exponent);
     }
     scene.walls[0].point = Eigen::Vector3d(-s, 0, 0);  // first body surface at x = 0
     wall_k = 1;
   }
   for (Eigen::Index k = 0; k < n_bodies; ++k) {
-    if (k > 0) x += p.radius(k - 1) + separation[static_cast<std::size_t>(k)] + p.radius(k);
-    else x = p.radius(0);
+    if (k > 0)
+      x += p.radius(k - 1) + separation[static_cast<std::size_t>(k)] + p.radius(k);
+    else
+      x = p.radius(0);
     p.position(k, 0) = x;
   }
   if (wall_k < scene.walls.size())
-    scene.walls[wall_k].point = Eigen::Vector3d(x + p.radius(n_bodies - 1) + wall_gap[wall_k], 0, 0);
+    scene.walls[wall_k].point =
+        Eigen::Vector3d(x + p.radius(n_bodies - 1) + wall_gap[wall_k], 0, 0);
 
   // Loads.
   p.external_force(n_bodies - 1, 0) = -end_force;
@@ -248,9 +258,10 @@ RunSetup build_run(const CaseConfig& cfg) {
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
 
   // Extra particles off the chain.
-  for (const auto& e : parse_extra(cfg)) {
-    const int m = material("extra.particles", e.material);
-    p.add(e.x, e.v, e.radius, m, density(m));
+  for (std::size_t k = 0; k < extra.size(); ++k) {
+    const int m = material("extra.particles", extra[k].material);
+    p.set(n_bodies + static_cast<Eigen::Index>(k), extra[k].x, extra[k].v, extra[k].radius, m,
+          density(m));
   }
 
   // Engine settings.
@@ -270,8 +281,8 @@ RunSetup build_run(const CaseConfig& cfg) {
       const PairInput in = pair_input(scene, i, j);
       const double d0 = p.radius(i) + p.radius(j) -
                         std::sqrt((p.position.row(i) - p.position.row(j)).square().sum());
-      candidates.push_back({settings.law->prepare(*settings.law, in, settings.law_params),
-                            in.effective_mass, d0});
+      candidates.push_back(
+          {settings.law->prepare(*settings.law, in, settings.law_params), in.effective_mass, d0});
     };
     for (Eigen::Index k = 1; k < n_bodies; ++k) add_pair(k - 1, k);
     for (Eigen::Index e = n_bodies; e < p.size(); ++e)
@@ -280,10 +291,11 @@ RunSetup build_run(const CaseConfig& cfg) {
     for (std::size_t w = 0; w < scene.walls.size(); ++w) {
       for (Eigen::Index i = 0; i < p.size(); ++i) {
         const PairInput in = wall_input(scene, i, w);
-        const double d0 = p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
-                                            .dot(scene.walls[w].normal);
-        candidates.push_back({settings.law->prepare(*settings.law, in, settings.law_params),
-                              in.effective_mass, d0});
+        const double d0 =
+            p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
+                              .dot(scene.walls[w].normal);
+        candidates.push_back(
+            {settings.law->prepare(*settings.law, in, settings.law_params), in.effective_mass, d0});
       }
     }
     // Largest relative speed: spread of body and wall velocities, plus what gravity can add.
@@ -323,8 +335,9 @@ RunSetup build_run(const CaseConfig& cfg) {
       const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
       double f_max = 0.0;
       if (characteristic_speed > 0.0)
-        f_max = k * std::pow((n + 1.0) * m * characteristic_speed * characteristic_speed / (2.0 * k),
-                             n / (n + 1.0));
+        f_max =
+            k * std::pow((n + 1.0) * m * characteristic_speed * characteristic_speed / (2.0 * k),
+                         n / (n + 1.0));
       if (c.initial_overlap > 0.0) f_max = std::max(f_max, k * std::pow(c.initial_overlap, n));
       floor = std::max(floor, alpha * f_max * settings.time_step / m);
     }

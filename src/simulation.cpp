@@ -67,10 +67,8 @@ void Particles::resize(Eigen::Index n) {
   material.resize(static_cast<std::size_t>(n));
 }
 
-Eigen::Index Particles::add(const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
-                            int material_index, double density) {
-  const Eigen::Index i = size();
-  resize(i + 1);
+void Particles::set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
+                    int material_index, double density) {
   position.row(i) = x.transpose().array();
   velocity.row(i) = v.transpose().array();
   force.row(i).setZero();
@@ -79,7 +77,6 @@ Eigen::Index Particles::add(const Eigen::Vector3d& x, const Eigen::Vector3d& v, 
   mass(i) = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
   inverse_mass(i) = 1.0 / mass(i);
   material[static_cast<std::size_t>(i)] = material_index;
-  return i;
 }
 
 void ContactList::resize(std::size_t n) {
@@ -113,7 +110,8 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
 Simulation::Simulation(Scene scene, SimulationSettings settings)
     : scene_(std::move(scene)), settings_(std::move(settings)) {
   if (!settings_.law) throw std::invalid_argument("Simulation: no contact law");
-  if (!(settings_.time_step > 0.0)) throw std::invalid_argument("Simulation: time step must be > 0");
+  if (!(settings_.time_step > 0.0))
+    throw std::invalid_argument("Simulation: time step must be > 0");
   if (!(settings_.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
   if (settings_.law->find_param("impact_velocity_floor")) {
     impact_velocity_floor_ = settings_.law_params.at("impact_velocity_floor");
@@ -202,8 +200,8 @@ void Simulation::rebuild_neighbors() {
       wall_contacts_, find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
       [&](int i, int w) { return wall_coeffs(i, w); },
       [&](int i, int w) {
-        return p.radius(i) - (p.position.row(i).transpose().matrix() - wall_point(w))
-                                 .dot(scene_.walls[w].normal);
+        return p.radius(i) -
+               (p.position.row(i).transpose().matrix() - wall_point(w)).dot(scene_.walls[w].normal);
       });
 
   // Incidence lists: pairs in list order, then wall contacts, for every particle.
@@ -213,7 +211,8 @@ void Simulation::rebuild_neighbors() {
     ++incidence_offset_[pairs_.first[c] + 1];
     ++incidence_offset_[pairs_.second[c] + 1];
   }
-  for (std::size_t c = 0; c < wall_contacts_.size(); ++c) ++incidence_offset_[wall_contacts_.first[c] + 1];
+  for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
+    ++incidence_offset_[wall_contacts_.first[c] + 1];
   for (std::size_t i = 0; i < n; ++i) incidence_offset_[i + 1] += incidence_offset_[i];
   incidence_.assign(static_cast<std::size_t>(incidence_offset_[n]), 0);
   std::vector<int> fill(incidence_offset_.begin(), incidence_offset_.end() - 1);
@@ -245,9 +244,9 @@ void Simulation::evaluate_pairs(KernelT) {
     const double dist = std::sqrt(dx * dx + dy * dy + dz * dz);
     const double inv = 1.0 / dist;
     const double nx = dx * inv, ny = dy * inv, nz = dz * inv;
-    const double rate = -((p.velocity(j, 0) - p.velocity(i, 0)) * nx +
-                          (p.velocity(j, 1) - p.velocity(i, 1)) * ny +
-                          (p.velocity(j, 2) - p.velocity(i, 2)) * nz);
+    const double rate =
+        -((p.velocity(j, 0) - p.velocity(i, 0)) * nx + (p.velocity(j, 1) - p.velocity(i, 1)) * ny +
+          (p.velocity(j, 2) - p.velocity(i, 2)) * nz);
     cl.nx[c] = nx;
     cl.ny[c] = ny;
     cl.nz[c] = nz;
@@ -280,8 +279,8 @@ void Simulation::gather_forces() {
   Particles& p = scene_.particles;
   const Eigen::Index n = p.size();
   const Eigen::Vector3d g = scene_.gravity;
-#pragma omp parallel for schedule(static) num_threads(settings_.threads) \
-    if (static_cast<std::size_t>(n) > parallel_threshold)
+#pragma omp parallel for schedule(static) \
+    num_threads(settings_.threads) if (static_cast <std::size_t>(n) > parallel_threshold)
   for (Eigen::Index i = 0; i < n; ++i) {
     double fx = p.external_force(i, 0) + p.mass(i) * g.x();
     double fy = p.external_force(i, 1) + p.mass(i) * g.y();
@@ -327,8 +326,8 @@ void Simulation::step() {
   double power_before = 0.0;
   for (double w : wall_power_) power_before += w;
 
-#pragma omp parallel for schedule(static) num_threads(settings_.threads) \
-    if (static_cast<std::size_t>(n) > parallel_threshold)
+#pragma omp parallel for schedule(static) \
+    num_threads(settings_.threads) if (static_cast <std::size_t>(n) > parallel_threshold)
   for (Eigen::Index i = 0; i < n; ++i) {
     for (int a = 0; a < 3; ++a) {
       p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
@@ -340,7 +339,8 @@ void Simulation::step() {
   time_ = static_cast<double>(++step_) * dt;
 
   // Rebuild when two surfaces may have closed the skin since the last build.
-  const double particle_move = std::sqrt((p.position - reference_position_).square().rowwise().sum().maxCoeff());
+  const double particle_move =
+      std::sqrt((p.position - reference_position_).square().rowwise().sum().maxCoeff());
   double wall_move = 0.0;
   for (std::size_t w = 0; w < wall_offset_.size(); ++w)
     wall_move = std::max(wall_move, (wall_offset_[w] - wall_offset_at_rebuild_[w]).norm());
@@ -349,8 +349,8 @@ void Simulation::step() {
 
   compute_forces();
 
-#pragma omp parallel for schedule(static) num_threads(settings_.threads) \
-    if (static_cast<std::size_t>(n) > parallel_threshold)
+#pragma omp parallel for schedule(static) \
+    num_threads(settings_.threads) if (static_cast <std::size_t>(n) > parallel_threshold)
   for (Eigen::Index i = 0; i < n; ++i)
     for (int a = 0; a < 3; ++a) p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
 
@@ -369,7 +369,8 @@ EnergyReport Simulation::energies() const {
   e.kinetic = 0.5 * (p.mass * p.velocity.square().rowwise().sum()).sum();
   double potential = 0.0;
   for (Eigen::Index i = 0; i < p.size(); ++i) {
-    const Eigen::Vector3d f = p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
+    const Eigen::Vector3d f =
+        p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
     potential -= f.dot(p.position.row(i).transpose().matrix());
   }
   e.external_potential = potential;

@@ -56,7 +56,8 @@ TEST(CaseFile, ChainBuilders) {
   const std::string mats =
       base + "[material.brass]\nyoungs_modulus = 100e9\npoisson_ratio = 0.34\ndensity = 8500\n";
   // Dimer pattern of materials and radii.
-  RunSetup dimer = test::setup_from(mats, {"chain.materials=steel,brass", "chain.radii=0.005 0.003"});
+  RunSetup dimer =
+      test::setup_from(mats, {"chain.materials=steel,brass", "chain.radii=0.005 0.003"});
   const auto& p = dimer.scene.particles;
   EXPECT_EQ(p.material[1], p.material[3]);
   EXPECT_NE(p.material[1], p.material[2]);
@@ -69,7 +70,8 @@ TEST(CaseFile, ChainBuilders) {
   EXPECT_NEAR(taper.scene.particles.radius(4), 0.005 * 0.9 * 0.9 * 0.9, 1e-15);
   // Gap and overlap.
   RunSetup gap = test::setup_from(base, {"chain.gap=1e-4"});
-  EXPECT_NEAR(gap.scene.particles.position(2, 0) - gap.scene.particles.position(1, 0), 0.0101, 1e-12);
+  EXPECT_NEAR(gap.scene.particles.position(2, 0) - gap.scene.particles.position(1, 0), 0.0101,
+              1e-12);
   RunSetup overlap = test::setup_from(base, {"chain.overlap=1e-6"});
   EXPECT_NEAR(overlap.scene.particles.position(2, 0) - overlap.scene.particles.position(1, 0),
               0.01 - 1e-6, 1e-12);
@@ -91,19 +93,27 @@ TEST(CaseFile, InvalidInputNamesTheKey) {
   const Bad cases[] = {
       {{}, "[chain]\ncont = 3\n", "unknown key 'chain.cont'"},
       {{"chain.radii=-0.01"}, "", "chain.radii: -0.01 is out of range: allowed (0, inf) m"},
-      {{"contact.restitution=1.5"}, "", "contact.restitution: 1.5 is out of range for law 'hunt_crossley': allowed [0, 1]"},
+      {{"contact.restitution=1.5"},
+       "",
+       "contact.restitution: 1.5 is out of range for law 'hunt_crossley': allowed [0, 1]"},
       {{"contact.law=flores", "contact.restitution=0"}, "", "allowed (0, 1]"},
-      {{"chain.materials=stel"}, "", "chain.materials: material 'stel' is not defined (defined: steel)"},
+      {{"chain.materials=stel"},
+       "",
+       "chain.materials: material 'stel' is not defined (defined: steel)"},
       {{"simulation.duration=0"}, "", "simulation.duration: 0 is out of range: allowed (0, inf) s"},
       {{"contact.law=hertzz"}, "", "contact.law: 'hertzz' is not one of"},
       {{"contact.law=hertz"}, "", "contact.restitution: is not a parameter of law 'hertz'"},
       {{"contact.law=hooke", "contact.restitution=0.5"}, "", "not a parameter of law 'hooke'"},
       {{"chain.count=0"}, "", "chain.count: 0 is out of range"},
       {{"chain.count=2.5"}, "", "chain.count: '2.5' is not an integer"},
-      {{"material.steel.poisson_ratio=0.7"}, "", "material.steel.poisson_ratio: 0.7 is out of range"},
+      {{"material.steel.poisson_ratio=0.7"},
+       "",
+       "material.steel.poisson_ratio: 0.7 is out of range"},
       {{"wall_end.enabled=true"}, "", "wall_end.material: is missing"},
       {{"simulation.duration=abc"}, "", "'abc' is not a number"},
-      {{"contact.tension=sometimes"}, "", "contact.tension: 'sometimes' is not one of: clamp, allow"},
+      {{"contact.tension=sometimes"},
+       "",
+       "contact.tension: 'sometimes' is not one of: clamp, allow"},
   };
   for (const Bad& b : cases) {
     const std::string message = error_of(base + b.extra, b.overrides);
@@ -114,7 +124,8 @@ TEST(CaseFile, InvalidInputNamesTheKey) {
   EXPECT_NE(error_of("[contact]\nlaw = hertz\n").find("is missing"), std::string::npos);
   std::string no_restitution = base;
   no_restitution.replace(no_restitution.find("restitution = 0.8\n"), 18, "");
-  EXPECT_NE(error_of(no_restitution).find("contact.restitution: is missing: law 'hunt_crossley' requires it"),
+  EXPECT_NE(error_of(no_restitution)
+                .find("contact.restitution: is missing: law 'hunt_crossley' requires it"),
             std::string::npos);
   // A key given twice.
   EXPECT_NE(error_of(base + "[chain]\ncount = 5\n").find("more than once"), std::string::npos);

@@ -86,12 +86,11 @@ namespace {
 std::string chain(int beads, const std::string& law, const std::string& contact_extra,
                   double steps_per_contact, double duration) {
   return "[simulation]\nduration = " + std::to_string(duration) +
-         "\nsteps_per_contact = " + std::to_string(steps_per_contact) + "\n[contact]\nlaw = " +
-         law + "\n" + contact_extra +
+         "\nsteps_per_contact = " + std::to_string(steps_per_contact) +
+         "\n[contact]\nlaw = " + law + "\n" + contact_extra +
          "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
          "[chain]\ncount = " +
-         std::to_string(beads) +
-         "\nmaterials = steel\nradii = 0.005\n[striker]\nvelocity = 1.0\n";
+         std::to_string(beads) + "\nmaterials = steel\nradii = 0.005\n[striker]\nvelocity = 1.0\n";
 }
 
 double relative_momentum_error(const Simulation& sim, double p0) {
@@ -154,14 +153,19 @@ TEST(HysteresisImpact, AchievedRestitutionMatchesExactIdentity) {
     double c_r, e_out;
   };
   const Row rows[] = {
-      {"hunt_crossley", 0.25, 0.5636},       {"hunt_crossley", 0.5, 0.6630},
-      {"hunt_crossley", 0.75, 0.7992},       {"lankarani_nikravesh", 0.25, 0.6776},
-      {"lankarani_nikravesh", 0.5, 0.7252},  {"lankarani_nikravesh", 0.75, 0.8199},
-      {"flores", 0.25, 0.2046},              {"flores", 0.5, 0.4704},
+      {"hunt_crossley", 0.25, 0.5636},
+      {"hunt_crossley", 0.5, 0.6630},
+      {"hunt_crossley", 0.75, 0.7992},
+      {"lankarani_nikravesh", 0.25, 0.6776},
+      {"lankarani_nikravesh", 0.5, 0.7252},
+      {"lankarani_nikravesh", 0.75, 0.8199},
+      {"flores", 0.25, 0.2046},
+      {"flores", 0.5, 0.4704},
       {"flores", 0.75, 0.7359},
   };
   for (const Row& row : rows) {
-    Simulation sim = simulation_from(two_spheres(row.law, 4000, "restitution = " + std::to_string(row.c_r) + "\n"));
+    Simulation sim = simulation_from(
+        two_spheres(row.law, 4000, "restitution = " + std::to_string(row.c_r) + "\n"));
     const ImpactRecord r = follow_impact(sim, pairs, 0, 1000000);
     EXPECT_NEAR(-r.separation / r.approach, row.e_out, 1e-3) << row.law << " c_r = " << row.c_r;
   }

@@ -51,8 +51,8 @@ TEST(Registry, EveryLawIsFullyDeclared) {
     }
   }
   // The laws the engine issue requires.
-  for (const char* id : {"hooke", "hertz", "hunt_crossley", "lankarani_nikravesh", "flores", "tsuji",
-                         "edem_hertz_mindlin"})
+  for (const char* id : {"hooke", "hertz", "hunt_crossley", "lankarani_nikravesh", "flores",
+                         "tsuji", "edem_hertz_mindlin"})
     EXPECT_NE(find_law(id), nullptr) << id;
   EXPECT_EQ(find_law("no_such_law"), nullptr);
 }
@@ -70,7 +70,8 @@ TEST(ViscousLaws, TsujiForceMatchesFormula) {
   for (double c_r : {0.1, 0.5, 0.9}) {
     const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
     const double lnc = std::log(c_r);
-    const double chi = std::sqrt(5.0) * std::abs(lnc) / std::sqrt(std::numbers::pi * std::numbers::pi + lnc * lnc) *
+    const double chi = std::sqrt(5.0) * std::abs(lnc) /
+                       std::sqrt(std::numbers::pi * std::numbers::pi + lnc * lnc) *
                        std::sqrt(k * pair.effective_mass);
     const double d = 8e-6, v = -0.4;
     const double expected = k * std::pow(d, 1.5) + chi * std::pow(d, 0.25) * v;
@@ -92,7 +93,8 @@ TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
         // Software sign convention: v_n = -v (positive when separating), F_d = -2 sqrt(5/6) beta
         // sqrt(S_n m*) v_n ... with beta <= 0 that is a force opposing the motion.
         const double v_n = -v;
-        const double f_d = 2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(s_n * pair.effective_mass) * v_n;
+        const double f_d =
+            2.0 * std::sqrt(5.0 / 6.0) * beta * std::sqrt(s_n * pair.effective_mass) * v_n;
         const double software = 4.0 / 3.0 * e_star * std::sqrt(r_star) * std::pow(d, 1.5) + f_d;
         const double edem = evaluate(law("edem_hertz_mindlin"), {{"restitution", c_r}}, d, v, 0.0);
         const double tsuji = evaluate(law("tsuji"), {{"restitution", c_r}}, d, v, 0.0);
@@ -123,9 +125,9 @@ TEST(HysteresisLaws, ForceMatchesFormula) {
     for (double c_r : {0.2, 0.5, 0.95}) {
       const double d = 5e-6, v = -0.3, v0 = 0.7;
       const double expected = k * std::pow(d, 1.5) * (1.0 + row.alpha(c_r) * v / v0);
-      EXPECT_NEAR(evaluate(law(row.id), {{"restitution", c_r}, {"impact_velocity_floor", 1e-6}}, d,
-                           v, v0),
-                  expected, 1e-12 * k * std::pow(d, 1.5))
+      EXPECT_NEAR(
+          evaluate(law(row.id), {{"restitution", c_r}, {"impact_velocity_floor", 1e-6}}, d, v, v0),
+          expected, 1e-12 * k * std::pow(d, 1.5))
           << row.id;
     }
   }

@@ -30,7 +30,8 @@ struct ImpactRecord {
 /// Steps `sim` until contact `c` of `list` (pairs or walls) has started and ended.
 /// Onset and end times are interpolated linearly on the overlap.
 template <class ListGetter>
-ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c, std::int64_t max_steps) {
+ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
+                           std::int64_t max_steps) {
   ImpactRecord r;
   double t_start = -1.0, previous_overlap = 0.0, previous_time = sim.time();
   auto geometric_overlap = [&] {

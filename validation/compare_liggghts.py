@@ -354,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.dt <= 0 or a.duration <= 0 or a.output_every < 1:
         ap.error("--dt and --duration must be > 0, --output-every >= 1")
 
+    # chaindem runs in a scratch directory: resolve a relative path first.
+    if os.sep in a.chaindem:
+        a.chaindem = os.path.abspath(a.chaindem)
     t_start = _time.perf_counter()
     tmp = None
     if a.workdir is None:

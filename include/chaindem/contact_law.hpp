@@ -26,11 +26,11 @@ namespace chaindem {
 
 /// Which shared kernel evaluates a law. Each enumerator names one force formula.
 enum class Kernel {
-  linear_spring,        ///< F = K delta
-  hertz,                ///< F = K delta^(3/2)
-  hertz_viscous_quarter,///< F = K delta^(3/2) + chi delta^(1/4) v
-  hertz_mindlin,        ///< commercial-DEM form: F = K delta^(3/2) + 2 sqrt(5/6) |beta| sqrt(S_n m*) v
-  hertz_hysteresis,     ///< F = K delta^(3/2) (1 + alpha v / v0)
+  linear_spring,          ///< F = K delta
+  hertz,                  ///< F = K delta^(3/2)
+  hertz_viscous_quarter,  ///< F = K delta^(3/2) + chi delta^(1/4) v
+  hertz_mindlin,     ///< commercial-DEM form: F = K delta^(3/2) + 2 sqrt(5/6) |beta| sqrt(S_n m*) v
+  hertz_hysteresis,  ///< F = K delta^(3/2) (1 + alpha v / v0)
 };
 
 /// Law families, as grouped in contact-laws.md.
@@ -129,7 +129,9 @@ double elastic_contact_time(double stiffness, double exponent, double effective_
 // All are pure inline functions of the coefficients, the pair's history and (delta, v).
 namespace kernels {
 
-inline double pow15(double d) { return d * std::sqrt(d); }
+inline double pow15(double d) {
+  return d * std::sqrt(d);
+}
 
 struct LinearSpring {
   static double elastic(const PairCoeffs& c, double d) { return c.stiffness * d; }
@@ -141,7 +143,9 @@ struct LinearSpring {
 
 struct Hertz {
   static double elastic(const PairCoeffs& c, double d) { return c.stiffness * pow15(d); }
-  static double potential(const PairCoeffs& c, double d) { return 0.4 * c.stiffness * d * pow15(d); }
+  static double potential(const PairCoeffs& c, double d) {
+    return 0.4 * c.stiffness * d * pow15(d);
+  }
   static double force(const PairCoeffs& c, const ContactState&, double d, double) {
     return elastic(c, d);
   }
@@ -159,8 +163,8 @@ struct HertzViscousQuarter : Hertz {
 struct HertzMindlin : Hertz {
   static double force(const PairCoeffs& c, const ContactState&, double d, double v) {
     const double normal_stiffness = 1.5 * c.stiffness * std::sqrt(d);  // S_n
-    const double damping_coefficient = 2.0 * std::sqrt(5.0 / 6.0) * c.damping *
-                                       std::sqrt(normal_stiffness * c.aux);
+    const double damping_coefficient =
+        2.0 * std::sqrt(5.0 / 6.0) * c.damping * std::sqrt(normal_stiffness * c.aux);
     return c.stiffness * pow15(d) + damping_coefficient * v;
   }
 };

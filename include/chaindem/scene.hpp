@@ -10,9 +10,9 @@ namespace chaindem {
 
 struct Material {
   std::string name;
-  double youngs_modulus = 0.0;  ///< E [Pa]
-  double poisson_ratio = 0.0;   ///< nu [-]
-  double density = 0.0;         ///< rho [kg/m^3]
+  double youngs_modulus = 0.0;         ///< E [Pa]
+  double poisson_ratio = 0.0;          ///< nu [-]
+  double density = 0.0;                ///< rho [kg/m^3]
   std::optional<double> yield_stress;  ///< sigma_y [Pa], for plastic laws
 
   /// (1 - nu^2)/E [1/Pa]; E* = 1/(h_i + h_j).
@@ -24,20 +24,20 @@ using Vec3Array = Eigen::Array<double, Eigen::Dynamic, 3>;
 
 /// Spheres, stored as structure of arrays.
 struct Particles {
-  Vec3Array position;        ///< [m]
-  Vec3Array velocity;        ///< [m/s]
-  Vec3Array force;           ///< total force of the last evaluation [N]
-  Vec3Array external_force;  ///< constant applied force (end load), excluding gravity [N]
-  Eigen::ArrayXd radius;     ///< [m]
-  Eigen::ArrayXd mass;       ///< [kg]
+  Vec3Array position;           ///< [m]
+  Vec3Array velocity;           ///< [m/s]
+  Vec3Array force;              ///< total force of the last evaluation [N]
+  Vec3Array external_force;     ///< constant applied force (end load), excluding gravity [N]
+  Eigen::ArrayXd radius;        ///< [m]
+  Eigen::ArrayXd mass;          ///< [kg]
   Eigen::ArrayXd inverse_mass;  ///< [1/kg]
   std::vector<int> material;    ///< index into Scene::materials
 
   Eigen::Index size() const { return radius.size(); }
   void resize(Eigen::Index n);
-  /// Appends a sphere of the given material (mass from density and radius).
-  Eigen::Index add(const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r, int material_index,
-                   double density);
+  /// Sets sphere i (mass from density and radius); i < size().
+  void set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
+           int material_index, double density);
 };
 
 /// An infinite plane. `normal` points into the half-space where the particles are.

@@ -17,8 +17,8 @@ struct RunSetup {
   std::int64_t steps = 0;         ///< steps to run
   std::int64_t output_every = 1;  ///< steps between output frames
   bool write_contacts = true;
-  std::string output_file;        ///< from the case (the command line may override it)
-  std::string time_step_note;     ///< how the time step was chosen
+  std::string output_file;     ///< from the case (the command line may override it)
+  std::string time_step_note;  ///< how the time step was chosen
 };
 
 /// Builds the scene and settings; throws CaseError naming the offending key.

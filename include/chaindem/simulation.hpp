@@ -47,11 +47,11 @@ struct ContactList {
 };
 
 struct EnergyReport {
-  double kinetic = 0.0;      ///< sum of m v^2 / 2 [J]
-  double stored = 0.0;       ///< elastic energy in the contacts [J]
-  double dissipated = 0.0;   ///< energy removed by the contacts so far [J]
+  double kinetic = 0.0;             ///< sum of m v^2 / 2 [J]
+  double stored = 0.0;              ///< elastic energy in the contacts [J]
+  double dissipated = 0.0;          ///< energy removed by the contacts so far [J]
   double external_potential = 0.0;  ///< -sum f_ext . x for gravity and applied loads [J]
-  double wall_work = 0.0;    ///< work done on the particles by moving walls [J]
+  double wall_work = 0.0;           ///< work done on the particles by moving walls [J]
 
   /// Kinetic + stored + dissipated + external potential - wall work: constant in exact dynamics.
   double balance() const { return kinetic + stored + dissipated + external_potential - wall_work; }
@@ -106,7 +106,7 @@ class Simulation {
   // Per-particle incidence (CSR) into the contact lists, in a fixed order, so that force sums
   // are bitwise identical for any thread count.
   std::vector<int> incidence_offset_;
-  std::vector<int> incidence_;  ///< >= 0: pair index; < 0: -(wall contact index) - 1
+  std::vector<int> incidence_;    ///< >= 0: pair index; < 0: -(wall contact index) - 1
   Vec3Array reference_position_;  ///< positions at the last neighbor rebuild
   std::vector<Eigen::Vector3d> wall_offset_;
   std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;

@@ -172,6 +172,19 @@ class Output(unittest.TestCase):
         # The wall contact shows up with second = -1 (wall 0) once the pulse arrives.
         self.assertIn(-1, set(c["second"][:]))
 
+    def test_postprocess_reader_contact_forces_sum_to_bead_forces(self):
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_h5 import load_run
+        run = load_run(self.path)
+        chain = run.chain_force()  # frames x 20: striker-bead0, bead0-bead1, ...
+        self.assertEqual(chain.shape, (len(run.time), 20))
+        self.assertGreater(chain.max(), 100.0)
+        # Newton's third law through the gather: the x force on an interior body is the push
+        # from the left minus the push from the right.
+        fx = run.force[:, :, 0]
+        np.testing.assert_allclose(fx[:, 1:20], chain[:, :19] - chain[:, 1:20],
+                                   atol=1e-9 * chain.max())
+
     def test_parameters_reproduce_the_run(self):
         params = self.f["parameters"]
         self.assertEqual(params.attrs["contact.law"], "edem_hertz_mindlin")
