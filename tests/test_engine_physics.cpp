@@ -269,3 +269,36 @@ TEST(Precompression, StaticOverlapIsAnEquilibrium) {
   for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c)
     EXPECT_NEAR(sim.pair_contacts().force[c], 10.0, 1e-6);
 }
+
+// An extra sphere comes in obliquely, off the chain axis, and strikes a bead: the contact normal
+// is three-dimensional, momentum is conserved in every component and energy with it (elastic).
+TEST(OffAxis, ObliqueImpactConservesMomentumAndEnergy) {
+  const std::string ini =
+      "[simulation]\nduration = 4e-4\nsteps_per_contact = 2000\n"
+      "[contact]\nlaw = hertz\n"
+      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+      "[chain]\ncount = 5\nmaterials = steel\nradii = 0.005\n"
+      // Bead 2 sits at x = 0.025; the extra sphere starts 1.4 mm from it, above and beside it,
+      // and comes in at about 9 m/s.
+      "[extra]\nparticles = steel 0.003 0.027 0.0085 0.0035 0.0 -8.0 -4.0\n";
+  Simulation sim = simulation_from(ini);
+  const Eigen::Vector3d p0 = sim.momentum();
+  const double e0 = sim.energies().balance();
+  // The extra sphere (index 5) starts apart from everything.
+  for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c) {
+    if (sim.pair_contacts().second[c] == 5) {
+      EXPECT_EQ(sim.pair_contacts().state[c].touching, 0);
+    }
+  }
+  bool touched = false;
+  while (sim.time() < 4e-4) {
+    sim.advance(50);
+    for (const auto& s : sim.pair_contacts().state) touched = touched || s.touching;
+  }
+  ASSERT_TRUE(touched);
+  const Eigen::Vector3d v_bead = sim.particles().velocity.row(2).transpose();
+  EXPECT_GT(std::abs(v_bead.y()), 1e-3);  // the bead was pushed sideways: a 3D normal
+  EXPECT_GT(std::abs(v_bead.z()), 1e-3);
+  EXPECT_LT((sim.momentum() - p0).norm() / p0.norm(), 1e-12);
+  EXPECT_LT(std::abs(sim.energies().balance() - e0) / e0, 1e-6);
+}
