@@ -1,0 +1,1 @@
+#include "chaindem/restitution.hpp"
