@@ -71,9 +71,10 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(other("contact.law", ValueKind::word, "-",
                     "normal contact law (`chaindem models` lists them)", "", true, law_ids));
   k.push_back(other("contact.tension", ValueKind::word, "-",
-                    "clamp: force never attractive, bodies separate at F = 0; allow: tensile "
-                    "force allowed until the overlap closes",
-                    "clamp", false, {"clamp", "allow"}));
+                    "law: the law's own policy (`chaindem models`); clamp: force never "
+                    "attractive, bodies separate at F = 0; allow: tensile force allowed until "
+                    "the overlap closes",
+                    "law", false, {"law", "clamp", "allow"}));
   std::set<std::string_view> seen;
   for (const auto& law : all_laws())
     for (const auto& p : law.params)

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "chaindem/case_file.hpp"
+#include "chaindem/collide_command.hpp"
 #include "chaindem/contact_law.hpp"
 #include "chaindem/run_command.hpp"
 #include "chaindem/version.hpp"
@@ -17,16 +18,24 @@ const char* usage =
     "chaindem - discrete-element simulator for granular chains\n\n"
     "usage:\n"
     "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
-    "  chaindem models            list the contact laws with their parameters\n"
+    "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
+    "  chaindem models [--markdown]  list the contact laws with their parameters\n"
     "  chaindem case-format       print the case-file reference (docs/case-format.md)\n"
     "  chaindem COMMAND --help    help for one command\n"
     "  chaindem --version\n";
 
 int models(const std::vector<std::string>& args) {
   po::options_description desc("chaindem models options");
-  desc.add_options()("help,h", "this help");
+  bool markdown = false;
+  desc.add_options()("help,h", "this help")("markdown", po::bool_switch(&markdown),
+                                            "print docs/contact-laws.md");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
+  po::notify(vm);
+  if (markdown) {
+    std::cout << laws_markdown();
+    return 0;
+  }
   if (vm.count("help")) {
     std::cout << "usage: chaindem models\nLists every contact law: identifier, citation, formula, "
                  "damping and parameters (unit, allowed range, default).\n\n"
@@ -37,7 +46,9 @@ int models(const std::vector<std::string>& args) {
     std::cout << law.id << "  [" << to_string(law.family) << "]  " << law.title << "\n"
               << "    source:  " << law.citation << "\n"
               << "    force:   " << law.formula << "\n"
-              << "    damping: " << law.damping << "\n";
+              << "    damping: " << law.damping << "\n"
+              << "    tension: " << to_string(law.tension) << " by default\n";
+    if (!law.notes.empty()) std::cout << "    notes:   " << law.notes << "\n";
     for (const auto& p : law.params) {
       std::cout << "    contact." << std::left << std::setw(22) << p.key << std::setw(9) << p.unit
                 << " " << std::setw(12) << p.range_text() << " default ";
@@ -114,6 +125,7 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return run(args);
     if (command == "models") return models(args);
+    if (command == "collide") return collide_command(args, std::cout, std::cerr);
     if (command == "case-format") {
       std::cout << case_format_markdown();
       return 0;

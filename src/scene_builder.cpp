@@ -129,8 +129,10 @@ RunSetup build_run(const CaseConfig& cfg) {
   // Law.
   SimulationSettings& settings = run.settings;
   settings.law = &resolve_law(cfg, settings.law_params);
-  settings.tension =
-      cfg.text("contact.tension") == "allow" ? TensionPolicy::allow : TensionPolicy::clamp;
+  const std::string& tension = cfg.text("contact.tension");
+  settings.tension = tension == "law"     ? settings.law->tension
+                     : tension == "allow" ? TensionPolicy::allow
+                                          : TensionPolicy::clamp;
 
   // Chain description.
   const auto count = static_cast<Eigen::Index>(cfg.integer("chain.count"));
@@ -327,8 +329,7 @@ RunSetup build_run(const CaseConfig& cfg) {
   // Impact-velocity floor of the hysteresis laws (contact-laws.md §0.7): unless given, the
   // smallest v0 for which the damping coefficient c = alpha K delta^n / v0 keeps the explicit
   // step stable at the peak force, c dt / m* <= 1, i.e. v0 >= alpha F_max dt / m*.
-  if (settings.law->find_param("impact_velocity_floor") &&
-      !settings.law_params.count("impact_velocity_floor")) {
+  if (settings.law->uses_impact_velocity() && !settings.law_params.count("impact_velocity_floor")) {
     const double alpha = settings.law->damping_factor(settings.law_params.at("restitution"));
     double floor = 0.0;
     for (const auto& c : time_scale_pairs) {

@@ -1,6 +1,7 @@
 #include "chaindem/simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numbers>
 #include <stdexcept>
 
@@ -13,14 +14,14 @@ namespace {
 constexpr std::size_t parallel_threshold = 4096;
 
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
-// tension policy, and the dissipated energy as the trapezoidal integral of the non-conservative
-// force over the overlap, sum 0.5 (Fd_old + Fd_new)(d_new - d_old).
+// tension policy, and the work the contact absorbs, the trapezoidal integral
+// sum 0.5 (F_old + F_new)(d_new - d_old). Dissipated energy = work - recoverable potential.
 template <class KernelT>
 inline void update_contact(ContactList& cl, std::size_t c, double d, double v, double floor,
                            bool clamp) {
   ContactState& s = cl.state[c];
   const double d_old = cl.overlap[c];
-  const double fd_old = cl.damping_force[c];
+  const double f_old = cl.force[c];
   cl.rate[c] = v;
   if (d > 0.0) {
     if (!s.touching) {
@@ -31,27 +32,23 @@ inline void update_contact(ContactList& cl, std::size_t c, double d, double v, d
         ++s.floor_hits;
       }
       s.impact_velocity = v0;
-      s.max_overlap = 0.0;
-      s.max_force = 0.0;
+      s.peak_overlap = 0.0;
+      s.peak_force = 0.0;
     }
-    const PairCoeffs& k = cl.coeffs[c];
-    double f = KernelT::force(k, s, d, v);
+    double f = KernelT::force(cl.coeffs[c], s, d, v);
     if (clamp && f < 0.0) f = 0.0;
-    const double fd = f - KernelT::elastic(k, d);
-    s.dissipated += 0.5 * (fd_old + fd) * (d - d_old);
-    s.max_overlap = std::max(s.max_overlap, d);
-    s.max_force = std::max(s.max_force, f);
+    s.work += 0.5 * (f_old + f) * (d - d_old);
+    s.peak_overlap = std::max(s.peak_overlap, d);
+    s.peak_force = std::max(s.peak_force, f);
     cl.overlap[c] = d;
     cl.force[c] = f;
-    cl.damping_force[c] = fd;
   } else {
     if (s.touching) {  // the contact ended during this step: close the integral at d = 0
       s.touching = 0;
-      s.dissipated += 0.5 * fd_old * (0.0 - d_old);
+      s.work += 0.5 * f_old * (0.0 - d_old);
     }
     cl.overlap[c] = 0.0;
     cl.force[c] = 0.0;
-    cl.damping_force[c] = 0.0;
   }
 }
 }  // namespace
@@ -87,7 +84,6 @@ void ContactList::resize(std::size_t n) {
   overlap.resize(n);
   rate.resize(n);
   force.resize(n);
-  damping_force.resize(n);
   nx.resize(n);
   ny.resize(n);
   nz.resize(n);
@@ -101,7 +97,6 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
   overlap[to] = o.overlap[from];
   rate[to] = o.rate[from];
   force[to] = o.force[from];
-  damping_force[to] = o.damping_force[from];
   nx[to] = o.nx[from];
   ny[to] = o.ny[from];
   nz[to] = o.nz[from];
@@ -113,9 +108,8 @@ Simulation::Simulation(Scene scene, SimulationSettings settings)
   if (!(settings_.time_step > 0.0))
     throw std::invalid_argument("Simulation: time step must be > 0");
   if (!(settings_.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
-  if (settings_.law->find_param("impact_velocity_floor")) {
+  if (settings_.law->uses_impact_velocity())
     impact_velocity_floor_ = settings_.law_params.at("impact_velocity_floor");
-  }
   wall_offset_.assign(scene_.walls.size(), Eigen::Vector3d::Zero());
   wall_power_.assign(scene_.walls.size(), 0.0);
   scene_.particles.force.setZero();
@@ -127,20 +121,31 @@ Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
   return scene_.walls[w].point + wall_offset_[w];
 }
 
+namespace {
+// Material part of PairInput: E*, mean E and nu, the smaller yield stress.
+PairInput material_input(const Material& a, const Material& b, double radius, double mass) {
+  PairInput in{1.0 / (a.compliance() + b.compliance()), radius, mass};
+  in.youngs_modulus = 0.5 * (a.youngs_modulus + b.youngs_modulus);
+  in.poisson_ratio = 0.5 * (a.poisson_ratio + b.poisson_ratio);
+  in.yield_stress = std::min(a.yield_stress.value_or(INFINITY), b.yield_stress.value_or(INFINITY));
+  if (std::isinf(in.yield_stress)) in.yield_stress = 0.0;
+  return in;
+}
+}  // namespace
+
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j) {
   const Particles& p = scene.particles;
-  const Material& a = scene.materials[static_cast<std::size_t>(p.material[i])];
-  const Material& b = scene.materials[static_cast<std::size_t>(p.material[j])];
-  return {1.0 / (a.compliance() + b.compliance()),
-          p.radius(i) * p.radius(j) / (p.radius(i) + p.radius(j)),
-          p.mass(i) * p.mass(j) / (p.mass(i) + p.mass(j))};
+  return material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
+                        scene.materials[static_cast<std::size_t>(p.material[j])],
+                        p.radius(i) * p.radius(j) / (p.radius(i) + p.radius(j)),
+                        p.mass(i) * p.mass(j) / (p.mass(i) + p.mass(j)));
 }
 
 PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
   const Particles& p = scene.particles;
-  const Material& a = scene.materials[static_cast<std::size_t>(p.material[i])];
-  const Material& b = scene.materials[static_cast<std::size_t>(scene.walls[w].material)];
-  return {1.0 / (a.compliance() + b.compliance()), p.radius(i), p.mass(i)};
+  return material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
+                        scene.materials[static_cast<std::size_t>(scene.walls[w].material)],
+                        p.radius(i), p.mass(i));
 }
 
 PairCoeffs Simulation::pair_coeffs(int i, int j) const {
@@ -165,7 +170,7 @@ void Simulation::rebuild_neighbors() {
     for (std::size_t k = 0; k < found.size(); ++k) {
       const auto [i, j] = found[k];
       while (old < list.size() && std::pair(list.first[old], list.second[old]) < found[k]) {
-        retired_dissipation_ += list.state[old].dissipated;
+        retired_work_ += list.state[old].work;
         retired_floor_hits_ += list.state[old].floor_hits;
         ++old;
       }
@@ -178,12 +183,12 @@ void Simulation::rebuild_neighbors() {
         next.state[k] = ContactState{};
         // A pair that enters already overlapped (pre-compression) starts its integral there.
         next.overlap[k] = std::max(0.0, geometric_overlap(i, j));
-        next.rate[k] = next.force[k] = next.damping_force[k] = 0.0;
+        next.rate[k] = next.force[k] = 0.0;
         next.nx[k] = next.ny[k] = next.nz[k] = 0.0;
       }
     }
     for (; old < list.size(); ++old) {
-      retired_dissipation_ += list.state[old].dissipated;
+      retired_work_ += list.state[old].work;
       retired_floor_hits_ += list.state[old].floor_hits;
     }
     list = std::move(next);
@@ -374,16 +379,18 @@ EnergyReport Simulation::energies() const {
     potential -= f.dot(p.position.row(i).transpose().matrix());
   }
   e.external_potential = potential;
-  e.dissipated = retired_dissipation_;
+  double work = retired_work_;
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
     for (const ContactList* cl : {&pairs_, &wall_contacts_}) {
       for (std::size_t c = 0; c < cl->size(); ++c) {
-        e.dissipated += cl->state[c].dissipated;
-        if (cl->state[c].touching) e.stored += KernelT::potential(cl->coeffs[c], cl->overlap[c]);
+        work += cl->state[c].work;
+        if (cl->state[c].touching)
+          e.stored += KernelT::potential(cl->coeffs[c], cl->state[c], cl->overlap[c]);
       }
     }
   });
+  e.dissipated = work - e.stored;
   e.wall_work = wall_work_;
   return e;
 }

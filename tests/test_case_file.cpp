@@ -32,13 +32,14 @@ std::string error_of(const std::string& ini, const std::vector<std::string>& ove
 
 TEST(CaseFile, ValidCaseResolvesDefaults) {
   const CaseConfig cfg = CaseConfig::parse(base, "base.ini");
-  EXPECT_EQ(cfg.text("contact.tension"), "clamp");
+  EXPECT_EQ(cfg.text("contact.tension"), "law");
   EXPECT_FALSE(cfg.given("contact.tension"));
   EXPECT_TRUE(cfg.given("chain.count"));
   EXPECT_EQ(cfg.integer("chain.count"), 4);
   const RunSetup run = build_run(cfg);
   EXPECT_EQ(run.scene.particles.size(), 5);
   EXPECT_EQ(run.settings.law->id, "hunt_crossley");
+  EXPECT_EQ(run.settings.tension, TensionPolicy::clamp);                // the law's own policy
   EXPECT_GT(run.settings.law_params.at("impact_velocity_floor"), 0.0);  // automatic
   EXPECT_GT(run.settings.time_step, 0.0);
   EXPECT_EQ(run.output_file, "base.h5");
@@ -113,7 +114,7 @@ TEST(CaseFile, InvalidInputNamesTheKey) {
       {{"simulation.duration=abc"}, "", "'abc' is not a number"},
       {{"contact.tension=sometimes"},
        "",
-       "contact.tension: 'sometimes' is not one of: clamp, allow"},
+       "contact.tension: 'sometimes' is not one of: law, clamp, allow"},
   };
   for (const Bad& b : cases) {
     const std::string message = error_of(base + b.extra, b.overrides);

@@ -45,10 +45,15 @@ TEST(Registry, EveryLawIsFullyDeclared) {
         EXPECT_TRUE(p.admits(*p.default_value)) << l.id << "." << p.key;
       }
     }
-    if (l.family != Family::elastic) {
-      EXPECT_NE(l.damping_factor, nullptr) << l.id;
+    // A damping factor is a function of the restitution, so the law must take one; every
+    // hysteresis law has a factor, and only laws with v0 in the damping term take a floor.
+    if (l.damping_factor) {
       EXPECT_NE(l.find_param("restitution"), nullptr) << l.id;
     }
+    if (l.family == Family::hysteresis) {
+      EXPECT_NE(l.damping_factor, nullptr) << l.id;
+    }
+    EXPECT_EQ(l.find_param("impact_velocity_floor") != nullptr, l.uses_impact_velocity()) << l.id;
   }
   // The laws the engine issue requires.
   for (const char* id : {"hooke", "hertz", "hunt_crossley", "lankarani_nikravesh", "flores",

@@ -49,8 +49,8 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
       r.approach = cl.state[c].impact_velocity;
     }
     if (t_start >= 0) {
-      r.max_overlap = std::max(r.max_overlap, cl.state[c].max_overlap);
-      r.max_force = std::max(r.max_force, cl.state[c].max_force);
+      r.max_overlap = std::max(r.max_overlap, cl.state[c].peak_overlap);
+      r.max_force = std::max(r.max_force, cl.state[c].peak_force);
       if (!touching) {
         // Ended during this step: the last overlap was previous_overlap > 0, now <= 0.
         const double t_end = previous_time + previous_overlap / -cl.rate[c];

@@ -10,11 +10,6 @@
 
 namespace chaindem {
 
-enum class TensionPolicy {
-  clamp,  ///< F = max(F, 0): the bodies separate while still overlapped (end at F = 0)
-  allow,  ///< tensile force allowed until delta = 0 (end at delta = 0)
-};
-
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
 PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w);
@@ -34,11 +29,10 @@ struct ContactList {
   std::vector<int> first, second;
   std::vector<PairCoeffs> coeffs;
   std::vector<ContactState> state;
-  std::vector<double> overlap;        ///< delta of the last evaluation (0 when apart) [m]
-  std::vector<double> rate;           ///< approach rate v [m/s]
-  std::vector<double> force;          ///< normal force after the tension policy [N]
-  std::vector<double> damping_force;  ///< force minus its conservative part [N]
-  std::vector<double> nx, ny, nz;     ///< unit normal from `first` towards `second`
+  std::vector<double> overlap;     ///< delta of the last evaluation (0 when apart) [m]
+  std::vector<double> rate;        ///< approach rate v [m/s]
+  std::vector<double> force;       ///< normal force after the tension policy [N]
+  std::vector<double> nx, ny, nz;  ///< unit normal from `first` towards `second`
 
   std::size_t size() const { return first.size(); }
   void resize(std::size_t n);
@@ -110,7 +104,7 @@ class Simulation {
   Vec3Array reference_position_;  ///< positions at the last neighbor rebuild
   std::vector<Eigen::Vector3d> wall_offset_;
   std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;
-  double retired_dissipation_ = 0.0;  ///< dissipation of pairs that left the neighbor structure
+  double retired_work_ = 0.0;  ///< work absorbed by pairs that left the neighbor structure
   std::int64_t retired_floor_hits_ = 0;
   double wall_work_ = 0.0;
   std::vector<double> wall_power_;  ///< power delivered by each wall at the last evaluation [W]

@@ -1,0 +1,49 @@
+#pragma once
+// One head-on collision of two bodies (or a body and a wall) under any contact law, integrated
+// on the relative coordinate m* delta'' = -F(delta, delta') with an adaptive Dormand-Prince
+// scheme (Boost.Odeint, dense output). Used by `chaindem collide`, the validation of the papers'
+// tables and the calibration of laws whose damping is defined by a restitution target.
+
+#include <vector>
+
+#include "chaindem/contact_law.hpp"
+
+namespace chaindem {
+
+struct ImpactOptions {
+  TensionPolicy tension = TensionPolicy::allow;
+  double impact_velocity_floor = 0.0;  ///< for laws with v0 in the damping term [m/s]
+  bool record = false;                 ///< keep the (t, delta, v, F) history
+  double tolerance = 1e-11;            ///< relative and absolute (scaled) error per step
+  double max_time = 0.0;               ///< give up after this time [s]; 0: 100 elastic durations
+};
+
+struct ImpactSample {
+  double time, overlap, rate, force;
+};
+
+struct ImpactResult {
+  bool separated = false;            ///< false: the bodies never returned to delta = 0
+  double impact_velocity = 0.0;      ///< v0, approach rate at contact start [m/s]
+  double separation_velocity = 0.0;  ///< approach rate when delta returns to 0 (< 0) [m/s]
+  double restitution = 0.0;          ///< e_out = -separation_velocity / v0
+  double peak_force = 0.0;           ///< [N]
+  double min_force = 0.0;            ///< most tensile force (< 0 only with tension allowed) [N]
+  double max_overlap = 0.0;          ///< [m]
+  double contact_duration = 0.0;     ///< time until delta returns to 0 [s]
+  double force_duration = 0.0;       ///< time until the force vanishes for good [s]
+  double separation_overlap = 0.0;   ///< overlap at which the force vanished (F = 0 end) [m]
+  double impulse = 0.0;              ///< integral of F dt = m* (v0 - v_end) [N s]
+  double dissipated_energy = 0.0;    ///< m* (v0^2 - v_end^2)/2 [J]
+  ContactState final_state;          ///< pair history after the impact (plastic laws)
+  int floor_hits = 0;
+  std::vector<ImpactSample> history;
+};
+
+/// Integrates one impact at approach speed v0 > 0 from delta = 0. `state` carries the pair's
+/// history (a second impact on a plastically deformed pair starts from the first one's state).
+ImpactResult simulate_impact(const LawEntry& law, const PairCoeffs& coeffs, double effective_mass,
+                             double v0, const ImpactOptions& options,
+                             const ContactState& state = {});
+
+}  // namespace chaindem

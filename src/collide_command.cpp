@@ -1,0 +1,264 @@
+// `chaindem collide`: one head-on collision of two bodies, or a body and a wall, under any law.
+#include "chaindem/collide_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <numbers>
+#include <sstream>
+
+#include "chaindem/binary_impact.hpp"
+#include "chaindem/case_file.hpp"
+#include "hdf5_util.hpp"
+
+namespace po = boost::program_options;
+
+namespace chaindem {
+namespace {
+
+struct Body {
+  double youngs_modulus = 0, poisson_ratio = 0, density = 0, radius = 0, mass = 0, yield = 0;
+};
+
+double sphere_mass(const Body& b) {
+  return b.mass > 0 ? b.mass : b.density * 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3);
+}
+
+void write_loop(const std::string& path, const CollisionReport& r) {
+  using namespace hdf5;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const std::string partial = path + ".partial";
+  {
+    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                      "cannot create '" + partial + "'"),
+                H5Fclose);
+    const hid_t f = file.get();
+    const auto n = static_cast<hsize_t>(r.result.history.size());
+    std::vector<double> t, d, v, force;
+    for (const auto& s : r.result.history) {
+      t.push_back(s.time);
+      d.push_back(s.overlap);
+      v.push_back(s.rate);
+      force.push_back(s.force);
+    }
+    dataset_fixed(f, "time", {n}, t.data(), H5T_NATIVE_DOUBLE, "s");
+    dataset_fixed(f, "overlap", {n}, d.data(), H5T_NATIVE_DOUBLE, "m");
+    dataset_fixed(f, "approach_rate", {n}, v.data(), H5T_NATIVE_DOUBLE, "m/s");
+    dataset_fixed(f, "force", {n}, force.data(), H5T_NATIVE_DOUBLE, "N");
+    attr_string(f, "law", std::string(r.law->id));
+    attr_string(f, "tension", std::string(to_string(r.tension)));
+    for (const auto& [key, value] : r.params)
+      attr_numbers<double>(f, "param." + key, {value}, H5T_NATIVE_DOUBLE);
+    for (const auto& [key, value] : r.scalars())
+      attr_numbers<double>(f, key, {value}, H5T_NATIVE_DOUBLE);
+  }
+  std::rename(partial.c_str(), path.c_str());
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> CollisionReport::scalars() const {
+  const auto& x = result;
+  return {{"impact_velocity", x.impact_velocity},
+          {"effective_mass", effective_mass},
+          {"stiffness", coeffs.stiffness},
+          {"exponent", coeffs.exponent},
+          {"restitution", x.restitution},
+          {"separated", x.separated ? 1.0 : 0.0},
+          {"peak_force", x.peak_force},
+          {"min_force", x.min_force},
+          {"max_overlap", x.max_overlap},
+          {"contact_duration", x.contact_duration},
+          {"force_duration", x.force_duration},
+          {"separation_overlap", x.separation_overlap},
+          {"impulse", x.impulse},
+          {"dissipated_energy", x.dissipated_energy},
+          {"impact_velocity_floor_hits", x.floor_hits}};
+}
+
+int collide_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description desc("chaindem collide options");
+  std::string law_id, tension = "law", output;
+  std::vector<std::string> sets;
+  Body a, b;
+  bool wall = false, json = false, dimensionless = false;
+  double velocity = 0;
+  desc.add_options()("help,h", "this help")("law", po::value(&law_id), "contact law identifier")(
+      "set", po::value(&sets)->composing(),
+      "law parameter: --set key=value (e.g. restitution=0.5, stiffness=5.2e9)")(
+      "restitution", po::value<double>(), "shortcut for --set restitution=X")(
+      "stiffness", po::value<double>(), "shortcut for --set stiffness=X")(
+      "velocity", po::value(&velocity), "impact (approach) velocity v0 [m/s]")(
+      "mass", po::value(&a.mass), "mass of body 1 [kg] (default: from density and radius)")(
+      "mass2", po::value(&b.mass), "mass of body 2 [kg]")("radius", po::value(&a.radius),
+                                                          "radius of body 1 [m]")(
+      "radius2", po::value(&b.radius), "radius of body 2 [m] (default: radius)")(
+      "youngs-modulus", po::value(&a.youngs_modulus), "E of body 1 [Pa]")(
+      "poisson-ratio", po::value(&a.poisson_ratio), "nu of body 1")(
+      "density", po::value(&a.density), "density of body 1 [kg/m^3]")(
+      "yield-stress", po::value(&a.yield), "yield stress of body 1 [Pa]")(
+      "youngs-modulus2", po::value(&b.youngs_modulus), "E of body 2 (default: body 1's)")(
+      "poisson-ratio2", po::value(&b.poisson_ratio), "nu of body 2 (default: body 1's)")(
+      "density2", po::value(&b.density), "density of body 2 (default: body 1's)")(
+      "yield-stress2", po::value(&b.yield), "yield stress of body 2 (default: body 1's)")(
+      "wall", po::bool_switch(&wall), "body 2 is a rigid, fixed plane (m* = m, R* = R)")(
+      "tension", po::value(&tension), "law | clamp | allow (default: the law's policy)")(
+      "dimensionless", po::bool_switch(&dimensionless),
+      "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
+      "json", po::bool_switch(&json), "print the results as JSON")(
+      "output,o", po::value(&output), "write force, overlap and velocity through the contact");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    err << "chaindem collide: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    out << "usage: chaindem collide --law ID [--restitution C] --velocity V\n"
+           "         (--mass M [--mass2 M2 | --wall] --stiffness K\n"
+           "          | --radius R --youngs-modulus E --poisson-ratio NU --density RHO [--wall])\n"
+           "       chaindem collide --law ID --restitution C --dimensionless\n\n"
+           "Integrates one head-on impact (Dormand-Prince, dense output; contact end located to\n"
+           "round-off) and reports the achieved restitution, peak force, maximum overlap, contact\n"
+           "duration, impulse and dissipated energy.\n\n"
+        << desc;
+    return 0;
+  }
+  auto invalid = [&](const std::string& what) {
+    err << "chaindem collide: invalid input: " << what << "\n";
+    return 2;
+  };
+  try {
+    CollisionReport r;
+    r.law = find_law(law_id);
+    if (!r.law) return invalid("--law: unknown law '" + law_id + "' (see `chaindem models`)");
+    if (vm.count("restitution"))
+      sets.push_back("restitution=" + std::to_string(vm["restitution"].as<double>()));
+    if (vm.count("stiffness"))
+      sets.push_back("stiffness=" + std::to_string(vm["stiffness"].as<double>()));
+    if (dimensionless) {
+      sets.push_back("stiffness=1");
+      a = Body{};
+      a.mass = 1.0;
+      wall = true;
+      velocity = 1.0;
+    }
+    for (const auto& s : sets) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos) return invalid("--set '" + s + "': expected key=value");
+      const std::string key = s.substr(0, eq);
+      const ParamSpec* spec = r.law->find_param(key);
+      if (!spec)
+        return invalid("--set " + key + ": not a parameter of law '" + std::string(r.law->id) +
+                       "'");
+      double x = 0;
+      try {
+        x = std::stod(s.substr(eq + 1));
+      } catch (const std::exception&) {
+        return invalid("--set " + key + ": '" + s.substr(eq + 1) + "' is not a number");
+      }
+      if (!spec->admits(x)) {
+        std::ostringstream m;
+        m << "--set " << key << " = " << x << " is out of range for law '" << r.law->id
+          << "': allowed " << spec->range_text() << " " << spec->unit;
+        return invalid(m.str());
+      }
+      r.params[key] = x;
+    }
+    for (const auto& p : r.law->params) {
+      if (r.params.count(std::string(p.key))) continue;
+      if (p.default_value)
+        r.params[std::string(p.key)] = *p.default_value;
+      else if (p.default_text.empty())
+        return invalid("law '" + std::string(r.law->id) + "' needs --set " + std::string(p.key) +
+                       "=... (" + std::string(p.description) + ", " + p.range_text() + ")");
+    }
+    if (!(velocity > 0.0)) return invalid("--velocity: must be > 0 m/s");
+
+    // Second body defaults to the first's material and radius.
+    if (b.youngs_modulus == 0) b.youngs_modulus = a.youngs_modulus;
+    if (b.poisson_ratio == 0) b.poisson_ratio = a.poisson_ratio;
+    if (b.density == 0) b.density = a.density;
+    if (b.yield == 0) b.yield = a.yield;
+    if (b.radius == 0) b.radius = a.radius;
+    const double m1 = sphere_mass(a);
+    if (!(m1 > 0)) return invalid("--mass (or --radius and --density): body 1 needs a mass");
+    double m2 = std::numeric_limits<double>::infinity();
+    if (!wall) {
+      m2 = sphere_mass(b);
+      if (!(m2 > 0)) return invalid("--mass2 (or --wall): body 2 needs a mass");
+    }
+    r.effective_mass = wall ? m1 : m1 * m2 / (m1 + m2);
+    PairInput in{0.0, 0.0, r.effective_mass};
+    if (a.youngs_modulus > 0) {
+      const double h1 = (1 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus;
+      const double h2 = (1 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus;
+      in.effective_modulus = 1.0 / (h1 + h2);
+      in.youngs_modulus = 0.5 * (a.youngs_modulus + b.youngs_modulus);
+      in.poisson_ratio = 0.5 * (a.poisson_ratio + b.poisson_ratio);
+    }
+    in.effective_radius =
+        wall ? a.radius : (a.radius > 0 ? a.radius * b.radius / (a.radius + b.radius) : 0.0);
+    in.yield_stress = std::min(a.yield, b.yield);
+    r.coeffs = r.law->prepare(*r.law, in, r.params);
+    if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
+      return invalid("--stiffness (or the materials and radii): the law needs a stiffness");
+
+    r.tension = tension == "law"     ? r.law->tension
+                : tension == "allow" ? TensionPolicy::allow
+                : tension == "clamp"
+                    ? TensionPolicy::clamp
+                    : throw CaseError("--tension: '" + tension + "' is not law, clamp or allow");
+    ImpactOptions o;
+    o.tension = r.tension;
+    o.record = !output.empty();
+    if (r.law->uses_impact_velocity())
+      o.impact_velocity_floor =
+          r.params.count("impact_velocity_floor") ? r.params.at("impact_velocity_floor") : 0.0;
+    r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, velocity, o);
+
+    if (json) {
+      out << std::setprecision(12) << "{\"law\": \"" << r.law->id << "\", \"tension\": \""
+          << to_string(r.tension) << "\"";
+      for (const auto& [key, value] : r.params) out << ", \"param." << key << "\": " << value;
+      for (const auto& [key, value] : r.scalars()) out << ", \"" << key << "\": " << value;
+      out << "}\n";
+    } else {
+      const auto& x = r.result;
+      out << std::setprecision(6) << "collide: " << r.law->id << " (tension "
+          << to_string(r.tension) << "), v0 = " << velocity << " m/s, m* = " << r.effective_mass
+          << " kg, K = " << r.coeffs.stiffness << " N/m^" << r.coeffs.exponent << "\n";
+      if (r.params.count("restitution"))
+        out << "  restitution target    " << r.params.at("restitution") << "\n";
+      out << "  restitution achieved  " << x.restitution
+          << (x.separated ? "" : "  (the bodies did not separate)") << "\n"
+          << "  peak force            " << x.peak_force << " N\n"
+          << "  maximum overlap       " << x.max_overlap << " m\n"
+          << "  contact duration      " << x.contact_duration << " s (force " << x.force_duration
+          << " s)\n"
+          << "  impulse               " << x.impulse << " N s\n"
+          << "  dissipated energy     " << x.dissipated_energy << " J ("
+          << 100.0 * x.dissipated_energy / (0.5 * r.effective_mass * velocity * velocity)
+          << " % of the impact energy)\n";
+      if (x.min_force < 0) out << "  most tensile force    " << x.min_force << " N\n";
+      if (x.separation_overlap > 0)
+        out << "  force ended at overlap " << x.separation_overlap << " m\n";
+      if (x.floor_hits) out << "  impact velocity raised to the floor\n";
+    }
+    if (!output.empty()) write_loop(output, r);
+  } catch (const CaseError& e) {
+    return invalid(e.what());
+  } catch (const std::invalid_argument& e) {
+    return invalid(e.what());
+  } catch (const std::exception& e) {
+    err << "chaindem collide: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace chaindem

@@ -1,0 +1,181 @@
+#pragma once
+// Small RAII helpers over the HDF5 C API, shared by the writers (internal header).
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace chaindem::hdf5 {
+
+inline hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) throw std::runtime_error("HDF5 error: " + what);
+  return id;
+}
+inline void check_status(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error("HDF5 error: " + what);
+}
+
+// Owns one HDF5 identifier.
+class Handle {
+ public:
+  Handle() = default;
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Handle& operator=(Handle&& o) noexcept {
+    reset();
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = -1;
+    return *this;
+  }
+  ~Handle() { reset(); }
+  void reset() {
+    if (id_ >= 0 && close_) close_(id_);
+    id_ = -1;
+  }
+  hid_t get() const { return id_; }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+inline Handle group(hid_t parent, const std::string& name) {
+  return {check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                "create group " + name),
+          H5Gclose};
+}
+
+inline void attr_string(hid_t obj, const std::string& name, const std::string& value) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
+  Handle attr(
+      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            "attribute " + name),
+      H5Aclose);
+  const char* p = value.c_str();
+  check_status(H5Awrite(attr.get(), type.get(), &p), "write attribute " + name);
+}
+
+inline void attr_strings(hid_t obj, const std::string& name,
+                         const std::vector<std::string>& values) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hsize_t n = values.size();
+  Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
+  Handle attr(
+      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            "attribute " + name),
+      H5Aclose);
+  std::vector<const char*> p;
+  for (const auto& v : values) p.push_back(v.c_str());
+  check_status(H5Awrite(attr.get(), type.get(), p.data()), "write attribute " + name);
+}
+
+template <class T>
+void attr_numbers(hid_t obj, const std::string& name, const std::vector<T>& values, hid_t type) {
+  const hsize_t n = values.size();
+  Handle space(check(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), "space"),
+               H5Sclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
+  check_status(H5Awrite(attr.get(), type, values.data()), "write attribute " + name);
+}
+
+inline void dataset_string(hid_t parent, const std::string& name, const std::string& value) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT),
+                 "dataset " + name),
+           H5Dclose);
+  const char* p = value.c_str();
+  check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), "write " + name);
+}
+
+// A fixed dataset of doubles or ints with shape `dims`.
+template <class T>
+void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
+                   const T* data, hid_t type, const std::string& unit = "") {
+  Handle space(
+      check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "space"),
+      H5Sclose);
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT),
+                 "dataset " + name),
+           H5Dclose);
+  check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
+  if (!unit.empty()) attr_string(d.get(), "unit", unit);
+}
+
+// A dataset that grows along its first dimension; chunked and compressed.
+class Growing {
+ public:
+  Growing() = default;
+  Growing(hid_t parent, const std::string& name, std::vector<hsize_t> row_shape, hid_t type,
+          const std::string& unit = "")
+      : row_shape_(std::move(row_shape)), type_(type) {
+    std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunk{1};
+    hsize_t row = 1;
+    for (hsize_t s : row_shape_) {
+      dims.push_back(s);
+      maxdims.push_back(s);
+      chunk.push_back(s);
+      row *= s;
+    }
+    // About 64 KiB per chunk, at least one row.
+    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(4096, 8192 / std::max<hsize_t>(row, 1)));
+    Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
+                       "space"),
+                 H5Sclose);
+    Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"), H5Pclose);
+    check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), "chunk");
+    check_status(H5Pset_shuffle(plist.get()), "shuffle");
+    check_status(H5Pset_deflate(plist.get(), 4), "deflate");
+    dataset_ = Handle(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
+                                       plist.get(), H5P_DEFAULT),
+                            "dataset " + name),
+                      H5Dclose);
+    if (!unit.empty()) attr_string(dataset_.get(), "unit", unit);
+  }
+
+  void append(const void* data, hsize_t rows) {
+    if (rows == 0) return;
+    std::vector<hsize_t> dims{rows_ + rows}, start{rows_}, count{rows};
+    for (hsize_t s : row_shape_) {
+      dims.push_back(s);
+      start.push_back(0);
+      count.push_back(s);
+    }
+    check_status(H5Dset_extent(dataset_.get(), dims.data()), "extend");
+    Handle file_space(check(H5Dget_space(dataset_.get()), "space"), H5Sclose);
+    check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                     count.data(), nullptr),
+                 "select");
+    Handle mem_space(
+        check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
+        H5Sclose);
+    check_status(
+        H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "write");
+    rows_ += rows;
+  }
+  hid_t get() const { return dataset_.get(); }
+
+ private:
+  Handle dataset_;
+  std::vector<hsize_t> row_shape_;
+  hid_t type_ = -1;
+  hsize_t rows_ = 0;
+};
+
+}  // namespace chaindem::hdf5

@@ -1,0 +1,284 @@
+// Reproduces the papers' tables with chaindem's laws and prints them side by side with the
+// printed values (../shared/reference/validation-targets.md §3.1 and §4.2-4.3).
+//
+//   validate_paper_tables 000   Skrinjar et al. 2018, Table 2: e_N of 12 laws at 11 c_r
+//   validate_paper_tables 001   Banerjee et al. 2016, Table 1: impulse, energy, COR errors
+//
+// Exit status 0 when every reproducible cell is within tolerance, 1 otherwise.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "chaindem/binary_impact.hpp"
+#include "chaindem/contact_law.hpp"
+
+using namespace chaindem;
+
+namespace {
+
+ImpactResult impact(const std::string& id, double c_r, double stiffness, double mass, double v0) {
+  const LawEntry* law = find_law(id);
+  if (!law) throw std::runtime_error("unknown law " + id);
+  LawParams p{{"stiffness", stiffness}};
+  if (law->find_param("restitution")) p["restitution"] = c_r;
+  PairInput in{0.0, 0.0, mass};
+  const PairCoeffs c = law->prepare(*law, in, p);
+  ImpactOptions o;
+  o.tension = law->tension;  // the laws' own end rules reproduce both papers (see the reference)
+  return simulate_impact(*law, c, mass, v0, o);
+}
+
+// ---- 000 Table 2 -------------------------------------------------------------------------------
+
+struct Row000 {
+  const char* id;
+  double printed[11];
+  double tolerance;  // 0: not a target
+  const char* note;
+};
+
+int table_000() {
+  const double k = 5.2e9, m = 4.6, v0 = 0.3;  // two 9.2 kg spheres
+  // Printed values (validation-targets.md §3.1) and the tolerance the reference assigns.
+  const Row000 rows[] = {
+      {"hertz", {1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00}, 0.005, ""},
+      {"hunt_crossley",
+       {0.49, 0.52, 0.55, 0.58, 0.62, 0.66, 0.71, 0.77, 0.83, 0.91, 1.00},
+       0.005,
+       ""},
+      {"herbert_mcwhannell",
+       {0.49, 0.49, 0.50, 0.52, 0.55, 0.59, 0.65, 0.72, 0.81, 0.90, 1.00},
+       0.005,
+       ""},
+      {"lee_wang", {0.66, 0.69, 0.71, 0.74, 0.77, 0.80, 0.83, 0.87, 0.91, 0.95, 1.00}, 0.005, ""},
+      {"anagnostopoulos_s000",
+       {1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00},
+       0.005,
+       "printed (inconsistent) form"},
+      {"lankarani_nikravesh",
+       {0.66, 0.67, 0.67, 0.68, 0.70, 0.73, 0.76, 0.80, 0.85, 0.91, 1.00},
+       0.005,
+       ""},
+      {"jankowski_s000",
+       {0.07, 0.44, 0.63, 0.74, 0.80, 0.85, 0.89, 0.91, 0.94, 0.96, 1.00},
+       0.0,
+       "not reproducible by any reading"},
+      {"zhiying_qishao",
+       {0.20, 0.24, 0.28, 0.34, 0.42, 0.50, 0.59, 0.69, 0.80, 0.91, 1.01},
+       0.025,
+       "paper +0.01..0.023 high"},
+      {"gonthier",
+       {0.03, 0.12, 0.22, 0.32, 0.42, 0.51, 0.59, 0.68, 0.78, 0.89, 1.01},
+       0.025,
+       "paper +0.01..0.023 high"},
+      {"flores",
+       {0.00, 0.09, 0.17, 0.27, 0.38, 0.49, 0.59, 0.70, 0.80, 0.91, 1.01},
+       0.025,
+       "paper +0.01..0.023 high"},
+      {"gharib_hurmuzlu",
+       {0.03, 0.12, 0.21, 0.30, 0.37, 0.43, 0.48, 0.52, 0.55, 0.58, 0.61},
+       0.025,
+       "paper +0.01..0.023 high"},
+      {"hu_guo_s000",
+       {0.01, 0.15, 0.31, 0.45, 0.56, 0.66, 0.75, 0.82, 0.89, 0.95, 1.00},
+       0.005,
+       "halved factor"},
+  };
+  std::printf(
+      "Seed 000 (Skrinjar, Slavic, Boltezar 2018), Table 2: e_N of two 9.2 kg spheres,\n"
+      "K = 5.2e9 N/m^1.5, v0 = 0.3 m/s, contact ending at delta = 0.\n"
+      "Each cell: chaindem / printed. '*' outside tolerance, '-' not a target.\n\n");
+  std::printf("%-22s", "law \\ c_r");
+  for (int i = 0; i <= 10; ++i) std::printf(" %11.2f", i / 10.0);
+  std::printf("  tol\n");
+  int failures = 0, checked = 0, collisions = 0;
+  double worst = 0.0;
+  std::vector<std::string> excluded;
+  const auto start = std::chrono::steady_clock::now();
+  for (const Row000& row : rows) {
+    std::printf("%-22s", row.id);
+    for (int i = 0; i <= 10; ++i) {
+      const double c_r = i / 10.0;
+      const LawEntry* law = find_law(row.id);
+      const ParamSpec* r = law->find_param("restitution");
+      // Laws singular at c_r = 0 refuse it; how 000 evaluated that column is not stated.
+      const bool refused =
+          r && !r->admits(c_r) && c_r == 0.0 && std::string(row.id) != "anagnostopoulos_s000";
+      if (refused) {
+        std::printf("   --- /%4.2f", row.printed[i]);
+        excluded.push_back(std::string(row.id) + " at c_r = 0: factor infinite, refused");
+        continue;
+      }
+      const ImpactResult x = impact(row.id, c_r, k, m, v0);
+      ++collisions;
+      const double e = x.separated ? x.restitution : 0.0;
+      const double diff = std::abs(e - row.printed[i]);
+      char mark = ' ';
+      if (row.tolerance == 0.0) {
+        mark = '-';
+      } else {
+        ++checked;
+        worst = std::max(worst, diff);
+        if (diff > row.tolerance) {
+          mark = '*';
+          ++failures;
+        }
+      }
+      std::printf(" %4.2f%c/%4.2f", e, mark, row.printed[i]);
+    }
+    std::printf("  %s%s%s\n",
+                row.tolerance > 0 ? std::to_string(row.tolerance).substr(0, 5).c_str() : "-",
+                row.note[0] ? "  " : "", row.note);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "\n%d collisions integrated in %.3f s. %d reproducible cells checked, largest "
+      "|chaindem - printed| = %.4f, %d outside tolerance.\n",
+      collisions, seconds, checked, worst, failures);
+  std::printf(
+      "Not targets: jankowski_s000 (as printed the bodies never separate: e = 0 above);\n"
+      "c_r = 0 of laws singular there (%zu cells).\n",
+      excluded.size());
+  return failures == 0 ? 0 : 1;
+}
+
+// ---- 001 Table 1 -------------------------------------------------------------------------------
+
+struct Row001 {
+  const char* id;
+  double printed[10];       // imp .25 .5 .75 1 | E .25 .5 .75 | COR .25 .5 .75
+  double reintegrated[10];  // where the printed value is not a target (NaN: none)
+  bool target[10];
+};
+
+int table_001() {
+  const double nan = std::nan("");
+  const Row001 rows[] = {
+      {"hunt_crossley",
+       {25.09, 10.86, 2.81, 0.01, 27.23, 25.31, 17.49, 125.44, 32.60, 6.56},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"herbert_mcwhannell_s001",
+       {22.67, 7.57, 0.13, 0.01, 23.71, 16.88, 0.85, 113.36, 22.70, 0.32},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"lee_wang",
+       {38.02, 19.94, 7.92, 0.01, 49.46, 51.87, 52.00, 190.08, 59.84, 18.51},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"anagnostopoulos",
+       {0.01, 0.01, 0.03, 0.03, 0.05, 0.05, 0.07, 0.00, 0.00, 0.00},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"lankarani_nikravesh",
+       {34.20, 15.01, 3.99, 0.01, 42.34, 36.83, 25.17, 171.04, 45.04, 9.32},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      // Goyal and Brogliato differ from the printed row by the paper's own integration error
+      // (validation-targets.md §4.3): compared with the reference's re-integration.
+      {"goyal",
+       {19.92, 13.58, 6.18, 0.03, 6.47, 32.83, 40.02, 50.12, 40.84, 14.51},
+       {20.00, 13.81, 6.63, 0.00, 20.00, 33.33, 42.86, 100.00, 41.42, 15.47},
+       {false, false, false, false, false, false, false, false, false, false}},
+      {"brogliato",
+       {0.08, 0.41, 0.37, 0.03, 0.01, 0.88, 1.94, 0.48, 1.26, 0.79},
+       {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+       {false, false, false, false, false, false, false, false, false, false}},
+      {"gonthier",
+       {0.42, 0.82, 1.85, 0.01, 0.31, 1.57, 10.77, 2.08, 2.46, 4.29},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"jankowski_piecewise",
+       {0.14, 0.43, 0.85, 1.05, 0.16, 0.51, 3.82, 3.44, 1.08, 0.21},
+       {0.68, 0.36, 0.09, nan, 0.45, 0.72, 0.55, nan, nan, nan},
+       {false, false, false, false, false, false, false, true, true, true}},
+      {"zhiying_qishao",
+       {3.61, 1.16, 0.97, 0.01, 2.63, 2.24, 5.69, 18.04, 3.48, 2.25},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"ye_li_zhu",
+       {3.63, 1.97, 0.81, 0.01, 2.19, 3.79, 4.73, 18.16, 5.92, 1.88},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+      {"gharib_hurmuzlu",
+       {0.70, 5.95, 13.19, 20.32, 0.44, 10.80, 66.90, 3.48, 17.86, 30.79},
+       {},
+       {true, true, true, true, true, true, true, true, true, true}},
+  };
+  const double tolerance = 0.2;  // percentage points
+  std::printf(
+      "Seed 001 (Banerjee, Chanda, Das), Table 1: errors in %% against Newton's law, in the\n"
+      "unified dimensionless frame (unit mass against a rigid wall, K = 1, v0 = 1).\n"
+      "Columns: impulse at c_r = 0.25 0.5 0.75 1 | dissipated energy at 0.25 0.5 0.75 |\n"
+      "restitution at 0.25 0.5 0.75. Each cell: chaindem / printed; '*' more than %.1f pp\n"
+      "off; '~' not a target as printed, compared with the reference's re-integration.\n\n",
+      tolerance);
+  int failures = 0, checked = 0;
+  double worst = 0.0;
+  for (const Row001& row : rows) {
+    std::printf("%-24s", row.id);
+    const double c_values[4] = {0.25, 0.5, 0.75, 1.0};
+    double e_out[4];
+    for (int j = 0; j < 4; ++j) e_out[j] = impact(row.id, c_values[j], 1.0, 1.0, 1.0).restitution;
+    double ours[10];
+    for (int j = 0; j < 4; ++j)
+      ours[j] = 100 * std::abs(e_out[j] - c_values[j]) / (1 + c_values[j]);
+    for (int j = 0; j < 3; ++j) {
+      const double e = c_values[j];
+      ours[4 + j] = 100 * std::abs(e_out[j] * e_out[j] - e * e) / (1 - e * e);
+      ours[7 + j] = 100 * std::abs(e_out[j] - e) / e;
+    }
+    for (int col = 0; col < 10; ++col) {
+      char mark = ' ';
+      double diff = 0.0;
+      if (row.target[col]) {
+        diff = std::abs(ours[col] - row.printed[col]);
+        ++checked;
+        worst = std::max(worst, diff);
+      } else if (!std::isnan(row.reintegrated[col])) {
+        diff = std::abs(ours[col] - row.reintegrated[col]);
+        mark = '~';
+        ++checked;
+      } else {
+        mark = '-';
+      }
+      if (diff > tolerance) {
+        mark = '*';
+        ++failures;
+      }
+      std::printf(" %6.2f%c/%6.2f", ours[col], mark, row.printed[col]);
+      if (col == 3 || col == 6) std::printf(" |");
+    }
+    std::printf("\n");
+  }
+  std::printf(
+      "\n%d cells checked, largest |chaindem - printed| over the printed targets = %.3f pp, "
+      "%d outside %.1f pp.\n",
+      checked, worst, failures, tolerance);
+  std::printf(
+      "Not targets as printed (validation-targets.md §4.2-4.3): the Goyal row (at 0.25\n"
+      "internally inconsistent), Brogliato's non-zero entries and Jankowski's impulse and\n"
+      "energy columns (the paper's own integration error); those cells ('~') are compared\n"
+      "with the reference's re-integrated values.\n");
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string which = argc > 1 ? argv[1] : "all";
+  int status = 0;
+  try {
+    if (which == "000" || which == "all") status |= table_000();
+    if (which == "all") std::printf("\n");
+    if (which == "001" || which == "all") status |= table_001();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "validate_paper_tables: %s\n", e.what());
+    return 2;
+  }
+  return status;
+}
