@@ -51,6 +51,7 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
   if (o.record) r.history.push_back({0.0, 0.0, v0, force_at(state, 0.0, v0)});
 
   bool force_gone = false;
+  bool approaching = true;
   while (stepper.current_time() < max_time) {
     const auto [t0, t1] = stepper.do_step(rhs);
     const Vec2& now = stepper.current_state();
@@ -70,6 +71,26 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
       if (!force_gone) r.force_duration = hi;
       if (o.record) r.history.push_back({hi, 0.0, mid[1], 0.0});
       break;
+    }
+    if (approaching && now[1] <= 0.0) {
+      // Maximum compression inside [t0, t1]. Laws with a loading history (plastic branches,
+      // approach-only damping) switch branch exactly here, so locate it, commit the history at
+      // the turning point and restart the scheme from it: no step straddles the switch.
+      double lo = t0, hi = t1;
+      Vec2 mid{};
+      for (int k = 0; k < 200 && hi - lo > 1e-15 * t1; ++k) {
+        const double t = 0.5 * (lo + hi);
+        stepper.calc_state(t, mid);
+        (mid[1] > 0.0 ? lo : hi) = t;
+      }
+      stepper.calc_state(lo, mid);
+      const double f_turn = force_at(state, mid[0], mid[1]);
+      state.peak_overlap = std::max(state.peak_overlap, mid[0]);
+      state.peak_force = std::max(state.peak_force, f_turn);
+      if (o.record) r.history.push_back({lo, mid[0], mid[1], f_turn});
+      approaching = false;
+      stepper.initialize(mid, lo, std::max(t1 - lo, t_scale / 4000.0));
+      continue;
     }
     // Commit the history at the accepted point and record extremes.
     const double f = force_at(state, now[0], now[1]);

@@ -317,8 +317,10 @@ double jankowski_factor(double c) {
 double gonthier_exact_alpha(double c) {
   if (c >= 1.0) return 0.0;
   auto g = [c](double a) { return (1.0 + c) * a - std::log((1.0 + a) / (1.0 - a * c)); };
-  // g > 0 near 0 and -> -inf as alpha -> 1/c.
-  const double hi = 1.0 / c * (1.0 - 1e-15);
+  // g > 0 near 0 and -> -inf as alpha -> 1/c, but only within exp(-(1 + c)/c) of 1/c: below
+  // c ~ 0.0014 the root equals 1/c to machine precision.
+  const double hi = 1.0 / c * (1.0 - std::numeric_limits<double>::epsilon());
+  if (g(hi) >= 0.0) return hi;
   double lo = std::min(0.5 * (1.0 - c * c) / c, 0.5 * hi);
   while (g(lo) <= 0.0) lo *= 0.5;
   boost::math::tools::eps_tolerance<double> tol(52);
