@@ -83,7 +83,7 @@ std::vector<KeySpec> build_case_keys() {
                            std::string(p.description) + " (law parameter; range per law)", -inf,
                            inf, true));
   // [chain]
-  k.push_back(number("chain.count", "-", "number of chain beads", 1, 1e9, true, "", true));
+  k.push_back(number("chain.count", "-", "number of chain beads", 1, 5e7, true, "", true));
   k.back().kind = ValueKind::integer;
   k.push_back(other("chain.materials", ValueKind::word_list, "-",
                     "bead materials, repeated cyclically along the chain (one: uniform, two: "
@@ -100,13 +100,16 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(
       number("chain.overlap", "m", "initial overlap between consecutive beads", 0, inf, true, "0"));
   k.push_back(number("chain.end_force", "N",
-                     "constant force pushing the last bead towards the start of the chain", 0, inf,
-                     true, "0"));
+                     "constant load on the chain: pushes the last bead towards the start (against "
+                     "wall_start), or, with wall_end alone, the first bead towards the end",
+                     0, inf, true, "0"));
   k.push_back(other("chain.static_overlap", ValueKind::boolean, "-",
-                    "start every contact (beads and start wall) at the static overlap that "
-                    "carries end_force",
+                    "start every bead contact and the loaded wall contact at the static overlap "
+                    "that carries end_force (needs the wall the load pushes against)",
                     "false"));
   // [striker]
+  k.push_back(other("striker.enabled", ValueKind::boolean, "-",
+                    "false removes the striker a case defines (handy with --set)", "true"));
   k.push_back(other("striker.material", ValueKind::word, "-",
                     "striker material (default: the first bead's)"));
   k.push_back(

@@ -66,10 +66,10 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
     attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
     Handle author = group(h5md.get(), "author");
     const char* user = std::getenv("USER");
-    attr_string(author.get(), "name", user ? user : "unknown");
+    attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
     Handle creator = group(h5md.get(), "creator");
-    attr_string(creator.get(), "name", "chaindem");
-    attr_string(creator.get(), "version", version);
+    attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
+    attr_fixed_strings(creator.get(), "version", {version}, true);
   }
 
   const Particles& p = sim.particles();
@@ -79,7 +79,7 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
   {
     Handle box = group(m.chain.get(), "box");
     attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
-    attr_strings(box.get(), "boundary", {"none", "none", "none"});
+    attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
   }
   m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m");
   m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s");

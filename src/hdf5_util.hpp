@@ -62,6 +62,27 @@ inline void attr_string(hid_t obj, const std::string& name, const std::string& v
   check_status(H5Awrite(attr.get(), type.get(), &p), "write attribute " + name);
 }
 
+// Fixed-length, null-terminated ASCII strings, which H5MD 1.1 requires for its metadata.
+inline void attr_fixed_strings(hid_t obj, const std::string& name,
+                               const std::vector<std::string>& values, bool scalar = false) {
+  std::size_t width = 1;
+  for (const auto& v : values) width = std::max(width, v.size() + 1);
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), width), "string size");
+  check_status(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "string padding");
+  const hsize_t n = values.size();
+  Handle space(check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), "space"),
+               H5Sclose);
+  Handle attr(
+      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            "attribute " + name),
+      H5Aclose);
+  std::vector<char> buffer(width * values.size(), '\0');
+  for (std::size_t k = 0; k < values.size(); ++k)
+    std::copy(values[k].begin(), values[k].end(), buffer.begin() + static_cast<long>(k * width));
+  check_status(H5Awrite(attr.get(), type.get(), buffer.data()), "write attribute " + name);
+}
+
 inline void attr_strings(hid_t obj, const std::string& name,
                          const std::vector<std::string>& values) {
   Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);

@@ -45,8 +45,8 @@ constexpr ParamSpec impact_velocity_floor_param{
     false,
     false,
     std::nullopt,
-    "automatic: max over pairs of alpha F_max dt / m*, the slowest onset whose damping an explicit "
-    "step still integrates stably (F_max: Hertz peak force at the case's largest relative speed)"};
+    "automatic: 1 % of the case's largest relative speed (collide: none); the automatic time "
+    "step keeps damping at the floor stable"};
 constexpr ParamSpec restitution_closed{
     "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, true,
     true,          std::nullopt};

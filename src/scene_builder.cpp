@@ -153,8 +153,8 @@ RunSetup build_run(const CaseConfig& cfg) {
     cfg.fail("chain.static_overlap", "cannot be combined with chain.gap or chain.overlap");
 
   // Striker: present when its velocity is given.
-  const bool striker = cfg.has("striker.velocity");
-  if (!striker)
+  const bool striker = cfg.has("striker.velocity") && cfg.flag("striker.enabled");
+  if (!cfg.has("striker.velocity"))
     for (const char* k : {"striker.material", "striker.radius"})
       if (cfg.given(k))
         cfg.fail("striker.velocity",
@@ -179,8 +179,11 @@ RunSetup build_run(const CaseConfig& cfg) {
   }
   for (Eigen::Index k = 0; k < count; ++k) {
     const auto ku = static_cast<std::size_t>(k);
-    bodies.push_back({radii[ku % radii.size()] * std::pow(taper, static_cast<double>(k)),
-                      chain_material_index[ku % chain_material_index.size()], 0.0});
+    const double r = radii[ku % radii.size()] * std::pow(taper, static_cast<double>(k));
+    if (!(r >= 1e-9) || !std::isfinite(r))
+      cfg.fail("chain.taper", "makes bead " + std::to_string(k) + " radius " + std::to_string(r) +
+                                  " m, outside [1e-9, inf) m");
+    bodies.push_back({r, chain_material_index[ku % chain_material_index.size()], 0.0});
   }
   const std::vector<ExtraParticle> extra = parse_extra(cfg);
   p.resize(static_cast<Eigen::Index>(bodies.size() + extra.size()));
@@ -191,79 +194,95 @@ RunSetup build_run(const CaseConfig& cfg) {
   scene.striker = striker ? 0 : -1;
   scene.chain_first = striker ? 1 : 0;
   scene.chain_count = count;
+  const auto n_bodies = static_cast<Eigen::Index>(bodies.size());
+  const Eigen::Index first_bead = scene.chain_first, last_bead = n_bodies - 1;
 
   // Walls.
-  struct WallCase {
-    const char* section;
-    double sign;
-  };
+  int start_wall = -1, end_wall = -1;
   std::vector<double> wall_gap;
-  for (const WallCase w : {WallCase{"wall_start", 1.0}, WallCase{"wall_end", -1.0}}) {
-    const std::string s = w.section;
-    if (!cfg.flag(s + ".enabled")) {
-      // Gap and velocity have defaults (a file written from resolved parameters carries them);
-      // a material for a disabled wall is a mistake.
-      if (cfg.given(s + ".material"))
-        cfg.fail(s + ".material", "is given but " + s + ".enabled is false");
-      continue;
-    }
+  for (const char* section : {"wall_start", "wall_end"}) {
+    const std::string s = section;
+    if (!cfg.flag(s + ".enabled")) continue;  // its other keys may stay: enabling is one switch
     if (!cfg.has(s + ".material")) cfg.fail(s + ".material", "is missing (the wall is enabled)");
     Wall wall;
     wall.name = s;
     wall.material = material(s + ".material", cfg.text(s + ".material"));
-    wall.normal = Eigen::Vector3d(w.sign, 0, 0);
+    wall.normal = Eigen::Vector3d(s == "wall_start" ? 1.0 : -1.0, 0, 0);
     wall.velocity = Eigen::Vector3d(cfg.number(s + ".velocity"), 0, 0);
+    (s == "wall_start" ? start_wall : end_wall) = static_cast<int>(scene.walls.size());
     scene.walls.push_back(wall);
     wall_gap.push_back(cfg.number(s + ".gap"));
   }
 
-  // Surface separation between consecutive bodies (negative: overlap) and to the start wall.
-  const auto n_bodies = static_cast<Eigen::Index>(bodies.size());
+  // The end load pushes the last bead towards the start, against wall_start; with only wall_end,
+  // it pushes the first bead towards the end instead (a striker then hits the loaded chain).
+  const bool load_towards_end = end_wall >= 0 && start_wall < 0;
+  if (static_overlap) {
+    if (!load_towards_end && start_wall < 0)
+      cfg.fail("chain.static_overlap",
+               "needs a wall that carries chain.end_force: wall_start (the load pushes the last "
+               "bead towards it) or wall_end alone (the load pushes the first bead towards it)");
+    if (!load_towards_end && striker)
+      cfg.fail("chain.static_overlap",
+               "with a striker the load must push towards wall_end: enable wall_end only");
+  }
+  // Static overlap carrying end_force: K delta^n = F (the law's elastic part).
+  auto static_overlap_of = [&](const PairInput& in) {
+    const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
+    return std::pow(end_force / c.stiffness, 1.0 / c.exponent);
+  };
+
+  // Surface separation between consecutive bodies (negative: overlap).
   std::vector<double> separation(static_cast<std::size_t>(n_bodies), 0.0);
-  const Eigen::Index first_bead = scene.chain_first;
   for (Eigen::Index k = 1; k < n_bodies; ++k) {
     double s = (k == first_bead && striker) ? cfg.number("striker.gap") : gap - overlap;
-    if (static_overlap && k > first_bead) {
-      // Static overlap carrying end_force: K delta^n = F (the law's elastic part).
-      const PairCoeffs c =
-          settings.law->prepare(*settings.law, pair_input(scene, k - 1, k), settings.law_params);
-      s = -std::pow(end_force / c.stiffness, 1.0 / c.exponent);
-    }
+    if (static_overlap && k > first_bead) s = -static_overlap_of(pair_input(scene, k - 1, k));
+    if (-s >= std::min(p.radius(k - 1), p.radius(k)))
+      cfg.fail(k == first_bead && striker ? "striker.gap" : "chain.overlap",
+               "overlap " + std::to_string(-s) + " m reaches a bead radius: allowed below " +
+                   std::to_string(std::min(p.radius(k - 1), p.radius(k))) + " m");
     separation[static_cast<std::size_t>(k)] = s;
   }
-  double x = 0.0;
-  std::size_t wall_k = 0;
-  if (!scene.walls.empty() && scene.walls[0].name == "wall_start") {
-    double s = wall_gap[0];
-    if (static_overlap && !striker) {
-      const PairCoeffs c =
-          settings.law->prepare(*settings.law, wall_input(scene, 0, 0), settings.law_params);
-      s = -std::pow(end_force / c.stiffness, 1.0 / c.exponent);
-    }
-    scene.walls[0].point = Eigen::Vector3d(-s, 0, 0);  // first body surface at x = 0
-    wall_k = 1;
-  }
+  double x = p.radius(0);
   for (Eigen::Index k = 0; k < n_bodies; ++k) {
-    if (k > 0)
-      x += p.radius(k - 1) + separation[static_cast<std::size_t>(k)] + p.radius(k);
-    else
-      x = p.radius(0);
+    if (k > 0) x += p.radius(k - 1) + separation[static_cast<std::size_t>(k)] + p.radius(k);
     p.position(k, 0) = x;
   }
-  if (wall_k < scene.walls.size())
-    scene.walls[wall_k].point =
-        Eigen::Vector3d(x + p.radius(n_bodies - 1) + wall_gap[wall_k], 0, 0);
+  if (start_wall >= 0) {  // first body surface at x = 0
+    const double s =
+        static_overlap && !load_towards_end
+            ? -static_overlap_of(wall_input(scene, 0, static_cast<std::size_t>(start_wall)))
+            : wall_gap[static_cast<std::size_t>(start_wall)];
+    scene.walls[static_cast<std::size_t>(start_wall)].point = Eigen::Vector3d(-s, 0, 0);
+  }
+  if (end_wall >= 0) {
+    const double s =
+        static_overlap && load_towards_end
+            ? -static_overlap_of(wall_input(scene, last_bead, static_cast<std::size_t>(end_wall)))
+            : wall_gap[static_cast<std::size_t>(end_wall)];
+    scene.walls[static_cast<std::size_t>(end_wall)].point =
+        Eigen::Vector3d(x + p.radius(last_bead) + s, 0, 0);
+  }
 
   // Loads.
-  p.external_force(n_bodies - 1, 0) = -end_force;
+  if (load_towards_end)
+    p.external_force(first_bead, 0) = end_force;
+  else
+    p.external_force(last_bead, 0) = -end_force;
   const auto g = cfg.numbers("gravity.acceleration");
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
 
-  // Extra particles off the chain.
+  // Extra particles off the chain; none may sit deep inside another sphere.
   for (std::size_t k = 0; k < extra.size(); ++k) {
     const int m = material("extra.particles", extra[k].material);
-    p.set(n_bodies + static_cast<Eigen::Index>(k), extra[k].x, extra[k].v, extra[k].radius, m,
-          density(m));
+    const Eigen::Index e = n_bodies + static_cast<Eigen::Index>(k);
+    p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density(m));
+    for (Eigen::Index j = 0; j < e; ++j) {
+      const double dist = std::sqrt((p.position.row(e) - p.position.row(j)).square().sum());
+      if (p.radius(e) + p.radius(j) - dist >= 0.5 * std::min(p.radius(e), p.radius(j)))
+        cfg.fail("extra.particles", "sphere " + std::to_string(k) + " overlaps particle " +
+                                        std::to_string(j) + " by half its radius or more");
+    }
   }
 
   // Engine settings.
@@ -273,47 +292,53 @@ RunSetup build_run(const CaseConfig& cfg) {
   if (settings.threads == 0) settings.threads = omp_get_max_threads();
   run.duration = cfg.number("simulation.duration");
 
-  // Time step: from the contact physics unless given. The candidate pairs are the consecutive
-  // bodies, every extra particle with every other, and every particle with every wall.
+  // Contact time scales: the consecutive bodies, every extra particle with every other, and every
+  // particle with every wall. A contact loaded by the end force (now or once the load has
+  // travelled) is counted at its static overlap; overlaps from rounding (< 1e-9 R) are not loads.
   std::vector<TimeScalePair> time_scale_pairs;
-  double characteristic_speed = 0.0;
-  {
-    std::vector<TimeScalePair>& candidates = time_scale_pairs;
-    auto add_pair = [&](Eigen::Index i, Eigen::Index j) {
-      const PairInput in = pair_input(scene, i, j);
-      const double d0 = p.radius(i) + p.radius(j) -
-                        std::sqrt((p.position.row(i) - p.position.row(j)).square().sum());
-      candidates.push_back(
-          {settings.law->prepare(*settings.law, in, settings.law_params), in.effective_mass, d0});
-    };
-    for (Eigen::Index k = 1; k < n_bodies; ++k) add_pair(k - 1, k);
-    for (Eigen::Index e = n_bodies; e < p.size(); ++e)
-      for (Eigen::Index j = 0; j < p.size(); ++j)
-        if (j != e) add_pair(std::min(e, j), std::max(e, j));
-    for (std::size_t w = 0; w < scene.walls.size(); ++w) {
-      for (Eigen::Index i = 0; i < p.size(); ++i) {
-        const PairInput in = wall_input(scene, i, w);
-        const double d0 =
-            p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
-                              .dot(scene.walls[w].normal);
-        candidates.push_back(
-            {settings.law->prepare(*settings.law, in, settings.law_params), in.effective_mass, d0});
-      }
-    }
-    // Largest relative speed: spread of body and wall velocities, plus what gravity can add.
-    Eigen::Vector3d lo = p.velocity.colwise().minCoeff().transpose();
-    Eigen::Vector3d hi = p.velocity.colwise().maxCoeff().transpose();
-    for (const auto& w : scene.walls) {
-      lo = lo.cwiseMin(w.velocity);
-      hi = hi.cwiseMax(w.velocity);
-    }
-    characteristic_speed = (hi - lo).norm() + scene.gravity.norm() * run.duration;
+  auto add_scale = [&](const PairInput& in, double d0, bool carries_load) {
+    const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
+    if (d0 < 1e-9 * in.effective_radius) d0 = 0.0;
+    if (carries_load && end_force > 0.0)
+      d0 = std::max(d0, std::pow(end_force / c.stiffness, 1.0 / c.exponent));
+    time_scale_pairs.push_back({c, in.effective_mass, d0});
+  };
+  for (Eigen::Index k = 1; k < n_bodies; ++k)
+    add_scale(pair_input(scene, k - 1, k), -separation[static_cast<std::size_t>(k)],
+              k > first_bead);
+  for (Eigen::Index e = n_bodies; e < p.size(); ++e)
+    for (Eigen::Index j = 0; j < e; ++j)
+      add_scale(pair_input(scene, j, e),
+                p.radius(e) + p.radius(j) -
+                    std::sqrt((p.position.row(e) - p.position.row(j)).square().sum()),
+                false);
+  for (std::size_t w = 0; w < scene.walls.size(); ++w)
+    for (Eigen::Index i = 0; i < p.size(); ++i)
+      add_scale(wall_input(scene, i, w),
+                p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
+                                  .dot(scene.walls[w].normal),
+                (static_cast<int>(w) == start_wall && i == 0) ||
+                    (static_cast<int>(w) == end_wall && i == last_bead));
+  // Largest relative speed: spread of body and wall velocities, plus what gravity can add.
+  Eigen::Vector3d lo = p.velocity.colwise().minCoeff().transpose();
+  Eigen::Vector3d hi = p.velocity.colwise().maxCoeff().transpose();
+  for (const auto& w : scene.walls) {
+    lo = lo.cwiseMin(w.velocity);
+    hi = hi.cwiseMax(w.velocity);
   }
+  const double speed = (hi - lo).norm() + scene.gravity.norm() * run.duration;
+
+  // Impact-velocity floor of the laws with v0 in the damping term (contact-laws.md §0.7): unless
+  // given, 1 % of the case's largest relative speed. It is a physical choice, independent of the
+  // time step, so runs converge as the step shrinks.
+  const bool uses_v0 = settings.law->uses_impact_velocity();
+  if (uses_v0 && !settings.law_params.count("impact_velocity_floor"))
+    settings.law_params["impact_velocity_floor"] = speed > 0.0 ? 0.01 * speed : 1e-6;
+
   if (cfg.number("simulation.time_step") > 0.0) {
     settings.time_step = cfg.number("simulation.time_step");
     run.time_step_note = "given";
   } else {
-    const double speed = characteristic_speed;
     const double t_contact = shortest_contact_time(time_scale_pairs, speed);
     if (!std::isfinite(t_contact))
       cfg.fail("simulation.time_step",
@@ -324,34 +349,42 @@ RunSetup build_run(const CaseConfig& cfg) {
     std::ostringstream note;
     note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed
          << " m/s / " << per_contact << " steps";
+    // A contact that starts at the floor has the damping coefficient c = alpha F / floor; the
+    // explicit step stays stable while c dt / m* <= 1 up to the peak force.
+    if (uses_v0) {
+      const double alpha = settings.law->damping_factor(settings.law_params.at("restitution"));
+      const double floor = settings.law_params.at("impact_velocity_floor");
+      double dt_damping = std::numeric_limits<double>::infinity();
+      for (const auto& c : time_scale_pairs) {
+        const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
+        double f_max = speed > 0.0
+                           ? k * std::pow((n + 1.0) * m * speed * speed / (2.0 * k), n / (n + 1.0))
+                           : 0.0;
+        f_max = std::max(f_max, k * std::pow(c.initial_overlap, n));
+        if (alpha * f_max > 0.0) dt_damping = std::min(dt_damping, m * floor / (alpha * f_max));
+      }
+      if (dt_damping < settings.time_step) {
+        settings.time_step = dt_damping;
+        note << "; reduced to " << dt_damping
+             << " s so that damping at the impact-velocity floor stays stable";
+      }
+    }
     run.time_step_note = note.str();
   }
-  // Impact-velocity floor of the hysteresis laws (contact-laws.md §0.7): unless given, the
-  // smallest v0 for which the damping coefficient c = alpha K delta^n / v0 keeps the explicit
-  // step stable at the peak force, c dt / m* <= 1, i.e. v0 >= alpha F_max dt / m*.
-  if (settings.law->uses_impact_velocity() && !settings.law_params.count("impact_velocity_floor")) {
-    const double alpha = settings.law->damping_factor(settings.law_params.at("restitution"));
-    double floor = 0.0;
-    for (const auto& c : time_scale_pairs) {
-      const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
-      double f_max = 0.0;
-      if (characteristic_speed > 0.0)
-        f_max =
-            k * std::pow((n + 1.0) * m * characteristic_speed * characteristic_speed / (2.0 * k),
-                         n / (n + 1.0));
-      if (c.initial_overlap > 0.0) f_max = std::max(f_max, k * std::pow(c.initial_overlap, n));
-      floor = std::max(floor, alpha * f_max * settings.time_step / m);
-    }
-    if (!(floor > 0.0)) floor = 1e-6 * std::max(characteristic_speed, 1.0);
-    settings.law_params["impact_velocity_floor"] = floor;
-  }
-  run.steps = static_cast<std::int64_t>(std::ceil(run.duration / settings.time_step - 1e-9));
+  const double steps = std::ceil(run.duration / settings.time_step - 1e-9);
+  if (!(steps <= 1e12))
+    cfg.fail(
+        cfg.number("simulation.time_step") > 0.0 ? "simulation.time_step" : "simulation.duration",
+        "needs " + std::to_string(steps) + " steps; at most 1e12 allowed");
+  run.steps = static_cast<std::int64_t>(steps);
   double interval = cfg.number("output.interval");
   if (interval == 0.0) interval = run.duration / 200.0;
+  interval = std::min(interval, run.duration);
   run.output_every = std::max<std::int64_t>(1, std::llround(interval / settings.time_step));
   run.write_contacts = cfg.flag("output.contacts");
   if (cfg.has("output.file")) {
     run.output_file = cfg.text("output.file");
+    if (run.output_file.empty()) cfg.fail("output.file", "is empty");
   } else {
     run.output_file = std::filesystem::path(cfg.origin()).stem().string() + ".h5";
   }

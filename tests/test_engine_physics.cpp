@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "chaindem/case_file.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;
@@ -251,23 +252,61 @@ TEST(MovingWall, WorkEntersEnergyBalance) {
   EXPECT_LT(std::abs(e.balance() - e0) / e.wall_work, 1e-6);
 }
 
-// A chain pre-compressed to its static overlap by an end force against a wall stays at rest.
+// A chain pre-compressed to its static overlap by the end load is in equilibrium, in both
+// layouts: load on the last bead against wall_start, and load on the first bead against wall_end
+// (the layout of cases/precompressed_chain.ini, where a striker then hits the loaded chain).
 TEST(Precompression, StaticOverlapIsAnEquilibrium) {
-  const std::string ini =
+  const std::string base =
       "[simulation]\nduration = 1e-4\nsteps_per_contact = 100\n"
       "[contact]\nlaw = hertz\n"
       "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
       "[chain]\ncount = 8\nmaterials = steel\nradii = 0.005\nend_force = 10\n"
-      "static_overlap = true\n"
-      "[wall_start]\nenabled = true\nmaterial = steel\n";
-  Simulation sim = simulation_from(ini);
-  for (Eigen::Index i = 0; i < sim.particles().size(); ++i)
-    EXPECT_NEAR(sim.particles().force(i, 0), 0.0, 1e-9) << i;
-  sim.advance(1000);
-  EXPECT_LT(sim.particles().velocity.abs().maxCoeff(), 1e-9);
-  // Every contact carries the end force.
-  for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c)
-    EXPECT_NEAR(sim.pair_contacts().force[c], 10.0, 1e-6);
+      "static_overlap = true\n";
+  for (const std::string layout :
+       {"[wall_start]\nenabled = true\nmaterial = steel\n",
+        "[wall_end]\nenabled = true\nmaterial = steel\n[striker]\nvelocity = 1\ngap = 0.01\n"}) {
+    Simulation sim = simulation_from(base + layout);
+    const Eigen::Index first = sim.scene().chain_first;
+    for (Eigen::Index i = first; i < first + 8; ++i)
+      EXPECT_NEAR(sim.particles().force(i, 0), 0.0, 1e-9) << i << layout;
+    sim.advance(1000);  // the striker (if any) is still 10 mm away
+    EXPECT_LT(sim.particles().velocity.bottomRows(8).abs().maxCoeff(), 1e-9) << layout;
+    // Every bead contact and the loaded wall contact carry the end force.
+    for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c)
+      if (sim.pair_contacts().first[c] >= first) {
+        EXPECT_NEAR(sim.pair_contacts().force[c], 10.0, 1e-6) << layout;
+      }
+    double wall_force = 0.0;
+    for (double f : sim.wall_contacts().force) wall_force += f;
+    EXPECT_NEAR(wall_force, 10.0, 1e-6) << layout;
+  }
+  // Without a wall to push against there is no equilibrium: refused.
+  EXPECT_THROW(simulation_from(base), CaseError);
+}
+
+// With v0 in the damping term, a touching chain starts its contacts from rest: the floor decides.
+// It is a physical choice (1 % of the impact speed), so the result converges as the step shrinks.
+TEST(ImpactVelocityFloor, TouchingChainConvergesWithTheStep) {
+  auto last_bead = [](double steps) {
+    Simulation sim = simulation_from(chain(6, "hunt_crossley", "restitution = 0.8\n", steps, 1e-3),
+                                     {"contact.tension=clamp"});
+    EXPECT_NEAR(sim.settings().law_params.at("impact_velocity_floor"), 0.01, 1e-12);
+    while (sim.time() < 3e-4) sim.advance(10);
+    return sim.particles().velocity(6, 0);
+  };
+  const double v50 = last_bead(50), v200 = last_bead(200), v800 = last_bead(800);
+  EXPECT_NEAR(v50, v800, 0.01 * v800);
+  EXPECT_NEAR(v200, v800, 0.003 * v800);
+  EXPECT_GT(v800, 0.1);
+}
+
+// Strong hysteresis damping at the default resolution: the automatic step keeps it stable and
+// the achieved restitution close to the exact identity (Flores, c_r = 0.1: e_out = 0.0694).
+TEST(ImpactVelocityFloor, StronglyDampedImpactAtDefaultResolution) {
+  Simulation sim = simulation_from(two_spheres("flores", 50, "restitution = 0.1\n"));
+  const ImpactRecord r = follow_impact(sim, pairs, 0, 10000000);
+  EXPECT_NEAR(-r.separation / r.approach, 0.0694, 0.005);
+  EXPECT_EQ(sim.impact_velocity_floor_hits(), 0);
 }
 
 // An extra sphere comes in obliquely, off the chain axis, and strikes a bead: the contact normal

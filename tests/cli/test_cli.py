@@ -60,6 +60,15 @@ class InvalidInput(unittest.TestCase):
         ("missing material", ["--set", "chain.materials=copper"], "chain.materials"),
         ("zero duration", ["--set", "simulation.duration=0"], "simulation.duration"),
         ("unknown law", ["--set", "contact.law=magic"], "contact.law"),
+        ("overlap as large as a radius", ["--set", "chain.overlap=0.005"], "chain.overlap"),
+        ("radii underflow", ["--set", "chain.taper=1e-200"], "chain.taper"),
+        ("too many steps", ["--set", "simulation.time_step=1e-300"], "simulation.time_step"),
+        ("empty output file", ["--set", "output.file="], "output.file"),
+        ("extra sphere inside a bead", ["--set", "extra.particles=steel 0.005 0.015 0 0 0 0 0"],
+         "extra.particles"),
+        ("static overlap without a supporting wall",
+         ["--set", "chain.end_force=5", "--set", "chain.static_overlap=true",
+          "--set", "wall_end.enabled=false"], "chain.static_overlap"),
     ]
 
     def test_each_invalid_input(self):
@@ -72,6 +81,27 @@ class InvalidInput(unittest.TestCase):
                     self.assertIn(key, r.stderr)
                     self.assertIn("invalid input", r.stderr)
                     self.assertEqual(os.listdir(tmp), [])
+
+    def test_chain_at_rest_pushed_by_a_wall(self):
+        """Zero initial energy: the balance is measured against the energy that enters."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.h5")
+            r = chaindem("run", DEFAULT_CASE, "-o", out, "--quiet",
+                         "--set", "striker.enabled=false", "--set", "wall_start.enabled=true",
+                         "--set", "wall_start.material=steel", "--set", "wall_start.velocity=0.5",
+                         "--set", "wall_end.enabled=false")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f:
+                self.assertGreater(f["observables/wall_work/value"][-1], 0.0)
+                self.assertLess(f["summary"].attrs["energy_balance_error_max"], 5e-3)
+
+    def test_output_interval_longer_than_the_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.h5")
+            r = chaindem("run", DEFAULT_CASE, "-o", out, "--quiet", "--set", "output.interval=1e30")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f:
+                self.assertLessEqual(len(f["particles/chain/velocity/step"]), 3)  # start, end
 
     def test_missing_case_file(self):
         r = chaindem("run", "/nonexistent/case.ini")
@@ -117,11 +147,15 @@ class Output(unittest.TestCase):
     def test_h5md_metadata(self):
         f = self.f
         self.assertEqual(list(f["h5md"].attrs["version"]), [1, 1])
-        self.assertEqual(f["h5md/creator"].attrs["name"], "chaindem")
+        self.assertEqual(f["h5md/creator"].attrs["name"], b"chaindem")
         self.assertIn("name", f["h5md/author"].attrs)
         box = f["particles/chain/box"]
         self.assertEqual(int(box.attrs["dimension"]), 3)
-        self.assertEqual(list(box.attrs["boundary"]), ["none"] * 3)
+        self.assertEqual(list(box.attrs["boundary"]), [b"none"] * 3)
+        # H5MD 1.1 requires fixed-length strings for these.
+        for group, name in (("h5md/creator", "name"), ("h5md/creator", "version"),
+                            ("h5md/author", "name"), ("particles/chain/box", "boundary")):
+            self.assertFalse(f[group].attrs.get_id(name).get_type().is_variable_str(), name)
         self.assertEqual(f.attrs["chaindem_status"], "complete")
 
     def test_particle_time_series(self):
