@@ -122,6 +122,77 @@ class InvalidInput(unittest.TestCase):
             self.assertEqual(os.listdir(tmp), [])
 
 
+class Collide(unittest.TestCase):
+    """`chaindem collide` against validation-targets.md."""
+
+    def collide(self, *args):
+        r = chaindem("collide", *args, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        import json
+        return json.loads(r.stdout)
+
+    def test_seed000_setup(self):
+        # §3.1: two 9.2 kg spheres, K = 5.2e9, 0.3 m/s; Hunt-Crossley at c_r = 0.5:
+        # e_N = 0.6630 (§2.3), F_max = 4684 N, delta_max = 8.538e-5 m, t_c = 1.058 x 9.792e-4 s.
+        d = self.collide("--law", "hunt_crossley", "--restitution", "0.5", "--velocity", "0.3",
+                         "--mass", "9.2", "--mass2", "9.2", "--stiffness", "5.2e9")
+        self.assertAlmostEqual(d["restitution"], 0.6630, delta=5e-4)
+        self.assertAlmostEqual(d["peak_force"], 4684, delta=1.0)
+        self.assertAlmostEqual(d["max_overlap"], 8.538e-5, delta=1e-8)
+        self.assertAlmostEqual(d["contact_duration"] / 9.792e-4, 1.058, delta=1e-3)
+        self.assertAlmostEqual(d["impulse"], 4.6 * 0.3 * (1 + d["restitution"]), places=9)
+
+    def test_dimensionless_frame(self):
+        # 001's frame: unit mass on a rigid wall, K = 1, v0 = 1; exact factor: e = c_r,
+        # impulse 1 + c_r, dissipated energy (1 - c_r^2)/2 (Newton's law, §1.6).
+        d = self.collide("--law", "gonthier_exact", "--restitution", "0.5", "--dimensionless")
+        self.assertAlmostEqual(d["restitution"], 0.5, places=5)
+        self.assertAlmostEqual(d["impulse"], 1.5, places=5)
+        self.assertAlmostEqual(d["dissipated_energy"], 0.375, places=5)
+        # Elastic Hertz: x_max 1.09336, F_max 1.14326, T 3.21807 (§1.2).
+        d = self.collide("--law", "hertz", "--dimensionless")
+        self.assertAlmostEqual(d["max_overlap"], 1.09336, places=4)
+        self.assertAlmostEqual(d["peak_force"], 1.14326, places=4)
+        self.assertAlmostEqual(d["contact_duration"], 3.21807, places=4)
+
+    def test_materials_and_wall(self):
+        # Steel sphere (R = 5 mm) on a steel wall at 1 m/s: R* = R, m* = m.
+        d = self.collide("--law", "hertz", "--radius", "0.005", "--youngs-modulus", "200e9",
+                         "--poisson-ratio", "0.3", "--density", "7800", "--velocity", "1", "--wall")
+        m = 7800 * 4 / 3 * np.pi * 0.005 ** 3
+        k = 4 / 3 * 200e9 / (2 * (1 - 0.09)) * np.sqrt(0.005)
+        d_max = (5 * m / (4 * k)) ** 0.4
+        self.assertAlmostEqual(d["max_overlap"] / d_max, 1.0, places=6)
+        self.assertAlmostEqual(d["contact_duration"] / (2.943275 * d_max), 1.0, places=5)
+        self.assertAlmostEqual(d["restitution"], 1.0, places=8)
+
+    def test_loop_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "loop.h5")
+            r = chaindem("collide", "--law", "lankarani_nikravesh_plastic", "--restitution", "0.6",
+                         "--dimensionless", "-o", out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("restitution achieved", r.stdout)
+            with h5py.File(out, "r") as f:
+                delta, force = f["overlap"][:], f["force"][:]
+                self.assertEqual(f["force"].attrs["unit"], "N")
+                self.assertEqual(f.attrs["law"], "lankarani_nikravesh_plastic")
+                loop = np.sum(0.5 * (force[1:] + force[:-1]) * np.diff(delta))
+                self.assertAlmostEqual(loop, f.attrs["dissipated_energy"], delta=1e-4 * loop)
+                self.assertAlmostEqual(f.attrs["restitution"], 0.6, places=5)
+
+    def test_invalid_input(self):
+        for args, key in ((["--law", "magic", "--velocity", "1"], "--law"),
+                          (["--law", "flores", "--restitution", "0", "--dimensionless"], "restitution"),
+                          (["--law", "hertz", "--mass", "1"], "--velocity"),
+                          (["--law", "hunt_crossley", "--velocity", "1", "--mass", "1", "--stiffness", "1"],
+                           "restitution"),
+                          (["--law", "hertz", "--velocity", "1", "--mass", "1", "--wall"], "stiffness")):
+            r = chaindem("collide", *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(key, r.stderr)
+
+
 class Output(unittest.TestCase):
     """The default case's file, read with h5py as an external tool would."""
 
