@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "chaindem/neighbor_search.hpp"
 
@@ -161,19 +162,36 @@ void Simulation::rebuild_neighbors() {
   const Particles& p = scene_.particles;
   const double skin = settings_.skin;
 
-  // Merges the new candidate list with the old one so that pairs keep their history.
-  auto merge = [&](ContactList& list, const std::vector<std::pair<int, int>>& found,
-                   auto&& fresh_coeffs, auto&& geometric_overlap) {
+  // Merges the new candidate list with the old one so that pairs keep their history. A pair that
+  // leaves with a plastic history (permanent overlap) parks it in dormant_, keyed by the pair,
+  // and gets it back when it re-enters: beads in a chain hit each other many times, and may fly
+  // further apart than the skin in between. Its work has already been counted in retired_work_.
+  auto merge = [&](ContactList& list, std::unordered_map<std::uint64_t, ContactState>& dormant,
+                   const std::vector<std::pair<int, int>>& found, auto&& fresh_coeffs,
+                   auto&& geometric_overlap) {
+    auto key = [](int i, int j) {
+      return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(i)) << 32) |
+             static_cast<std::uint32_t>(j);
+    };
+    auto retire = [&](std::size_t old) {
+      const ContactState& s = list.state[old];
+      retired_work_ += s.work;
+      retired_floor_hits_ += s.floor_hits;
+      if (s.max_overlap > 0.0) {
+        ContactState kept = s;
+        kept.work = 0.0;
+        kept.floor_hits = 0;
+        kept.touching = 0;
+        dormant[key(list.first[old], list.second[old])] = kept;
+      }
+    };
     ContactList next;
     next.resize(found.size());
     std::size_t old = 0;
     for (std::size_t k = 0; k < found.size(); ++k) {
       const auto [i, j] = found[k];
-      while (old < list.size() && std::pair(list.first[old], list.second[old]) < found[k]) {
-        retired_work_ += list.state[old].work;
-        retired_floor_hits_ += list.state[old].floor_hits;
-        ++old;
-      }
+      while (old < list.size() && std::pair(list.first[old], list.second[old]) < found[k])
+        retire(old++);
       if (old < list.size() && list.first[old] == i && list.second[old] == j) {
         next.copy_entry(k, list, old++);
       } else {
@@ -181,28 +199,29 @@ void Simulation::rebuild_neighbors() {
         next.second[k] = j;
         next.coeffs[k] = fresh_coeffs(i, j);
         next.state[k] = ContactState{};
+        if (const auto it = dormant.find(key(i, j)); it != dormant.end()) {
+          next.state[k] = it->second;
+          dormant.erase(it);
+        }
         // A pair that enters already overlapped (pre-compression) starts its integral there.
         next.overlap[k] = std::max(0.0, geometric_overlap(i, j));
         next.rate[k] = next.force[k] = 0.0;
         next.nx[k] = next.ny[k] = next.nz[k] = 0.0;
       }
     }
-    for (; old < list.size(); ++old) {
-      retired_work_ += list.state[old].work;
-      retired_floor_hits_ += list.state[old].floor_hits;
-    }
+    for (; old < list.size(); ++old) retire(old);
     list = std::move(next);
   };
 
   merge(
-      pairs_, find_particle_pairs(p.position, p.radius, skin),
+      pairs_, dormant_pairs_, find_particle_pairs(p.position, p.radius, skin),
       [&](int i, int j) { return pair_coeffs(i, j); },
       [&](int i, int j) {
         return p.radius(i) + p.radius(j) -
                std::sqrt((p.position.row(i) - p.position.row(j)).square().sum());
       });
   merge(
-      wall_contacts_, find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
+      wall_contacts_, dormant_walls_, find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
       [&](int i, int w) { return wall_coeffs(i, w); },
       [&](int i, int w) {
         return p.radius(i) -

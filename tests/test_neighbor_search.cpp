@@ -75,3 +75,34 @@ TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
   const double m = sim.particles().mass(0);
   EXPECT_NEAR(sim.energies().kinetic + sim.energies().stored, 0.5 * m * 4.0, 2e-4 * 0.5 * m * 4.0);
 }
+
+// A plastic pair that flies apart beyond the skin keeps its permanent overlap: when it meets
+// again the contact starts on the flattened surfaces (contact-laws.md group (e), rule 5).
+TEST(NeighborSearch, PlasticHistorySurvivesLeavingTheNeighborList) {
+  const std::string ini =
+      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\n"
+      "[contact]\nlaw = lankarani_nikravesh_plastic\nrestitution = 0.8\n"
+      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+      "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"
+      "[striker]\nvelocity = 2.0\ngap = 0.002\n"
+      "[wall_start]\nenabled = true\nmaterial = steel\ngap = 0.001\n"
+      "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0.003\n";
+  Simulation sim = test::simulation_from(ini);
+  std::vector<double> residual_at_entry;
+  bool listed = !sim.pair_contacts().state.empty();
+  int departures = 0;
+  const auto steps = static_cast<std::int64_t>(0.05 / sim.time_step());
+  for (std::int64_t s = 0; s < steps; ++s) {
+    sim.step();
+    const bool now = !sim.pair_contacts().state.empty();
+    if (now && !listed) residual_at_entry.push_back(sim.pair_contacts().state[0].residual_overlap);
+    departures += listed && !now;
+    listed = now;
+  }
+  ASSERT_GE(departures, 2);
+  ASSERT_GE(residual_at_entry.size(), 2u);
+  // The first departure happened after a plastic impact: the history came back with the pair.
+  EXPECT_GT(residual_at_entry[1], 0.0);
+  for (std::size_t k = 1; k < residual_at_entry.size(); ++k)
+    EXPECT_GE(residual_at_entry[k], residual_at_entry[k - 1]);  // permanent overlap never shrinks
+}

@@ -3,6 +3,7 @@
 // history, force evaluation dispatched once per loop on the law's kernel, energy bookkeeping.
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "chaindem/contact_law.hpp"
@@ -105,6 +106,8 @@ class Simulation {
   std::vector<Eigen::Vector3d> wall_offset_;
   std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;
   double retired_work_ = 0.0;  ///< work absorbed by pairs that left the neighbor structure
+  /// Plastic histories of pairs outside the neighbor structure, by (first << 32 | second).
+  std::unordered_map<std::uint64_t, ContactState> dormant_pairs_, dormant_walls_;
   std::int64_t retired_floor_hits_ = 0;
   double wall_work_ = 0.0;
   std::vector<double> wall_power_;  ///< power delivered by each wall at the last evaluation [W]
