@@ -149,6 +149,15 @@ std::vector<KeySpec> build_case_keys() {
                      true, "0"));
   k.push_back(other("output.contacts", ValueKind::boolean, "-",
                     "write the per-contact overlap and force", "true"));
+  k.push_back(number("output.arrival_beads", "-",
+                     "chain beads (0-based; negative counts from the end) whose pulse arrival "
+                     "time goes to the summary",
+                     -1e9, 1e9, true, "0 -1"));
+  k.back().kind = ValueKind::number_list;
+  k.push_back(number("output.arrival_threshold", "-",
+                     "the pulse has arrived at a bead when its speed first reaches this fraction "
+                     "of the largest initial speed (striker or wall)",
+                     0, 1, false, "0.1"));
   return k;
 }
 

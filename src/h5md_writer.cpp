@@ -231,12 +231,16 @@ void H5mdWriter::write_frame(const Simulation& sim) {
   }
 }
 
-void H5mdWriter::finish(const std::map<std::string, double>& summary) {
+void H5mdWriter::finish(const std::map<std::string, double>& summary,
+                        const std::map<std::string, std::vector<double>>& arrays) {
   Impl& m = *impl_;
   {
     Handle s = group(m.file.get(), "summary");
     for (const auto& [key, value] : summary)
       attr_numbers<double>(s.get(), key, {value}, H5T_NATIVE_DOUBLE);
+    for (const auto& [key, values] : arrays)
+      dataset_fixed(s.get(), key, {static_cast<hsize_t>(values.size())}, values.data(),
+                    H5T_NATIVE_DOUBLE);
   }
   attr_string(m.file.get(), "chaindem_status", "complete");
   check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "chaindem/simulation.hpp"
 
@@ -37,8 +38,10 @@ class H5mdWriter {
 
   /// Appends one frame: particle state, energies, contacts, walls.
   void write_frame(const Simulation& sim);
-  /// Writes the run summary attributes, closes the file and renames it to its final name.
-  void finish(const std::map<std::string, double>& summary);
+  /// Writes the run summary (scalars as attributes, arrays as datasets of /summary), closes the
+  /// file and renames it to its final name.
+  void finish(const std::map<std::string, double>& summary,
+              const std::map<std::string, std::vector<double>>& arrays = {});
 
   const std::string& path() const { return path_; }
 

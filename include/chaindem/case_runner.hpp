@@ -1,0 +1,44 @@
+#pragma once
+// Runs one case to its HDF5 file and returns its summary: the loop shared by `chaindem run` and
+// `chaindem sweep`, so a case in a sweep gives exactly the numbers of a single run.
+
+#include <csignal>
+#include <iosfwd>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "chaindem/case_file.hpp"
+#include "chaindem/scene_builder.hpp"
+
+namespace chaindem {
+
+/// Scalar and per-bead results of one run (written to /summary of its file).
+struct CaseSummary {
+  std::map<std::string, double> scalars;
+  std::vector<double> max_contact_force;  ///< per chain bead: largest contact force on it [N]
+  std::vector<long long> arrival_beads;   ///< chain bead indices watched for the pulse
+  std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
+};
+
+struct RunControl {
+  std::ostream* progress = nullptr;                  ///< progress lines (stderr), or none
+  const volatile std::sig_atomic_t* stop = nullptr;  ///< set by a signal handler: stop cleanly
+};
+
+/// The run was stopped by a signal; no output file was left.
+struct Interrupted : std::runtime_error {
+  int signal;
+  Interrupted(int s, double t)
+      : std::runtime_error("interrupted by signal " + std::to_string(s) +
+                           " at t = " + std::to_string(t) + " s"),
+        signal(s) {}
+};
+
+/// Runs the case and writes `path` (via path.partial, renamed when complete). Throws
+/// Interrupted, or std::runtime_error when the integration diverges.
+CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
+                        const RunControl& control = {});
+
+}  // namespace chaindem

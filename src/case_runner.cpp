@@ -1,0 +1,221 @@
+#include "chaindem/case_runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include "chaindem/h5md_writer.hpp"
+
+namespace chaindem {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double divergence_limit = 0.1;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// Progress on a stream: a rewritten line on a terminal, a plain line every 10 s otherwise.
+class Progress {
+ public:
+  Progress(std::ostream* out, std::int64_t total)
+      : out_(out),
+        total_(total),
+        tty_(isatty(STDERR_FILENO) != 0),
+        start_(Clock::now()),
+        last_(start_) {}
+  void update(std::int64_t done) {
+    if (!out_) return;
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.5 : 10.0)) return;
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double rate = static_cast<double>(done) / elapsed;
+    const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(1)
+         << "run: " << 100.0 * static_cast<double>(done) / static_cast<double>(total_) << "% ("
+         << done << "/" << total_ << " steps, " << std::setprecision(0) << rate << " steps/s, ETA "
+         << eta << " s)";
+    if (tty_)
+      *out_ << "\r" << line.str() << std::flush;
+    else
+      *out_ << line.str() << std::endl;
+    printed_ = true;
+  }
+  ~Progress() {
+    if (out_ && tty_ && printed_) *out_ << "\r" << std::string(72, ' ') << "\r" << std::flush;
+  }
+
+ private:
+  std::ostream* out_;
+  std::int64_t total_;
+  bool tty_;
+  Clock::time_point start_, last_;
+  bool printed_ = false;
+};
+
+// Index of pair (i, j) in a contact list sorted by (first, second), or -1.
+long find_pair(const ContactList& cl, int i, int j) {
+  auto lo = std::lower_bound(cl.first.begin(), cl.first.end(), i);
+  for (auto it = lo; it != cl.first.end() && *it == i; ++it) {
+    const auto c = static_cast<std::size_t>(it - cl.first.begin());
+    if (cl.second[c] == j) return static_cast<long>(c);
+  }
+  return -1;
+}
+
+}  // namespace
+
+CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
+                        const RunControl& control) {
+  Simulation sim(std::move(run.scene), run.settings);
+  RunMetadata meta;
+  meta.parameters = cfg.resolved();
+  meta.case_text = cfg.source_text();
+  meta.case_origin = cfg.origin();
+  meta.time_step_note = run.time_step_note;
+  meta.derived = {{"time_step", sim.time_step()},
+                  {"steps", static_cast<double>(run.steps)},
+                  {"output_every_steps", static_cast<double>(run.output_every)},
+                  {"skin", sim.settings().skin},
+                  {"threads", sim.settings().threads}};
+  H5mdWriter writer(path, meta, sim, run.write_contacts);
+
+  const Scene& scene = sim.scene();
+  const Particles& p = sim.particles();
+  const Eigen::Index first = scene.chain_first, count = scene.chain_count;
+
+  // Energy balance, relative to the largest energy that has taken part so far.
+  const EnergyReport e0 = sim.energies();
+  double scale = 0.0, worst_balance = 0.0;
+  auto balance_error = [&](const EnergyReport& e) {
+    scale = std::max(scale, e.kinetic + e.stored + std::abs(e.dissipated) + std::abs(e.wall_work) +
+                                std::abs(e.external_potential - e0.external_potential));
+    return scale > 0.0 ? std::abs(e.balance() - e0.balance()) / scale : 0.0;
+  };
+  auto frame = [&] {
+    writer.write_frame(sim);
+    const double error = balance_error(sim.energies());
+    worst_balance = std::max(worst_balance, error);
+    // An explicit integration that gains or loses this much energy has gone unstable; stop
+    // rather than write a file of nonsense.
+    if (!(error < divergence_limit)) {
+      std::ostringstream m;
+      m << "the integration diverged at t = " << sim.time() << " s (energy balance error " << error
+        << " of the energy involved). Reduce simulation.time_step or raise "
+           "simulation.steps_per_contact; for laws with v0 in the damping term, raise "
+           "contact.impact_velocity_floor";
+      throw std::runtime_error(m.str());
+    }
+  };
+
+  // Observers: first contact's restitution, largest contact force per bead, pulse arrival.
+  CaseSummary summary;
+  summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
+  for (double b : cfg.numbers("output.arrival_beads")) {
+    const auto k = static_cast<long long>(b < 0 ? static_cast<double>(count) + b : b);
+    if (k < 0 || k >= count)
+      cfg.fail("output.arrival_beads", "bead " + std::to_string(b) + " is not in the chain (0.." +
+                                           std::to_string(count - 1) + ", negative from the end)");
+    summary.arrival_beads.push_back(k);
+  }
+  summary.arrival_time.assign(summary.arrival_beads.size(), nan);
+  double reference_speed = p.velocity.matrix().rowwise().norm().maxCoeff();
+  for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
+  const double arrival_speed = cfg.number("output.arrival_threshold") * reference_speed;
+  enum { waiting, touching, done } first_contact = scene.striker >= 0 ? waiting : done;
+  double first_v0 = nan, first_restitution = nan;
+  auto observe = [&] {
+    const ContactList& cl = sim.pair_contacts();
+    for (std::size_t c = 0; c < cl.size(); ++c) {
+      if (!cl.state[c].touching) continue;
+      for (const int i : {cl.first[c], cl.second[c]}) {
+        const Eigen::Index k = i - first;
+        if (k >= 0 && k < count) {
+          double& m = summary.max_contact_force[static_cast<std::size_t>(k)];
+          m = std::max(m, cl.force[c]);
+        }
+      }
+    }
+    const ContactList& wc = sim.wall_contacts();
+    for (std::size_t c = 0; c < wc.size(); ++c) {
+      const Eigen::Index k = wc.first[c] - first;
+      if (wc.state[c].touching && k >= 0 && k < count) {
+        double& m = summary.max_contact_force[static_cast<std::size_t>(k)];
+        m = std::max(m, wc.force[c]);
+      }
+    }
+    if (first_contact != done) {
+      const long c = find_pair(cl, static_cast<int>(scene.striker), static_cast<int>(first));
+      if (c >= 0) {
+        const auto u = static_cast<std::size_t>(c);
+        if (first_contact == waiting && cl.state[u].touching) {
+          first_contact = touching;
+          first_v0 = cl.rate[u];  // the onset rate itself, not the floored v0
+        } else if (first_contact == touching && !cl.state[u].touching) {
+          first_contact = done;
+          first_restitution = -cl.rate[u] / first_v0;
+        }
+      }
+    }
+    if (arrival_speed > 0.0)
+      for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
+        if (std::isnan(summary.arrival_time[a]) &&
+            p.velocity.row(first + summary.arrival_beads[a]).matrix().norm() >= arrival_speed)
+          summary.arrival_time[a] = sim.time();
+  };
+
+  Progress progress(control.progress, run.steps);
+  const auto start = Clock::now();
+  observe();
+  frame();
+  while (sim.step_count() < run.steps) {
+    if (control.stop && *control.stop) throw Interrupted(*control.stop, sim.time());
+    sim.step();
+    observe();
+    if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
+    if ((sim.step_count() & 255) == 0) progress.update(sim.step_count());
+  }
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+
+  const Eigen::Index last = first + count - 1;
+  const EnergyReport e = sim.energies();
+  const double final_balance_error = balance_error(e);
+  const double bead_steps = static_cast<double>(p.size()) * static_cast<double>(run.steps);
+  summary.scalars = {
+      {"steps", static_cast<double>(run.steps)},
+      {"time_step", sim.time_step()},
+      {"simulated_time", sim.time()},
+      {"wall_time", wall},
+      {"ns_per_bead_step", 1e9 * wall / std::max(bead_steps, 1.0)},
+      {"first_bead_final_velocity", p.velocity(first, 0)},
+      {"last_bead_final_velocity", p.velocity(last, 0)},
+      {"first_contact_restitution", first_restitution},
+      {"max_contact_force",
+       *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end())},
+      {"energy_balance_error", final_balance_error},
+      {"energy_balance_error_max", worst_balance},
+      {"initial_energy", e0.balance()},
+      {"kinetic_energy", e.kinetic},
+      {"stored_energy", e.stored},
+      {"dissipated_energy", e.dissipated},
+      {"wall_work", e.wall_work},
+      {"impact_velocity_floor_hits", static_cast<double>(sim.impact_velocity_floor_hits())},
+      {"neighbor_rebuilds", static_cast<double>(sim.neighbor_rebuilds())}};
+  if (scene.striker >= 0) summary.scalars["striker_final_velocity"] = p.velocity(scene.striker, 0);
+  if (const auto it = sim.settings().law_params.find("impact_velocity_floor");
+      it != sim.settings().law_params.end())
+    summary.scalars["impact_velocity_floor"] = it->second;
+  std::vector<double> beads(summary.arrival_beads.begin(), summary.arrival_beads.end());
+  writer.finish(summary.scalars, {{"max_contact_force", summary.max_contact_force},
+                                  {"arrival_beads", beads},
+                                  {"arrival_time", summary.arrival_time}});
+  return summary;
+}
+
+}  // namespace chaindem
