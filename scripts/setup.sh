@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev libhdf5-dev libboost-dev libboost-program-options-dev
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-h5py python3-matplotlib
   liggghts
 )

@@ -69,7 +69,21 @@ long find_pair(const ContactList& cl, int i, int j) {
   return -1;
 }
 
+volatile std::sig_atomic_t stop_signal = 0;
+extern "C" void chaindem_request_stop(int signal) {
+  stop_signal = signal;
+}
+
 }  // namespace
+
+void install_stop_handlers() {
+  std::signal(SIGINT, chaindem_request_stop);
+  std::signal(SIGTERM, chaindem_request_stop);
+}
+
+const volatile std::sig_atomic_t* stop_flag() {
+  return &stop_signal;
+}
 
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control) {
@@ -196,7 +210,7 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
       {"first_bead_final_velocity", p.velocity(first, 0)},
       {"last_bead_final_velocity", p.velocity(last, 0)},
       {"first_contact_restitution", first_restitution},
-      {"max_contact_force",
+      {"largest_contact_force",
        *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end())},
       {"energy_balance_error", final_balance_error},
       {"energy_balance_error_max", worst_balance},

@@ -7,6 +7,7 @@
 #include "chaindem/collide_command.hpp"
 #include "chaindem/contact_law.hpp"
 #include "chaindem/run_command.hpp"
+#include "chaindem/sweep_command.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
@@ -18,6 +19,7 @@ const char* usage =
     "chaindem - discrete-element simulator for granular chains\n\n"
     "usage:\n"
     "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
+    "  chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N]  many cases in parallel (OpenMP, MPI)\n"
     "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
     "  chaindem models [--markdown]  list the contact laws with their parameters\n"
     "  chaindem case-format       print the case-file reference (docs/case-format.md)\n"
@@ -26,14 +28,28 @@ const char* usage =
 
 int models(const std::vector<std::string>& args) {
   po::options_description desc("chaindem models options");
-  bool markdown = false;
+  bool markdown = false, list = false;
   desc.add_options()("help,h", "this help")("markdown", po::bool_switch(&markdown),
-                                            "print docs/contact-laws.md");
+                                            "print docs/contact-laws.md")(
+      "list", po::bool_switch(&list), "one line per law: id, family, required parameters");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
   if (markdown) {
     std::cout << laws_markdown();
+    return 0;
+  }
+  if (list) {
+    for (const auto& law : all_laws()) {
+      std::cout << law.id << "\t" << to_string(law.family) << "\t";
+      std::string required;
+      for (const auto& p : law.params) {
+        if (p.default_value || !p.default_text.empty()) continue;
+        if (!required.empty()) required += ',';
+        required += p.key;
+      }
+      std::cout << (required.empty() ? "-" : required) << "\n";
+    }
     return 0;
   }
   if (vm.count("help")) {
@@ -126,6 +142,7 @@ int main(int argc, char** argv) {
     if (command == "run") return run(args);
     if (command == "models") return models(args);
     if (command == "collide") return collide_command(args, std::cout, std::cerr);
+    if (command == "sweep") return sweep_command(args, std::cout, std::cerr);
     if (command == "case-format") {
       std::cout << case_format_markdown();
       return 0;

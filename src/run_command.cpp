@@ -8,15 +8,6 @@
 #include "chaindem/case_runner.hpp"
 
 namespace chaindem {
-namespace {
-
-// SIGINT/SIGTERM stop the run between steps, so the partial output file is removed cleanly.
-volatile std::sig_atomic_t stop_signal = 0;
-extern "C" void request_stop(int signal) {
-  stop_signal = signal;
-}
-
-}  // namespace
 
 int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   RunSetup run;
@@ -35,12 +26,11 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const bool has_striker = run.scene.striker >= 0;
   const Eigen::Index beads = run.scene.chain_count;
 
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  install_stop_handlers();
   CaseSummary summary;
   try {
     summary = run_to_file(cfg, std::move(run), output,
-                          RunControl{options.quiet ? nullptr : &err, &stop_signal});
+                          RunControl{options.quiet ? nullptr : &err, stop_flag()});
   } catch (const Interrupted& e) {
     err << "chaindem: " << e.what() << "; no output written\n";
     return 128 + e.signal;
@@ -76,7 +66,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
     out << (a ? ", " : "") << "bead " << summary.arrival_beads[a] << " at "
         << summary.arrival_time[a] << " s";
-  out << "\n  largest force      " << s.at("max_contact_force") << " N\n"
+  out << "\n  largest force      " << s.at("largest_contact_force") << " N\n"
       << "  energy             initial " << s.at("initial_energy") << " J = kinetic "
       << s.at("kinetic_energy") << " + stored " << s.at("stored_energy") << " + dissipated "
       << s.at("dissipated_energy");

@@ -355,13 +355,17 @@ RunSetup build_run(const CaseConfig& cfg) {
       const double alpha = settings.law->damping_factor(settings.law_params.at("restitution"));
       const double floor = settings.law_params.at("impact_velocity_floor");
       double dt_damping = std::numeric_limits<double>::infinity();
+      // Exponent of delta in the damping term alpha K delta^q v / v0 (q = n but for 000's
+      // Jankowski reading, q = 1/2).
+      const bool root = settings.law->kernel == Kernel::hertz_v0_root_damping;
       for (const auto& c : time_scale_pairs) {
         const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
-        double f_max = speed > 0.0
-                           ? k * std::pow((n + 1.0) * m * speed * speed / (2.0 * k), n / (n + 1.0))
+        double d_max = speed > 0.0
+                           ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0))
                            : 0.0;
-        f_max = std::max(f_max, k * std::pow(c.initial_overlap, n));
-        if (alpha * f_max > 0.0) dt_damping = std::min(dt_damping, m * floor / (alpha * f_max));
+        d_max = std::max(d_max, c.initial_overlap);
+        const double damping = alpha * k * std::pow(d_max, root ? 0.5 : n) / floor;
+        if (damping > 0.0) dt_damping = std::min(dt_damping, m / damping);
       }
       if (dt_damping < settings.time_step) {
         settings.time_step = dt_damping;

@@ -36,6 +36,11 @@ struct Interrupted : std::runtime_error {
         signal(s) {}
 };
 
+/// Installs SIGINT/SIGTERM handlers that set the flag returned by stop_flag(): runs stop between
+/// steps and remove their partial files instead of dying mid-write.
+void install_stop_handlers();
+const volatile std::sig_atomic_t* stop_flag();
+
 /// Runs the case and writes `path` (via path.partial, renamed when complete). Throws
 /// Interrupted, or std::runtime_error when the integration diverges.
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
