@@ -334,6 +334,16 @@ class Output(unittest.TestCase):
                     with h5py.File(out, "r") as f:
                         s = f["summary"].attrs
                         self.assertLess(s["energy_balance_error_max"], 5e-3)
+            # The example sweeps, through `chaindem sweep`.
+            for name in sorted(os.listdir(os.path.join(cases_dir, "sweeps"))):
+                with self.subTest(name):
+                    out = os.path.join(tmp, name + ".h5")
+                    r = chaindem("sweep", os.path.join(cases_dir, "sweeps", name), "-o", out,
+                                 "--quiet")
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    with h5py.File(out, "r") as f:
+                        self.assertTrue(all(s == "ok" for s in f["summary/status"].asstr()[()]))
+                        self.assertLess(np.max(f["summary/energy_balance_error_max"][()]), 5e-3)
 
 
 if __name__ == "__main__":

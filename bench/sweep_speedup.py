@@ -1,0 +1,40 @@
+#!/usr/bin/python3
+"""Sweep throughput: cases per second on 1 and 2 threads, and the speed-up.
+
+The sweep of the sweeps issue: every hysteresis and viscous law that takes only a restitution
+(except jankowski_s000, see tests/cli/test_sweep.py) x restitution 0.1..1.0 x three striker
+speeds, on the default case with a 10-bead chain (1 ms, output every 1e-5 s).
+
+    /usr/bin/python3 bench/sweep_speedup.py [build/chaindem]
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+chaindem = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/chaindem")
+source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+laws = []
+for line in subprocess.run([chaindem, "models", "--list"], capture_output=True, text=True,
+                           check=True).stdout.splitlines():
+    law, family, required = line.split("\t")
+    if family in ("hysteresis", "viscous") and required == "restitution" and law != "jankowski_s000":
+        laws.append(law)
+with tempfile.TemporaryDirectory() as tmp:
+    sweep = os.path.join(tmp, "sweep.ini")
+    with open(sweep, "w") as f:
+        f.write(f"[sweep]\nbase = {os.path.join(source, 'cases', 'default.ini')}\n"
+                "[set]\nchain.count = 10\noutput.interval = 1e-5\noutput.contacts = false\n"
+                f"[axes]\ncontact.law = {', '.join(laws)}\ncontact.restitution = 0.1:1.0:0.1\n"
+                "striker.velocity = 0.5, 1, 2\n")
+    n = len(laws) * 30
+    rate = {}
+    for threads in (1, 2):
+        out = os.path.join(tmp, f"s{threads}.h5")
+        start = time.perf_counter()
+        subprocess.run([chaindem, "sweep", sweep, "-o", out, "--quiet", "--threads", str(threads)],
+                       check=True)
+        rate[threads] = n / (time.perf_counter() - start)
+        print(f"{threads} thread(s): {n} cases in {n / rate[threads]:.2f} s = {rate[threads]:.1f} cases/s")
+    print(f"speed-up 2 threads / 1 thread: {rate[2] / rate[1]:.2f}")
