@@ -14,6 +14,8 @@
 // Conventions (../shared/reference/contact-laws.md §0.2): overlap delta > 0 in contact, approach
 // rate v = d(delta)/dt > 0 while compressing, force F > 0 when repulsive.
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -38,10 +40,21 @@ enum class Kernel {
   jankowski_piecewise,    ///< F = K delta^(3/2) + chi delta^(1/4) v while approaching
   lee_wang_transition,    ///< F = K delta^(3/2) + T(delta) D v
   plastic_power,          ///< loading K delta^n, unloading K c^(-2n) (delta - (1-c^2) delta_max)^n
+  // Quasi-static elastoplastic laws (group (e)): piecewise loading curve, frozen unloading branch
+  // K_u (delta - delta_res)^n_u from the turning point.
+  thornton_1997,  ///< Hertz, then F_y + pi p_y R (delta - delta_y); Thornton unloading
+  stronge_2000,   ///< Hertz, logarithmic, linear; unloading radius (2 delta_c/delta_y - 1)^(1/2) R
+  vu_quoc_zhang_2002,  ///< force-driven delta(F), one root solve per evaluation
+  kogut_etsion_2002,   ///< power-law fits in omega = delta/delta_y; power-law unloading
+  jackson_green_2005,  ///< Hertz to omega = 1.9, then the Jackson-Green fit
+  du_wang_2009,        ///< Hertz, then linear tangent; Hertz unloading with R
+  brake_2012,  ///< Hertz, Hermite cubic, fully plastic linear; unloading radius R + delta_m/2
+  burgoyne_daraio_2014,  ///< Hertz, delta (alpha + beta ln delta), linear; Thornton-type unloading
+  ma_liu_2015,           ///< Hertz, logarithmic, linear; unloading radius per regime
 };
 
 /// Law families, as grouped in contact-laws.md.
-enum class Family { elastic, linear_viscoelastic, viscous, hysteresis, piecewise };
+enum class Family { elastic, linear_viscoelastic, viscous, hysteresis, piecewise, elastoplastic };
 std::string_view to_string(Family f);
 
 /// How a law treats a tensile force at the end of contact (contact-laws.md §0.4).
@@ -92,6 +105,13 @@ struct PairCoeffs {
   double restitution = 1.0;       ///< c_r, for kernels that use it directly
   double length = 0.0;            ///< a length scale of the law (Lee-Wang epsilon) [m]
   double shape = 0.0;             ///< a dimensionless shape parameter (Lee-Wang q)
+  // Elastoplastic laws (group (e)); `stiffness` is then the Hertz K = (4/3) E* sqrt(R*).
+  double radius = 0.0;           ///< R* (R against a plane) [m]
+  double yield_overlap = 0.0;    ///< delta_y, end of the elastic (Hertz) branch [m]
+  double yield_force = 0.0;      ///< F_y = K delta_y^(3/2) [N]
+  double plastic_overlap = 0.0;  ///< delta_p, start of the last (fully plastic) branch [m]
+  double plastic_force = 0.0;    ///< F_p, loading force at delta_p [N]
+  std::array<double, 3> law{};   ///< law-specific constants, documented per model (kernels::ep)
 };
 
 /// History of one pair, kept while the pair stays in the neighbor structure.
@@ -103,11 +123,12 @@ struct ContactState {
   double max_force = 0.0;         ///< plastic laws: force at max_overlap [N]
   double residual_overlap = 0.0;  ///< plastic laws: overlap where unloading reaches F = 0 [m]
   double unload_stiffness = 0.0;  ///< plastic laws: K_u of the frozen unloading branch
+  double unload_exponent = 0.0;   ///< elastoplastic laws: n_u of the frozen unloading branch
   double work = 0.0;              ///< work absorbed by the contact over the pair's life [J]
   int touching = 0;               ///< 1 while delta > 0
   int unloading = 0;              ///< plastic laws: on the frozen unloading branch
   int floor_hits = 0;             ///< contacts of this pair whose v0 was raised to the floor
-  int reserved = 0;
+  int regime = 0;  ///< elastoplastic laws: 0 elastic, 1 elastoplastic, 2 fully plastic
 };
 
 /// Resolved numeric parameters of the chosen law, by key.
@@ -306,6 +327,283 @@ struct PlasticPower {
   }
 };
 
+// ---- Quasi-static elastoplastic laws (contact-laws.md group (e)) ------------------------------
+//
+// One state machine for all nine laws (group (e) "Common conventions"); a Model supplies
+//   loading(c, s, d)          the piecewise loading curve F(delta) (s: warm start, read only)
+//   unloading(c, d_max, f_max) the frozen unloading branch {K_u, n_u, delta_res, regime} for
+//                             F = K_u (delta - delta_res)^n_u, with delta_res from continuity at
+//                             (d_max, f_max) unless the law prints it (through() below)
+// 1. virgin loading while delta >= delta_max: loading branch, delta_max and F_max follow;
+// 2. at the first delta < delta_max the unloading branch is frozen from (delta_max, F_max);
+// 3. unloading and reloading follow the frozen branch, F = 0 at and below delta_res;
+// 4. past delta_max the contact loads plastically again on the loading branch;
+// 5. the pair keeps its history across separations: a later impact starts on the flattened
+//    surfaces (no force until delta > delta_res, then the frozen branch up to delta_max), and a
+//    later plastic loading never reduces delta_res (Elastoplastic::freeze).
+// An unloading from the elastic branch (delta_max below the law's end of the elastic branch) is
+// the loading curve itself: delta_res = 0, no dissipation.
+namespace ep {
+
+struct Branch {
+  double stiffness;  ///< K_u [N/m^n_u]
+  double exponent;   ///< n_u
+  double residual;   ///< delta_res [m]
+  int regime;        ///< 0 elastic, 1 elastoplastic, 2 fully plastic
+};
+
+/// The branch K_u (delta - delta_res)^n through (d_max, f_max): delta_res from continuity,
+/// delta_res = d_max - (f_max/K_u)^(1/n). Where continuity would put delta_res below 0 (a loading
+/// force above what the unloading curve can reach from delta = 0, e.g. just past a jump of a
+/// fitted loading curve), delta_res = 0 and K_u = f_max/d_max^n: the branch stays continuous and
+/// never pulls or pushes at delta = 0.
+inline Branch through(double d_max, double f_max, double k_u, double n, int regime) {
+  const double res = d_max - std::pow(f_max / k_u, 1.0 / n);
+  if (res > 0.0) return {k_u, n, res, regime};
+  return {f_max / std::pow(d_max, n), n, 0.0, regime};
+}
+/// Unloading along the loading curve itself (elastic regime).
+inline Branch elastic(const PairCoeffs& c) {
+  return {c.stiffness, 1.5, 0.0, 0};
+}
+inline double hertz(const PairCoeffs& c, double d) {
+  return c.stiffness * pow15(d);
+}
+/// Thornton's unloading radius ratio R_p/R at F_max = f F_y, from
+/// R_p = (4E*/(3 F_max)) ((2 F_max + F_y)/(2 pi p_y))^(3/2) with F_y = pi^3 p_y^3 R^2/(6 E*^2):
+/// R_p/R = ((2f + 1)/3)^(3/2)/f (1 at f = 1).
+inline double thornton_radius_ratio(double f) {
+  const double g = (2.0 * f + 1.0) / 3.0;
+  return g * std::sqrt(g) / f;
+}
+
+/// thornton_1997. law: unused. Loading F_y + pi p_y R (delta - delta_y) = F_y + (3/2)(F_y/delta_y)
+/// (delta - delta_y) (the yield-onset slope).
+struct Thornton {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    if (d < c.yield_overlap) return hertz(c, d);
+    return c.yield_force * (1.0 + 1.5 * (d - c.yield_overlap) / c.yield_overlap);
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max < c.yield_overlap) return elastic(c);
+    const double ratio = thornton_radius_ratio(f_max / c.yield_force);
+    return through(d_max, f_max, c.stiffness * std::sqrt(ratio), 1.5, 1);
+  }
+};
+
+/// stronge_2000. law[0] = theta_y; F_y as printed, delta_y = (F_y/K)^(2/3);
+/// x = 2 delta/delta_y - 1.
+struct Stronge {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    if (d < c.yield_overlap) return hertz(c, d);
+    const double x = 2.0 * d / c.yield_overlap - 1.0;
+    if (d < c.plastic_overlap) return c.yield_force * x * (1.0 + std::log(x) / (3.0 * c.law[0]));
+    return 2.8 * c.yield_force / c.law[0] * x;
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max < c.yield_overlap) return elastic(c);
+    // R_bar = (2 delta_c/delta_y - 1)^(1/2) R, so K_u = K (R_bar/R)^(1/2).
+    const double x = 2.0 * d_max / c.yield_overlap - 1.0;
+    return through(d_max, f_max, c.stiffness * std::sqrt(std::sqrt(x)), 1.5,
+                   d_max < c.plastic_overlap ? 1 : 2);
+  }
+};
+
+/// vu_quoc_zhang_2002. law[0] = K_c [1/N], law[1] = C_a [m/N]. Force-driven: delta(F) below,
+/// F(delta) by a bracketed root solve (src/laws.cpp).
+double vu_quoc_zhang_force(const PairCoeffs& c, double d, double lower_bound);
+struct VuQuocZhang {
+  /// delta(F) on the elastoplastic branch (F >= F_y), with the row's symbols read as: E the
+  /// Young's modulus of identical spheres (E/(1 - nu^2) = 2 E*), R = R*, and the row's delta the
+  /// approach of one centre, half the overlap. Then a^e = R^(1/2) (F/K)^(1/3) (Hertz),
+  /// a^ep = a^e + C_a (F - F_y), R^ep = (1 + K_c (F - F_y)) R, overlap = (a^ep)^2 / R^ep.
+  static double overlap(const PairCoeffs& c, double f) {
+    const double x = f - c.yield_force;
+    const double a = std::sqrt(c.radius) * std::cbrt(f / c.stiffness) + c.law[1] * x;
+    return a * a / (c.radius * (1.0 + c.law[0] * x));
+  }
+  static double loading(const PairCoeffs& c, const ContactState& s, double d) {
+    if (d <= c.yield_overlap) return hertz(c, d);
+    // The loading branch is only evaluated at delta >= delta_max, so F >= F_max there.
+    const double hint = d >= s.max_overlap ? s.max_force : 0.0;
+    return vu_quoc_zhang_force(c, d, hint);
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (f_max <= c.yield_force) return elastic(c);
+    // As printed: F = (4E*/(3R)) a_e^3, a_e^2 = (C_R)_max R (delta - delta_r), i.e.
+    // K (C_R)_max^(3/2) (delta - delta_r)^(3/2).
+    const double cr = 1.0 + c.law[0] * (f_max - c.yield_force);
+    return through(d_max, f_max, c.stiffness * cr * std::sqrt(cr), 1.5, 1);
+  }
+};
+
+/// kogut_etsion_2002. law[0] = delta_res/delta_max if >= 0, else (< 0) the finite-element fit.
+struct KogutEtsion {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    const double w = d / c.yield_overlap;
+    if (w < 1.0) return hertz(c, d);
+    if (w < 6.0) return c.yield_force * 1.03 * std::pow(w, 1.425);
+    return c.yield_force * 1.40 * std::pow(w, 1.263);  // fitted to omega = 110, continued above
+  }
+  /// delta_res/delta_max: the parameter, or the fit, continued above omega = 110 like the loading
+  /// fit and capped at 0.99 (reached near omega = 4700; the fit itself passes 1 near 1e4).
+  static double residual_fraction(const PairCoeffs& c, double w_max) {
+    if (c.law[0] >= 0.0) return c.law[0];
+    return std::min(0.99, 1.02 * (1.0 - std::pow((w_max + 5.9) / 6.9, -0.54)));
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    const double w = d_max / c.yield_overlap;
+    if (w < 1.0) return elastic(c);
+    const double n = 1.5 * std::pow(w, -0.0331);
+    const double res = residual_fraction(c, w) * d_max;
+    // F = F_max ((omega - omega_res)/(omega_max - omega_res))^n_p
+    return {f_max / std::pow(d_max - res, n), n, res, w < 6.0 ? 1 : 2};
+  }
+};
+
+/// jackson_green_2005. law[0] = 4 H/(C S_y).
+struct JacksonGreen {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    const double w = d / c.yield_overlap;
+    if (w <= 1.9) return hertz(c, d);
+    return c.yield_force * (std::exp(-0.25 * std::pow(w, 5.0 / 12.0)) * w * std::sqrt(w) +
+                            c.law[0] * (1.0 - std::exp(-0.04 * std::pow(w, 5.0 / 9.0))) * w);
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max <= 1.9 * c.yield_overlap) return elastic(c);
+    // R_b = R cos(theta), theta = a_c/R with the Hertz contact radius a_c = (R delta_max)^(1/2).
+    const double cos_theta = std::cos(std::sqrt(d_max / c.radius));
+    return through(d_max, f_max, c.stiffness * std::sqrt(cos_theta), 1.5, 1);
+  }
+};
+
+/// du_wang_2009. Loading pi R p_p delta - p_p^3 pi^3 R^2/(12 E*^2) = F_e + (3/2)(F_e/delta_e)
+/// (delta - delta_e), the tangent of the Hertz curve at delta_e.
+struct DuWang {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    if (d <= c.yield_overlap) return hertz(c, d);
+    return c.yield_force * (1.0 + 1.5 * (d - c.yield_overlap) / c.yield_overlap);
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max <= c.yield_overlap) return elastic(c);
+    return through(d_max, f_max, c.stiffness, 1.5, 1);
+  }
+};
+
+/// brake_2012. law[0] = F'_y, law[1] = F'_p = 2 pi R p0 (the fully plastic branch
+/// pi p0 (2 R delta + c) = F_p + F'_p (delta - delta_p)).
+struct Brake {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    if (d < c.yield_overlap) return hertz(c, d);
+    if (d >= c.plastic_overlap) return c.plastic_force + c.law[1] * (d - c.plastic_overlap);
+    const double span = c.plastic_overlap - c.yield_overlap;
+    const double s = (d - c.yield_overlap) / span;
+    const double fy = c.yield_force, fp = c.plastic_force;
+    const double a3 = 2.0 * fy - 2.0 * fp + span * (c.law[0] + c.law[1]);
+    const double a2 = -3.0 * fy + 3.0 * fp - span * (2.0 * c.law[0] + c.law[1]);
+    return ((a3 * s + a2) * s + span * c.law[0]) * s + fy;
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max < c.yield_overlap) return elastic(c);
+    // R_b = R + delta_m/2
+    return through(d_max, f_max, c.stiffness * std::sqrt(1.0 + 0.5 * d_max / c.radius), 1.5,
+                   d_max < c.plastic_overlap ? 1 : 2);
+  }
+};
+
+/// burgoyne_daraio_2014. law[0] = 2 pi R p0 (fully plastic slope). The middle branch
+/// delta (alpha + beta ln delta) through (delta_y, F_y) and (delta_p, F_p), written without the
+/// unit-dependent alpha, beta.
+struct BurgoyneDaraio {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    if (d < c.yield_overlap) return hertz(c, d);
+    if (d >= c.plastic_overlap) return c.plastic_force + c.law[0] * (d - c.plastic_overlap);
+    const double ky = c.yield_force / c.yield_overlap, kp = c.plastic_force / c.plastic_overlap;
+    return d * (ky + (kp - ky) * std::log(d / c.yield_overlap) /
+                         std::log(c.plastic_overlap / c.yield_overlap));
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max < c.yield_overlap) return elastic(c);
+    const double ratio = thornton_radius_ratio(f_max / c.yield_force);
+    return through(d_max, f_max, c.stiffness * std::sqrt(ratio), 1.5,
+                   d_max < c.plastic_overlap ? 1 : 2);
+  }
+};
+
+/// ma_liu_2015. law[0] = c1 [N/m], law[1] = c2 [N/m], law[2] = k1 [N/m]; c3 = F_y - c1 delta_y.
+struct MaLiu {
+  static double loading(const PairCoeffs& c, const ContactState&, double d) {
+    if (d < c.yield_overlap) return hertz(c, d);
+    if (d >= c.plastic_overlap) return c.plastic_force + c.law[2] * (d - c.plastic_overlap);
+    return d * (c.law[0] + c.law[1] * std::log(d / c.yield_overlap)) + c.yield_force -
+           c.law[0] * c.yield_overlap;
+  }
+  static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
+    if (d_max < c.yield_overlap) return elastic(c);
+    // R_u/R = (Hertz force)/(loading force): R^e = F^e R/F_max with F^e = K delta_max^(3/2)
+    // below delta_p; R_p^e = F_p^e R/F_ep with F_p^e = K delta_p^(3/2), F_ep = F_p above
+    // (constant, and continuous at delta_max = delta_p). Reading: see the law's notes.
+    if (d_max < c.plastic_overlap)
+      return through(d_max, f_max, c.stiffness * std::sqrt(hertz(c, d_max) / f_max), 1.5, 1);
+    return through(d_max, f_max,
+                   c.stiffness * std::sqrt(hertz(c, c.plastic_overlap) / c.plastic_force), 1.5, 2);
+  }
+};
+
+}  // namespace ep
+
+/// The state machine of group (e) around a Model of namespace ep.
+template <class Model>
+struct Elastoplastic {
+  /// Freezes the unloading branch at (max_overlap, max_force). A later plastic loading never
+  /// reduces the permanent overlap left by an earlier one (the sources specify one cycle only):
+  /// where the row's branch would end below the current residual_overlap, that overlap is kept
+  /// and K_u scaled through (delta_max, F_max); otherwise the part between the two residual
+  /// overlaps would return energy that was never stored.
+  static void freeze(const PairCoeffs& c, ContactState& s) {
+    ep::Branch b = Model::unloading(c, s.max_overlap, s.max_force);
+    if (b.residual < s.residual_overlap) {
+      b.residual = s.residual_overlap;
+      b.stiffness = s.max_force / std::pow(s.max_overlap - b.residual, b.exponent);
+    }
+    s.unload_stiffness = b.stiffness;
+    s.unload_exponent = b.exponent;
+    s.residual_overlap = b.residual;
+    s.regime = b.regime;
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double) {
+    if (d >= s.max_overlap) {  // virgin loading
+      const double f = Model::loading(c, s, d);
+      s.unloading = 0;
+      s.max_overlap = d;
+      s.max_force = f;
+      return f;
+    }
+    if (!s.unloading) {
+      s.unloading = 1;
+      freeze(c, s);
+    }
+    return d > s.residual_overlap
+               ? s.unload_stiffness * std::pow(d - s.residual_overlap, s.unload_exponent)
+               : 0.0;
+  }
+  /// Energy returned by unloading from here: the frozen branch, or the branch that would be
+  /// frozen at d if the contact is on the loading curve.
+  static double potential(const PairCoeffs& c, const ContactState& s, double d) {
+    ContactState u = s;
+    if (!u.unloading || d >= u.max_overlap) {
+      if (d >= u.max_overlap) {
+        u.max_force = Model::loading(c, s, d);
+        u.max_overlap = d;
+      }
+      freeze(c, u);
+    }
+    if (d <= u.residual_overlap) return 0.0;
+    const double n = u.unload_exponent;
+    return u.unload_stiffness * std::pow(d - u.residual_overlap, n + 1.0) / (n + 1.0);
+  }
+};
+
 }  // namespace kernels
 
 /// Calls f(kernel_type{}) with the kernel type for k: the one place where a Kernel value becomes
@@ -338,9 +636,27 @@ decltype(auto) with_kernel(Kernel k, F&& f) {
     case Kernel::lee_wang_transition:
       return f(kernels::LeeWangTransition{});
     case Kernel::plastic_power:
+      return f(kernels::PlasticPower{});
+    case Kernel::thornton_1997:
+      return f(kernels::Elastoplastic<kernels::ep::Thornton>{});
+    case Kernel::stronge_2000:
+      return f(kernels::Elastoplastic<kernels::ep::Stronge>{});
+    case Kernel::vu_quoc_zhang_2002:
+      return f(kernels::Elastoplastic<kernels::ep::VuQuocZhang>{});
+    case Kernel::kogut_etsion_2002:
+      return f(kernels::Elastoplastic<kernels::ep::KogutEtsion>{});
+    case Kernel::jackson_green_2005:
+      return f(kernels::Elastoplastic<kernels::ep::JacksonGreen>{});
+    case Kernel::du_wang_2009:
+      return f(kernels::Elastoplastic<kernels::ep::DuWang>{});
+    case Kernel::brake_2012:
+      return f(kernels::Elastoplastic<kernels::ep::Brake>{});
+    case Kernel::burgoyne_daraio_2014:
+      return f(kernels::Elastoplastic<kernels::ep::BurgoyneDaraio>{});
+    case Kernel::ma_liu_2015:
       break;
   }
-  return f(kernels::PlasticPower{});
+  return f(kernels::Elastoplastic<kernels::ep::MaLiu>{});
 }
 
 }  // namespace chaindem
