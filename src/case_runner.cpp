@@ -98,6 +98,7 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
                   {"output_every_steps", static_cast<double>(run.output_every)},
                   {"skin", sim.settings().skin},
                   {"threads", sim.settings().threads}};
+  meta.expected_frames = run.steps / run.output_every + 2;
   H5mdWriter writer(path, meta, sim, run.write_contacts);
 
   const Scene& scene = sim.scene();

@@ -24,15 +24,20 @@ struct TimeSeries {
   Growing step, time, value;
   TimeSeries() = default;
   TimeSeries(hid_t parent, const std::string& name, std::vector<hsize_t> shape,
-             const std::string& unit)
+             const std::string& unit, hsize_t frames)
       : group_(group(parent, name)),
-        step(group_.get(), "step", {}, H5T_NATIVE_INT64),
-        time(group_.get(), "time", {}, H5T_NATIVE_DOUBLE, "s"),
-        value(group_.get(), "value", std::move(shape), H5T_NATIVE_DOUBLE, unit) {}
+        step(group_.get(), "step", {}, H5T_NATIVE_INT64, "", frames),
+        time(group_.get(), "time", {}, H5T_NATIVE_DOUBLE, "s", frames),
+        value(group_.get(), "value", std::move(shape), H5T_NATIVE_DOUBLE, unit, frames) {}
   void append(std::int64_t s, double t, const double* v) {
     step.append(&s, 1);
     time.append(&t, 1);
     value.append(v, 1);
+  }
+  void flush() {
+    step.flush();
+    time.flush();
+    value.flush();
   }
 };
 
@@ -74,6 +79,7 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
 
   const Particles& p = sim.particles();
   const auto n = static_cast<hsize_t>(p.size());
+  const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
   m.particles = group(f, "particles");
   m.chain = group(m.particles.get(), "chain");
   {
@@ -81,9 +87,9 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
     attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
     attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
   }
-  m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m");
-  m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s");
-  m.force = TimeSeries(m.chain.get(), "force", {n, 3}, "N");
+  m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m", frames);
+  m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s", frames);
+  m.force = TimeSeries(m.chain.get(), "force", {n, 3}, "N", frames);
   dataset_fixed(m.chain.get(), "radius", {n}, p.radius.data(), H5T_NATIVE_DOUBLE, "m");
   dataset_fixed(m.chain.get(), "mass", {n}, p.mass.data(), H5T_NATIVE_DOUBLE, "kg");
   dataset_fixed(m.chain.get(), "species", {n}, p.material.data(), H5T_NATIVE_INT);
@@ -99,11 +105,12 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
   m.observables = group(f, "observables");
   for (const char* name : {"kinetic_energy", "stored_energy", "dissipated_energy",
                            "external_potential_energy", "wall_work", "energy_balance"})
-    m.energy.emplace(name, TimeSeries(m.observables.get(), name, {}, "J"));
-  m.momentum = TimeSeries(m.observables.get(), "momentum", {3}, "kg m/s");
+    m.energy.emplace(name, TimeSeries(m.observables.get(), name, {}, "J", frames));
+  m.momentum = TimeSeries(m.observables.get(), "momentum", {3}, "kg m/s", frames);
 
   const auto n_walls = static_cast<hsize_t>(sim.scene().walls.size());
   m.walls_group = group(f, "walls");
+  sim_walls_empty_ = n_walls == 0;
   if (n_walls > 0) {
     std::vector<std::string> names;
     std::vector<double> normals;
@@ -113,7 +120,7 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
     }
     attr_strings(m.walls_group.get(), "names", names);
     dataset_fixed(m.walls_group.get(), "normal", {n_walls, 3}, normals.data(), H5T_NATIVE_DOUBLE);
-    m.wall_position = TimeSeries(m.walls_group.get(), "position", {n_walls, 3}, "m");
+    m.wall_position = TimeSeries(m.walls_group.get(), "position", {n_walls, 3}, "m", frames);
   }
 
   m.contacts = write_contacts;
@@ -234,6 +241,13 @@ void H5mdWriter::write_frame(const Simulation& sim) {
 void H5mdWriter::finish(const std::map<std::string, double>& summary,
                         const std::map<std::string, std::vector<double>>& arrays) {
   Impl& m = *impl_;
+  for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->flush();
+  for (auto& [name, series] : m.energy) series.flush();
+  if (!sim_walls_empty_) m.wall_position.flush();
+  if (m.contacts)
+    for (Growing* g : {&m.c_step, &m.c_time, &m.c_offset, &m.c_first, &m.c_second, &m.c_overlap,
+                       &m.c_force, &m.c_rate, &m.c_v0})
+      g->flush();
   {
     Handle s = group(m.file.get(), "summary");
     for (const auto& [key, value] : summary)

@@ -139,22 +139,26 @@ void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsiz
 }
 
 // A dataset that grows along its first dimension; chunked and compressed.
+// A dataset that grows along its first dimension; chunked and compressed. Appended rows are
+// buffered and written in large blocks (flush(), or when the buffer passes ~4 MiB), so a run
+// makes few HDF5 calls: the library serialises them, and sweeps run many cases in parallel.
 class Growing {
  public:
   Growing() = default;
+  /// `expected_rows` sizes the chunks (a short run gets small chunks).
   Growing(hid_t parent, const std::string& name, std::vector<hsize_t> row_shape, hid_t type,
-          const std::string& unit = "")
-      : row_shape_(std::move(row_shape)), type_(type) {
+          const std::string& unit = "", hsize_t expected_rows = 4096)
+      : row_shape_(std::move(row_shape)), type_(type), element_size_(H5Tget_size(type)) {
     std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunk{1};
-    hsize_t row = 1;
     for (hsize_t s : row_shape_) {
       dims.push_back(s);
       maxdims.push_back(s);
       chunk.push_back(s);
-      row *= s;
+      row_elements_ *= s;
     }
-    // About 64 KiB per chunk, at least one row.
-    chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(4096, 8192 / std::max<hsize_t>(row, 1)));
+    // About 64 KiB per chunk, at least one row, no more rows than the run will write.
+    chunk[0] = std::max<hsize_t>(
+        1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements_, 1), expected_rows}));
     Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
                        "space"),
                  H5Sclose);
@@ -162,6 +166,7 @@ class Growing {
     check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), "chunk");
     check_status(H5Pset_shuffle(plist.get()), "shuffle");
     check_status(H5Pset_deflate(plist.get(), 4), "deflate");
+    check_status(H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER), "fill time");
     dataset_ = Handle(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
                                        plist.get(), H5P_DEFAULT),
                             "dataset " + name),
@@ -170,8 +175,15 @@ class Growing {
   }
 
   void append(const void* data, hsize_t rows) {
-    if (rows == 0) return;
-    std::vector<hsize_t> dims{rows_ + rows}, start{rows_}, count{rows};
+    const auto* bytes = static_cast<const char*>(data);
+    buffer_.insert(buffer_.end(), bytes, bytes + rows * row_elements_ * element_size_);
+    pending_ += rows;
+    if (buffer_.size() >= (4u << 20)) flush();
+  }
+
+  void flush() {
+    if (pending_ == 0) return;
+    std::vector<hsize_t> dims{rows_ + pending_}, start{rows_}, count{pending_};
     for (hsize_t s : row_shape_) {
       dims.push_back(s);
       start.push_back(0);
@@ -185,10 +197,12 @@ class Growing {
     Handle mem_space(
         check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
         H5Sclose);
-    check_status(
-        H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT, data),
-        "write");
-    rows_ += rows;
+    check_status(H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT,
+                          buffer_.data()),
+                 "write");
+    rows_ += pending_;
+    pending_ = 0;
+    buffer_.clear();
   }
   hid_t get() const { return dataset_.get(); }
 
@@ -196,7 +210,10 @@ class Growing {
   Handle dataset_;
   std::vector<hsize_t> row_shape_;
   hid_t type_ = -1;
-  hsize_t rows_ = 0;
+  std::size_t element_size_ = 8;
+  hsize_t row_elements_ = 1;
+  hsize_t rows_ = 0, pending_ = 0;
+  std::vector<char> buffer_;
 };
 
 }  // namespace chaindem::hdf5

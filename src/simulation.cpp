@@ -14,6 +14,18 @@ namespace {
 // Below this many items a parallel region costs more than it saves.
 constexpr std::size_t parallel_threshold = 4096;
 
+// body(i) for i in [0, n): on OpenMP threads (static schedule) for large n, else a plain loop
+// that never enters the OpenMP runtime (whose per-region cost dominates small chains and sweeps).
+template <class Index, class Body>
+inline void for_each_index(Index n, int threads, Body&& body) {
+  if (threads > 1 && static_cast<std::size_t>(n) > parallel_threshold) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (Index i = 0; i < n; ++i) body(i);
+  } else {
+    for (Index i = 0; i < n; ++i) body(i);
+  }
+}
+
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
 // tension policy, and the work the contact absorbs, the trapezoidal integral
 // sum 0.5 (F_old + F_new)(d_new - d_old). Dissipated energy = work - recoverable potential.
@@ -259,8 +271,7 @@ void Simulation::evaluate_pairs(KernelT) {
   const double floor = impact_velocity_floor_;
   const bool clamp = settings_.tension == TensionPolicy::clamp;
   const std::size_t n = cl.size();
-#pragma omp parallel for schedule(static) num_threads(settings_.threads) if (n > parallel_threshold)
-  for (std::size_t c = 0; c < n; ++c) {
+  for_each_index(n, settings_.threads, [&](std::size_t c) {
     const int i = cl.first[c], j = cl.second[c];
     const double dx = p.position(j, 0) - p.position(i, 0);
     const double dy = p.position(j, 1) - p.position(i, 1);
@@ -275,7 +286,7 @@ void Simulation::evaluate_pairs(KernelT) {
     cl.ny[c] = ny;
     cl.nz[c] = nz;
     update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, floor, clamp);
-  }
+  });
 }
 
 template <class KernelT>
@@ -303,9 +314,7 @@ void Simulation::gather_forces() {
   Particles& p = scene_.particles;
   const Eigen::Index n = p.size();
   const Eigen::Vector3d g = scene_.gravity;
-#pragma omp parallel for schedule(static) \
-    num_threads(settings_.threads) if (static_cast <std::size_t>(n) > parallel_threshold)
-  for (Eigen::Index i = 0; i < n; ++i) {
+  for_each_index(n, settings_.threads, [&](Eigen::Index i) {
     double fx = p.external_force(i, 0) + p.mass(i) * g.x();
     double fy = p.external_force(i, 1) + p.mass(i) * g.y();
     double fz = p.external_force(i, 2) + p.mass(i) * g.z();
@@ -323,7 +332,7 @@ void Simulation::gather_forces() {
     p.force(i, 0) = fx;
     p.force(i, 1) = fy;
     p.force(i, 2) = fz;
-  }
+  });
 }
 
 void Simulation::compute_forces() {
@@ -350,21 +359,25 @@ void Simulation::step() {
   double power_before = 0.0;
   for (double w : wall_power_) power_before += w;
 
-#pragma omp parallel for schedule(static) \
-    num_threads(settings_.threads) if (static_cast <std::size_t>(n) > parallel_threshold)
-  for (Eigen::Index i = 0; i < n; ++i) {
+  for_each_index(n, settings_.threads, [&](Eigen::Index i) {
     for (int a = 0; a < 3; ++a) {
       p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
       p.position(i, a) += dt * p.velocity(i, a);
     }
-  }
+  });
   for (std::size_t w = 0; w < wall_offset_.size(); ++w)
     wall_offset_[w] += dt * scene_.walls[w].velocity;
   time_ = static_cast<double>(++step_) * dt;
 
   // Rebuild when two surfaces may have closed the skin since the last build.
-  const double particle_move =
-      std::sqrt((p.position - reference_position_).square().rowwise().sum().maxCoeff());
+  double largest_move2 = 0.0;  // a plain loop: no temporary per step
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double dx = p.position(i, 0) - reference_position_(i, 0);
+    const double dy = p.position(i, 1) - reference_position_(i, 1);
+    const double dz = p.position(i, 2) - reference_position_(i, 2);
+    largest_move2 = std::max(largest_move2, dx * dx + dy * dy + dz * dz);
+  }
+  const double particle_move = std::sqrt(largest_move2);
   double wall_move = 0.0;
   for (std::size_t w = 0; w < wall_offset_.size(); ++w)
     wall_move = std::max(wall_move, (wall_offset_[w] - wall_offset_at_rebuild_[w]).norm());
@@ -373,10 +386,9 @@ void Simulation::step() {
 
   compute_forces();
 
-#pragma omp parallel for schedule(static) \
-    num_threads(settings_.threads) if (static_cast <std::size_t>(n) > parallel_threshold)
-  for (Eigen::Index i = 0; i < n; ++i)
+  for_each_index(n, settings_.threads, [&](Eigen::Index i) {
     for (int a = 0; a < 3; ++a) p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
+  });
 
   double power_after = 0.0;
   for (double w : wall_power_) power_after += w;

@@ -26,6 +26,7 @@ struct RunMetadata {
   std::string case_origin;                        ///< its path
   std::map<std::string, double> derived;          ///< time step, steps, output interval, ...
   std::string time_step_note;
+  std::int64_t expected_frames = 4096;  ///< sizes the chunks of the time series
 };
 
 class H5mdWriter {
@@ -51,6 +52,7 @@ class H5mdWriter {
   std::string path_;
   std::string partial_path_;
   bool finished_ = false;
+  bool sim_walls_empty_ = true;
 };
 
 }  // namespace chaindem
