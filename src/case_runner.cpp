@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 #include "chaindem/h5md_writer.hpp"
@@ -85,8 +87,13 @@ const volatile std::sig_atomic_t* stop_flag() {
   return &stop_signal;
 }
 
-CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
-                        const RunControl& control) {
+namespace {
+
+using WriterFactory =
+    std::function<std::unique_ptr<H5mdWriter>(const RunMetadata&, const Simulation&, bool)>;
+
+CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
+                     const RunControl& control) {
   Simulation sim(std::move(run.scene), run.settings);
   RunMetadata meta;
   meta.parameters = cfg.resolved();
@@ -99,7 +106,8 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
                   {"skin", sim.settings().skin},
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
-  H5mdWriter writer(path, meta, sim, run.write_contacts);
+  const std::unique_ptr<H5mdWriter> owned_writer = make_writer(meta, sim, run.write_contacts);
+  H5mdWriter& writer = *owned_writer;
 
   const Scene& scene = sim.scene();
   const Particles& p = sim.particles();
@@ -231,6 +239,28 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
                                   {"arrival_beads", beads},
                                   {"arrival_time", summary.arrival_time}});
   return summary;
+}
+
+}  // namespace
+
+CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
+                        const RunControl& control) {
+  return run_case(
+      cfg, std::move(run),
+      [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
+        return std::make_unique<H5mdWriter>(path, meta, sim, contacts);
+      },
+      control);
+}
+
+CaseSummary run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
+                         const std::string& name, std::mutex* lock, const RunControl& control) {
+  return run_case(
+      cfg, std::move(run),
+      [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
+        return std::make_unique<H5mdWriter>(parent, name, meta, sim, contacts, lock);
+      },
+      control);
 }
 
 }  // namespace chaindem

@@ -9,9 +9,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "chaindem/version.hpp"
+
+static_assert(std::is_same_v<hid_t, std::int64_t>,
+              "hid_t travels as std::int64_t in the public header");
 
 namespace chaindem {
 namespace {
@@ -24,11 +28,11 @@ struct TimeSeries {
   Growing step, time, value;
   TimeSeries() = default;
   TimeSeries(hid_t parent, const std::string& name, std::vector<hsize_t> shape,
-             const std::string& unit, hsize_t frames)
+             const std::string& unit, hsize_t frames, std::mutex* lock)
       : group_(group(parent, name)),
-        step(group_.get(), "step", {}, H5T_NATIVE_INT64, "", frames),
-        time(group_.get(), "time", {}, H5T_NATIVE_DOUBLE, "s", frames),
-        value(group_.get(), "value", std::move(shape), H5T_NATIVE_DOUBLE, unit, frames) {}
+        step(group_.get(), "step", {}, H5T_NATIVE_INT64, "", frames, lock),
+        time(group_.get(), "time", {}, H5T_NATIVE_DOUBLE, "s", frames, lock),
+        value(group_.get(), "value", std::move(shape), H5T_NATIVE_DOUBLE, unit, frames, lock) {}
   void append(std::int64_t s, double t, const double* v) {
     step.append(&s, 1);
     time.append(&t, 1);
@@ -44,7 +48,8 @@ struct TimeSeries {
 }  // namespace
 
 struct H5mdWriter::Impl {
-  Handle file;
+  std::mutex* lock = nullptr;  // shared-file mode: held for every HDF5 call
+  Handle file;                 // the file, or the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
   TimeSeries position, velocity, force;
   std::map<std::string, TimeSeries> energy;
@@ -60,10 +65,25 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
                        bool write_contacts)
     : impl_(std::make_unique<Impl>()), path_(std::move(path)), partial_path_(path_ + ".partial") {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions with our message
+  impl_->file =
+      Handle(check(H5Fcreate(partial_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                   "cannot create '" + partial_path_ + "'"),
+             H5Fclose);
+  create(meta, sim, write_contacts);
+}
+
+H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
+                       const Simulation& sim, bool write_contacts, std::mutex* lock)
+    : impl_(std::make_unique<Impl>()), path_(std::move(group_name)), parent_(parent) {
+  std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  impl_->lock = lock;
+  impl_->file = group(parent, path_);
+  create(meta, sim, write_contacts);
+}
+
+void H5mdWriter::create(const RunMetadata& meta, const Simulation& sim, bool write_contacts) {
   Impl& m = *impl_;
-  m.file = Handle(check(H5Fcreate(partial_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                        "cannot create '" + partial_path_ + "'"),
-                  H5Fclose);
   const hid_t f = m.file.get();
 
   {  // /h5md
@@ -87,9 +107,9 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
     attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
     attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
   }
-  m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m", frames);
-  m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s", frames);
-  m.force = TimeSeries(m.chain.get(), "force", {n, 3}, "N", frames);
+  m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m", frames, m.lock);
+  m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s", frames, m.lock);
+  m.force = TimeSeries(m.chain.get(), "force", {n, 3}, "N", frames, m.lock);
   dataset_fixed(m.chain.get(), "radius", {n}, p.radius.data(), H5T_NATIVE_DOUBLE, "m");
   dataset_fixed(m.chain.get(), "mass", {n}, p.mass.data(), H5T_NATIVE_DOUBLE, "kg");
   dataset_fixed(m.chain.get(), "species", {n}, p.material.data(), H5T_NATIVE_INT);
@@ -105,8 +125,8 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
   m.observables = group(f, "observables");
   for (const char* name : {"kinetic_energy", "stored_energy", "dissipated_energy",
                            "external_potential_energy", "wall_work", "energy_balance"})
-    m.energy.emplace(name, TimeSeries(m.observables.get(), name, {}, "J", frames));
-  m.momentum = TimeSeries(m.observables.get(), "momentum", {3}, "kg m/s", frames);
+    m.energy.emplace(name, TimeSeries(m.observables.get(), name, {}, "J", frames, m.lock));
+  m.momentum = TimeSeries(m.observables.get(), "momentum", {3}, "kg m/s", frames, m.lock);
 
   const auto n_walls = static_cast<hsize_t>(sim.scene().walls.size());
   m.walls_group = group(f, "walls");
@@ -120,7 +140,8 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
     }
     attr_strings(m.walls_group.get(), "names", names);
     dataset_fixed(m.walls_group.get(), "normal", {n_walls, 3}, normals.data(), H5T_NATIVE_DOUBLE);
-    m.wall_position = TimeSeries(m.walls_group.get(), "position", {n_walls, 3}, "m", frames);
+    m.wall_position =
+        TimeSeries(m.walls_group.get(), "position", {n_walls, 3}, "m", frames, m.lock);
   }
 
   m.contacts = write_contacts;
@@ -130,17 +151,17 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
     attr_string(g, "layout",
                 "ragged: frame k holds rows offset[k] .. offset[k+1]-1; second < 0 is wall "
                 "-(second+1); only touching contacts are listed");
-    m.c_step = Growing(g, "step", {}, H5T_NATIVE_INT64);
-    m.c_time = Growing(g, "time", {}, H5T_NATIVE_DOUBLE, "s");
-    m.c_offset = Growing(g, "offset", {}, H5T_NATIVE_INT64);
+    m.c_step = Growing(g, "step", {}, H5T_NATIVE_INT64, "", frames, m.lock);
+    m.c_time = Growing(g, "time", {}, H5T_NATIVE_DOUBLE, "s", frames, m.lock);
+    m.c_offset = Growing(g, "offset", {}, H5T_NATIVE_INT64, "", frames, m.lock);
     const std::int64_t zero = 0;
     m.c_offset.append(&zero, 1);
-    m.c_first = Growing(g, "first", {}, H5T_NATIVE_INT32);
-    m.c_second = Growing(g, "second", {}, H5T_NATIVE_INT32);
-    m.c_overlap = Growing(g, "overlap", {}, H5T_NATIVE_DOUBLE, "m");
-    m.c_force = Growing(g, "normal_force", {}, H5T_NATIVE_DOUBLE, "N");
-    m.c_rate = Growing(g, "approach_rate", {}, H5T_NATIVE_DOUBLE, "m/s");
-    m.c_v0 = Growing(g, "impact_velocity", {}, H5T_NATIVE_DOUBLE, "m/s");
+    m.c_first = Growing(g, "first", {}, H5T_NATIVE_INT32, "", 4096, m.lock);
+    m.c_second = Growing(g, "second", {}, H5T_NATIVE_INT32, "", 4096, m.lock);
+    m.c_overlap = Growing(g, "overlap", {}, H5T_NATIVE_DOUBLE, "m", 4096, m.lock);
+    m.c_force = Growing(g, "normal_force", {}, H5T_NATIVE_DOUBLE, "N", 4096, m.lock);
+    m.c_rate = Growing(g, "approach_rate", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, m.lock);
+    m.c_v0 = Growing(g, "impact_velocity", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, m.lock);
   }
 
   {  // /parameters
@@ -167,11 +188,17 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
 }
 
 H5mdWriter::~H5mdWriter() {
-  if (!finished_) {
-    impl_.reset();  // close the file before removing it
-    std::error_code ec;
-    std::filesystem::remove(partial_path_, ec);
+  if (finished_) return;
+  if (parent_ >= 0) {  // shared file: remove the unfinished run's group
+    std::mutex* lock = impl_->lock;
+    std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+    impl_.reset();
+    H5Ldelete(parent_, path_.c_str(), H5P_DEFAULT);
+    return;
   }
+  impl_.reset();  // close the file before removing it
+  std::error_code ec;
+  std::filesystem::remove(partial_path_, ec);
 }
 
 void H5mdWriter::write_frame(const Simulation& sim) {
@@ -241,6 +268,7 @@ void H5mdWriter::write_frame(const Simulation& sim) {
 void H5mdWriter::finish(const std::map<std::string, double>& summary,
                         const std::map<std::string, std::vector<double>>& arrays) {
   Impl& m = *impl_;
+  std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
   for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->flush();
   for (auto& [name, series] : m.energy) series.flush();
   if (!sim_walls_empty_) m.wall_position.flush();
@@ -258,8 +286,8 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
   }
   attr_string(m.file.get(), "chaindem_status", "complete");
   check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
-  impl_.reset();  // closes every object and the file
-  std::filesystem::rename(partial_path_, path_);
+  impl_.reset();  // closes every object (and the file, unless it is shared)
+  if (parent_ < 0) std::filesystem::rename(partial_path_, path_);
   finished_ = true;
 }
 

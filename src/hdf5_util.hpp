@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -146,9 +147,13 @@ class Growing {
  public:
   Growing() = default;
   /// `expected_rows` sizes the chunks (a short run gets small chunks).
+  /// `lock` (optional) is held while the buffer is written: several writers share one file.
   Growing(hid_t parent, const std::string& name, std::vector<hsize_t> row_shape, hid_t type,
-          const std::string& unit = "", hsize_t expected_rows = 4096)
-      : row_shape_(std::move(row_shape)), type_(type), element_size_(H5Tget_size(type)) {
+          const std::string& unit = "", hsize_t expected_rows = 4096, std::mutex* lock = nullptr)
+      : row_shape_(std::move(row_shape)),
+        type_(type),
+        element_size_(H5Tget_size(type)),
+        lock_(lock) {
     std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunk{1};
     for (hsize_t s : row_shape_) {
       dims.push_back(s);
@@ -178,9 +183,13 @@ class Growing {
     const auto* bytes = static_cast<const char*>(data);
     buffer_.insert(buffer_.end(), bytes, bytes + rows * row_elements_ * element_size_);
     pending_ += rows;
-    if (buffer_.size() >= (4u << 20)) flush();
+    if (buffer_.size() >= (4u << 20)) {
+      std::unique_lock guard = lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>();
+      flush();
+    }
   }
 
+  /// Writes the buffered rows; the caller holds the file's lock, if any.
   void flush() {
     if (pending_ == 0) return;
     std::vector<hsize_t> dims{rows_ + pending_}, start{rows_}, count{pending_};
@@ -214,6 +223,7 @@ class Growing {
   hsize_t row_elements_ = 1;
   hsize_t rows_ = 0, pending_ = 0;
   std::vector<char> buffer_;
+  std::mutex* lock_ = nullptr;
 };
 
 }  // namespace chaindem::hdf5

@@ -200,12 +200,11 @@ struct CaseRecord {
   std::map<std::string, std::vector<double>> arrays;
 };
 
-CaseRecord read_case(const std::string& path) {
+CaseRecord read_case(hid_t file, const std::string& case_group) {
   using namespace hdf5;
   CaseRecord r;
-  Handle file(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + path), H5Fclose);
-  Handle summary(check(H5Gopen2(file.get(), "summary", H5P_DEFAULT), "summary of " + path),
-                 H5Gclose);
+  const std::string path = case_group + "/summary";
+  Handle summary(check(H5Gopen2(file, path.c_str(), H5P_DEFAULT), path), H5Gclose);
   H5O_info_t info;
   check_status(H5Oget_info(summary.get(), &info), "summary info");
   for (hsize_t a = 0; a < info.num_attrs; ++a) {
@@ -231,6 +230,25 @@ CaseRecord read_case(const std::string& path) {
   }
   r.status = "ok";
   return r;
+}
+
+// The string value of attribute `name` of `object`, or "" if it has none.
+std::string read_string_attr(hid_t object, const char* name) {
+  using namespace hdf5;
+  if (H5Aexists(object, name) <= 0) return "";
+  Handle attr(check(H5Aopen(object, name, H5P_DEFAULT), name), H5Aclose);
+  Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* value = nullptr;
+    Handle memtype(check(H5Tcopy(H5T_C_S1), "type"), H5Tclose);
+    H5Tset_size(memtype.get(), H5T_VARIABLE);
+    H5Tset_cset(memtype.get(), H5T_CSET_UTF8);
+    check_status(H5Aread(attr.get(), memtype.get(), &value), name);
+    std::string out = value ? value : "";
+    H5free_memory(value);
+    return out;
+  }
+  return "";
 }
 
 void write_string_column(hid_t group, const std::string& name,
@@ -264,101 +282,83 @@ bool numeric(const std::vector<std::string>& values) {
   return true;
 }
 
-// Rank 0: every case file into one HDF5 file, plus the sweep definition and the summary table.
-void merge(const SweepDefinition& d, const fs::path& work, const std::string& output,
-           const std::vector<CaseRecord>& records) {
+// A new sweep file: H5MD metadata, the sweep definition (with the signature a resume checks),
+// and the group the cases go into.
+void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature) {
   using namespace hdf5;
-  const std::string partial = output + ".partial";
   {
-    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                      "cannot create '" + partial + "'"),
-                H5Fclose);
-    const hid_t f = file.get();
-    {
-      Handle h5md = group(f, "h5md");
-      attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
-      Handle author = group(h5md.get(), "author");
-      const char* user = std::getenv("USER");
-      attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
-      Handle creator = group(h5md.get(), "creator");
-      attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
-      attr_fixed_strings(creator.get(), "version", {version}, true);
-    }
-    {
-      Handle sweep = group(f, "sweep");
-      dataset_string(sweep.get(), "sweep_file", d.text);
-      std::ifstream base(d.base);
-      std::stringstream base_text;
-      base_text << base.rdbuf();
-      dataset_string(sweep.get(), "base_case_file", base_text.str());
-      attr_string(sweep.get(), "base", d.base);
-      attr_string(sweep.get(), "combine", d.combine);
-      std::vector<std::string> fixed = d.fixed;
-      if (fixed.empty()) fixed.push_back("");
-      attr_strings(sweep.get(), "fixed", fixed);
-      Handle axes = group(sweep.get(), "axes");
-      for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
-    }
-    Handle cases = group(f, "cases");
-    for (std::size_t k = 0; k < d.cases.size(); ++k) {
-      if (records[k].status != "ok") continue;
-      const std::string src_path = (work / (case_name(k) + ".h5")).string();
-      Handle src(check(H5Fopen(src_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + src_path),
-                 H5Fclose);
-      Handle dst = group(cases.get(), case_name(k));
-      for (const char* name :
-           {"h5md", "particles", "observables", "contacts", "walls", "parameters", "summary"})
-        if (H5Lexists(src.get(), name, H5P_DEFAULT) > 0)
-          check_status(H5Ocopy(src.get(), name, dst.get(), name, H5P_DEFAULT, H5P_DEFAULT),
-                       "copy " + src_path + ":/" + name);
-    }
-    // The summary table: one row per case.
-    Handle summary = group(f, "summary");
-    const auto n = static_cast<hsize_t>(d.cases.size());
-    std::vector<std::int64_t> index(d.cases.size());
-    for (std::size_t k = 0; k < index.size(); ++k) index[k] = static_cast<std::int64_t>(k);
-    dataset_fixed(summary.get(), "case", {n}, index.data(), H5T_NATIVE_INT64);
-    for (std::size_t a = 0; a < d.axes.size(); ++a) {
-      std::vector<std::string> column;
-      for (const auto& c : d.cases) column.push_back(c[a]);
-      if (numeric(column)) {
-        std::vector<double> x;
-        for (const auto& v : column) x.push_back(std::stod(v));
-        dataset_fixed(summary.get(), d.axes[a].key, {n}, x.data(), H5T_NATIVE_DOUBLE);
-      } else {
-        write_string_column(summary.get(), d.axes[a].key, column);
-      }
-    }
-    std::set<std::string> scalar_names;
-    for (const auto& r : records)
-      for (const auto& [name, value] : r.scalars) scalar_names.insert(name);
-    for (const auto& name : scalar_names) {
-      std::vector<double> column;
-      for (const auto& r : records) {
-        const auto it = r.scalars.find(name);
-        column.push_back(it == r.scalars.end() ? nan : it->second);
-      }
-      dataset_fixed(summary.get(), name, {n}, column.data(), H5T_NATIVE_DOUBLE);
-    }
-    for (const char* name : {"max_contact_force", "arrival_beads", "arrival_time"}) {
-      std::size_t width = 1;
-      for (const auto& r : records)
-        if (r.arrays.count(name)) width = std::max(width, r.arrays.at(name).size());
-      std::vector<double> table(d.cases.size() * width, nan);
-      for (std::size_t k = 0; k < records.size(); ++k)
-        if (records[k].arrays.count(name)) {
-          const auto& v = records[k].arrays.at(name);
-          std::copy(v.begin(), v.end(), table.begin() + static_cast<long>(k * width));
-        }
-      dataset_fixed(summary.get(), name, {n, static_cast<hsize_t>(width)}, table.data(),
-                    H5T_NATIVE_DOUBLE);
-    }
-    std::vector<std::string> status;
-    for (const auto& r : records) status.push_back(r.status);
-    write_string_column(summary.get(), "status", status);
-    attr_string(f, "chaindem_status", "complete");
+    Handle h5md = group(f, "h5md");
+    attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
+    Handle author = group(h5md.get(), "author");
+    const char* user = std::getenv("USER");
+    attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
+    Handle creator = group(h5md.get(), "creator");
+    attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
+    attr_fixed_strings(creator.get(), "version", {version}, true);
   }
-  fs::rename(partial, output);
+  Handle sweep = group(f, "sweep");
+  dataset_string(sweep.get(), "sweep_file", d.text);
+  std::ifstream base(d.base);
+  std::stringstream base_text;
+  base_text << base.rdbuf();
+  dataset_string(sweep.get(), "base_case_file", base_text.str());
+  attr_string(sweep.get(), "base", d.base);
+  attr_string(sweep.get(), "combine", d.combine);
+  attr_string(sweep.get(), "signature", signature);
+  std::vector<std::string> fixed = d.fixed;
+  if (fixed.empty()) fixed.push_back("");
+  attr_strings(sweep.get(), "fixed", fixed);
+  Handle axes = group(sweep.get(), "axes");
+  for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
+  group(f, "cases");
+}
+
+// The summary table: one row per case, read back from the cases' own /summary groups.
+void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseRecord>& records) {
+  using namespace hdf5;
+  Handle summary = group(f, "summary");
+  const auto n = static_cast<hsize_t>(d.cases.size());
+  std::vector<std::int64_t> index(d.cases.size());
+  for (std::size_t k = 0; k < index.size(); ++k) index[k] = static_cast<std::int64_t>(k);
+  dataset_fixed(summary.get(), "case", {n}, index.data(), H5T_NATIVE_INT64);
+  for (std::size_t a = 0; a < d.axes.size(); ++a) {
+    std::vector<std::string> column;
+    for (const auto& c : d.cases) column.push_back(c[a]);
+    if (numeric(column)) {
+      std::vector<double> x;
+      for (const auto& v : column) x.push_back(std::stod(v));
+      dataset_fixed(summary.get(), d.axes[a].key, {n}, x.data(), H5T_NATIVE_DOUBLE);
+    } else {
+      write_string_column(summary.get(), d.axes[a].key, column);
+    }
+  }
+  std::set<std::string> scalar_names;
+  for (const auto& r : records)
+    for (const auto& [name, value] : r.scalars) scalar_names.insert(name);
+  for (const auto& name : scalar_names) {
+    std::vector<double> column;
+    for (const auto& r : records) {
+      const auto it = r.scalars.find(name);
+      column.push_back(it == r.scalars.end() ? nan : it->second);
+    }
+    dataset_fixed(summary.get(), name, {n}, column.data(), H5T_NATIVE_DOUBLE);
+  }
+  for (const char* name : {"max_contact_force", "arrival_beads", "arrival_time"}) {
+    std::size_t width = 1;
+    for (const auto& r : records)
+      if (r.arrays.count(name)) width = std::max(width, r.arrays.at(name).size());
+    std::vector<double> table(d.cases.size() * width, nan);
+    for (std::size_t k = 0; k < records.size(); ++k)
+      if (records[k].arrays.count(name)) {
+        const auto& v = records[k].arrays.at(name);
+        std::copy(v.begin(), v.end(), table.begin() + static_cast<long>(k * width));
+      }
+    dataset_fixed(summary.get(), name, {n, static_cast<hsize_t>(width)}, table.data(),
+                  H5T_NATIVE_DOUBLE);
+  }
+  std::vector<std::string> status;
+  for (const auto& r : records) status.push_back(r.status);
+  write_string_column(summary.get(), "status", status);
 }
 
 class SweepProgress {
@@ -430,12 +430,11 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   std::string sweep_path, output;
   std::vector<std::string> sets;
   int threads = 0;
-  bool quiet = false, keep = false;
+  bool quiet = false;
   desc.add_options()("help,h", "this help")(
       "output,o", po::value(&output), "output HDF5 file (default: sweep.output, or SWEEP.h5)")(
       "threads", po::value(&threads), "OpenMP threads (default: OMP_NUM_THREADS or all cores)")(
       "set", po::value(&sets)->composing(), "a case key for every case: --set section.key=value")(
-      "keep-cases", po::bool_switch(&keep), "keep the per-case files after the merge")(
       "quiet,q", po::bool_switch(&quiet), "no progress");
   po::options_description hidden;
   hidden.add_options()("sweep", po::value(&sweep_path));
@@ -463,8 +462,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
              "  [axes]   one swept case key per line: a list 'a, b, c' or a range\n"
              "           'start:stop:step' (inclusive), e.g. contact.restitution = 0.1:1:0.1\n\n"
              "Runs every case single-threaded, in parallel over OpenMP threads (and MPI ranks),\n"
-             "each into OUT.h5.cases/case-NNNNNN.h5; rerunning the same command skips finished\n"
-             "cases. Then writes OUT.h5: /cases/case-NNNNNN (the layout of `chaindem run`),\n"
+             "into OUT.h5.partial; rerunning the same command after an interruption keeps the\n"
+             "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`),\n"
              "/sweep (the definition) and /summary (one row per case). docs/sweeps.md.\n\n"
           << desc;
     return 0;
@@ -474,6 +473,16 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     return 2;
   }
 
+  // CHAINDEM_SWEEP_TIMING=1 prints how long each phase took (stderr).
+  const bool timing = std::getenv("CHAINDEM_SWEEP_TIMING") != nullptr;
+  auto phase_start = std::chrono::steady_clock::now();
+  auto phase = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    if (timing && log)
+      *log << "sweep timing: " << name << " "
+           << std::chrono::duration<double>(now - phase_start).count() << " s\n";
+    phase_start = now;
+  };
   // Read and validate every case before running any.
   SweepDefinition d;
   try {
@@ -491,79 +500,114 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     return 2;
   }
 
-  const fs::path work = d.output + ".cases";
+  // Each rank writes its cases into its own file: OUT.h5.partial with one rank, else
+  // OUT.h5.rankR-of-N.partial, merged by rank 0 at the end. A rerun of the same command reopens
+  // it and keeps the cases that completed.
+  using namespace hdf5;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const std::string sig = signature(d);
-  int setup_error = 0;
-  if (rank == 0) {
-    std::error_code ec;
-    fs::create_directories(work, ec);
-    const fs::path sig_file = work / "sweep-signature.txt";
-    if (fs::exists(sig_file)) {
-      std::ifstream in(sig_file);
-      std::stringstream old;
-      old << in.rdbuf();
-      if (old.str() != sig) {
-        err << "chaindem sweep: " << work.string()
-            << " holds cases of a different sweep (the sweep file, base case, overrides or "
-               "chaindem version changed); remove it or choose another output\n";
-        setup_error = 2;
-      }
+  const std::string mine = ranks == 1 ? d.output + ".partial"
+                                      : d.output + ".rank" + std::to_string(rank) + "-of-" +
+                                            std::to_string(ranks) + ".partial";
+  std::mutex h5;
+  Handle file;
+  std::set<std::size_t> done;
+  std::string problem;
+  if (fs::exists(mine)) {
+    const hid_t id = H5Fopen(mine.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    if (id < 0) {
+      problem = mine + " cannot be reopened (killed while writing?); delete it to start over";
     } else {
-      std::ofstream(sig_file) << sig;
+      file = Handle(id, H5Fclose);
+      Handle sweep_group(H5Gopen2(id, "sweep", H5P_DEFAULT), H5Gclose);
+      if (sweep_group.get() < 0 || read_string_attr(sweep_group.get(), "signature") != sig) {
+        problem = mine +
+                  " holds cases of a different sweep (the sweep file, base case, overrides or "
+                  "chaindem version changed); remove it or choose another output";
+      } else {
+        // Keep the complete cases, drop any a kill interrupted.
+        Handle cases(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
+        for (std::size_t k = 0; k < d.cases.size(); ++k) {
+          const std::string name = case_name(k);
+          if (H5Lexists(cases.get(), name.c_str(), H5P_DEFAULT) <= 0) continue;
+          Handle g(check(H5Gopen2(cases.get(), name.c_str(), H5P_DEFAULT), name), H5Gclose);
+          const bool complete = read_string_attr(g.get(), "chaindem_status") == "complete";
+          g.reset();
+          if (complete)
+            done.insert(k);
+          else
+            H5Ldelete(cases.get(), name.c_str(), H5P_DEFAULT);
+        }
+      }
     }
+  } else {
+    file = Handle(check(H5Fcreate(mine.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                        "cannot create '" + mine + "'"),
+                  H5Fclose);
+    write_definition(file.get(), d, sig);
   }
-#ifdef CHAINDEM_WITH_MPI
-  MPI_Bcast(&setup_error, 1, MPI_INT, 0, MPI_COMM_WORLD);
-#endif
-  if (setup_error) return setup_error;
+  if (all_max(problem.empty() ? 0 : 1)) {
+    if (!problem.empty()) err << "chaindem sweep: " << problem << "\n";
+    return 2;
+  }
+  Handle cases_group(check(H5Gopen2(file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
 
+  phase("validate and open");
   // This rank's cases that are not finished yet.
   std::vector<std::size_t> todo;
-  std::size_t finished = 0;
-  for (std::size_t k = 0; k < d.cases.size(); ++k) {
-    if (fs::exists(work / (case_name(k) + ".h5"))) {
-      ++finished;
-      continue;
-    }
-    if (k % static_cast<std::size_t>(ranks) == static_cast<std::size_t>(rank)) todo.push_back(k);
-  }
+  for (std::size_t k = rank; k < d.cases.size(); k += static_cast<std::size_t>(ranks))
+    if (!done.count(k)) todo.push_back(k);
+  int finished = static_cast<int>(done.size());
+#ifdef CHAINDEM_WITH_MPI
+  MPI_Allreduce(MPI_IN_PLACE, &finished, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+#endif
   if (log && !quiet)
     *log << "chaindem sweep: " << d.cases.size() << " cases, " << finished << " already finished, "
-         << d.cases.size() - finished << " to run on " << ranks << " rank(s)" << std::endl;
+         << d.cases.size() - static_cast<std::size_t>(finished) << " to run on " << ranks
+         << " rank(s)" << std::endl;
+
+  // Which run of the command computed a case (the resume test reads it).
+  std::ostringstream session_id;
+  session_id << getpid() << "-" << std::chrono::system_clock::now().time_since_epoch().count();
+  const std::string session = session_id.str();
 
   install_stop_handlers();
   const volatile std::sig_atomic_t& stop_signal = *stop_flag();
   if (threads <= 0) threads = omp_get_max_threads();
   SweepProgress progress(quiet ? nullptr : log, todo.size());
   std::vector<std::string> failures(d.cases.size());
-  int failed = 0;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : failed)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t t = 0; t < todo.size(); ++t) {
     const std::size_t k = todo[t];
     if (stop_signal) continue;
     try {
       const CaseConfig cfg = CaseConfig::load(d.base, case_overrides(d, k));
-      run_to_file(cfg, build_run(cfg), (work / (case_name(k) + ".h5")).string(),
-                  RunControl{nullptr, stop_flag()});
-      progress.done_one();
+      run_to_group(cfg, build_run(cfg), cases_group.get(), case_name(k), &h5,
+                   RunControl{nullptr, stop_flag()});
+      std::lock_guard lock(h5);
+      Handle g(check(H5Gopen2(cases_group.get(), case_name(k).c_str(), H5P_DEFAULT), "case"),
+               H5Gclose);
+      attr_string(g.get(), "sweep_session", session);
+
     } catch (const Interrupted&) {
     } catch (const std::exception& e) {
       failures[k] = e.what();
-      ++failed;
-      progress.done_one();
     }
+    progress.done_one();
   }
+  phase("run cases");
   const int interrupted = all_max(stop_signal);
   if (interrupted) {
+    cases_group.reset();
+    file.reset();
     if (log)
-      *log << "chaindem sweep: interrupted by signal " << interrupted
-           << "; finished cases are kept in " << work.string()
+      *log << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
+           << "kept in " << (ranks == 1 ? mine : d.output + ".rank*.partial")
            << ", run the same command to resume\n";
     return 128 + interrupted;
   }
 #ifdef CHAINDEM_WITH_MPI
-  MPI_Barrier(MPI_COMM_WORLD);
-  // Failure messages travel as one string per case to rank 0.
+  // Failure messages travel to rank 0, one string per case.
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
     if (owner == 0) continue;
@@ -579,34 +623,70 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         MPI_Recv(failures[k].data(), len, MPI_CHAR, owner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
   }
-  failed = all_max(failed);
-#endif
-  if (rank != 0) return failed ? 1 : 0;
-
-  // Merge: read every case back, write OUT.h5, remove the per-case files.
-  std::vector<CaseRecord> records(d.cases.size());
-  int failed_cases = 0;
-  for (std::size_t k = 0; k < d.cases.size(); ++k) {
-    const fs::path f = work / (case_name(k) + ".h5");
-    if (fs::exists(f)) {
-      records[k] = read_case(f.string());
-    } else {
-      records[k].status = "failed: " + failures[k];
-      ++failed_cases;
-      err << "chaindem sweep: " << case_label(d, k) << " failed: " << failures[k] << "\n";
-    }
+  if (rank != 0) {
+    cases_group.reset();
+    file.reset();
   }
+  MPI_Barrier(MPI_COMM_WORLD);  // every rank's file is closed and complete
+#endif
+  if (rank != 0) {
+    bool any_failed = false;
+    for (const auto& f : failures) any_failed = any_failed || !f.empty();
+    return any_failed ? 1 : 0;
+  }
+
+  int failed_cases = 0;
   try {
-    merge(d, work, d.output, records);
+    // Rank 0 takes the other ranks' cases into its file.
+    std::vector<std::string> rank_files;
+    for (int r = 1; r < ranks; ++r) {
+      const std::string other =
+          d.output + ".rank" + std::to_string(r) + "-of-" + std::to_string(ranks) + ".partial";
+      rank_files.push_back(other);
+      Handle src(check(H5Fopen(other.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + other),
+                 H5Fclose);
+      for (std::size_t k = static_cast<std::size_t>(r); k < d.cases.size();
+           k += static_cast<std::size_t>(ranks)) {
+        const std::string name = "cases/" + case_name(k);
+        if (H5Lexists(src.get(), "cases", H5P_DEFAULT) > 0 &&
+            H5Lexists(src.get(), name.c_str(), H5P_DEFAULT) > 0)
+          check_status(
+              H5Ocopy(src.get(), name.c_str(), file.get(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+              "copy " + other + ":/" + name);
+      }
+    }
+    std::vector<CaseRecord> records(d.cases.size());
+    for (std::size_t k = 0; k < d.cases.size(); ++k) {
+      const std::string name = "cases/" + case_name(k);
+      if (H5Lexists(file.get(), name.c_str(), H5P_DEFAULT) > 0) {
+        records[k] = read_case(file.get(), name);
+      } else {
+        records[k].status = "failed: " + failures[k];
+        ++failed_cases;
+        err << "chaindem sweep: " << case_label(d, k) << " failed: " << failures[k] << "\n";
+      }
+    }
+    if (failed_cases) {  // keep the partial file: a rerun retries only the failed cases
+      err << "chaindem sweep: " << failed_cases << " case(s) failed; the others are kept in "
+          << mine << "\n";
+      return 1;
+    }
+    phase("collect");
+    write_summary(file.get(), d, records);
+    attr_string(file.get(), "chaindem_status", "complete");
+    cases_group.reset();
+    file.reset();
+    fs::rename(mine, d.output);
+    for (const auto& f : rank_files) fs::remove(f);
+    phase("summary and close");
   } catch (const std::exception& e) {
     err << "chaindem sweep: error: " << e.what() << "\n";
     return 1;
   }
-  if (!keep && failed_cases == 0) fs::remove_all(work);
   if (!quiet)
     out << "chaindem sweep " << sweep_path << " -> " << d.output << ": " << d.cases.size()
-        << " cases (" << d.cases.size() - failed_cases << " ok, " << failed_cases << " failed)\n";
-  return failed_cases ? 1 : 0;
+        << " cases\n";
+  return 0;
 }
 
 }  // namespace chaindem

@@ -3,8 +3,10 @@
 // `chaindem sweep`, so a case in a sweep gives exactly the numbers of a single run.
 
 #include <csignal>
+#include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,5 +47,10 @@ const volatile std::sig_atomic_t* stop_flag();
 /// Interrupted, or std::runtime_error when the integration diverges.
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control = {});
+
+/// Same, into a new group `name` of an open HDF5 file (hid_t `parent`) shared by several
+/// threads: HDF5 calls hold `lock`, computation does not. The group is removed if the run fails.
+CaseSummary run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
+                         const std::string& name, std::mutex* lock, const RunControl& control = {});
 
 }  // namespace chaindem

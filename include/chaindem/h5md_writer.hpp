@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,11 @@ class H5mdWriter {
  public:
   /// Creates `path`.partial and writes the static parts.
   H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts);
-  ~H5mdWriter();  ///< removes the partial file unless finish() was called
+  /// Writes the run into a new group `group_name` of an open file, which several writers may
+  /// share: every HDF5 call then holds `lock`, while frames are buffered in between.
+  H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
+             const Simulation& sim, bool write_contacts, std::mutex* lock);
+  ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 
@@ -47,12 +52,14 @@ class H5mdWriter {
   const std::string& path() const { return path_; }
 
  private:
+  void create(const RunMetadata& meta, const Simulation& sim, bool write_contacts);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;
   std::string partial_path_;
   bool finished_ = false;
   bool sim_walls_empty_ = true;
+  std::int64_t parent_ = -1;  ///< hid_t of the shared file's parent group, or -1
 };
 
 }  // namespace chaindem

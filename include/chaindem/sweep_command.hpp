@@ -2,12 +2,14 @@
 // `chaindem sweep SWEEP.ini`: a base case plus axes over any case keys, run in parallel
 // (OpenMP threads, and MPI ranks when built with CHAINDEM_MPI), collected in one HDF5 file.
 //
-// Each case runs single-threaded into its own file under OUT.h5.cases/ (written as .partial and
-// renamed when complete, so a killed sweep leaves only finished cases behind); a rerun of the
-// same command skips them. When every case is done, rank 0 merges the case files into OUT.h5:
-// /cases/case-NNNNNN (each the layout of `chaindem run`), /sweep (definition) and /summary (one
-// row per case). Per-case files rather than parallel HDF5: any rank or thread writes only its own
-// file, nothing is shared until the merge, and resuming needs no bookkeeping beyond the files.
+// Each case runs single-threaded; finished cases go into OUT.h5.partial as they complete, each
+// in its own group, while the others keep computing (HDF5 calls hold one lock, computation
+// does not; frames are buffered in memory in between). A killed sweep keeps its finished cases:
+// rerunning the same command reopens the partial file, drops any half-written case and runs the
+// rest; the file is renamed OUT.h5 only when every case is in it and the summary is written.
+// With MPI each rank writes its own OUT.h5.rankR-of-N.partial and rank 0 merges them at the end
+// (per-rank files rather than parallel HDF5: Debian's HDF5 is the serial build, and a rank never
+// waits for another until the merge).
 
 #include <iosfwd>
 #include <string>

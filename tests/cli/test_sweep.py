@@ -110,7 +110,7 @@ class Sweep(unittest.TestCase):
                 self.assertIn(item, case)
             self.assertEqual(case["parameters"].attrs["contact.law"], self.laws[0])
             self.assertEqual(f["summary/max_contact_force"].shape, (n, 10))
-        self.assertFalse(os.path.exists(self.out1 + ".cases"))
+        self.assertFalse(os.path.exists(self.out1 + ".partial"))
 
     def test_each_case_equals_a_single_run(self):
         with h5py.File(self.out1, "r") as f:
@@ -174,43 +174,56 @@ class Resume(unittest.TestCase):
                                 "0.5, 1, 1.5, 2", duration="3e-3")
             reference = os.path.join(tmp, "reference.h5")
             self.assertEqual(run_sweep(sweep, reference, "--threads", "2").returncode, 0)
+            full_size = os.path.getsize(reference)
 
+            # Kill the sweep (SIGTERM) once its file holds about a third of the cases.
             out = os.path.join(tmp, "resumed.h5")
+            partial = out + ".partial"
             proc = subprocess.Popen([CHAINDEM, "sweep", sweep, "-o", out, "--quiet",
                                      "--threads", "2"], stderr=subprocess.PIPE, text=True)
-            cases = out + ".cases"
             deadline = time.time() + 120
-            while time.time() < deadline:  # kill once some, not all, cases are done
-                done = [n for n in os.listdir(cases) if n.endswith(".h5")] if os.path.isdir(cases) else []
-                if len(done) >= 10:
+            while time.time() < deadline and proc.poll() is None:
+                if os.path.exists(partial) and os.path.getsize(partial) > full_size / 3:
                     break
-                time.sleep(0.05)
+                time.sleep(0.01)
             proc.send_signal(signal.SIGTERM)
             _, err = proc.communicate(timeout=120)
             self.assertEqual(proc.returncode, 128 + signal.SIGTERM, err)
-            self.assertFalse(os.path.exists(out))
-            finished = sorted(n for n in os.listdir(cases) if n.endswith(".h5"))
-            self.assertTrue(0 < len(finished) < 60, len(finished))
-            self.assertFalse([n for n in os.listdir(cases) if n.endswith(".partial")])
-            mtimes = {n: os.stat(os.path.join(cases, n)).st_mtime_ns for n in finished}
+            self.assertIn("run the same command to resume", err)
+            self.assertFalse(os.path.exists(out))  # nothing that looks complete
+            with h5py.File(partial, "r") as f:
+                before = {name: g.attrs["sweep_session"] for name, g in f["cases"].items()
+                          if g.attrs.get("chaindem_status") == "complete"}
+            self.assertTrue(0 < len(before) < 60, len(before))
 
-            r = subprocess.run([CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
-                                "--keep-cases"], capture_output=True, text=True)
+            r = subprocess.run([CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2"],
+                               capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn(f"{len(finished)} already finished", r.stderr)
-            for n, t in mtimes.items():  # finished cases were not recomputed
-                self.assertEqual(os.stat(os.path.join(cases, n)).st_mtime_ns, t, n)
+            self.assertIn(f"{len(before)} already finished", r.stderr)
+            with h5py.File(out, "r") as f:
+                for name, session in before.items():  # finished cases were not recomputed
+                    self.assertEqual(f["cases"][name].attrs["sweep_session"], session, name)
+                sessions = {g.attrs["sweep_session"] for g in f["cases"].values()}
+                self.assertEqual(len(sessions), 2)
+            # The resumed sweep's file equals an uninterrupted run's.
             assert_same_summary(self, summary(reference), summary(out))
             with h5py.File(reference, "r") as a, h5py.File(out, "r") as b:
+                self.assertEqual(sorted(a["cases"]), sorted(b["cases"]))
                 for k in range(60):
-                    name = f"cases/case-{k:06d}/particles/chain/velocity/value"
-                    self.assertTrue(np.array_equal(a[name][()], b[name][()]), name)
+                    for item in ("particles/chain/velocity/value", "particles/chain/force/value",
+                                 "observables/dissipated_energy/value"):
+                        name = f"cases/case-{k:06d}/{item}"
+                        self.assertTrue(np.array_equal(a[name][()], b[name][()]), name)
 
     def test_changed_sweep_is_not_mixed_with_old_cases(self):
         with tempfile.TemporaryDirectory() as tmp:
             sweep = write_sweep(tmp, ["hunt_crossley"], "0.5", "1")
             out = os.path.join(tmp, "s.h5")
-            self.assertEqual(run_sweep(sweep, out, "--keep-cases").returncode, 0)
+            # An interrupted sweep leaves OUT.h5.partial; a different sweep must not reuse it.
+            proc = subprocess.Popen([CHAINDEM, "sweep", sweep, "-o", out, "--quiet"])
+            proc.wait(timeout=120)
+            self.assertEqual(proc.returncode, 0)
+            os.rename(out, out + ".partial")  # as if it had been interrupted before the end
             write_sweep(tmp, ["hunt_crossley"], "0.6", "1")
             r = run_sweep(sweep, out)
             self.assertEqual(r.returncode, 2)
