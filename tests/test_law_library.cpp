@@ -457,3 +457,71 @@ TEST(LawRegistry, DocumentationMatchesRegistry) {
   EXPECT_EQ(s.str(), laws_markdown())
       << "regenerate with: build/chaindem models --markdown > docs/contact-laws.md";
 }
+
+// Laws whose damping constant is empirical have no restitution in the sources: their impact is
+// checked against a plain fixed-step RK4 integration of m* x'' = -F written here, independent of
+// the library's adaptive integrator (same force formula, typed again).
+TEST(LawRestitution, EmpiricalViscousLawsAgainstIndependentIntegration) {
+  const PairInput in = steel_pair();
+  const double kh = 4.0 / 3.0 * in.effective_modulus * std::sqrt(in.effective_radius);
+  const double m = in.effective_mass, v0 = 0.8;
+  const double nu = 0.3, E = 200e9;
+  auto chi_kk = [&](double eta1, double eta2) {
+    return kh / 2 * std::pow(3 * eta2 - eta1, 2) / (3 * eta2 + 2 * eta1) * (1 - nu * nu) *
+           (1 - 2 * nu) / (E * nu * nu);
+  };
+  const double lnc = std::log(0.6), d_lw = 2 * -lnc * std::sqrt(kh * m / (pi * pi + lnc * lnc));
+  struct Case {
+    const char* id;
+    LawParams params;
+    std::function<double(double, double)> force;  // (delta, v)
+  };
+  const Case cases[] = {
+      {"brilliantov",
+       {{"eta1", 3e4}, {"eta2", 2e4}},
+       [&](double d, double v) {
+         return kh * std::pow(d, 1.5) + chi_kk(3e4, 2e4) * std::sqrt(d) * v;
+       }},
+      {"bordbar_hyppanen",
+       {{"damping_coefficient", 3000.0}},
+       [&](double d, double v) { return kh * std::pow(d, 1.5) + 3000.0 * std::pow(d, 0.65) * v; }},
+      {"lee_herrmann",
+       {{"xi", 5e7}},
+       [&](double d, double v) { return kh * std::pow(d, 1.5) + m * 5e7 * d * v; }},
+      {"schafer",
+       {{"damping_coefficient", 1e6}},
+       [&](double d, double v) { return kh * std::pow(d, 1.5) + 1e6 * d * v; }},
+      {"lee_wang_transition",
+       {{"restitution", 0.6}, {"transition_width", 2e-6}, {"shape", 2.0}},
+       [&](double d, double v) {
+         const double t = d < 2e-6 ? std::exp(-2 * 2.0 * (2e-6 - d) / 2e-6) : 1.0;
+         return kh * std::pow(d, 1.5) + t * d_lw * v;
+       }},
+      {"kelvin_voigt",
+       {{"stiffness", 3e7}, {"damping_coefficient", 1.5}},
+       [&](double d, double v) { return 3e7 * d + 1.5 * v; }},
+  };
+  for (const Case& k : cases) {
+    const LawEntry& l = law(k.id);
+    ImpactOptions o;
+    o.tension = TensionPolicy::clamp;
+    const ImpactResult r = simulate_impact(l, l.prepare(l, in, k.params), m, v0, o);
+    // RK4 with the force clamped at zero, until delta returns to 0.
+    const double dt = r.contact_duration / 200000;
+    double d = 0, v = v0;
+    auto acc = [&](double dd, double vv) {
+      return dd > 0 ? -std::max(k.force(dd, vv), 0.0) / m : 0.0;
+    };
+    for (int s = 0; s < 400000 && !(s > 10 && d <= 0); ++s) {
+      const double k1d = v, k1v = acc(d, v);
+      const double k2d = v + 0.5 * dt * k1v, k2v = acc(d + 0.5 * dt * k1d, v + 0.5 * dt * k1v);
+      const double k3d = v + 0.5 * dt * k2v, k3v = acc(d + 0.5 * dt * k2d, v + 0.5 * dt * k2v);
+      const double k4d = v + dt * k3v, k4v = acc(d + dt * k3d, v + dt * k3v);
+      d += dt / 6 * (k1d + 2 * k2d + 2 * k3d + k4d);
+      v += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+    }
+    ASSERT_TRUE(r.separated) << k.id;
+    EXPECT_LT(r.restitution, 0.999) << k.id;  // the damping is not negligible
+    EXPECT_NEAR(r.restitution, -v / v0, 2e-4) << k.id;
+  }
+}
