@@ -38,10 +38,10 @@ struct TimeSeries {
     time.append(&t, 1);
     value.append(v, 1);
   }
-  void flush() {
-    step.flush();
-    time.flush();
-    value.flush();
+  void close() {
+    step.close();
+    time.close();
+    value.close();
   }
 };
 
@@ -269,13 +269,13 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
                         const std::map<std::string, std::vector<double>>& arrays) {
   Impl& m = *impl_;
   std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
-  for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->flush();
-  for (auto& [name, series] : m.energy) series.flush();
-  if (!sim_walls_empty_) m.wall_position.flush();
+  for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->close();
+  for (auto& [name, series] : m.energy) series.close();
+  if (!sim_walls_empty_) m.wall_position.close();
   if (m.contacts)
     for (Growing* g : {&m.c_step, &m.c_time, &m.c_offset, &m.c_first, &m.c_second, &m.c_overlap,
                        &m.c_force, &m.c_rate, &m.c_v0})
-      g->flush();
+      g->close();
   {
     Handle s = group(m.file.get(), "summary");
     for (const auto& [key, value] : summary)
@@ -285,7 +285,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
                     H5T_NATIVE_DOUBLE);
   }
   attr_string(m.file.get(), "chaindem_status", "complete");
-  check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
+  if (parent_ < 0) check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
   impl_.reset();  // closes every object (and the file, unless it is shared)
   if (parent_ < 0) std::filesystem::rename(partial_path_, path_);
   finished_ = true;

@@ -50,17 +50,29 @@ inline Handle group(hid_t parent, const std::string& name) {
           H5Gclose};
 }
 
+// Variable-length UTF-8 string type and scalar dataspace, made once: runs write hundreds of
+// string attributes and every HDF5 call is serialised.
+inline hid_t utf8_string_type() {
+  static const hid_t type = [] {
+    const hid_t t = check(H5Tcopy(H5T_C_S1), "string type");
+    check_status(H5Tset_size(t, H5T_VARIABLE), "string size");
+    check_status(H5Tset_cset(t, H5T_CSET_UTF8), "string charset");
+    return t;
+  }();
+  return type;
+}
+inline hid_t scalar_space() {
+  static const hid_t space = check(H5Screate(H5S_SCALAR), "scalar space");
+  return space;
+}
+
 inline void attr_string(hid_t obj, const std::string& name, const std::string& value) {
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
-  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
-  Handle attr(
-      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-            "attribute " + name),
-      H5Aclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), utf8_string_type(), scalar_space(), H5P_DEFAULT,
+                               H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
   const char* p = value.c_str();
-  check_status(H5Awrite(attr.get(), type.get(), &p), "write attribute " + name);
+  check_status(H5Awrite(attr.get(), utf8_string_type(), &p), "write attribute " + name);
 }
 
 // Fixed-length, null-terminated ASCII strings, which H5MD 1.1 requires for its metadata.
@@ -103,9 +115,10 @@ inline void attr_strings(hid_t obj, const std::string& name,
 template <class T>
 void attr_numbers(hid_t obj, const std::string& name, const std::vector<T>& values, hid_t type) {
   const hsize_t n = values.size();
-  Handle space(check(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), "space"),
-               H5Sclose);
-  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+  Handle space;
+  if (n != 1) space = Handle(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, n == 1 ? scalar_space() : space.get(),
+                               H5P_DEFAULT, H5P_DEFAULT),
                     "attribute " + name),
               H5Aclose);
   check_status(H5Awrite(attr.get(), type, values.data()), "write attribute " + name);
@@ -139,44 +152,28 @@ void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsiz
   if (!unit.empty()) attr_string(d.get(), "unit", unit);
 }
 
-// A dataset that grows along its first dimension; chunked and compressed.
-// A dataset that grows along its first dimension; chunked and compressed. Appended rows are
-// buffered and written in large blocks (flush(), or when the buffer passes ~4 MiB), so a run
-// makes few HDF5 calls: the library serialises them, and sweeps run many cases in parallel.
+// A dataset that grows along its first dimension. Appended rows are buffered; the dataset is
+// created when the buffer is first written. If that happens only at the end (close(), the common
+// case for short runs), it is created at its final size: contiguous, and compressed only when
+// large. A long run spills its buffer every ~4 MiB into a chunked, compressed, extendible
+// dataset. Either way a run makes few HDF5 calls: the library serialises them, and sweeps run
+// many cases in parallel.
 class Growing {
  public:
   Growing() = default;
-  /// `expected_rows` sizes the chunks (a short run gets small chunks).
-  /// `lock` (optional) is held while the buffer is written: several writers share one file.
-  Growing(hid_t parent, const std::string& name, std::vector<hsize_t> row_shape, hid_t type,
-          const std::string& unit = "", hsize_t expected_rows = 4096, std::mutex* lock = nullptr)
-      : row_shape_(std::move(row_shape)),
+  /// `expected_rows` sizes the chunks of a spilled dataset; `lock` (optional) is held while a
+  /// spill writes (several writers share one file).
+  Growing(hid_t parent, std::string name, std::vector<hsize_t> row_shape, hid_t type,
+          std::string unit = "", hsize_t expected_rows = 4096, std::mutex* lock = nullptr)
+      : parent_(parent),
+        name_(std::move(name)),
+        unit_(std::move(unit)),
+        row_shape_(std::move(row_shape)),
         type_(type),
         element_size_(H5Tget_size(type)),
+        expected_rows_(expected_rows),
         lock_(lock) {
-    std::vector<hsize_t> dims{0}, maxdims{H5S_UNLIMITED}, chunk{1};
-    for (hsize_t s : row_shape_) {
-      dims.push_back(s);
-      maxdims.push_back(s);
-      chunk.push_back(s);
-      row_elements_ *= s;
-    }
-    // About 64 KiB per chunk, at least one row, no more rows than the run will write.
-    chunk[0] = std::max<hsize_t>(
-        1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements_, 1), expected_rows}));
-    Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
-                       "space"),
-                 H5Sclose);
-    Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"), H5Pclose);
-    check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), "chunk");
-    check_status(H5Pset_shuffle(plist.get()), "shuffle");
-    check_status(H5Pset_deflate(plist.get(), 4), "deflate");
-    check_status(H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER), "fill time");
-    dataset_ = Handle(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
-                                       plist.get(), H5P_DEFAULT),
-                            "dataset " + name),
-                      H5Dclose);
-    if (!unit.empty()) attr_string(dataset_.get(), "unit", unit);
+    for (hsize_t s : row_shape_) row_elements_ *= s;
   }
 
   void append(const void* data, hsize_t rows) {
@@ -185,19 +182,71 @@ class Growing {
     pending_ += rows;
     if (buffer_.size() >= (4u << 20)) {
       std::unique_lock guard = lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>();
-      flush();
+      write(true);
     }
   }
 
-  /// Writes the buffered rows; the caller holds the file's lock, if any.
-  void flush() {
-    if (pending_ == 0) return;
-    std::vector<hsize_t> dims{rows_ + pending_}, start{rows_}, count{pending_};
-    for (hsize_t s : row_shape_) {
-      dims.push_back(s);
-      start.push_back(0);
-      count.push_back(s);
+  /// Writes what is buffered and closes the dataset; the caller holds the file's lock, if any.
+  void close() {
+    write(false);
+    dataset_.reset();
+  }
+
+ private:
+  std::vector<hsize_t> with_rows(hsize_t rows) const {
+    std::vector<hsize_t> dims{rows};
+    dims.insert(dims.end(), row_shape_.begin(), row_shape_.end());
+    return dims;
+  }
+
+  void create(bool extendible) {
+    const hsize_t rows = extendible ? 0 : pending_;
+    const std::vector<hsize_t> dims = with_rows(rows);
+    std::vector<hsize_t> maxdims = dims;
+    if (extendible) maxdims[0] = H5S_UNLIMITED;
+    Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
+                       "space"),
+                 H5Sclose);
+    Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"), H5Pclose);
+    const bool large = buffer_.size() >= (64u << 10);  // small datasets: compression is no gain
+    if (extendible || large) {
+      std::vector<hsize_t> chunk = with_rows(1);
+      // About 64 KiB per chunk, at least one row, no more rows than the run will write.
+      chunk[0] =
+          std::max<hsize_t>(1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements_, 1),
+                                                  extendible ? expected_rows_ : rows}));
+      check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()),
+                   "chunk");
+      check_status(H5Pset_shuffle(plist.get()), "shuffle");
+      check_status(H5Pset_deflate(plist.get(), 4), "deflate");
     }
+    check_status(H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER), "fill time");
+    dataset_ = Handle(check(H5Dcreate2(parent_, name_.c_str(), type_, space.get(), H5P_DEFAULT,
+                                       plist.get(), H5P_DEFAULT),
+                            "dataset " + name_),
+                      H5Dclose);
+    if (!unit_.empty()) attr_string(dataset_.get(), "unit", unit_);
+    created_ = true;
+  }
+
+  void write(bool spill) {
+    if (!created_) {
+      create(spill);
+      if (!spill) {  // final size known: one write of everything
+        if (pending_ > 0)
+          check_status(
+              H5Dwrite(dataset_.get(), type_, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer_.data()),
+              "write " + name_);
+        rows_ = pending_;
+        pending_ = 0;
+        buffer_.clear();
+        return;
+      }
+    }
+    if (pending_ == 0) return;
+    const std::vector<hsize_t> dims = with_rows(rows_ + pending_);
+    std::vector<hsize_t> start(dims.size(), 0), count = with_rows(pending_);
+    start[0] = rows_;
     check_status(H5Dset_extent(dataset_.get(), dims.data()), "extend");
     Handle file_space(check(H5Dget_space(dataset_.get()), "space"), H5Sclose);
     check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
@@ -208,20 +257,22 @@ class Growing {
         H5Sclose);
     check_status(H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT,
                           buffer_.data()),
-                 "write");
+                 "write " + name_);
     rows_ += pending_;
     pending_ = 0;
     buffer_.clear();
   }
-  hid_t get() const { return dataset_.get(); }
 
- private:
+  hid_t parent_ = -1;
+  std::string name_, unit_;
   Handle dataset_;
   std::vector<hsize_t> row_shape_;
   hid_t type_ = -1;
   std::size_t element_size_ = 8;
   hsize_t row_elements_ = 1;
+  hsize_t expected_rows_ = 4096;
   hsize_t rows_ = 0, pending_ = 0;
+  bool created_ = false;
   std::vector<char> buffer_;
   std::mutex* lock_ = nullptr;
 };

@@ -485,16 +485,27 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   };
   // Read and validate every case before running any.
   SweepDefinition d;
+  std::vector<double> cost;
   try {
     d = read_sweep(sweep_path, sets);
     if (!output.empty()) d.output = output;
+    // In parallel; the first invalid case (lowest index) is reported. Each case's cost
+    // (steps x particles) orders the work, longest first, so no thread is left with one long
+    // case at the end.
+    cost.assign(d.cases.size(), 0.0);
+    std::vector<std::string> invalid(d.cases.size());
+    const int validate_threads = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 8) num_threads(validate_threads)
     for (std::size_t k = 0; k < d.cases.size(); ++k) {
       try {
-        build_run(CaseConfig::load(d.base, case_overrides(d, k)));
+        const RunSetup run = build_run(CaseConfig::load(d.base, case_overrides(d, k)));
+        cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
       } catch (const CaseError& e) {
-        throw CaseError(case_label(d, k) + ": " + e.what());
+        invalid[k] = case_label(d, k) + ": " + e.what();
       }
     }
+    for (const auto& message : invalid)
+      if (!message.empty()) throw CaseError(message);
   } catch (const CaseError& e) {
     if (log) *log << "chaindem sweep: invalid input: " << e.what() << "\n";
     return 2;
@@ -557,6 +568,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   std::vector<std::size_t> todo;
   for (std::size_t k = rank; k < d.cases.size(); k += static_cast<std::size_t>(ranks))
     if (!done.count(k)) todo.push_back(k);
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
   int finished = static_cast<int>(done.size());
 #ifdef CHAINDEM_WITH_MPI
   MPI_Allreduce(MPI_IN_PLACE, &finished, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
