@@ -52,18 +52,24 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
 
   bool force_gone = false;
   bool approaching = true;
+  // Bisection on the dense output of the last step [lo, hi] for the instant component
+  // `component` of the state stops being positive; returns (last time it is, first it is not).
+  auto locate = [&](double lo, double hi, int component) {
+    Vec2 mid{};
+    for (int k = 0; k < 200 && hi - lo > 1e-15 * hi; ++k) {
+      const double t = 0.5 * (lo + hi);
+      stepper.calc_state(t, mid);
+      (mid[static_cast<std::size_t>(component)] > 0.0 ? lo : hi) = t;
+    }
+    return std::pair{lo, hi};
+  };
   while (stepper.current_time() < max_time) {
     const auto [t0, t1] = stepper.do_step(rhs);
     const Vec2& now = stepper.current_state();
     if (now[0] <= 0.0) {
       // delta returned to 0 inside [t0, t1]: locate it on the dense output.
-      double lo = t0, hi = t1;
+      const double hi = locate(t0, t1, 0).second;
       Vec2 mid{};
-      for (int k = 0; k < 200 && hi - lo > 1e-15 * t1; ++k) {
-        const double t = 0.5 * (lo + hi);
-        stepper.calc_state(t, mid);
-        (mid[0] > 0.0 ? lo : hi) = t;
-      }
       stepper.calc_state(hi, mid);
       r.separated = true;
       r.contact_duration = hi;
@@ -76,13 +82,8 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
       // Maximum compression inside [t0, t1]. Laws with a loading history (plastic branches,
       // approach-only damping) switch branch exactly here, so locate it, commit the history at
       // the turning point and restart the scheme from it: no step straddles the switch.
-      double lo = t0, hi = t1;
+      const double lo = locate(t0, t1, 1).first;
       Vec2 mid{};
-      for (int k = 0; k < 200 && hi - lo > 1e-15 * t1; ++k) {
-        const double t = 0.5 * (lo + hi);
-        stepper.calc_state(t, mid);
-        (mid[1] > 0.0 ? lo : hi) = t;
-      }
       stepper.calc_state(lo, mid);
       const double f_turn = force_at(state, mid[0], mid[1]);
       state.peak_overlap = std::max(state.peak_overlap, mid[0]);

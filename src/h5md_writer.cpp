@@ -86,16 +86,7 @@ void H5mdWriter::create(const RunMetadata& meta, const Simulation& sim, bool wri
   Impl& m = *impl_;
   const hid_t f = m.file.get();
 
-  {  // /h5md
-    Handle h5md = group(f, "h5md");
-    attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
-    Handle author = group(h5md.get(), "author");
-    const char* user = std::getenv("USER");
-    attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
-    Handle creator = group(h5md.get(), "creator");
-    attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
-    attr_fixed_strings(creator.get(), "version", {version}, true);
-  }
+  write_h5md_metadata(f, version);
 
   const Particles& p = sim.particles();
   const auto n = static_cast<hsize_t>(p.size());

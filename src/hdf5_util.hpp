@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -150,6 +151,18 @@ void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsiz
            H5Dclose);
   check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
   if (!unit.empty()) attr_string(d.get(), "unit", unit);
+}
+
+// The /h5md group of H5MD 1.1: version, author, creator.
+inline void write_h5md_metadata(hid_t file, const std::string& creator_version) {
+  Handle h5md = group(file, "h5md");
+  attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
+  Handle author = group(h5md.get(), "author");
+  const char* user = std::getenv("USER");
+  attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
+  Handle creator = group(h5md.get(), "creator");
+  attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
+  attr_fixed_strings(creator.get(), "version", {creator_version}, true);
 }
 
 // A dataset that grows along its first dimension. Appended rows are buffered; the dataset is

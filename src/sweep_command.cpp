@@ -286,16 +286,7 @@ bool numeric(const std::vector<std::string>& values) {
 // and the group the cases go into.
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature) {
   using namespace hdf5;
-  {
-    Handle h5md = group(f, "h5md");
-    attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
-    Handle author = group(h5md.get(), "author");
-    const char* user = std::getenv("USER");
-    attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
-    Handle creator = group(h5md.get(), "creator");
-    attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
-    attr_fixed_strings(creator.get(), "version", {version}, true);
-  }
+  write_h5md_metadata(f, version);
   Handle sweep = group(f, "sweep");
   dataset_string(sweep.get(), "sweep_file", d.text);
   std::ifstream base(d.base);
