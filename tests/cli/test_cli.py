@@ -279,7 +279,7 @@ class Output(unittest.TestCase):
 
     def test_postprocess_reader_contact_forces_sum_to_bead_forces(self):
         sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
-        from chaindem_h5 import load_run
+        from chaindem_post import load_run
         run = load_run(self.path)
         chain = run.chain_force()  # frames x 20: striker-bead0, bead0-bead1, ...
         self.assertEqual(chain.shape, (len(run.time), 20))
