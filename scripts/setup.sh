@@ -7,6 +7,7 @@ packages=(
   libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin
   python3 python3-numpy python3-h5py python3-matplotlib
   liggghts
+  paraview python3-paraview
 )
 missing=()
 for p in "${packages[@]}"; do

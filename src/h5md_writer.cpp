@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chaindem/version.hpp"
+#include "chaindem/xdmf_writer.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
               "hid_t travels as std::int64_t in the public header");
@@ -90,6 +91,7 @@ void H5mdWriter::create(const RunMetadata& meta, const Simulation& sim, bool wri
 
   const Particles& p = sim.particles();
   const auto n = static_cast<hsize_t>(p.size());
+  particles_ = p.size();
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
   m.particles = group(f, "particles");
   m.chain = group(m.particles.get(), "chain");
@@ -197,6 +199,7 @@ void H5mdWriter::write_frame(const Simulation& sim) {
   const Particles& p = sim.particles();
   const std::int64_t step = sim.step_count();
   const double t = sim.time();
+  frame_times_.push_back(t);
   const auto n = static_cast<std::size_t>(p.size());
   auto write_vectors = [&](TimeSeries& ts, const Vec3Array& a) {
     m.buffer.resize(3 * n);
@@ -278,7 +281,10 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
   attr_string(m.file.get(), "chaindem_status", "complete");
   if (parent_ < 0) check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
   impl_.reset();  // closes every object (and the file, unless it is shared)
-  if (parent_ < 0) std::filesystem::rename(partial_path_, path_);
+  if (parent_ < 0) {
+    std::filesystem::rename(partial_path_, path_);
+    write_xdmf(path_, xdmf_path_for(path_), frame_times_, particles_);
+  }
   finished_ = true;
 }
 

@@ -8,7 +8,8 @@
 //   /walls/position/{step,time,value}
 //   /parameters                 every resolved case key (attributes), the case text, derived values
 // The file is written under NAME.partial and renamed to NAME only when the run completed, so an
-// interrupted run never leaves a file that looks complete. docs/output-format.md has the details.
+// interrupted run never leaves a file that looks complete; NAME.xdmf is written beside it for
+// ParaView. docs/output-format.md has the details.
 
 #include <cstdint>
 #include <map>
@@ -59,7 +60,9 @@ class H5mdWriter {
   std::string partial_path_;
   bool finished_ = false;
   bool sim_walls_empty_ = true;
-  std::int64_t parent_ = -1;  ///< hid_t of the shared file's parent group, or -1
+  std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
+  std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file
+  std::int64_t particles_ = 0;
 };
 
 }  // namespace chaindem

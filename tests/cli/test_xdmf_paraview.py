@@ -1,0 +1,46 @@
+"""The XDMF file beside a run's HDF5 file opens in ParaView's Python reader (XDMF Reader):
+every frame is a time step, and positions and velocities equal the H5MD datasets.
+
+Run by ctest under ParaView's pvbatch:  pvbatch test_xdmf_paraview.py CHAINDEM SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+from paraview import servermanager, simple
+
+chaindem, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+with tempfile.TemporaryDirectory() as tmp:
+    h5 = os.path.join(tmp, "run.h5")
+    subprocess.run([chaindem, "run", os.path.join(source, "cases", "default.ini"), "-o", h5,
+                    "--quiet", "--set", "simulation.duration=2e-4"], check=True)
+    xdmf = os.path.join(tmp, "run.xdmf")
+    assert os.path.exists(xdmf), "no XDMF file beside the HDF5 file"
+    with h5py.File(h5, "r") as f:
+        times = f["particles/chain/position/time"][()]
+        position = f["particles/chain/position/value"][()]
+        velocity = f["particles/chain/velocity/value"][()]
+        radius = f["particles/chain/radius"][()]
+    reader = simple.XDMFReader(FileNames=[xdmf])
+    steps = list(reader.TimestepValues)
+    assert len(steps) == len(times), (len(steps), len(times))
+    np.testing.assert_allclose(steps, times, rtol=1e-12)
+    for k in (0, len(times) // 2, len(times) - 1):
+        reader.UpdatePipeline(steps[k])
+        block = servermanager.Fetch(reader)
+        while hasattr(block, "GetNumberOfBlocks") and block.GetNumberOfBlocks() > 0:
+            block = block.GetBlock(0)
+        n = block.GetNumberOfPoints()
+        assert n == position.shape[1], (n, position.shape)
+        points = np.array([block.GetPoints().GetPoint(i) for i in range(n)])
+        v = block.GetPointData().GetArray("velocity")
+        vel = np.array([v.GetTuple3(i) for i in range(n)])
+        r = block.GetPointData().GetArray("radius")
+        np.testing.assert_array_equal(points, position[k])
+        np.testing.assert_array_equal(vel, velocity[k])
+        np.testing.assert_array_equal([r.GetValue(i) for i in range(n)], radius)
+    print(f"XDMF Reader: {len(steps)} time steps, {n} particles, positions and velocities equal "
+          "the HDF5 datasets")
