@@ -5,6 +5,7 @@
 
 #include "chaindem/case_file.hpp"
 #include "chaindem/collide_command.hpp"
+#include "chaindem/compare_command.hpp"
 #include "chaindem/contact_law.hpp"
 #include "chaindem/run_command.hpp"
 #include "chaindem/sweep_command.hpp"
@@ -20,6 +21,7 @@ const char* usage =
     "usage:\n"
     "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
     "  chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N]  many cases in parallel (OpenMP, MPI)\n"
+    "  chaindem compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)\n"
     "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
     "  chaindem models [--markdown]  list the contact laws with their parameters\n"
     "  chaindem case-format       print the case-file reference (docs/case-format.md)\n"
@@ -143,6 +145,7 @@ int main(int argc, char** argv) {
     if (command == "models") return models(args);
     if (command == "collide") return collide_command(args, std::cout, std::cerr);
     if (command == "sweep") return sweep_command(args, std::cout, std::cerr);
+    if (command == "compare") return compare_command(args, std::cout, std::cerr);
     if (command == "case-format") {
       std::cout << case_format_markdown();
       return 0;

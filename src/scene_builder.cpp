@@ -22,7 +22,7 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 // Resolves the [contact] section against the chosen law's declared parameters.
-const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params) {
+const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignore_foreign) {
   const LawEntry* law = find_law(cfg.text("contact.law"));
   if (!law) cfg.fail("contact.law", "unknown law '" + cfg.text("contact.law") + "'");
   std::string declared;
@@ -30,7 +30,7 @@ const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params) {
   if (declared.empty()) declared = "none";
   for (const auto& [key, value] : cfg.resolved()) {
     if (key.rfind("contact.", 0) != 0 || key == "contact.law" || key == "contact.tension") continue;
-    if (!law->find_param(key.substr(8)) && cfg.given(key))
+    if (!law->find_param(key.substr(8)) && cfg.given(key) && !ignore_foreign)
       cfg.fail(key, "is not a parameter of law '" + std::string(law->id) +
                         "' (its parameters: " + declared + ")");
   }
@@ -101,7 +101,7 @@ double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double spe
   return t;
 }
 
-RunSetup build_run(const CaseConfig& cfg) {
+RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   RunSetup run;
   Scene& scene = run.scene;
 
@@ -128,7 +128,7 @@ RunSetup build_run(const CaseConfig& cfg) {
 
   // Law.
   SimulationSettings& settings = run.settings;
-  settings.law = &resolve_law(cfg, settings.law_params);
+  settings.law = &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params);
   const std::string& tension = cfg.text("contact.tension");
   settings.tension = tension == "law"     ? settings.law->tension
                      : tension == "allow" ? TensionPolicy::allow

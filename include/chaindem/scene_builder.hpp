@@ -21,8 +21,14 @@ struct RunSetup {
   std::string time_step_note;  ///< how the time step was chosen
 };
 
+struct BuildOptions {
+  /// Ignore [contact] parameters the chosen law does not take (comparing laws on one case);
+  /// normally they are an error.
+  bool ignore_foreign_law_params = false;
+};
+
 /// Builds the scene and settings; throws CaseError naming the offending key.
-RunSetup build_run(const CaseConfig& cfg);
+RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options = {});
 
 /// Shortest characteristic contact time among the given pairs [s]: the elastic (Hertz) impact
 /// duration at `speed` and, for pairs that start overlapped by delta0 > 0, the half period

@@ -1,0 +1,390 @@
+// `chaindem compare`: one chain under several laws, per-bead errors against a reference law or
+// measured data (peak velocity, peak contact force, pulse arrival time, final velocity).
+#include "chaindem/compare_command.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <mutex>
+#include <sstream>
+
+#include "chaindem/case_runner.hpp"
+#include "chaindem/version.hpp"
+#include "hdf5_util.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace chaindem {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+const std::vector<std::string> metric_names{"peak_velocity", "peak_force", "arrival_time",
+                                            "final_velocity"};
+const std::vector<std::string> metric_units{"m/s", "N", "s", "m/s"};
+
+// Per chain bead: one vector per metric (NaN where not available).
+using Metrics = std::map<std::string, std::vector<double>>;
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, sep)) {
+    const auto b = item.find_first_not_of(" \t\r");
+    const auto e = item.find_last_not_of(" \t\r");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+// Arrival: first time the speed reaches `threshold`; NaN if never.
+double arrival(const std::vector<double>& time, const std::vector<double>& speed,
+               double threshold) {
+  for (std::size_t k = 0; k < time.size(); ++k)
+    if (std::abs(speed[k]) >= threshold) return time[k];
+  return nan;
+}
+
+// Metrics of one run, read back from its group: velocities per frame and the run summary.
+Metrics run_metrics(hid_t file, const std::string& group, long long first, long long beads) {
+  using namespace hdf5;
+  auto read = [&](const std::string& path, std::vector<hsize_t>& dims) {
+    Handle d(check(H5Dopen2(file, path.c_str(), H5P_DEFAULT), path), H5Dclose);
+    Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
+    dims.assign(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space.get())), 0);
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    std::vector<double> v(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
+    if (!v.empty())
+      check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
+                   path);
+    return v;
+  };
+  std::vector<hsize_t> dims;
+  const auto v = read(group + "/particles/chain/velocity/value", dims);
+  const std::size_t frames = dims[0], n = dims[1];
+  const auto force = read(group + "/summary/max_contact_force", dims);
+  const auto arrival_time = read(group + "/summary/arrival_time", dims);
+  Metrics m;
+  for (long long b = 0; b < beads; ++b) {
+    const std::size_t i = static_cast<std::size_t>(first + b);
+    double peak = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < frames; ++k) peak = std::max(peak, v[(k * n + i) * 3]);
+    m["peak_velocity"].push_back(peak);
+    m["final_velocity"].push_back(v[((frames - 1) * n + i) * 3]);
+    m["peak_force"].push_back(force[static_cast<std::size_t>(b)]);
+    m["arrival_time"].push_back(arrival_time[static_cast<std::size_t>(b)]);
+  }
+  return m;
+}
+
+// Metrics of measured data: a CSV with a header, time [s] first, then one column per chain
+// bead, of bead velocity [m/s] or contact force [N].
+Metrics data_metrics(const std::string& path, const std::string& quantity, long long beads,
+                     double arrival_speed) {
+  std::ifstream in(path);
+  if (!in) throw CaseError("--reference-data: cannot read '" + path + "'");
+  std::string line;
+  std::getline(in, line);
+  const auto header = split(line, ',');
+  if (header.size() != static_cast<std::size_t>(beads) + 1)
+    throw CaseError("--reference-data: '" + path + "' has " + std::to_string(header.size()) +
+                    " columns; expected time and one per chain bead (" + std::to_string(beads) +
+                    ")");
+  std::vector<double> time;
+  std::vector<std::vector<double>> columns(static_cast<std::size_t>(beads));
+  int row = 1;
+  while (std::getline(in, line)) {
+    ++row;
+    const auto cells = split(line, ',');
+    if (cells.empty()) continue;
+    if (cells.size() != header.size())
+      throw CaseError("--reference-data: '" + path + "' row " + std::to_string(row) + " has " +
+                      std::to_string(cells.size()) + " values, expected " +
+                      std::to_string(header.size()));
+    try {
+      time.push_back(std::stod(cells[0]));
+      for (long long b = 0; b < beads; ++b)
+        columns[static_cast<std::size_t>(b)].push_back(
+            std::stod(cells[static_cast<std::size_t>(b) + 1]));
+    } catch (const std::exception&) {
+      throw CaseError("--reference-data: '" + path + "' row " + std::to_string(row) +
+                      " is not numbers");
+    }
+  }
+  if (time.empty()) throw CaseError("--reference-data: '" + path + "' has no data rows");
+  Metrics m;
+  for (const auto& name : metric_names) m[name].assign(static_cast<std::size_t>(beads), nan);
+  for (long long b = 0; b < beads; ++b) {
+    const auto& c = columns[static_cast<std::size_t>(b)];
+    const auto u = static_cast<std::size_t>(b);
+    if (quantity == "velocity") {
+      m["peak_velocity"][u] = *std::max_element(c.begin(), c.end());
+      m["final_velocity"][u] = c.back();
+      m["arrival_time"][u] = arrival(time, c, arrival_speed);
+    } else {
+      m["peak_force"][u] = *std::max_element(c.begin(), c.end());
+    }
+  }
+  return m;
+}
+
+double relative_error_percent(double x, double reference) {
+  if (std::isnan(x) || std::isnan(reference) || reference == 0.0) return nan;
+  return 100.0 * std::abs(x - reference) / std::abs(reference);
+}
+
+}  // namespace
+
+int compare_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description desc("chaindem compare options");
+  std::string case_path, laws_text, reference_law, reference_data, quantity = "velocity", output,
+                                                                   beads_text;
+  std::vector<std::string> sets;
+  int threads = 0;
+  bool json = false;
+  desc.add_options()("help,h", "this help")("laws", po::value(&laws_text),
+                                            "laws to compare, comma separated")(
+      "reference", po::value(&reference_law), "reference law")(
+      "reference-data", po::value(&reference_data),
+      "reference measurements: CSV with a header, time [s] then one column per chain bead")(
+      "reference-quantity", po::value(&quantity),
+      "what the CSV columns are: velocity [m/s] (default) or force [N]")(
+      "output,o", po::value(&output), "HDF5 output (default: CASE-compare.h5)")(
+      "set", po::value(&sets)->composing(), "a case key: --set section.key=value")(
+      "beads", po::value(&beads_text),
+      "beads shown in the table (default: 8 spread over the chain)")(
+      "threads", po::value(&threads), "OpenMP threads (one law per thread)")(
+      "json", po::bool_switch(&json), "print the errors as JSON");
+  po::options_description hidden;
+  hidden.add_options()("case", po::value(&case_path));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("case", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    err << "chaindem compare: " << e.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    out << "usage: chaindem compare CASE.ini --laws A,B,... (--reference LAW | --reference-data "
+           "FILE.csv)\n\n"
+           "Runs the case under each law (in parallel) and reports, per chain bead, the relative\n"
+           "error [%] of each against the reference: peak velocity, peak contact force, pulse\n"
+           "arrival time and final velocity (the layout of paper 004's Table 6). Case parameters\n"
+           "a law does not take are ignored for that law. docs/compare.md.\n\n"
+        << desc;
+    return 0;
+  }
+  auto invalid = [&](const std::string& what) {
+    err << "chaindem compare: invalid input: " << what << "\n";
+    return 2;
+  };
+  if (case_path.empty()) return invalid("missing CASE.ini");
+  const auto laws = split(laws_text, ',');
+  if (laws.empty()) return invalid("--laws: give at least one law");
+  if (reference_law.empty() == reference_data.empty())
+    return invalid("give exactly one of --reference LAW and --reference-data FILE");
+  if (quantity != "velocity" && quantity != "force")
+    return invalid("--reference-quantity: '" + quantity + "' is not velocity or force");
+
+  // Validate every run first; all chain beads are watched for the pulse.
+  std::vector<std::string> run_laws = laws;
+  if (!reference_law.empty() &&
+      std::find(run_laws.begin(), run_laws.end(), reference_law) == run_laws.end())
+    run_laws.push_back(reference_law);
+  CaseConfig base;
+  long long first = 0, beads = 0;
+  double arrival_speed = 0.0;
+  std::vector<std::vector<std::string>> overrides(run_laws.size());
+  try {
+    base = CaseConfig::load(case_path, sets);
+    const RunSetup probe = build_run(base, {.ignore_foreign_law_params = true});
+    first = probe.scene.chain_first;
+    beads = probe.scene.chain_count;
+    arrival_speed = base.number("output.arrival_threshold") *
+                    probe.scene.particles.velocity.matrix().rowwise().norm().maxCoeff();
+    std::string all_beads;
+    for (long long b = 0; b < beads; ++b) all_beads += std::to_string(b) + " ";
+    for (std::size_t l = 0; l < run_laws.size(); ++l) {
+      overrides[l] = sets;
+      overrides[l].push_back("contact.law=" + run_laws[l]);
+      overrides[l].push_back("output.arrival_beads=" + all_beads);
+      overrides[l].push_back("simulation.threads=1");
+      try {
+        build_run(CaseConfig::load(case_path, overrides[l]), {.ignore_foreign_law_params = true});
+      } catch (const CaseError& e) {
+        throw CaseError("law " + run_laws[l] + ": " + e.what());
+      }
+    }
+  } catch (const CaseError& e) {
+    return invalid(e.what());
+  }
+  if (output.empty()) output = fs::path(case_path).stem().string() + "-compare.h5";
+
+  using namespace hdf5;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const std::string partial = output + ".partial";
+  try {
+    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                      "cannot create '" + partial + "'"),
+                H5Fclose);
+    write_h5md_metadata(file.get(), version);
+    Handle cases = group(file.get(), "cases");
+    std::mutex h5;
+    std::vector<std::string> failures(run_laws.size());
+    install_stop_handlers();
+    if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t l = 0; l < run_laws.size(); ++l) {
+      try {
+        const CaseConfig cfg = CaseConfig::load(case_path, overrides[l]);
+        run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases.get(),
+                     run_laws[l], &h5, RunControl{nullptr, stop_flag()});
+      } catch (const std::exception& e) {
+        failures[l] = e.what();
+      }
+    }
+    for (std::size_t l = 0; l < run_laws.size(); ++l)
+      if (!failures[l].empty()) {
+        cases.reset();
+        file.reset();
+        fs::remove(partial);
+        err << "chaindem compare: law " << run_laws[l] << " failed: " << failures[l] << "\n";
+        return *stop_flag() ? 128 + *stop_flag() : 1;
+      }
+
+    // Metrics and errors.
+    const Metrics reference = reference_law.empty()
+                                  ? data_metrics(reference_data, quantity, beads, arrival_speed)
+                                  : run_metrics(file.get(), "cases/" + reference_law, first, beads);
+    std::vector<Metrics> metrics;
+    for (const auto& law : laws)
+      metrics.push_back(run_metrics(file.get(), "cases/" + law, first, beads));
+
+    Handle cmp = group(file.get(), "comparison");
+    attr_string(cmp.get(), "reference",
+                reference_law.empty() ? "data:" + reference_data : reference_law);
+    attr_string(cmp.get(), "case", case_path);
+    attr_strings(cmp.get(), "laws", laws);
+    const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(beads);
+    std::map<std::string, std::vector<double>> mean_error;
+    for (std::size_t k = 0; k < metric_names.size(); ++k) {
+      const std::string& name = metric_names[k];
+      dataset_fixed(cmp.get(), "reference_" + name, {n_beads}, reference.at(name).data(),
+                    H5T_NATIVE_DOUBLE, metric_units[k]);
+      std::vector<double> values, errors;
+      for (std::size_t l = 0; l < laws.size(); ++l) {
+        double sum = 0.0;
+        int count = 0;
+        for (long long b = 0; b < beads; ++b) {
+          const auto u = static_cast<std::size_t>(b);
+          const double x = metrics[l].at(name)[u];
+          const double e = relative_error_percent(x, reference.at(name)[u]);
+          values.push_back(x);
+          errors.push_back(e);
+          if (!std::isnan(e)) {
+            sum += e;
+            ++count;
+          }
+        }
+        mean_error[name].push_back(count ? sum / count : nan);
+      }
+      dataset_fixed(cmp.get(), name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE,
+                    metric_units[k]);
+      dataset_fixed(cmp.get(), name + "_error_percent", {n_laws, n_beads}, errors.data(),
+                    H5T_NATIVE_DOUBLE, "%");
+      dataset_fixed(cmp.get(), name + "_mean_error_percent", {n_laws}, mean_error[name].data(),
+                    H5T_NATIVE_DOUBLE, "%");
+    }
+    attr_string(file.get(), "chaindem_status", "complete");
+
+    // The table: mean error and the chosen beads, per metric.
+    std::vector<long long> shown;
+    if (!beads_text.empty()) {
+      for (const auto& b : split(beads_text, ',')) shown.push_back(std::stoll(b));
+    } else {
+      const long long count = std::min<long long>(8, beads);
+      for (long long k = 0; k < count; ++k)
+        shown.push_back(count == 1 ? 0 : k * (beads - 1) / (count - 1));
+    }
+    for (long long b : shown)
+      if (b < 0 || b >= beads)
+        return invalid("--beads: " + std::to_string(b) + " is not a chain bead (0.." +
+                       std::to_string(beads - 1) + ")");
+    if (json) {
+      out << std::setprecision(10) << "{\"reference\": \""
+          << (reference_law.empty() ? reference_data : reference_law) << "\", \"errors\": {";
+      for (std::size_t l = 0; l < laws.size(); ++l) {
+        out << (l ? ", " : "") << "\"" << laws[l] << "\": {";
+        for (std::size_t k = 0; k < metric_names.size(); ++k) {
+          out << (k ? ", " : "") << "\"" << metric_names[k] << "\": [";
+          for (long long b = 0; b < beads; ++b) {
+            const double e =
+                relative_error_percent(metrics[l].at(metric_names[k])[static_cast<std::size_t>(b)],
+                                       reference.at(metric_names[k])[static_cast<std::size_t>(b)]);
+            out << (b ? ", " : "");
+            if (std::isnan(e))
+              out << "null";
+            else
+              out << e;
+          }
+          out << "]";
+        }
+        out << "}";
+      }
+      out << "}}\n";
+    } else {
+      out << "chaindem compare " << case_path << ": " << beads << " chain beads, reference "
+          << (reference_law.empty() ? reference_data : reference_law) << "\n"
+          << "relative error [%] per bead (bead index 0 = first chain bead)\n";
+      out << std::fixed << std::setprecision(2);
+      for (std::size_t k = 0; k < metric_names.size(); ++k) {
+        const std::string& name = metric_names[k];
+        bool any = false;
+        for (double r : reference.at(name)) any = any || !std::isnan(r);
+        if (!any) continue;
+        out << "\n"
+            << name << "\n  " << std::left << std::setw(30) << "law" << std::right << std::setw(9)
+            << "mean";
+        for (long long b : shown) out << std::setw(9) << ("#" + std::to_string(b));
+        out << "\n";
+        for (std::size_t l = 0; l < laws.size(); ++l) {
+          out << "  " << std::left << std::setw(30) << laws[l] << std::right << std::setw(9)
+              << mean_error[name][l];
+          for (long long b : shown)
+            out << std::setw(9)
+                << relative_error_percent(metrics[l].at(name)[static_cast<std::size_t>(b)],
+                                          reference.at(name)[static_cast<std::size_t>(b)]);
+          out << "\n";
+        }
+      }
+      out << "\nwritten " << output << "\n";
+    }
+    cases.reset();
+    cmp.reset();
+    file.reset();
+    fs::rename(partial, output);
+  } catch (const CaseError& e) {
+    fs::remove(partial);
+    return invalid(e.what());
+  } catch (const std::exception& e) {
+    fs::remove(partial);
+    err << "chaindem compare: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace chaindem

@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""`chaindem compare`: per-bead errors against a reference law or reference data.
+
+Run by ctest with Debian's /usr/bin/python3:  test_compare.py CHAINDEM SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+import numpy as np
+
+CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
+CASE = os.path.join(SOURCE, "cases", "default.ini")
+COMMON = ["--set", "chain.count=10", "--set", "simulation.duration=6e-4"]
+
+
+def compare(*args):
+    return subprocess.run([CHAINDEM, "compare", CASE, *COMMON, *args], capture_output=True,
+                          text=True, timeout=600)
+
+
+class Compare(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.out = os.path.join(cls.tmp.name, "cmp.h5")
+        r = compare("--laws", "tsuji,hertz,hunt_crossley", "--reference", "edem_hertz_mindlin",
+                    "-o", cls.out, "--json")
+        assert r.returncode == 0, r.stderr
+        cls.errors = json.loads(r.stdout)["errors"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_identical_law_has_no_error(self):
+        # tsuji is the commercial-DEM law written differently (validation-targets §1.6).
+        for metric, values in self.errors["tsuji"].items():
+            self.assertLess(max(values), 1e-6, metric)
+
+    def test_elastic_law_differs(self):
+        # Hertz without damping keeps the pulse's energy: higher peak velocities everywhere.
+        self.assertGreater(min(self.errors["hertz"]["peak_velocity"]), 5.0)
+        self.assertTrue(all(e > 0 for e in self.errors["hunt_crossley"]["peak_force"]))
+
+    def test_hdf5_layout(self):
+        with h5py.File(self.out, "r") as f:
+            self.assertEqual(f.attrs["chaindem_status"], "complete")
+            c = f["comparison"]
+            self.assertEqual(list(c.attrs["laws"]), ["tsuji", "hertz", "hunt_crossley"])
+            self.assertEqual(c.attrs["reference"], "edem_hertz_mindlin")
+            self.assertEqual(c["peak_velocity_error_percent"].shape, (3, 10))
+            self.assertEqual(c["peak_velocity"].attrs["unit"], "m/s")
+            np.testing.assert_allclose(c["peak_velocity_error_percent"][1],
+                                       self.errors["hertz"]["peak_velocity"])
+            for law in ("tsuji", "hertz", "hunt_crossley", "edem_hertz_mindlin"):
+                self.assertIn(f"cases/{law}/particles/chain/velocity/value", f)
+            # The reference metrics are the reference run's own data.
+            v = f["cases/edem_hertz_mindlin/particles/chain/velocity/value"][:, 1:, 0]
+            np.testing.assert_array_equal(c["reference_peak_velocity"][()], v.max(axis=0))
+            np.testing.assert_array_equal(c["reference_final_velocity"][()], v[-1])
+
+    def test_reference_data_from_csv(self):
+        # Measured data stand-in: the reference run's bead velocities as CSV; the velocity
+        # errors must be those against the reference law.
+        with h5py.File(self.out, "r") as f:
+            t = f["cases/edem_hertz_mindlin/particles/chain/velocity/time"][()]
+            v = f["cases/edem_hertz_mindlin/particles/chain/velocity/value"][:, 1:, 0]
+        csv = os.path.join(self.tmp.name, "measured.csv")
+        with open(csv, "w") as out:
+            out.write("time," + ",".join(f"bead{b}" for b in range(10)) + "\n")
+            for k in range(len(t)):
+                out.write(f"{t[k]:.17g}," + ",".join(f"{x:.17g}" for x in v[k]) + "\n")
+        r = compare("--laws", "hertz,hunt_crossley", "--reference-data", csv, "--json",
+                    "-o", os.path.join(self.tmp.name, "data.h5"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        errors = json.loads(r.stdout)["errors"]
+        for law in ("hertz", "hunt_crossley"):
+            for metric in ("peak_velocity", "final_velocity"):
+                np.testing.assert_allclose(errors[law][metric], self.errors[law][metric],
+                                           rtol=1e-12, err_msg=f"{law} {metric}")
+            self.assertIsNone(errors[law]["peak_force"][0])  # velocity data: no force reference
+
+    def test_table(self):
+        r = compare("--laws", "tsuji,hertz", "--reference", "edem_hertz_mindlin", "--beads",
+                    "0,9", "-o", os.path.join(self.tmp.name, "t.h5"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for word in ("peak_velocity", "peak_force", "arrival_time", "final_velocity", "#0", "#9"):
+            self.assertIn(word, r.stdout)
+
+    def test_invalid_input(self):
+        bad_csv = os.path.join(self.tmp.name, "bad.csv")
+        with open(bad_csv, "w") as f:
+            f.write("time,a,b\n0,1,2\n")
+        for args, key in ((["--laws", "hertz"], "--reference"),
+                          (["--laws", "magic", "--reference", "hertz"], "magic"),
+                          (["--laws", "hertz", "--reference-data", bad_csv], "columns"),
+                          (["--laws", "hertz", "--reference", "tsuji", "--reference-quantity",
+                            "mass"], "--reference-quantity")):
+            r = compare(*args, "-o", os.path.join(self.tmp.name, "bad.h5"))
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(key, r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "bad.h5")))
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
