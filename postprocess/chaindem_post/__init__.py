@@ -8,6 +8,7 @@
 
 Command line: ``/usr/bin/python3 postprocess/chaindem-plot --help``.
 """
-from .io import Run, Loop, Sweep, load_loop, load_run, load_sweep
+from .io import Comparison, Loop, Run, Sweep, load_comparison, load_loop, load_run, load_sweep
 
-__all__ = ["Run", "Loop", "Sweep", "load_run", "load_sweep", "load_loop"]
+__all__ = ["Run", "Loop", "Sweep", "Comparison", "load_run", "load_sweep", "load_loop",
+           "load_comparison"]

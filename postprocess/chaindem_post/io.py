@@ -54,17 +54,20 @@ class Run:
         return out
 
 
-def load_run(path: str, case: int | None = None) -> Run:
-    """A `chaindem run` file, or case `case` of a `chaindem sweep` file."""
+def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
+    """A `chaindem run` file, case `case` of a `chaindem sweep` file, or the run of `law` in a
+    `chaindem compare` file."""
     with h5py.File(path, "r") as f:
         if f.attrs.get("chaindem_status") != "complete":
             raise ValueError(f"{path}: not a complete chaindem file")
-        root = f
+        root, name = f, path
         if case is not None:
-            root = f[f"cases/case-{case:06d}"]
+            root, name = f[f"cases/case-{case:06d}"], f"{path} case {case}"
+        elif law is not None:
+            root, name = f[f"cases/{law}"], f"{path} law {law}"
         elif "cases" in f:
-            raise ValueError(f"{path}: a sweep file; pass case=K")
-        return _read_run(root, path if case is None else f"{path} case {case}")
+            raise ValueError(f"{path}: holds several runs; choose one (case=K or law=NAME)")
+        return _read_run(root, name)
 
 
 def _read_run(f, path: str) -> Run:
@@ -137,3 +140,26 @@ def load_loop(path: str) -> Loop:
         results = {k: float(v) for k, v in f.attrs.items() if not isinstance(v, (str, bytes))}
         return Loop(path, str(f.attrs["law"]), f["time"][()], f["overlap"][()],
                     f["approach_rate"][()], f["force"][()], results)
+
+
+@dataclass
+class Comparison:
+    """A `chaindem compare` file: per-bead metrics and errors of each law against the reference."""
+    path: str
+    reference: str
+    laws: list[str]
+    values: dict[str, np.ndarray]        # metric -> laws x beads
+    errors: dict[str, np.ndarray]        # metric -> laws x beads [%]
+    reference_values: dict[str, np.ndarray]
+
+
+def load_comparison(path: str) -> Comparison:
+    with h5py.File(path, "r") as f:
+        if "comparison" not in f:
+            raise ValueError(f"{path}: not a chaindem compare file")
+        c = f["comparison"]
+        metrics = [n[len("reference_"):] for n in c if n.startswith("reference_")]
+        return Comparison(
+            path, str(c.attrs["reference"]), [str(x) for x in c.attrs["laws"]],
+            {m: c[m][()] for m in metrics}, {m: c[m + "_error_percent"][()] for m in metrics},
+            {m: c["reference_" + m][()] for m in metrics})

@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .io import Loop, Run, Sweep  # noqa: E402
+from .io import Comparison, Loop, Run, Sweep  # noqa: E402
 
 
 def _bodies(run: Run) -> tuple[int, int]:
@@ -147,3 +147,14 @@ def comparison_bars(values: dict[str, np.ndarray], labels: list[str], ylabel: st
     ax.legend()
     ax.set_title(title)
     return fig
+
+
+def comparison(cmp: Comparison, metric: str = "peak_velocity", beads: list[int] | None = None) -> plt.Figure:
+    """Per-bead error of each law against the reference (a `chaindem compare` file)."""
+    errors = cmp.errors[metric]
+    if beads is None:
+        n = errors.shape[1]
+        beads = sorted({round(k * (n - 1) / 7) for k in range(8)}) if n > 8 else list(range(n))
+    values = {law: errors[l, beads] for l, law in enumerate(cmp.laws)}
+    return comparison_bars(values, [f"#{b}" for b in beads], f"{metric} error [%]",
+                           f"{metric}: error against {cmp.reference}")

@@ -140,6 +140,22 @@ class Figures(unittest.TestCase):
             self.assertTrue(head.startswith(b"\x89PNG") if out.endswith(".png")
                             else head.startswith(b"%PDF"), out)
             self.assertGreater(os.path.getsize(path), 10000, out)
+        # A compare file: bar chart of the errors, and one law's run.
+        cmp_file = os.path.join(t, "cmp.h5")
+        run(CHAINDEM, "compare", os.path.join(SOURCE, "cases", "default.ini"), "--laws",
+            "hertz,hunt_crossley", "--reference", "edem_hertz_mindlin", "-o", cmp_file,
+            "--set", "chain.count=8", "--set", "simulation.duration=4e-4")
+        from chaindem_post import load_comparison
+        cmp = load_comparison(cmp_file)
+        fig = plots.comparison(cmp, "peak_velocity", [0, 3, 7])
+        heights = [p.get_height() for p in fig.axes[0].patches]
+        np.testing.assert_allclose(heights, np.concatenate([cmp.errors["peak_velocity"][0, [0, 3, 7]],
+                                                            cmp.errors["peak_velocity"][1, [0, 3, 7]]]))
+        for args, out in ((["compare", cmp_file, "--metric", "peak_force"], "cmp.png"),
+                          (["spacetime", cmp_file, "--law", "hertz"], "cmp_st.png")):
+            path = os.path.join(t, out)
+            run(sys.executable, PLOT, *args, "-o", path)
+            self.assertGreater(os.path.getsize(path), 10000, out)
         r = subprocess.run([sys.executable, PLOT, "energy", "/nonexistent.h5", "-o",
                             os.path.join(t, "x.png")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
