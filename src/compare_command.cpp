@@ -13,9 +13,11 @@
 #include <iostream>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "chaindem/case_runner.hpp"
+#include "chaindem/restitution.hpp"
 #include "chaindem/version.hpp"
 #include "hdf5_util.hpp"
 
@@ -136,6 +138,95 @@ Metrics data_metrics(const std::string& path, const std::string& quantity, long 
   return m;
 }
 
+// The event-driven solution with Newton's impact law (contact-laws.md `newton_restitution`):
+// rigid beads, instantaneous binary impacts of restitution c_r, free flight in between. It is
+// well defined only when impacts never coincide, so every contact needs a gap; walls are fixed.
+Metrics newton_metrics(const RunSetup& run, double restitution, long long beads,
+                       double arrival_speed) {
+  const Scene& scene = run.scene;
+  const Particles& p = scene.particles;
+  const Eigen::Index n = scene.chain_first + scene.chain_count;  // striker and beads
+  if (p.size() != n)
+    throw CaseError("--reference newton: extra particles are not supported (1D chains only)");
+  for (const auto& w : scene.walls)
+    if (w.velocity.norm() != 0.0)
+      throw CaseError("--reference newton: moving walls are not supported");
+  std::vector<double> x(static_cast<std::size_t>(n)), v(x.size()), m(x.size()), r(x.size());
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    x[u] = p.position(i, 0);
+    v[u] = p.velocity(i, 0);
+    m[u] = p.mass(i);
+    r[u] = p.radius(i);
+  }
+  // Bodies in order along x; walls bound them as infinite masses.
+  double left = -std::numeric_limits<double>::infinity(), right = -left;
+  for (const auto& w : scene.walls) (w.normal.x() > 0 ? left : right) = w.point.x();
+  auto gap = [&](std::size_t i) { return x[i + 1] - x[i] - r[i] - r[i + 1]; };
+  const double tolerance = 1e-12 * r[0];
+  for (std::size_t i = 0; i + 1 < x.size(); ++i)
+    if (gap(i) <= tolerance)
+      throw CaseError("--reference newton: bodies " + std::to_string(i) + " and " +
+                      std::to_string(i + 1) +
+                      " touch; with simultaneous contacts Newton's law has no unique outcome "
+                      "(give chain.gap > 0 and striker.gap > 0)");
+
+  Metrics out;
+  for (const auto& name : metric_names) out[name].assign(static_cast<std::size_t>(beads), nan);
+  auto& peak = out["peak_velocity"];
+  auto& arrived = out["arrival_time"];
+  const auto first = static_cast<std::size_t>(scene.chain_first);
+  auto observe = [&](double t) {
+    for (long long b = 0; b < beads; ++b) {
+      const auto u = static_cast<std::size_t>(b), i = first + u;
+      peak[u] = std::isnan(peak[u]) ? v[i] : std::max(peak[u], v[i]);
+      if (std::isnan(arrived[u]) && arrival_speed > 0 && std::abs(v[i]) >= arrival_speed)
+        arrived[u] = t;
+    }
+  };
+  double t = 0.0;
+  observe(t);
+  for (long events = 0; events < 100000000; ++events) {
+    // The next impact: the earliest closing gap (bodies or walls).
+    double dt = std::numeric_limits<double>::infinity();
+    long who = -2;  // -1: left wall, k: pair (k, k+1), n-1: right wall
+    int ties = 0;
+    auto consider = [&](double candidate, long id) {
+      if (!(candidate >= 0.0)) return;
+      if (candidate < dt * (1 - 1e-12)) {
+        dt = candidate, who = id, ties = 0;
+      } else if (candidate <= dt * (1 + 1e-12)) {
+        ++ties;
+      }
+    };
+    if (v[0] < 0) consider((x[0] - r[0] - left) / -v[0], -1);
+    for (std::size_t i = 0; i + 1 < x.size(); ++i)
+      if (v[i] > v[i + 1]) consider(gap(i) / (v[i] - v[i + 1]), static_cast<long>(i));
+    if (v.back() > 0)
+      consider((right - x.back() - r.back()) / v.back(), static_cast<long>(x.size()) - 1);
+    if (t + dt >= run.duration || who == -2) break;
+    if (ties > 0)
+      throw CaseError("--reference newton: two impacts at t = " + std::to_string(t + dt) +
+                      " s; Newton's law has no unique outcome for simultaneous impacts");
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += v[i] * dt;
+    t += dt;
+    const auto k = static_cast<std::size_t>(who);
+    if (who == -1) {
+      v[0] = -restitution * v[0];
+    } else if (k == x.size() - 1) {
+      v[k] = -restitution * v[k];
+    } else {
+      const BinaryImpactOutcome o = newton_restitution(m[k], m[k + 1], v[k], v[k + 1], restitution);
+      v[k] = o.velocity_i;
+      v[k + 1] = o.velocity_j;
+    }
+    observe(t);
+  }
+  for (long long b = 0; b < beads; ++b)
+    out["final_velocity"][static_cast<std::size_t>(b)] = v[first + static_cast<std::size_t>(b)];
+  return out;
+}
+
 double relative_error_percent(double x, double reference) {
   if (std::isnan(x) || std::isnan(reference) || reference == 0.0) return nan;
   return 100.0 * std::abs(x - reference) / std::abs(reference);
@@ -152,7 +243,9 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
   bool json = false;
   desc.add_options()("help,h", "this help")("laws", po::value(&laws_text),
                                             "laws to compare, comma separated")(
-      "reference", po::value(&reference_law), "reference law")(
+      "reference", po::value(&reference_law),
+      "reference law, or 'newton': the event-driven solution with Newton's impact law (rigid "
+      "beads, restitution contact.restitution; needs gaps between all bodies)")(
       "reference-data", po::value(&reference_data),
       "reference measurements: CSV with a header, time [s] then one column per chain bead")(
       "reference-quantity", po::value(&quantity),
@@ -200,8 +293,9 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     return invalid("--reference-quantity: '" + quantity + "' is not velocity or force");
 
   // Validate every run first; all chain beads are watched for the pulse.
+  const bool newton = reference_law == "newton";
   std::vector<std::string> run_laws = laws;
-  if (!reference_law.empty() &&
+  if (!reference_law.empty() && !newton &&
       std::find(run_laws.begin(), run_laws.end(), reference_law) == run_laws.end())
     run_laws.push_back(reference_law);
   CaseConfig base;
@@ -227,6 +321,20 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       } catch (const CaseError& e) {
         throw CaseError("law " + run_laws[l] + ": " + e.what());
       }
+    }
+  } catch (const CaseError& e) {
+    return invalid(e.what());
+  }
+  // A reference that is not a run is computed (and checked) before anything runs.
+  std::optional<Metrics> given_reference;
+  try {
+    if (newton) {
+      if (!base.has("contact.restitution"))
+        throw CaseError("--reference newton: the case needs contact.restitution");
+      given_reference = newton_metrics(build_run(base, {.ignore_foreign_law_params = true}),
+                                       base.number("contact.restitution"), beads, arrival_speed);
+    } else if (!reference_data.empty()) {
+      given_reference = data_metrics(reference_data, quantity, beads, arrival_speed);
     }
   } catch (const CaseError& e) {
     return invalid(e.what());
@@ -266,8 +374,8 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       }
 
     // Metrics and errors.
-    const Metrics reference = reference_law.empty()
-                                  ? data_metrics(reference_data, quantity, beads, arrival_speed)
+    const Metrics reference = given_reference
+                                  ? *given_reference
                                   : run_metrics(file.get(), "cases/" + reference_law, first, beads);
     std::vector<Metrics> metrics;
     for (const auto& law : laws)

@@ -86,6 +86,33 @@ class Compare(unittest.TestCase):
                                            rtol=1e-12, err_msg=f"{law} {metric}")
             self.assertIsNone(errors[law]["peak_force"][0])  # velocity data: no force reference
 
+    def test_newton_reference_for_binary_collisions(self):
+        # Beads 5 mm apart: every impact is binary and short, so the event-driven Newton solution
+        # is the exact limit of a law whose binary restitution is exact (gonthier_exact, and the
+        # equivalent-oscillator law, exact without tension); the commercial-DEM law returns more
+        # than c_r once tension is clamped (validation-targets §2.5), Hunt-Crossley much more.
+        r = subprocess.run([CHAINDEM, "compare", CASE, "--laws",
+                            "gonthier_exact,equivalent_oscillator_viscous,edem_hertz_mindlin,hunt_crossley",
+                            "--reference", "newton", "--json", "-o",
+                            os.path.join(self.tmp.name, "newton.h5"),
+                            "--set", "chain.count=6", "--set", "chain.gap=5e-3",
+                            "--set", "striker.gap=5e-3", "--set", "wall_end.enabled=false",
+                            "--set", "simulation.duration=0.1", "--set", "output.interval=1e-4"],
+                           capture_output=True, text=True, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        e = json.loads(r.stdout)["errors"]
+        mean = {law: np.mean(e[law]["final_velocity"]) for law in e}
+        self.assertLess(mean["gonthier_exact"], 0.01)
+        self.assertLess(mean["equivalent_oscillator_viscous"], 0.5)
+        self.assertGreater(mean["edem_hertz_mindlin"], 1.0)
+        self.assertGreater(mean["hunt_crossley"], mean["edem_hertz_mindlin"])
+        self.assertIsNone(e["gonthier_exact"]["peak_force"][0])  # impulsive: no force
+        # Touching beads: simultaneous contacts, no unique Newton outcome: refused.
+        r = compare("--laws", "hertz", "--reference", "newton",
+                    "-o", os.path.join(self.tmp.name, "n2.h5"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("no unique outcome", r.stderr)
+
     def test_table(self):
         r = compare("--laws", "tsuji,hertz", "--reference", "edem_hertz_mindlin", "--beads",
                     "0,9", "-o", os.path.join(self.tmp.name, "t.h5"))
