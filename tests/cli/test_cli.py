@@ -324,11 +324,12 @@ class Output(unittest.TestCase):
     def test_every_case_in_cases_runs(self):
         cases_dir = os.path.join(SOURCE, "cases")
         with tempfile.TemporaryDirectory() as tmp:
-            for name in sorted(os.listdir(cases_dir)):
-                if not name.endswith(".ini"):
-                    continue
+            names = [n for n in sorted(os.listdir(cases_dir)) if n.endswith(".ini")]
+            names += [os.path.join("edem_study", n)
+                      for n in sorted(os.listdir(os.path.join(cases_dir, "edem_study")))]
+            for name in names:
                 with self.subTest(name):
-                    out = os.path.join(tmp, name + ".h5")
+                    out = os.path.join(tmp, name.replace("/", "_") + ".h5")
                     r = chaindem("run", os.path.join(cases_dir, name), "-o", out, "--quiet")
                     self.assertEqual(r.returncode, 0, r.stderr)
                     with h5py.File(out, "r") as f:
