@@ -140,6 +140,8 @@ CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& m
   // Observers: first contact's restitution, largest contact force per bead, pulse arrival.
   CaseSummary summary;
   summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
+  summary.peak_velocity.assign(static_cast<std::size_t>(count),
+                               -std::numeric_limits<double>::infinity());
   for (double b : cfg.numbers("output.arrival_beads")) {
     const auto k = static_cast<long long>(b < 0 ? static_cast<double>(count) + b : b);
     if (k < 0 || k >= count)
@@ -185,6 +187,10 @@ CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& m
           first_restitution = -cl.rate[u] / first_v0;
         }
       }
+    }
+    for (Eigen::Index k = 0; k < count; ++k) {
+      double& v = summary.peak_velocity[static_cast<std::size_t>(k)];
+      v = std::max(v, p.velocity(first + k, 0));
     }
     if (arrival_speed > 0.0)
       for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
@@ -236,6 +242,7 @@ CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& m
     summary.scalars["impact_velocity_floor"] = it->second;
   std::vector<double> beads(summary.arrival_beads.begin(), summary.arrival_beads.end());
   writer.finish(summary.scalars, {{"max_contact_force", summary.max_contact_force},
+                                  {"peak_velocity", summary.peak_velocity},
                                   {"arrival_beads", beads},
                                   {"arrival_time", summary.arrival_time}});
   return summary;

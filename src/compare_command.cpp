@@ -73,16 +73,15 @@ Metrics run_metrics(hid_t file, const std::string& group, long long first, long 
   const auto v = read(group + "/particles/chain/velocity/value", dims);
   const std::size_t frames = dims[0], n = dims[1];
   const auto force = read(group + "/summary/max_contact_force", dims);
+  const auto peak = read(group + "/summary/peak_velocity", dims);  // tracked every step
   const auto arrival_time = read(group + "/summary/arrival_time", dims);
   Metrics m;
   for (long long b = 0; b < beads; ++b) {
-    const std::size_t i = static_cast<std::size_t>(first + b);
-    double peak = -std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < frames; ++k) peak = std::max(peak, v[(k * n + i) * 3]);
-    m["peak_velocity"].push_back(peak);
+    const std::size_t i = static_cast<std::size_t>(first + b), u = static_cast<std::size_t>(b);
+    m["peak_velocity"].push_back(peak[u]);
     m["final_velocity"].push_back(v[((frames - 1) * n + i) * 3]);
-    m["peak_force"].push_back(force[static_cast<std::size_t>(b)]);
-    m["arrival_time"].push_back(arrival_time[static_cast<std::size_t>(b)]);
+    m["peak_force"].push_back(force[u]);
+    m["arrival_time"].push_back(arrival_time[u]);
   }
   return m;
 }
@@ -171,6 +170,10 @@ Metrics newton_metrics(const RunSetup& run, double restitution, long long beads,
                       " touch; with simultaneous contacts Newton's law has no unique outcome "
                       "(give chain.gap > 0 and striker.gap > 0)");
 
+  if (x.front() - r.front() - left <= tolerance || right - x.back() - r.back() <= tolerance)
+    throw CaseError(
+        "--reference newton: a bead touches a wall; with simultaneous contacts "
+        "Newton's law has no unique outcome (give the wall a gap)");
   Metrics out;
   for (const auto& name : metric_names) out[name].assign(static_cast<std::size_t>(beads), nan);
   auto& peak = out["peak_velocity"];
@@ -293,6 +296,9 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     return invalid("--reference-quantity: '" + quantity + "' is not velocity or force");
 
   // Validate every run first; all chain beads are watched for the pulse.
+  for (std::size_t a = 0; a < laws.size(); ++a)
+    for (std::size_t b = a + 1; b < laws.size(); ++b)
+      if (laws[a] == laws[b]) return invalid("--laws: " + laws[a] + " is given twice");
   const bool newton = reference_law == "newton";
   std::vector<std::string> run_laws = laws;
   if (!reference_law.empty() && !newton &&
@@ -324,6 +330,26 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     }
   } catch (const CaseError& e) {
     return invalid(e.what());
+  }
+  // The beads of the table: given, or 8 spread over the chain.
+  std::vector<long long> shown;
+  if (!beads_text.empty()) {
+    for (const auto& b : split(beads_text, ',')) {
+      std::size_t used = 0;
+      long long k = -1;
+      try {
+        k = std::stoll(b, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != b.size() || k < 0 || k >= beads)
+        return invalid("--beads: '" + b + "' is not a chain bead (0.." + std::to_string(beads - 1) +
+                       ")");
+      shown.push_back(k);
+    }
+  } else {
+    const long long count = std::min<long long>(8, beads);
+    for (long long k = 0; k < count; ++k)
+      shown.push_back(count == 1 ? 0 : k * (beads - 1) / (count - 1));
   }
   // A reference that is not a run is computed (and checked) before anything runs.
   std::optional<Metrics> given_reference;
@@ -387,7 +413,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     attr_string(cmp.get(), "case", case_path);
     attr_strings(cmp.get(), "laws", laws);
     const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(beads);
-    std::map<std::string, std::vector<double>> mean_error;
+    std::map<std::string, std::vector<double>> mean_error, compared;
     for (std::size_t k = 0; k < metric_names.size(); ++k) {
       const std::string& name = metric_names[k];
       dataset_fixed(cmp.get(), "reference_" + name, {n_beads}, reference.at(name).data(),
@@ -408,6 +434,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
           }
         }
         mean_error[name].push_back(count ? sum / count : nan);
+        compared[name].push_back(count);  // beads where both have a value
       }
       dataset_fixed(cmp.get(), name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE,
                     metric_units[k]);
@@ -415,22 +442,11 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
                     H5T_NATIVE_DOUBLE, "%");
       dataset_fixed(cmp.get(), name + "_mean_error_percent", {n_laws}, mean_error[name].data(),
                     H5T_NATIVE_DOUBLE, "%");
+      dataset_fixed(cmp.get(), name + "_beads_compared", {n_laws}, compared[name].data(),
+                    H5T_NATIVE_DOUBLE);
     }
     attr_string(file.get(), "chaindem_status", "complete");
 
-    // The table: mean error and the chosen beads, per metric.
-    std::vector<long long> shown;
-    if (!beads_text.empty()) {
-      for (const auto& b : split(beads_text, ',')) shown.push_back(std::stoll(b));
-    } else {
-      const long long count = std::min<long long>(8, beads);
-      for (long long k = 0; k < count; ++k)
-        shown.push_back(count == 1 ? 0 : k * (beads - 1) / (count - 1));
-    }
-    for (long long b : shown)
-      if (b < 0 || b >= beads)
-        return invalid("--beads: " + std::to_string(b) + " is not a chain bead (0.." +
-                       std::to_string(beads - 1) + ")");
     if (json) {
       out << std::setprecision(10) << "{\"reference\": \""
           << (reference_law.empty() ? reference_data : reference_law) << "\", \"errors\": {";
@@ -456,7 +472,8 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     } else {
       out << "chaindem compare " << case_path << ": " << beads << " chain beads, reference "
           << (reference_law.empty() ? reference_data : reference_law) << "\n"
-          << "relative error [%] per bead (bead index 0 = first chain bead)\n";
+          << "relative error [%] per bead (bead index 0 = first chain bead); mean over the n "
+             "beads where both the law and the reference have a value\n";
       out << std::fixed << std::setprecision(2);
       for (std::size_t k = 0; k < metric_names.size(); ++k) {
         const std::string& name = metric_names[k];
@@ -465,12 +482,12 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
         if (!any) continue;
         out << "\n"
             << name << "\n  " << std::left << std::setw(30) << "law" << std::right << std::setw(9)
-            << "mean";
+            << "mean" << std::setw(5) << "n";
         for (long long b : shown) out << std::setw(9) << ("#" + std::to_string(b));
         out << "\n";
         for (std::size_t l = 0; l < laws.size(); ++l) {
           out << "  " << std::left << std::setw(30) << laws[l] << std::right << std::setw(9)
-              << mean_error[name][l];
+              << mean_error[name][l] << std::setw(5) << static_cast<int>(compared[name][l]);
           for (long long b : shown)
             out << std::setw(9)
                 << relative_error_percent(metrics[l].at(name)[static_cast<std::size_t>(b)],

@@ -233,7 +233,8 @@ void Simulation::rebuild_neighbors() {
                std::sqrt((p.position.row(i) - p.position.row(j)).square().sum());
       });
   merge(
-      wall_contacts_, dormant_walls_, find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
+      wall_contacts_, dormant_walls_,
+      find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
       [&](int i, int w) { return wall_coeffs(i, w); },
       [&](int i, int w) {
         return p.radius(i) -

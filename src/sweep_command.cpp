@@ -67,6 +67,8 @@ std::vector<std::string> axis_values(const std::string& key, const std::string& 
       try {
         std::size_t used = 0;
         parts.push_back(std::stod(item, &used));
+        if (item.find_first_not_of(" \t", used) != std::string::npos)
+          throw std::invalid_argument(item);
       } catch (const std::exception&) {
         throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step");
       }
@@ -92,7 +94,7 @@ std::vector<std::string> axis_values(const std::string& key, const std::string& 
 
 SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
   SweepDefinition d;
-  d.path = path;
+  d.path = fs::weakly_canonical(path).string();
   std::ifstream in(path);
   if (!in) throw CaseError("cannot read sweep file '" + path + "'");
   std::stringstream text;
@@ -111,7 +113,7 @@ SweepDefinition read_sweep(const std::string& path, const std::vector<std::strin
     const std::string value = opt.value.empty() ? "" : opt.value.front();
     if (!seen.insert(key).second) throw CaseError(path + ": key '" + key + "' is given twice");
     if (key == "sweep.base") {
-      d.base = (fs::path(path).parent_path() / value).string();
+      d.base = fs::weakly_canonical(fs::path(path).parent_path() / value).string();
     } else if (key == "sweep.combine") {
       if (value != "grid" && value != "zip")
         throw CaseError(path + ": sweep.combine: '" + value + "' is not grid or zip");
@@ -218,7 +220,7 @@ CaseRecord read_case(hid_t file, const std::string& case_group) {
     check_status(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), "read attribute");
     r.scalars[name] = value;
   }
-  for (const char* name : {"max_contact_force", "arrival_beads", "arrival_time"}) {
+  for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
     Handle d(check(H5Dopen2(summary.get(), name, H5P_DEFAULT), name), H5Dclose);
     Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
     const auto n = H5Sget_simple_extent_npoints(space.get());
@@ -334,7 +336,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
     }
     dataset_fixed(summary.get(), name, {n}, column.data(), H5T_NATIVE_DOUBLE);
   }
-  for (const char* name : {"max_contact_force", "arrival_beads", "arrival_time"}) {
+  for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
     std::size_t width = 1;
     for (const auto& r : records)
       if (r.arrays.count(name)) width = std::max(width, r.arrays.at(name).size());
@@ -535,9 +537,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
           Handle g(check(H5Gopen2(cases.get(), name.c_str(), H5P_DEFAULT), name), H5Gclose);
           const bool complete = read_string_attr(g.get(), "chaindem_status") == "complete";
           g.reset();
-          if (complete)
+          if (complete && k % static_cast<std::size_t>(ranks) == static_cast<std::size_t>(rank))
             done.insert(k);
-          else
+          else if (!complete)
             H5Ldelete(cases.get(), name.c_str(), H5P_DEFAULT);
         }
       }
@@ -547,6 +549,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
                         "cannot create '" + mine + "'"),
                   H5Fclose);
     write_definition(file.get(), d, sig);
+    H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
   }
   if (all_max(problem.empty() ? 0 : 1)) {
     if (!problem.empty()) err << "chaindem sweep: " << problem << "\n";
@@ -580,6 +583,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   if (threads <= 0) threads = omp_get_max_threads();
   SweepProgress progress(quiet ? nullptr : log, todo.size());
   std::vector<std::string> failures(d.cases.size());
+  auto last_flush = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t t = 0; t < todo.size(); ++t) {
     const std::size_t k = todo[t];
@@ -592,6 +596,14 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       Handle g(check(H5Gopen2(cases_group.get(), case_name(k).c_str(), H5P_DEFAULT), "case"),
                H5Gclose);
       attr_string(g.get(), "sweep_session", session);
+      g.reset();
+      // Flushed at most once a second (a flush costs more as the file grows): a later kill,
+      // even SIGKILL, finds a readable file with every case finished before the last flush.
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_flush > std::chrono::seconds(1)) {
+        H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
+        last_flush = now;
+      }
 
     } catch (const Interrupted&) {
     } catch (const std::exception& e) {
@@ -653,7 +665,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
            k += static_cast<std::size_t>(ranks)) {
         const std::string name = "cases/" + case_name(k);
         if (H5Lexists(src.get(), "cases", H5P_DEFAULT) > 0 &&
-            H5Lexists(src.get(), name.c_str(), H5P_DEFAULT) > 0)
+            H5Lexists(src.get(), name.c_str(), H5P_DEFAULT) > 0 &&
+            H5Lexists(file.get(), name.c_str(), H5P_DEFAULT) <= 0)
           check_status(
               H5Ocopy(src.get(), name.c_str(), file.get(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
               "copy " + other + ":/" + name);
@@ -670,13 +683,12 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         err << "chaindem sweep: " << case_label(d, k) << " failed: " << failures[k] << "\n";
       }
     }
-    if (failed_cases) {  // keep the partial file: a rerun retries only the failed cases
-      err << "chaindem sweep: " << failed_cases << " case(s) failed; the others are kept in "
-          << mine << "\n";
-      return 1;
-    }
     phase("collect");
+    // A summary from an earlier attempt (killed while closing) is rewritten.
+    if (H5Lexists(file.get(), "summary", H5P_DEFAULT) > 0)
+      H5Ldelete(file.get(), "summary", H5P_DEFAULT);
     write_summary(file.get(), d, records);
+    if (H5Aexists(file.get(), "chaindem_status") > 0) H5Adelete(file.get(), "chaindem_status");
     attr_string(file.get(), "chaindem_status", "complete");
     cases_group.reset();
     file.reset();
@@ -689,8 +701,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   }
   if (!quiet)
     out << "chaindem sweep " << sweep_path << " -> " << d.output << ": " << d.cases.size()
-        << " cases\n";
-  return 0;
+        << " cases (" << d.cases.size() - static_cast<std::size_t>(failed_cases) << " ok, "
+        << failed_cases << " failed)\n";
+  return failed_cases ? 1 : 0;  // failed cases have status rows "failed: ..." in /summary
 }
 
 }  // namespace chaindem

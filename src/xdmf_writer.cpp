@@ -12,9 +12,34 @@ std::string xdmf_path_for(const std::string& h5_path) {
   return std::filesystem::path(h5_path).replace_extension(".xdmf").string();
 }
 
+namespace {
+std::string xml_escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+}  // namespace
+
 void write_xdmf(const std::string& h5_path, const std::string& xdmf_path,
                 const std::vector<double>& frame_times, std::int64_t particles) {
-  const std::string file = std::filesystem::path(h5_path).filename().string();
+  const std::string file = xml_escaped(std::filesystem::path(h5_path).filename().string());
   const std::size_t frames = frame_times.size();
   const std::string tmp = xdmf_path + ".partial";
   {

@@ -20,6 +20,7 @@ namespace chaindem {
 struct CaseSummary {
   std::map<std::string, double> scalars;
   std::vector<double> max_contact_force;  ///< per chain bead: largest contact force on it [N]
+  std::vector<double> peak_velocity;      ///< per chain bead: largest v_x, every step [m/s]
   std::vector<long long> arrival_beads;   ///< chain bead indices watched for the pulse
   std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
 };

@@ -52,6 +52,9 @@ def histories(run: Run, beads: list[int], quantity: str = "velocity") -> plt.Fig
     """Velocity (or total force) of chosen chain beads over time."""
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
     for b in beads:
+        if not -run.chain_count <= b < run.chain_count:
+            raise ValueError(f"bead {b} is not in the chain (0..{run.chain_count - 1}, "
+                             "negative from the end)")
         i = run.chain_first + (b if b >= 0 else run.chain_count + b)
         series = run.vx[:, i] if quantity == "velocity" else run.force[:, i, 0]
         ax.plot(run.time * 1e3, series, label=f"bead {i - run.chain_first}")
@@ -96,6 +99,13 @@ def restitution_curve(sweep: Sweep, output: str = "first_contact_restitution",
     for key, value in (where or {}).items():
         col = cols[key]
         keep &= (col == value) if col.dtype.kind in "OUS" else np.isclose(col, float(value))
+    # Every other axis must be fixed (by the sweep or by `where`), or a line would mix its values.
+    for axis in sweep.axes:
+        if axis in (restitution_axis, group_by) or axis in (where or {}):
+            continue
+        if len(set(cols[axis][keep].tolist())) > 1:
+            raise ValueError(f"axis {axis} has several values: fix it with where={{'{axis}': ...}} "
+                             f"(chaindem-plot: --where {axis}=VALUE)")
     fig, ax = plt.subplots(figsize=(6.5, 5), constrained_layout=True)
     groups = cols[group_by][keep] if group_by in cols else np.array(["all"] * keep.sum())
     x_all, y_all = cols[restitution_axis][keep], cols[output][keep]
@@ -152,9 +162,10 @@ def comparison_bars(values: dict[str, np.ndarray], labels: list[str], ylabel: st
 def comparison(cmp: Comparison, metric: str = "peak_velocity", beads: list[int] | None = None) -> plt.Figure:
     """Per-bead error of each law against the reference (a `chaindem compare` file)."""
     errors = cmp.errors[metric]
-    if beads is None:
+    if beads is None:  # the beads of `chaindem compare`'s table
         n = errors.shape[1]
-        beads = sorted({round(k * (n - 1) / 7) for k in range(8)}) if n > 8 else list(range(n))
+        count = min(8, n)
+        beads = [0] if count == 1 else [k * (n - 1) // (count - 1) for k in range(count)]
     values = {law: errors[l, beads] for l, law in enumerate(cmp.laws)}
     return comparison_bars(values, [f"#{b}" for b in beads], f"{metric} error [%]",
                            f"{metric}: error against {cmp.reference}")

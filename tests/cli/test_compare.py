@@ -60,10 +60,15 @@ class Compare(unittest.TestCase):
                                        self.errors["hertz"]["peak_velocity"])
             for law in ("tsuji", "hertz", "hunt_crossley", "edem_hertz_mindlin"):
                 self.assertIn(f"cases/{law}/particles/chain/velocity/value", f)
-            # The reference metrics are the reference run's own data.
+            # The reference metrics are the reference run's own data: the peak tracked every step
+            # (never below the peak of the output frames), the final velocity of the last frame.
             v = f["cases/edem_hertz_mindlin/particles/chain/velocity/value"][:, 1:, 0]
-            np.testing.assert_array_equal(c["reference_peak_velocity"][()], v.max(axis=0))
+            peak = c["reference_peak_velocity"][()]
+            np.testing.assert_array_equal(
+                peak, f["cases/edem_hertz_mindlin/summary/peak_velocity"][()])
+            self.assertTrue(np.all(peak >= v.max(axis=0)))
             np.testing.assert_array_equal(c["reference_final_velocity"][()], v[-1])
+            self.assertEqual(list(c["peak_velocity_beads_compared"][()]), [10, 10, 10])
 
     def test_reference_data_from_csv(self):
         # Measured data stand-in: the reference run's bead velocities as CSV; the velocity
@@ -81,9 +86,13 @@ class Compare(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         errors = json.loads(r.stdout)["errors"]
         for law in ("hertz", "hunt_crossley"):
-            for metric in ("peak_velocity", "final_velocity"):
-                np.testing.assert_allclose(errors[law][metric], self.errors[law][metric],
-                                           rtol=1e-12, err_msg=f"{law} {metric}")
+            np.testing.assert_allclose(errors[law]["final_velocity"],
+                                       self.errors[law]["final_velocity"], rtol=1e-12,
+                                       err_msg=law)
+            # Data sampled at the output frames miss the exact peaks the runs track every step.
+            np.testing.assert_allclose(errors[law]["peak_velocity"],
+                                       self.errors[law]["peak_velocity"], rtol=0.05, atol=0.5,
+                                       err_msg=law)
             self.assertIsNone(errors[law]["peak_force"][0])  # velocity data: no force reference
 
     def test_newton_reference_for_binary_collisions(self):

@@ -116,6 +116,18 @@ class Figures(unittest.TestCase):
         hc = lines["hunt_crossley"].get_ydata()
         np.testing.assert_allclose(hc, [0.5469, 0.6197, 0.7120, 0.8329, 1.0], atol=5e-3)
 
+    def test_restitution_curve_refuses_mixed_axes(self):
+        sweep = load_sweep(self.sweep_file)
+        sweep.axes.append("striker.velocity")  # pretend a third axis varies
+        sweep.columns["striker.velocity"] = np.resize([0.5, 1.0], len(sweep))
+        with self.assertRaises(ValueError):
+            plots.restitution_curve(sweep)
+        fig = plots.restitution_curve(sweep, where={"striker.velocity": 1.0})
+        law = sweep.columns["contact.law"]
+        first = law[0]
+        expected = np.sum((law == first) & (sweep.columns["striker.velocity"] == 1.0))
+        self.assertEqual(len(fig.axes[0].get_lines()[0].get_xdata()), expected)
+
     def test_comparison_bars(self):
         fig = plots.comparison_bars({"a": np.array([1.0, 2.0]), "b": np.array([3.0, 4.0])},
                                     ["bead 1", "bead 2"], "error [%]")
@@ -159,6 +171,10 @@ class Figures(unittest.TestCase):
         r = subprocess.run([sys.executable, PLOT, "energy", "/nonexistent.h5", "-o",
                             os.path.join(t, "x.png")], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
+        r = subprocess.run([sys.executable, PLOT, "history", self.run_file, "--beads", "0,50",
+                            "-o", os.path.join(t, "x.png")], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("not in the chain", r.stderr)
 
 
 if __name__ == "__main__":

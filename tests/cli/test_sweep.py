@@ -229,6 +229,35 @@ class Resume(unittest.TestCase):
             self.assertEqual(r.returncode, 2)
             self.assertIn("different sweep", r.stderr)
 
+    def test_failed_case_gets_a_status_row(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # A time step 50 times too long diverges: that case fails, the others complete.
+            sweep = write_sweep(tmp, ["hunt_crossley"], "0.5", "1",
+                                extra="", duration="3e-4").replace("sweep.ini", "sweep.ini")
+            with open(sweep, "a") as f:
+                f.write("simulation.time_step = 0, 3e-5\n")
+            out = os.path.join(tmp, "s.h5")
+            r = run_sweep(sweep, out)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("diverged", r.stderr)
+            with h5py.File(out, "r") as f:
+                status = list(f["summary/status"].asstr()[()])
+                self.assertEqual(status[0], "ok")
+                self.assertTrue(status[1].startswith("failed: the integration diverged"))
+                self.assertTrue(np.isnan(f["summary/last_bead_final_velocity"][1]))
+                self.assertEqual(list(f["cases"]), ["case-000000"])
+
+    def test_resume_accepts_an_equivalent_path(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = write_sweep(tmp, ["hunt_crossley"], "0.5, 0.6", "1")
+            out = os.path.join(tmp, "s.h5")
+            self.assertEqual(run_sweep(sweep, out).returncode, 0)
+            os.rename(out, out + ".partial")  # as if interrupted before the end
+            r = subprocess.run([CHAINDEM, "sweep", os.path.relpath(sweep), "-o", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("2 already finished", r.stderr)
+
     def test_invalid_sweep_names_the_case_and_key(self):
         with tempfile.TemporaryDirectory() as tmp:
             sweep = write_sweep(tmp, ["hunt_crossley", "flores"], "0, 0.5", "1")
