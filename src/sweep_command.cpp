@@ -597,10 +597,10 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
                H5Gclose);
       attr_string(g.get(), "sweep_session", session);
       g.reset();
-      // Flushed at most once a second (a flush costs more as the file grows): a later kill,
+      // Flushed at most every 5 s (a flush costs more as the file grows): a later kill,
       // even SIGKILL, finds a readable file with every case finished before the last flush.
       const auto now = std::chrono::steady_clock::now();
-      if (now - last_flush > std::chrono::seconds(1)) {
+      if (now - last_flush > std::chrono::seconds(5)) {
         H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
         last_flush = now;
       }
