@@ -92,8 +92,8 @@ namespace {
 using WriterFactory =
     std::function<std::unique_ptr<H5mdWriter>(const RunMetadata&, const Simulation&, bool)>;
 
-CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
-                     const RunControl& control) {
+PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
+                    const RunControl& control) {
   Simulation sim(std::move(run.scene), run.settings);
   RunMetadata meta;
   meta.parameters = cfg.resolved();
@@ -106,7 +106,7 @@ CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& m
                   {"skin", sim.settings().skin},
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
-  const std::unique_ptr<H5mdWriter> owned_writer = make_writer(meta, sim, run.write_contacts);
+  std::unique_ptr<H5mdWriter> owned_writer = make_writer(meta, sim, run.write_contacts);
   H5mdWriter& writer = *owned_writer;
 
   const Scene& scene = sim.scene();
@@ -240,28 +240,42 @@ CaseSummary run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& m
   if (const auto it = sim.settings().law_params.find("impact_velocity_floor");
       it != sim.settings().law_params.end())
     summary.scalars["impact_velocity_floor"] = it->second;
-  std::vector<double> beads(summary.arrival_beads.begin(), summary.arrival_beads.end());
-  writer.finish(summary.scalars, {{"max_contact_force", summary.max_contact_force},
-                                  {"peak_velocity", summary.peak_velocity},
-                                  {"arrival_beads", beads},
-                                  {"arrival_time", summary.arrival_time}});
-  return summary;
+  return PendingRun(std::move(summary), std::move(owned_writer));
 }
 
 }  // namespace
 
+std::map<std::string, std::vector<double>> summary_arrays(const CaseSummary& summary) {
+  return {{"max_contact_force", summary.max_contact_force},
+          {"peak_velocity", summary.peak_velocity},
+          {"arrival_beads", {summary.arrival_beads.begin(), summary.arrival_beads.end()}},
+          {"arrival_time", summary.arrival_time}};
+}
+
+PendingRun::PendingRun(CaseSummary summary, std::unique_ptr<H5mdWriter> writer)
+    : summary_(std::move(summary)), writer_(std::move(writer)) {}
+PendingRun::PendingRun(PendingRun&&) noexcept = default;
+PendingRun& PendingRun::operator=(PendingRun&&) noexcept = default;
+PendingRun::~PendingRun() = default;
+
+void PendingRun::commit() {
+  writer_->finish(summary_.scalars, summary_arrays(summary_));
+}
+
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control) {
-  return run_case(
+  PendingRun done = run_case(
       cfg, std::move(run),
       [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
         return std::make_unique<H5mdWriter>(path, meta, sim, contacts);
       },
       control);
+  done.commit();
+  return done.summary();
 }
 
-CaseSummary run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
-                         const std::string& name, std::mutex* lock, const RunControl& control) {
+PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
+                        const std::string& name, std::mutex* lock, const RunControl& control) {
   return run_case(
       cfg, std::move(run),
       [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {

@@ -31,7 +31,7 @@ void write_loop(const std::string& path, const CollisionReport& r) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const std::string partial = path + ".partial";
   {
-    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
                       "cannot create '" + partial + "'"),
                 H5Fclose);
     const hid_t f = file.get();

@@ -371,7 +371,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const std::string partial = output + ".partial";
   try {
-    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
                       "cannot create '" + partial + "'"),
                 H5Fclose);
     write_h5md_metadata(file.get(), version);
@@ -385,7 +385,8 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       try {
         const CaseConfig cfg = CaseConfig::load(case_path, overrides[l]);
         run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases.get(),
-                     run_laws[l], &h5, RunControl{nullptr, stop_flag()});
+                     run_laws[l], &h5, RunControl{nullptr, stop_flag()})
+            .commit();
       } catch (const std::exception& e) {
         failures[l] = e.what();
       }

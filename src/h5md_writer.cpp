@@ -23,26 +23,35 @@ namespace {
 
 using namespace hdf5;
 
-// An H5MD time-dependent element: group with step, time and value.
+// An H5MD time-dependent element: a group with step, time and value. Every element of a run is
+// sampled at the same frames, so only the first holds step and time datasets; the others get
+// hard links to them when the run finishes (H5MD allows the sharing). That halves the datasets
+// a run creates, which is what a sweep's many small cases spend their serialised HDF5 time on.
 struct TimeSeries {
+  std::string name;
   Handle group_;
-  Growing step, time, value;
+  Growing value;
   TimeSeries() = default;
-  TimeSeries(hid_t parent, const std::string& name, std::vector<hsize_t> shape,
-             const std::string& unit, hsize_t frames, std::mutex* lock)
-      : group_(group(parent, name)),
-        step(group_.get(), "step", {}, H5T_NATIVE_INT64, "", frames, lock),
-        time(group_.get(), "time", {}, H5T_NATIVE_DOUBLE, "s", frames, lock),
-        value(group_.get(), "value", std::move(shape), H5T_NATIVE_DOUBLE, unit, frames, lock) {}
-  void append(std::int64_t s, double t, const double* v) {
+  TimeSeries(std::string name_, std::vector<hsize_t> shape, const std::string& unit, hsize_t frames,
+             std::mutex* lock)
+      : name(std::move(name_)),
+        value(-1, "value", std::move(shape), H5T_NATIVE_DOUBLE, unit, frames, lock) {}
+  void open(hid_t parent) {
+    group_ = group(parent, name);
+    value.attach(group_.get());
+  }
+};
+
+// The frames' step and time, written once per frame into the first time series.
+struct Clock {
+  Growing step, time;
+  Clock() = default;
+  Clock(hsize_t frames, std::mutex* lock)
+      : step(-1, "step", {}, H5T_NATIVE_INT64, "", frames, lock),
+        time(-1, "time", {}, H5T_NATIVE_DOUBLE, "s", frames, lock) {}
+  void append(std::int64_t s, double t) {
     step.append(&s, 1);
     time.append(&t, 1);
-    value.append(v, 1);
-  }
-  void close() {
-    step.close();
-    time.close();
-    value.close();
   }
 };
 
@@ -50,111 +59,166 @@ struct TimeSeries {
 
 struct H5mdWriter::Impl {
   std::mutex* lock = nullptr;  // shared-file mode: held for every HDF5 call
-  Handle file;                 // the file, or the group that holds this run
+  hid_t parent = -1;           // shared-file mode: the group that receives this run's group
+  std::string group_name;
+
+  // What the static part of the file holds, captured when the run starts: a run in a shared
+  // file creates its HDF5 objects only when it finishes (or when a long run's buffers spill).
+  RunMetadata meta;
+  Eigen::ArrayXd radius, mass;
+  std::vector<int> species;
+  std::vector<std::string> species_names;
+  std::int64_t striker = -1, chain_first = 0, chain_count = 0;
+  std::vector<std::string> wall_names;
+  std::vector<double> wall_normals;
+  const LawEntry* law = nullptr;
+  TensionPolicy tension = TensionPolicy::clamp;
+  LawParams law_params;
+
+  bool created = false;
+  Handle file;  // the file, or the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
+  Clock clock;  // in position; linked into every other time series and /contacts
   TimeSeries position, velocity, force;
   std::map<std::string, TimeSeries> energy;
   TimeSeries momentum;
   TimeSeries wall_position;
   bool contacts = false;
-  Growing c_step, c_time, c_offset, c_first, c_second, c_overlap, c_force, c_rate, c_v0;
+  Growing c_offset, c_first, c_second, c_overlap, c_force, c_rate, c_v0;
   std::int64_t contact_rows = 0;
   std::vector<double> buffer;
+
+  Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts, std::mutex* l);
+  std::size_t buffered_bytes() const;
+  void create();  // the file's objects; holds the lock if shared
 };
+
+H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts,
+                       std::mutex* l)
+    : lock(l), meta(m), contacts(write_contacts) {
+  const Particles& p = sim.particles();
+  const Scene& scene = sim.scene();
+  radius = p.radius;
+  mass = p.mass;
+  species = p.material;
+  for (const auto& mat : scene.materials) species_names.push_back(mat.name);
+  striker = scene.striker;
+  chain_first = scene.chain_first;
+  chain_count = scene.chain_count;
+  for (const auto& w : scene.walls) {
+    wall_names.push_back(w.name);
+    wall_normals.insert(wall_normals.end(), {w.normal.x(), w.normal.y(), w.normal.z()});
+  }
+  law = sim.settings().law;
+  tension = sim.settings().tension;
+  law_params = sim.settings().law_params;
+
+  const auto n = static_cast<hsize_t>(p.size());
+  const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
+  clock = Clock(frames, lock);
+  position = TimeSeries("position", {n, 3}, "m", frames, lock);
+  velocity = TimeSeries("velocity", {n, 3}, "m/s", frames, lock);
+  force = TimeSeries("force", {n, 3}, "N", frames, lock);
+  for (const char* name : {"kinetic_energy", "stored_energy", "dissipated_energy",
+                           "external_potential_energy", "wall_work", "energy_balance"})
+    energy.emplace(name, TimeSeries(name, {}, "J", frames, lock));
+  momentum = TimeSeries("momentum", {3}, "kg m/s", frames, lock);
+  if (!wall_names.empty())
+    wall_position = TimeSeries("position", {wall_names.size(), 3}, "m", frames, lock);
+  if (contacts) {
+    c_offset = Growing(-1, "offset", {}, H5T_NATIVE_INT64, "", frames, lock);
+    const std::int64_t zero = 0;
+    c_offset.append(&zero, 1);
+    c_first = Growing(-1, "first", {}, H5T_NATIVE_INT32, "", 4096, lock);
+    c_second = Growing(-1, "second", {}, H5T_NATIVE_INT32, "", 4096, lock);
+    c_overlap = Growing(-1, "overlap", {}, H5T_NATIVE_DOUBLE, "m", 4096, lock);
+    c_force = Growing(-1, "normal_force", {}, H5T_NATIVE_DOUBLE, "N", 4096, lock);
+    c_rate = Growing(-1, "approach_rate", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, lock);
+    c_v0 = Growing(-1, "impact_velocity", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, lock);
+  }
+}
+
+std::size_t H5mdWriter::Impl::buffered_bytes() const {
+  std::size_t total = clock.step.buffered_bytes() + clock.time.buffered_bytes() +
+                      position.value.buffered_bytes() + velocity.value.buffered_bytes() +
+                      force.value.buffered_bytes() + momentum.value.buffered_bytes() +
+                      wall_position.value.buffered_bytes();
+  for (const auto& [name, series] : energy) total += series.value.buffered_bytes();
+  for (const Growing* g : {&c_offset, &c_first, &c_second, &c_overlap, &c_force, &c_rate, &c_v0})
+    total += g->buffered_bytes();
+  return total;
+}
 
 H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
                        bool write_contacts)
-    : impl_(std::make_unique<Impl>()), path_(std::move(path)), partial_path_(path_ + ".partial") {
+    : impl_(std::make_unique<Impl>(meta, sim, write_contacts, nullptr)),
+      path_(std::move(path)),
+      partial_path_(path_ + ".partial") {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions with our message
   impl_->file =
-      Handle(check(H5Fcreate(partial_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+      Handle(check(H5Fcreate(partial_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
                    "cannot create '" + partial_path_ + "'"),
              H5Fclose);
-  create(meta, sim, write_contacts);
+  particles_ = sim.particles().size();
+  impl_->create();
 }
 
 H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
                        const Simulation& sim, bool write_contacts, std::mutex* lock)
-    : impl_(std::make_unique<Impl>()), path_(std::move(group_name)), parent_(parent) {
-  std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  impl_->lock = lock;
-  impl_->file = group(parent, path_);
-  create(meta, sim, write_contacts);
+    : impl_(std::make_unique<Impl>(meta, sim, write_contacts, lock)),
+      path_(std::move(group_name)),
+      parent_(parent) {
+  impl_->parent = parent;
+  impl_->group_name = path_;
+  particles_ = sim.particles().size();
 }
 
-void H5mdWriter::create(const RunMetadata& meta, const Simulation& sim, bool write_contacts) {
-  Impl& m = *impl_;
-  const hid_t f = m.file.get();
-
+void H5mdWriter::Impl::create() {
+  if (parent >= 0) file = group(parent, group_name);
+  const hid_t f = file.get();
   write_h5md_metadata(f, version);
 
-  const Particles& p = sim.particles();
-  const auto n = static_cast<hsize_t>(p.size());
-  particles_ = p.size();
-  const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
-  m.particles = group(f, "particles");
-  m.chain = group(m.particles.get(), "chain");
+  const auto n = static_cast<hsize_t>(radius.size());
+  particles = group(f, "particles");
+  chain = group(particles.get(), "chain");
   {
-    Handle box = group(m.chain.get(), "box");
+    Handle box = group(chain.get(), "box");
     attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
     attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
   }
-  m.position = TimeSeries(m.chain.get(), "position", {n, 3}, "m", frames, m.lock);
-  m.velocity = TimeSeries(m.chain.get(), "velocity", {n, 3}, "m/s", frames, m.lock);
-  m.force = TimeSeries(m.chain.get(), "force", {n, 3}, "N", frames, m.lock);
-  dataset_fixed(m.chain.get(), "radius", {n}, p.radius.data(), H5T_NATIVE_DOUBLE, "m");
-  dataset_fixed(m.chain.get(), "mass", {n}, p.mass.data(), H5T_NATIVE_DOUBLE, "kg");
-  dataset_fixed(m.chain.get(), "species", {n}, p.material.data(), H5T_NATIVE_INT);
-  std::vector<std::string> material_names;
-  for (const auto& mat : sim.scene().materials) material_names.push_back(mat.name);
-  if (!material_names.empty()) attr_strings(m.chain.get(), "species_names", material_names);
-  attr_numbers<std::int64_t>(m.chain.get(), "striker", {sim.scene().striker}, H5T_NATIVE_INT64);
-  attr_numbers<std::int64_t>(m.chain.get(), "chain_first", {sim.scene().chain_first},
-                             H5T_NATIVE_INT64);
-  attr_numbers<std::int64_t>(m.chain.get(), "chain_count", {sim.scene().chain_count},
-                             H5T_NATIVE_INT64);
+  position.open(chain.get());
+  clock.step.attach(position.group_.get());
+  clock.time.attach(position.group_.get());
+  velocity.open(chain.get());
+  force.open(chain.get());
+  dataset_fixed(chain.get(), "radius", {n}, radius.data(), H5T_NATIVE_DOUBLE, "m");
+  dataset_fixed(chain.get(), "mass", {n}, mass.data(), H5T_NATIVE_DOUBLE, "kg");
+  dataset_fixed(chain.get(), "species", {n}, species.data(), H5T_NATIVE_INT);
+  if (!species_names.empty()) attr_strings(chain.get(), "species_names", species_names);
+  attr_numbers<std::int64_t>(chain.get(), "striker", {striker}, H5T_NATIVE_INT64);
+  attr_numbers<std::int64_t>(chain.get(), "chain_first", {chain_first}, H5T_NATIVE_INT64);
+  attr_numbers<std::int64_t>(chain.get(), "chain_count", {chain_count}, H5T_NATIVE_INT64);
 
-  m.observables = group(f, "observables");
-  for (const char* name : {"kinetic_energy", "stored_energy", "dissipated_energy",
-                           "external_potential_energy", "wall_work", "energy_balance"})
-    m.energy.emplace(name, TimeSeries(m.observables.get(), name, {}, "J", frames, m.lock));
-  m.momentum = TimeSeries(m.observables.get(), "momentum", {3}, "kg m/s", frames, m.lock);
+  observables = group(f, "observables");
+  for (auto& [name, series] : energy) series.open(observables.get());
+  momentum.open(observables.get());
 
-  const auto n_walls = static_cast<hsize_t>(sim.scene().walls.size());
-  m.walls_group = group(f, "walls");
-  sim_walls_empty_ = n_walls == 0;
-  if (n_walls > 0) {
-    std::vector<std::string> names;
-    std::vector<double> normals;
-    for (const auto& w : sim.scene().walls) {
-      names.push_back(w.name);
-      normals.insert(normals.end(), {w.normal.x(), w.normal.y(), w.normal.z()});
-    }
-    attr_strings(m.walls_group.get(), "names", names);
-    dataset_fixed(m.walls_group.get(), "normal", {n_walls, 3}, normals.data(), H5T_NATIVE_DOUBLE);
-    m.wall_position =
-        TimeSeries(m.walls_group.get(), "position", {n_walls, 3}, "m", frames, m.lock);
+  walls_group = group(f, "walls");
+  if (!wall_names.empty()) {
+    attr_strings(walls_group.get(), "names", wall_names);
+    dataset_fixed(walls_group.get(), "normal", {wall_names.size(), 3}, wall_normals.data(),
+                  H5T_NATIVE_DOUBLE);
+    wall_position.open(walls_group.get());
   }
 
-  m.contacts = write_contacts;
-  if (write_contacts) {
-    m.contacts_group = group(f, "contacts");
-    const hid_t g = m.contacts_group.get();
+  if (contacts) {
+    contacts_group = group(f, "contacts");
+    const hid_t g = contacts_group.get();
     attr_string(g, "layout",
                 "ragged: frame k holds rows offset[k] .. offset[k+1]-1; second < 0 is wall "
                 "-(second+1); only touching contacts are listed");
-    m.c_step = Growing(g, "step", {}, H5T_NATIVE_INT64, "", frames, m.lock);
-    m.c_time = Growing(g, "time", {}, H5T_NATIVE_DOUBLE, "s", frames, m.lock);
-    m.c_offset = Growing(g, "offset", {}, H5T_NATIVE_INT64, "", frames, m.lock);
-    const std::int64_t zero = 0;
-    m.c_offset.append(&zero, 1);
-    m.c_first = Growing(g, "first", {}, H5T_NATIVE_INT32, "", 4096, m.lock);
-    m.c_second = Growing(g, "second", {}, H5T_NATIVE_INT32, "", 4096, m.lock);
-    m.c_overlap = Growing(g, "overlap", {}, H5T_NATIVE_DOUBLE, "m", 4096, m.lock);
-    m.c_force = Growing(g, "normal_force", {}, H5T_NATIVE_DOUBLE, "N", 4096, m.lock);
-    m.c_rate = Growing(g, "approach_rate", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, m.lock);
-    m.c_v0 = Growing(g, "impact_velocity", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, m.lock);
+    for (Growing* c : {&c_offset, &c_first, &c_second, &c_overlap, &c_force, &c_rate, &c_v0})
+      c->attach(g);
   }
 
   {  // /parameters
@@ -167,26 +231,26 @@ void H5mdWriter::create(const RunMetadata& meta, const Simulation& sim, bool wri
     Handle derived = group(params.get(), "derived");
     for (const auto& [key, value] : meta.derived)
       attr_numbers<double>(derived.get(), key, {value}, H5T_NATIVE_DOUBLE);
-    Handle law = group(params.get(), "law");
-    const LawEntry& entry = *sim.settings().law;
-    attr_string(law.get(), "id", std::string(entry.id));
-    attr_string(law.get(), "citation", std::string(entry.citation));
-    attr_string(law.get(), "formula", std::string(entry.formula));
-    attr_string(law.get(), "damping", std::string(entry.damping));
-    attr_string(law.get(), "tension",
-                sim.settings().tension == TensionPolicy::clamp ? "clamp" : "allow");
-    for (const auto& [key, value] : sim.settings().law_params)
-      attr_numbers<double>(law.get(), key, {value}, H5T_NATIVE_DOUBLE);
+    Handle law_group = group(params.get(), "law");
+    attr_string(law_group.get(), "id", std::string(law->id));
+    attr_string(law_group.get(), "citation", std::string(law->citation));
+    attr_string(law_group.get(), "formula", std::string(law->formula));
+    attr_string(law_group.get(), "damping", std::string(law->damping));
+    attr_string(law_group.get(), "tension", tension == TensionPolicy::clamp ? "clamp" : "allow");
+    for (const auto& [key, value] : law_params)
+      attr_numbers<double>(law_group.get(), key, {value}, H5T_NATIVE_DOUBLE);
   }
+  created = true;
 }
 
 H5mdWriter::~H5mdWriter() {
   if (finished_) return;
-  if (parent_ >= 0) {  // shared file: remove the unfinished run's group
+  if (parent_ >= 0) {  // shared file: remove the unfinished run's group, if it got one
     std::mutex* lock = impl_->lock;
     std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+    const bool created = impl_->created;
     impl_.reset();
-    H5Ldelete(parent_, path_.c_str(), H5P_DEFAULT);
+    if (created) H5Ldelete(parent_, path_.c_str(), H5P_DEFAULT);
     return;
   }
   impl_.reset();  // close the file before removing it
@@ -201,11 +265,12 @@ void H5mdWriter::write_frame(const Simulation& sim) {
   const double t = sim.time();
   frame_times_.push_back(t);
   const auto n = static_cast<std::size_t>(p.size());
+  m.clock.append(step, t);
   auto write_vectors = [&](TimeSeries& ts, const Vec3Array& a) {
     m.buffer.resize(3 * n);
     for (std::size_t i = 0; i < n; ++i)
       for (int c = 0; c < 3; ++c) m.buffer[3 * i + c] = a(static_cast<Eigen::Index>(i), c);
-    ts.append(step, t, m.buffer.data());
+    ts.value.append(m.buffer.data(), 1);
   };
   write_vectors(m.position, p.position);
   write_vectors(m.velocity, p.velocity);
@@ -216,9 +281,9 @@ void H5mdWriter::write_frame(const Simulation& sim) {
       {"kinetic_energy", e.kinetic},       {"stored_energy", e.stored},
       {"dissipated_energy", e.dissipated}, {"external_potential_energy", e.external_potential},
       {"wall_work", e.wall_work},          {"energy_balance", e.balance()}};
-  for (auto& [name, series] : m.energy) series.append(step, t, &values.at(name));
+  for (auto& [name, series] : m.energy) series.value.append(&values.at(name), 1);
   const Eigen::Vector3d mom = sim.momentum();
-  m.momentum.append(step, t, mom.data());
+  m.momentum.value.append(mom.data(), 1);
 
   if (!sim.scene().walls.empty()) {
     std::vector<double> w;
@@ -226,7 +291,13 @@ void H5mdWriter::write_frame(const Simulation& sim) {
       const Eigen::Vector3d x = sim.wall_point(k);
       w.insert(w.end(), {x.x(), x.y(), x.z()});
     }
-    m.wall_position.append(step, t, w.data());
+    m.wall_position.value.append(w.data(), 1);
+  }
+
+  // A long run in a shared file gets its HDF5 objects once its buffers would spill.
+  if (!m.created && m.buffered_bytes() >= Growing::spill_bytes) {
+    std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
+    m.create();
   }
 
   if (m.contacts) {
@@ -253,8 +324,6 @@ void H5mdWriter::write_frame(const Simulation& sim) {
     m.c_rate.append(rate.data(), rows);
     m.c_v0.append(v0.data(), rows);
     m.contact_rows += static_cast<std::int64_t>(rows);
-    m.c_step.append(&step, 1);
-    m.c_time.append(&t, 1);
     m.c_offset.append(&m.contact_rows, 1);
   }
 }
@@ -263,12 +332,24 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
                         const std::map<std::string, std::vector<double>>& arrays) {
   Impl& m = *impl_;
   std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
-  for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->close();
-  for (auto& [name, series] : m.energy) series.close();
-  if (!sim_walls_empty_) m.wall_position.close();
+  if (!m.created) m.create();
+  m.clock.step.close();
+  m.clock.time.close();
+  std::vector<hid_t> sharing{m.velocity.group_.get(), m.force.group_.get(),
+                             m.momentum.group_.get()};
+  for (auto& [name, series] : m.energy) sharing.push_back(series.group_.get());
+  if (!m.wall_names.empty()) sharing.push_back(m.wall_position.group_.get());
+  if (m.contacts) sharing.push_back(m.contacts_group.get());
+  for (const hid_t g : sharing)
+    for (const char* name : {"step", "time"})
+      check_status(H5Lcreate_hard(m.position.group_.get(), name, g, name, H5P_DEFAULT, H5P_DEFAULT),
+                   std::string("link ") + name);
+  for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->value.close();
+  for (auto& [name, series] : m.energy) series.value.close();
+  if (!m.wall_names.empty()) m.wall_position.value.close();
   if (m.contacts)
-    for (Growing* g : {&m.c_step, &m.c_time, &m.c_offset, &m.c_first, &m.c_second, &m.c_overlap,
-                       &m.c_force, &m.c_rate, &m.c_v0})
+    for (Growing* g :
+         {&m.c_offset, &m.c_first, &m.c_second, &m.c_overlap, &m.c_force, &m.c_rate, &m.c_v0})
       g->close();
   {
     Handle s = group(m.file.get(), "summary");

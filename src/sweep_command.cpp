@@ -9,15 +9,19 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "chaindem/case_runner.hpp"
 #include "chaindem/version.hpp"
@@ -397,26 +401,137 @@ class SweepProgress {
   std::mutex mutex_;
 };
 
+// The MPI ranks of this run. MPI starts only when a launcher (mpirun, mpiexec, srun) started
+// the process: a plain `chaindem sweep` then skips MPI_Init, which costs ~0.4 s (hardware
+// discovery) and would be pure serial overhead. CHAINDEM_MPI=1 forces it.
+class Ranks {
+ public:
+  int rank = 0, size = 1;
+#ifdef CHAINDEM_WITH_MPI
+  Ranks() : active_(launched_by_mpi()) {
+    if (!active_) return;
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  ~Ranks() {
+    if (active_) MPI_Finalize();
+  }
+  int max(int x) const {
+    return reduce(x, MPI_MAX);
+  }
+  int sum(int x) const {
+    return reduce(x, MPI_SUM);
+  }
+  void barrier() const {
+    if (active_) MPI_Barrier(MPI_COMM_WORLD);
+  }
+  /// Moves `text` from rank `owner` to rank 0 (other ranks do nothing).
+  void gather_string(int owner, std::string& text) const {
+    if (!active_ || owner == 0) return;
+    if (rank == owner) {
+      const int len = static_cast<int>(text.size());
+      MPI_Send(&len, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+      if (len) MPI_Send(text.data(), len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+      int len = 0;
+      MPI_Recv(&len, 1, MPI_INT, owner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      text.resize(static_cast<std::size_t>(len));
+      if (len) MPI_Recv(text.data(), len, MPI_CHAR, owner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+
+ private:
+  static bool launched_by_mpi() {
+    auto set = [](const char* name) {
+      const char* value = std::getenv(name);
+      return value != nullptr && *value != '\0';
+    };
+    if (set("CHAINDEM_MPI")) return std::string_view(std::getenv("CHAINDEM_MPI")) != "0";
+    // Open MPI, PMIx and PMI (MPICH, Intel MPI, srun --mpi=pmi2) launchers; srun of several tasks.
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+      if (set(name)) return true;
+    return set("SLURM_STEP_NUM_TASKS") && std::atoi(std::getenv("SLURM_STEP_NUM_TASKS")) > 1;
+  }
+  int reduce(int x, MPI_Op op) const {
+    if (!active_) return x;
+    int y = 0;
+    MPI_Allreduce(&x, &y, 1, MPI_INT, op, MPI_COMM_WORLD);
+    return y;
+  }
+  bool active_;
+#else
+  int max(int x) const {
+    return x;
+  }
+  int sum(int x) const {
+    return x;
+  }
+  void barrier() const {}
+  void gather_string(int, std::string&) const {}
+#endif
+};
+
+// A case that has been computed, waiting for its output to be written.
+struct FinishedCase {
+  std::size_t index;
+  PendingRun run;
+};
+
+// Finished cases wait here for their (serialised) HDF5 writes. The thread that queues a case
+// writes everything queued if no other thread is writing, and otherwise goes back to computing:
+// no thread sits idle waiting for the file while another writes, which is what kept two threads
+// from doubling the throughput of small cases. Past `limit` queued cases (memory) a thread
+// waits its turn to write.
+template <class Job>
+class WriteQueue {
+ public:
+  WriteQueue(std::function<void(Job&)> write, std::size_t limit)
+      : write_(std::move(write)), limit_(limit) {}
+
+  void push(Job job) {
+    std::size_t queued = 0;
+    {
+      std::lock_guard lock(queue_mutex_);
+      jobs_.push_back(std::move(job));
+      queued = jobs_.size();
+    }
+    drain(queued > limit_);
+  }
+
+  /// Writes what is queued; `wait`: also when another thread is writing (after it).
+  void drain(bool wait) {
+    std::unique_lock writer(writer_mutex_, std::defer_lock);
+    if (wait)
+      writer.lock();
+    else if (!writer.try_lock())
+      return;
+    for (;;) {
+      std::optional<Job> job;
+      {
+        std::lock_guard lock(queue_mutex_);
+        if (jobs_.empty()) return;
+        job.emplace(std::move(jobs_.front()));
+        jobs_.pop_front();
+      }
+      write_(*job);
+    }
+  }
+
+ private:
+  std::function<void(Job&)> write_;
+  std::size_t limit_;
+  std::mutex queue_mutex_, writer_mutex_;
+  std::deque<Job> jobs_;
+};
+
 }  // namespace
 
 int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  int rank = 0, ranks = 1;
-#ifdef CHAINDEM_WITH_MPI
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  struct Finalize {
-    ~Finalize() { MPI_Finalize(); }
-  } finalize;
-  auto all_max = [](int x) {
-    int y = 0;
-    MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return y;
-  };
-#else
-  auto all_max = [](int x) { return x; };
-#endif
+  const Ranks mpi;
+  const int rank = mpi.rank, ranks = mpi.size;
+  auto all_max = [&](int x) { return mpi.max(x); };
   std::ostream* log = rank == 0 ? &err : nullptr;
 
   po::options_description desc("chaindem sweep options");
@@ -479,6 +594,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // Read and validate every case before running any.
   SweepDefinition d;
   std::vector<double> cost;
+  std::vector<std::optional<CaseConfig>> configs;  // parsed once, kept for the run
   try {
     d = read_sweep(sweep_path, sets);
     if (!output.empty()) d.output = output;
@@ -486,12 +602,14 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     // (steps x particles) orders the work, longest first, so no thread is left with one long
     // case at the end.
     cost.assign(d.cases.size(), 0.0);
+    configs.resize(d.cases.size());
     std::vector<std::string> invalid(d.cases.size());
     const int validate_threads = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 8) num_threads(validate_threads)
     for (std::size_t k = 0; k < d.cases.size(); ++k) {
       try {
-        const RunSetup run = build_run(CaseConfig::load(d.base, case_overrides(d, k)));
+        configs[k] = CaseConfig::load(d.base, case_overrides(d, k));
+        const RunSetup run = build_run(*configs[k]);
         cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
       } catch (const CaseError& e) {
         invalid[k] = case_label(d, k) + ": " + e.what();
@@ -518,7 +636,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   std::set<std::size_t> done;
   std::string problem;
   if (fs::exists(mine)) {
-    const hid_t id = H5Fopen(mine.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t id = H5Fopen(mine.c_str(), H5F_ACC_RDWR, file_access());
     if (id < 0) {
       problem = mine + " cannot be reopened (killed while writing?); delete it to start over";
     } else {
@@ -545,7 +663,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       }
     }
   } else {
-    file = Handle(check(H5Fcreate(mine.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    file = Handle(check(H5Fcreate(mine.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
                         "cannot create '" + mine + "'"),
                   H5Fclose);
     write_definition(file.get(), d, sig);
@@ -564,10 +682,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     if (!done.count(k)) todo.push_back(k);
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
-  int finished = static_cast<int>(done.size());
-#ifdef CHAINDEM_WITH_MPI
-  MPI_Allreduce(MPI_IN_PLACE, &finished, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-#endif
+  const int finished = mpi.sum(static_cast<int>(done.size()));
   if (log && !quiet)
     *log << "chaindem sweep: " << d.cases.size() << " cases, " << finished << " already finished, "
          << d.cases.size() - static_cast<std::size_t>(finished) << " to run on " << ranks
@@ -583,34 +698,53 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   if (threads <= 0) threads = omp_get_max_threads();
   SweepProgress progress(quiet ? nullptr : log, todo.size());
   std::vector<std::string> failures(d.cases.size());
+  std::vector<CaseRecord> records(d.cases.size());  // of the cases run now
   auto last_flush = std::chrono::steady_clock::now();
+  // A finished case is queued for writing; see WriteQueue. The write adds this session's id and,
+  // at most every 5 s, flushes the file (a flush costs more as the file grows): a later kill,
+  // even SIGKILL, finds a readable file with every case finished before the last flush.
+  WriteQueue<FinishedCase> writes(
+      [&](FinishedCase& c) {
+        try {
+          c.run.commit();
+          std::lock_guard lock(h5);
+          Handle g(
+              check(H5Gopen2(cases_group.get(), case_name(c.index).c_str(), H5P_DEFAULT), "case"),
+              H5Gclose);
+          attr_string(g.get(), "sweep_session", session);
+          g.reset();
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last_flush > std::chrono::seconds(5)) {
+            H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
+            last_flush = now;
+          }
+          // The summary row, as written (and as read_case would read it back).
+          CaseRecord& record = records[c.index];
+          record.scalars = c.run.summary().scalars;
+          record.arrays = summary_arrays(c.run.summary());
+          record.status = "ok";
+        } catch (const std::exception& e) {
+          failures[c.index] = e.what();
+        }
+      },
+      4 * static_cast<std::size_t>(threads));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (std::size_t t = 0; t < todo.size(); ++t) {
     const std::size_t k = todo[t];
     if (stop_signal) continue;
     try {
-      const CaseConfig cfg = CaseConfig::load(d.base, case_overrides(d, k));
-      run_to_group(cfg, build_run(cfg), cases_group.get(), case_name(k), &h5,
-                   RunControl{nullptr, stop_flag()});
-      std::lock_guard lock(h5);
-      Handle g(check(H5Gopen2(cases_group.get(), case_name(k).c_str(), H5P_DEFAULT), "case"),
-               H5Gclose);
-      attr_string(g.get(), "sweep_session", session);
-      g.reset();
-      // Flushed at most every 5 s (a flush costs more as the file grows): a later kill,
-      // even SIGKILL, finds a readable file with every case finished before the last flush.
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_flush > std::chrono::seconds(5)) {
-        H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
-        last_flush = now;
-      }
-
+      const CaseConfig& cfg = *configs[k];
+      PendingRun run = run_to_group(cfg, build_run(cfg), cases_group.get(), case_name(k), &h5,
+                                    RunControl{nullptr, stop_flag()});
+      configs[k].reset();
+      writes.push({k, std::move(run)});
     } catch (const Interrupted&) {
     } catch (const std::exception& e) {
       failures[k] = e.what();
     }
     progress.done_one();
   }
+  writes.drain(true);  // cases finished before a stop signal are kept too
   phase("run cases");
   const int interrupted = all_max(stop_signal);
   if (interrupted) {
@@ -622,29 +756,16 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
            << ", run the same command to resume\n";
     return 128 + interrupted;
   }
-#ifdef CHAINDEM_WITH_MPI
   // Failure messages travel to rank 0, one string per case.
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
-    if (owner == 0) continue;
-    if (rank == owner) {
-      const int len = static_cast<int>(failures[k].size());
-      MPI_Send(&len, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
-      if (len) MPI_Send(failures[k].data(), len, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
-    } else if (rank == 0) {
-      int len = 0;
-      MPI_Recv(&len, 1, MPI_INT, owner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      failures[k].resize(static_cast<std::size_t>(len));
-      if (len)
-        MPI_Recv(failures[k].data(), len, MPI_CHAR, owner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
+    if (owner != 0) mpi.gather_string(owner, failures[k]);
   }
   if (rank != 0) {
     cases_group.reset();
     file.reset();
   }
-  MPI_Barrier(MPI_COMM_WORLD);  // every rank's file is closed and complete
-#endif
+  mpi.barrier();  // every rank's file is closed and complete
   if (rank != 0) {
     bool any_failed = false;
     for (const auto& f : failures) any_failed = any_failed || !f.empty();
@@ -672,9 +793,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
               "copy " + other + ":/" + name);
       }
     }
-    std::vector<CaseRecord> records(d.cases.size());
     for (std::size_t k = 0; k < d.cases.size(); ++k) {
       const std::string name = "cases/" + case_name(k);
+      if (records[k].status == "ok") continue;  // run by this process: its summary is at hand
       if (H5Lexists(file.get(), name.c_str(), H5P_DEFAULT) > 0) {
         records[k] = read_case(file.get(), name);
       } else {

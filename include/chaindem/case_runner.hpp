@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -49,9 +50,33 @@ const volatile std::sig_atomic_t* stop_flag();
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control = {});
 
-/// Same, into a new group `name` of an open HDF5 file (hid_t `parent`) shared by several
-/// threads: HDF5 calls hold `lock`, computation does not. The group is removed if the run fails.
-CaseSummary run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
-                         const std::string& name, std::mutex* lock, const RunControl& control = {});
+/// The arrays of a run's /summary group: max_contact_force, peak_velocity, arrival_beads and
+/// arrival_time.
+std::map<std::string, std::vector<double>> summary_arrays(const CaseSummary& summary);
+
+class H5mdWriter;
+
+/// A run that has been computed and holds its whole output in memory. commit() writes it (its
+/// HDF5 calls hold the file's lock); destroyed uncommitted, it leaves nothing in the file.
+class PendingRun {
+ public:
+  PendingRun(CaseSummary summary, std::unique_ptr<H5mdWriter> writer);
+  PendingRun(PendingRun&&) noexcept;
+  PendingRun& operator=(PendingRun&&) noexcept;
+  ~PendingRun();
+
+  const CaseSummary& summary() const { return summary_; }
+  void commit();
+
+ private:
+  CaseSummary summary_;
+  std::unique_ptr<H5mdWriter> writer_;
+};
+
+/// Same as run_to_file, into a new group `name` of an open HDF5 file (hid_t `parent`) shared by
+/// several threads. The run computes without touching the file; its output is written by
+/// commit() of the result, so that the caller chooses when the (serialised) HDF5 work happens.
+PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
+                        const std::string& name, std::mutex* lock, const RunControl& control = {});
 
 }  // namespace chaindem

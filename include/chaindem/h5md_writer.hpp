@@ -36,7 +36,8 @@ class H5mdWriter {
   /// Creates `path`.partial and writes the static parts.
   H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts);
   /// Writes the run into a new group `group_name` of an open file, which several writers may
-  /// share: every HDF5 call then holds `lock`, while frames are buffered in between.
+  /// share. Nothing touches HDF5 before finish() (or before the buffers of a long run reach
+  /// ~4 MiB): the run computes without the file, and every HDF5 call holds `lock`.
   H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
              const Simulation& sim, bool write_contacts, std::mutex* lock);
   ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
@@ -53,13 +54,11 @@ class H5mdWriter {
   const std::string& path() const { return path_; }
 
  private:
-  void create(const RunMetadata& meta, const Simulation& sim, bool write_contacts);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;
   std::string partial_path_;
   bool finished_ = false;
-  bool sim_walls_empty_ = true;
   std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
   std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file
   std::int64_t particles_ = 0;
