@@ -253,6 +253,19 @@ class Output(unittest.TestCase):
         self.assertEqual(f["particles/chain/radius"].shape, (n,))
         self.assertEqual(list(f["particles/chain"].attrs["species_names"]), ["steel"])
 
+    def test_time_series_share_one_step_and_time(self):
+        f = self.f
+        clock = f["particles/chain/position"]
+        others = ["particles/chain/velocity", "particles/chain/force", "observables/momentum",
+                  "observables/kinetic_energy", "observables/energy_balance", "walls/position",
+                  "contacts"]
+        for group in others:
+            for name in ("step", "time"):
+                # Hard links: the very same HDF5 object, not a copy.
+                self.assertEqual(f[group][name].id, clock[name].id, f"{group}/{name}")
+        self.assertEqual(len(clock["time"]), len(f["observables/kinetic_energy/value"]))
+        self.assertEqual(clock["time"].attrs["unit"], "s")
+
     def test_energy_and_momentum(self):
         obs = self.f["observables"]
         kinetic = obs["kinetic_energy/value"][:]

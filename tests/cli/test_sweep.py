@@ -160,11 +160,54 @@ class Sweep(unittest.TestCase):
               f"{seconds:.1f} s on 2 threads", file=sys.stderr)
 
     @unittest.skipUnless(MPIRUN, "chaindem built without MPI")
+    def test_mpi_started_without_a_launcher_when_asked(self):
+        """A plain sweep skips MPI_Init; CHAINDEM_MPI=1 forces it (a one-rank MPI world)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = write_sweep(tmp, self.laws[:2], "0.5", "1")
+            plain, forced = os.path.join(tmp, "plain.h5"), os.path.join(tmp, "forced.h5")
+            self.assertEqual(run_sweep(sweep, plain).returncode, 0)
+            r = subprocess.run([CHAINDEM, "sweep", sweep, "-o", forced, "--quiet"],
+                               capture_output=True, text=True, timeout=600,
+                               env=dict(os.environ, CHAINDEM_MPI="1"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            assert_same_summary(self, summary(plain), summary(forced))
+
+    @unittest.skipUnless(MPIRUN, "chaindem built without MPI")
     def test_bitwise_identical_with_two_mpi_ranks(self):
         out = os.path.join(self.tmp.name, "mpi.h5")
         r = run_sweep(self.sweep, out, "--threads", "1", mpirun=MPIRUN.split() + ["-np", "2"])
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         assert_same_summary(self, summary(self.out1), summary(out))
+
+
+class LongCases(unittest.TestCase):
+    def test_case_larger_than_the_write_buffer_equals_a_single_run(self):
+        """Cases whose frames pass the 4 MiB buffer get their group while running and stream."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = os.path.join(tmp, "long.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {BASE}\n[set]\nchain.count = 1500\n"
+                        "simulation.duration = 4e-4\noutput.interval = 1e-6\n"
+                        "[axes]\ncontact.restitution = 0.5, 0.9\n")
+            out = os.path.join(tmp, "long.h5")
+            r = run_sweep(sweep, out, "--threads", "2")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            single = os.path.join(tmp, "single.h5")
+            r = subprocess.run(
+                [CHAINDEM, "run", BASE, "-o", single, "--quiet", "--set", "chain.count=1500",
+                 "--set", "simulation.duration=4e-4", "--set", "output.interval=1e-6",
+                 "--set", "contact.restitution=0.9"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f, h5py.File(single, "r") as g:
+                case = f["cases/case-000001"]
+                value = case["particles/chain/position/value"]
+                self.assertGreater(value.size * 8, 2 * (4 << 20))  # spilled more than once
+                self.assertIsNotNone(value.chunks)
+                for path in ("particles/chain/position/value", "particles/chain/force/value",
+                             "particles/chain/velocity/step", "contacts/normal_force",
+                             "contacts/offset", "observables/energy_balance/value"):
+                    self.assertTrue(np.array_equal(case[path][()], g[path][()]), path)
+                self.assertEqual(case.attrs["chaindem_status"], "complete")
 
 
 class Resume(unittest.TestCase):
