@@ -65,6 +65,11 @@ std::vector<KeySpec> build_case_keys() {
                      "results are bitwise identical for any count",
                      0, 4096, true, "0"));
   k.back().kind = ValueKind::integer;
+  k.push_back(other("simulation.engine", ValueKind::word, "-",
+                    "auto: the 1D chain engine when the particles form a chain on the x axis "
+                    "(docs/engine.md), else the general 3D engine; general: always the 3D engine; "
+                    "chain: the chain engine, an error if the case is not a chain",
+                    "auto", false, {"auto", "general", "chain"}));
   // [contact]
   std::vector<std::string> law_ids;
   for (const auto& law : all_laws()) law_ids.emplace_back(law.id);

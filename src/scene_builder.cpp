@@ -290,6 +290,14 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   if (settings.skin == 0.0) settings.skin = 0.2 * p.radius.minCoeff();
   settings.threads = static_cast<int>(cfg.integer("simulation.threads"));
   if (settings.threads == 0) settings.threads = omp_get_max_threads();
+  const std::string& engine = cfg.text("simulation.engine");
+  settings.engine = engine == "general" ? SimulationSettings::Engine::general
+                    : engine == "chain" ? SimulationSettings::Engine::chain
+                                        : SimulationSettings::Engine::automatic;
+  if (settings.engine == SimulationSettings::Engine::chain && !forms_chain(scene))
+    cfg.fail("simulation.engine",
+             "is chain, but the particles do not form a chain on the x axis (extra particles "
+             "off the axis, or gravity across it): use auto or general");
   run.duration = cfg.number("simulation.duration");
 
   // Contact time scales: the consecutive bodies, every extra particle with every other, and every

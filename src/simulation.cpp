@@ -1,6 +1,9 @@
 #include "chaindem/simulation.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -24,6 +27,56 @@ inline void for_each_index(Index n, int threads, Body&& body) {
   } else {
     for (Index i = 0; i < n; ++i) body(i);
   }
+}
+
+// body(begin, end) over [0, n) split into one static range per thread for large n, else
+// body(0, n). Every element's arithmetic is the same however the range is split.
+template <class Body>
+inline void for_each_range(std::size_t n, int threads, Body&& body) {
+  if (threads > 1 && n > parallel_threshold) {
+#pragma omp parallel num_threads(threads)
+    {
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      const auto count = static_cast<std::size_t>(omp_get_num_threads());
+      body(n * t / count, n * (t + 1) / count);
+    }
+  } else {
+    body(std::size_t{0}, n);
+  }
+}
+
+// The chain engine's particle loops, on the x components (contiguous columns), written over
+// restrict pointers so that the compiler vectorises them. Same arithmetic as Simulation::step.
+void kick_drift(std::size_t begin, std::size_t end, double* __restrict x, double* __restrict v,
+                const double* __restrict f, const double* __restrict inverse_mass, double half,
+                double dt) {
+  for (std::size_t i = begin; i < end; ++i) {
+    v[i] += half * f[i] * inverse_mass[i];
+    x[i] += dt * v[i];
+  }
+}
+
+void kick(std::size_t begin, std::size_t end, double* __restrict v, const double* __restrict f,
+          const double* __restrict inverse_mass, double half, double* __restrict peak_v) {
+  if (peak_v) {
+    for (std::size_t i = begin; i < end; ++i) {
+      v[i] += half * f[i] * inverse_mass[i];
+      peak_v[i] = std::max(peak_v[i], v[i]);
+    }
+  } else {
+    for (std::size_t i = begin; i < end; ++i) v[i] += half * f[i] * inverse_mass[i];
+  }
+}
+
+// Force on interior particles i in [begin, end), 0 < i < n - 1: pair i - 1 pushes it along +x,
+// pair i along -x (the general gather's order: base, then pairs in list order).
+void gather_interior(std::size_t begin, std::size_t end, double* __restrict f,
+                     const double* __restrict base, const double* __restrict pair_force,
+                     double* __restrict peak_force) {
+  for (std::size_t i = begin; i < end; ++i) f[i] = (base[i] + pair_force[i - 1]) + -pair_force[i];
+  if (peak_force)
+    for (std::size_t i = begin; i < end; ++i)
+      peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
 }
 
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
@@ -126,8 +179,195 @@ Simulation::Simulation(Scene scene, SimulationSettings settings)
   wall_offset_.assign(scene_.walls.size(), Eigen::Vector3d::Zero());
   wall_power_.assign(scene_.walls.size(), 0.0);
   scene_.particles.force.setZero();
-  rebuild_neighbors();
+  const bool chain = forms_chain(scene_);
+  if (settings_.engine == SimulationSettings::Engine::chain && !chain)
+    throw std::invalid_argument("Simulation: the scene is not a chain on the x axis");
+  chain_ = chain && settings_.engine != SimulationSettings::Engine::general;
+  if (chain_)
+    build_chain_contacts();
+  else
+    rebuild_neighbors();
   compute_forces();
+}
+
+bool forms_chain(const Scene& scene) {
+  const Particles& p = scene.particles;
+  const Eigen::Index n = p.size();
+  if (n < 2 || scene.gravity.y() != 0.0 || scene.gravity.z() != 0.0) return false;
+  const double y = p.position(0, 1), z = p.position(0, 2);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (p.position(i, 1) != y || p.position(i, 2) != z || p.velocity(i, 1) != 0.0 ||
+        p.velocity(i, 2) != 0.0 || p.external_force(i, 1) != 0.0 || p.external_force(i, 2) != 0.0)
+      return false;
+    if (i > 0 && !(p.position(i, 0) > p.position(i - 1, 0))) return false;
+  }
+  for (const Wall& w : scene.walls) {
+    if (std::abs(w.normal.x()) != 1.0 || w.normal.y() != 0.0 || w.normal.z() != 0.0 ||
+        w.velocity.y() != 0.0 || w.velocity.z() != 0.0)
+      return false;
+    // The wall faces the particles from the end it closes.
+    const Eigen::Index end = w.normal.x() > 0.0 ? 0 : n - 1;
+    if ((p.position(end, 0) - w.point.x()) * w.normal.x() <= 0.0) return false;
+  }
+  return true;
+}
+
+// The chain engine's contacts: pair c joins particles c and c + 1 for the whole run (in 1D no
+// other pair can meet while overlaps stay below the radii), each wall meets the particle at its
+// end. Built once; there is no neighbor search.
+void Simulation::build_chain_contacts() {
+  const Particles& p = scene_.particles;
+  const auto n = static_cast<std::size_t>(p.size());
+  pairs_.resize(n - 1);
+  radius_sum_.resize(n - 1);
+  pair_active_.resize(n - 1);
+  for (std::size_t c = 0; c + 1 < n; ++c) {
+    const auto i = static_cast<Eigen::Index>(c);
+    pairs_.first[c] = static_cast<int>(c);
+    pairs_.second[c] = static_cast<int>(c + 1);
+    pairs_.coeffs[c] = pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1));
+    pairs_.state[c] = ContactState{};
+    radius_sum_[c] = p.radius(i) + p.radius(i + 1);
+    // A pair that starts overlapped (pre-compression) starts its work integral there.
+    pairs_.overlap[c] = std::max(0.0, radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0)));
+    pair_active_[c] = pairs_.overlap[c] > 0.0;
+    pairs_.rate[c] = pairs_.force[c] = 0.0;
+    pairs_.nx[c] = 1.0;
+    pairs_.ny[c] = pairs_.nz[c] = 0.0;
+  }
+  std::vector<std::pair<int, int>> walls;
+  for (std::size_t w = 0; w < scene_.walls.size(); ++w)
+    walls.emplace_back(scene_.walls[w].normal.x() > 0.0 ? 0 : static_cast<int>(n - 1),
+                       static_cast<int>(w));
+  std::sort(walls.begin(), walls.end());
+  wall_contacts_.resize(walls.size());
+  for (std::size_t c = 0; c < walls.size(); ++c) {
+    const auto [i, w] = walls[c];
+    const Wall& wall = scene_.walls[static_cast<std::size_t>(w)];
+    wall_contacts_.first[c] = i;
+    wall_contacts_.second[c] = w;
+    wall_contacts_.coeffs[c] = wall_coeffs(i, w);
+    wall_contacts_.state[c] = ContactState{};
+    wall_contacts_.overlap[c] =
+        std::max(0.0, p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x());
+    wall_contacts_.rate[c] = wall_contacts_.force[c] = 0.0;
+    wall_contacts_.nx[c] = -wall.normal.x();
+    wall_contacts_.ny[c] = wall_contacts_.nz[c] = 0.0;
+  }
+  base_force_x_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<Eigen::Index>(i);
+    base_force_x_[i] = p.external_force(k, 0) + p.mass(k) * scene_.gravity.x();
+  }
+  ++rebuilds_;
+}
+
+void Simulation::track_extremes() {
+  const Particles& p = scene_.particles;
+  peak_velocity_x_ = p.velocity.col(0);
+  peak_contact_force_ = Eigen::ArrayXd::Zero(p.size());
+  for (const ContactList* cl : {&pairs_, &wall_contacts_})
+    for (std::size_t c = 0; c < cl->size(); ++c) {
+      if (!cl->state[c].touching) continue;
+      const bool pair = cl == &pairs_;
+      for (const int i : {cl->first[c], pair ? cl->second[c] : -1})
+        if (i >= 0) peak_contact_force_(i) = std::max(peak_contact_force_(i), cl->force[c]);
+    }
+  tracking_ = true;
+}
+
+template <class KernelT>
+void Simulation::evaluate_chain_pairs(KernelT) {
+  Particles& p = scene_.particles;
+  const double* x = p.position.col(0).data();
+  const double* v = p.velocity.col(0).data();
+  const double* radius_sum = radius_sum_.data();
+  unsigned char* active = pair_active_.data();
+  const double floor = impact_velocity_floor_;
+  const bool clamp = settings_.tension == TensionPolicy::clamp;
+  const std::size_t n = pairs_.size();
+  // Blocks of 8 pairs: a vectorisable test finds the (rare) blocks where a pair overlaps or
+  // has just separated; only those pairs go through the law.
+  constexpr std::size_t block = 8;
+  std::atomic<std::size_t> too_deep{n};  // the first pair overlapping past a radius, if any
+  for_each_range((n + block - 1) / block, settings_.threads, [&](std::size_t b0, std::size_t b1) {
+    for (std::size_t b = b0; b < b1; ++b) {
+      const std::size_t c0 = b * block, c1 = std::min(c0 + block, n);
+      bool any = false;
+      for (std::size_t c = c0; c < c1; ++c)
+        any |= (radius_sum[c] - (x[c + 1] - x[c]) > 0.0) | (active[c] != 0);
+      if (!any) continue;
+      for (std::size_t c = c0; c < c1; ++c) {
+        const double d = radius_sum[c] - (x[c + 1] - x[c]);
+        if (!(d > 0.0) && !active[c]) continue;
+        const auto i = static_cast<Eigen::Index>(c);
+        if (d >= std::min(p.radius(i), p.radius(i + 1))) {
+          std::size_t seen = too_deep.load();
+          while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
+          }
+        }
+        update_contact<KernelT>(pairs_, c, d, v[c] - v[c + 1], floor, clamp);
+        active[c] = static_cast<unsigned char>(pairs_.state[c].touching);
+      }
+    }
+  });
+  if (const std::size_t c = too_deep.load(); c < n)  // thrown outside the parallel region
+    throw std::runtime_error(
+        "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
+        " overlap by more than the smaller radius, where the nearest-neighbour chain no longer "
+        "holds (simulation.engine = general tracks every pair)");
+}
+
+void Simulation::gather_chain_forces() {
+  Particles& p = scene_.particles;
+  const std::size_t n = static_cast<std::size_t>(p.size());
+  double* f = p.force.col(0).data();
+  const double* pair_force = pairs_.force.data();
+  double* peak = tracking_ ? peak_contact_force_.data() : nullptr;
+  for_each_range(n - 2, settings_.threads, [&](std::size_t b, std::size_t e) {
+    gather_interior(b + 1, e + 1, f, base_force_x_.data(), pair_force, peak);
+  });
+  f[0] = base_force_x_[0] + -pair_force[0];
+  f[n - 1] = base_force_x_[n - 1] + pair_force[n - 2];
+  if (peak) {
+    peak[0] = std::max(peak[0], pair_force[0]);
+    peak[n - 1] = std::max(peak[n - 1], pair_force[n - 2]);
+  }
+  for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
+    const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
+    f[i] += -wall_contacts_.force[c] * wall_contacts_.nx[c];
+    if (peak) peak[i] = std::max(peak[i], wall_contacts_.force[c]);
+  }
+}
+
+void Simulation::step_chain() {
+  Particles& p = scene_.particles;
+  const double dt = settings_.time_step;
+  const double half = 0.5 * dt;
+  const auto n = static_cast<std::size_t>(p.size());
+  double power_before = 0.0;
+  for (double w : wall_power_) power_before += w;
+
+  double* x = p.position.col(0).data();
+  double* v = p.velocity.col(0).data();
+  const double* f = p.force.col(0).data();
+  const double* inverse_mass = p.inverse_mass.data();
+  for_each_range(n, settings_.threads, [&](std::size_t b, std::size_t e) {
+    kick_drift(b, e, x, v, f, inverse_mass, half, dt);
+  });
+  for (std::size_t w = 0; w < wall_offset_.size(); ++w)
+    wall_offset_[w] += dt * scene_.walls[w].velocity;
+  time_ = static_cast<double>(++step_) * dt;
+
+  compute_forces();
+
+  double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
+  for_each_range(n, settings_.threads, [&](std::size_t b, std::size_t e) {
+    kick(b, e, v, f, inverse_mass, half, peak_v);
+  });
+  double power_after = 0.0;
+  for (double w : wall_power_) power_after += w;
+  wall_work_ += half * (power_before + power_after);
 }
 
 Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
@@ -329,6 +569,8 @@ void Simulation::gather_forces() {
       fx += f * cl.nx[c];
       fy += f * cl.ny[c];
       fz += f * cl.nz[c];
+      // Apart contacts carry F = 0, which never raises the (non-negative) peak.
+      if (tracking_) peak_contact_force_(i) = std::max(peak_contact_force_(i), cl.force[c]);
     }
     p.force(i, 0) = fx;
     p.force(i, 1) = fy;
@@ -338,10 +580,16 @@ void Simulation::gather_forces() {
 
 void Simulation::compute_forces() {
   with_kernel(settings_.law->kernel, [&](auto kernel) {
-    evaluate_pairs(kernel);
+    if (chain_)
+      evaluate_chain_pairs(kernel);
+    else
+      evaluate_pairs(kernel);
     evaluate_walls(kernel);
   });
-  gather_forces();
+  if (chain_)
+    gather_chain_forces();
+  else
+    gather_forces();
   // Power delivered by each wall: the contact force times the wall's normal speed.
   std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
   for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
@@ -352,6 +600,10 @@ void Simulation::compute_forces() {
 }
 
 void Simulation::step() {
+  if (chain_) {
+    step_chain();
+    return;
+  }
   Particles& p = scene_.particles;
   const double dt = settings_.time_step;
   const double half = 0.5 * dt;
@@ -389,6 +641,7 @@ void Simulation::step() {
 
   for_each_index(n, settings_.threads, [&](Eigen::Index i) {
     for (int a = 0; a < 3; ++a) p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
+    if (tracking_) peak_velocity_x_(i) = std::max(peak_velocity_x_(i), p.velocity(i, 0));
   });
 
   double power_after = 0.0;

@@ -198,8 +198,9 @@ TEST(EdemImpact, RestitutionWithAndWithoutTension) {
 // few thousand contacts).
 TEST(Determinism, BitwiseIdenticalForOneAndTwoThreads) {
   auto run = [](int threads) {
-    Simulation sim = simulation_from(chain(6000, "hunt_crossley", "restitution = 0.7\n", 50, 1),
-                                     {"simulation.threads=" + std::to_string(threads)});
+    Simulation sim = simulation_from(
+        chain(6000, "hunt_crossley", "restitution = 0.7\n", 50, 1),
+        {"simulation.threads=" + std::to_string(threads), "simulation.engine=general"});
     sim.advance(400);
     return sim;
   };

@@ -46,7 +46,7 @@ TEST(NeighborSearch, WallPairs) {
 // left and re-entered the neighbor structure, and an elastic law keeps its speed.
 TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
   const std::string ini =
-      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\n"
+      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\nengine = general\n"
       "[contact]\nlaw = hertz\n"
       "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
       "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"
@@ -80,7 +80,7 @@ TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
 // again the contact starts on the flattened surfaces (contact-laws.md group (e), rule 5).
 TEST(NeighborSearch, PlasticHistorySurvivesLeavingTheNeighborList) {
   const std::string ini =
-      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\n"
+      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\nengine = general\n"
       "[contact]\nlaw = lankarani_nikravesh_plastic\nrestitution = 0.8\n"
       "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
       "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"

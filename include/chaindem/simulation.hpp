@@ -15,6 +15,12 @@ namespace chaindem {
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
 PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w);
 
+/// True when the scene can run on the chain engine: at least two particles, all on one line
+/// parallel to x (equal y and z), in increasing x order, moving and loaded along x only (gravity
+/// too), and every wall normal to x, the one facing +x before the first particle and the one
+/// facing -x after the last.
+bool forms_chain(const Scene& scene);
+
 struct SimulationSettings {
   const LawEntry* law = nullptr;
   LawParams law_params;
@@ -22,6 +28,10 @@ struct SimulationSettings {
   double time_step = 0.0;  ///< [s]
   double skin = 0.0;       ///< neighbor skin [m]
   int threads = 1;         ///< OpenMP threads for the force loops
+  /// Which engine steps the particles. The chain engine (particles on the x axis, in order,
+  /// touching only their neighbours and walls normal to x) skips the neighbor search and
+  /// evaluates only the contacts that overlap; docs/engine.md.
+  enum class Engine { automatic, general, chain } engine = Engine::automatic;
 };
 
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of
@@ -78,7 +88,22 @@ class Simulation {
   std::int64_t impact_velocity_floor_hits() const;
   std::int64_t neighbor_rebuilds() const { return rebuilds_; }
 
+  /// True when the 1D chain engine steps this simulation.
+  bool uses_chain_engine() const { return chain_; }
+
+  /// Starts recording, now and after every step, each particle's largest contact force (over its
+  /// touching contacts; 0 if none yet) and its largest velocity along x. Folded into the step's
+  /// own loops, so it costs almost nothing per step.
+  void track_extremes();
+  const Eigen::ArrayXd& peak_contact_force() const { return peak_contact_force_; }
+  const Eigen::ArrayXd& peak_velocity_x() const { return peak_velocity_x_; }
+
  private:
+  void build_chain_contacts();
+  void step_chain();
+  template <class KernelT>
+  void evaluate_chain_pairs(KernelT);
+  void gather_chain_forces();
   void rebuild_neighbors();
   void compute_forces();
   template <class KernelT>
@@ -111,6 +136,16 @@ class Simulation {
   std::int64_t retired_floor_hits_ = 0;
   double wall_work_ = 0.0;
   std::vector<double> wall_power_;  ///< power delivered by each wall at the last evaluation [W]
+
+  bool tracking_ = false;
+  Eigen::ArrayXd peak_contact_force_, peak_velocity_x_;
+
+  // Chain engine: pair c joins particles c and c + 1 for good.
+  bool chain_ = false;
+  std::vector<double> radius_sum_;    ///< r_c + r_(c+1)
+  std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
+  /// Pair c is evaluated this step even if apart: it touched (or overlapped) at the last one.
+  std::vector<unsigned char> pair_active_;
 };
 
 }  // namespace chaindem

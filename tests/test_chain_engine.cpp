@@ -1,0 +1,178 @@
+// The 1D chain engine: chosen for chains on the x axis only, the same physics as the general 3D
+// engine (which it must reproduce to rounding), deterministic for any thread count.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "chaindem/case_file.hpp"
+#include "chaindem/simulation.hpp"
+#include "test_support.hpp"
+
+namespace chaindem {
+namespace {
+
+using test::setup_from;
+using test::simulation_from;
+
+// A striker on `beads` steel beads between two walls (the end wall touching the last bead).
+std::string walled_chain(int beads, const std::string& law, const std::string& contact_extra) {
+  return "[simulation]\nduration = 1e-3\nsteps_per_contact = 60\n"
+         "[contact]\nlaw = " +
+         law + "\n" + contact_extra +
+         "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+         "yield_stress = 1e9\n"
+         "[chain]\ncount = " +
+         std::to_string(beads) +
+         "\nmaterials = steel\nradii = 0.005, 0.004\n"
+         "[striker]\nvelocity = 1.5\ngap = 1e-5\n"
+         "[wall_start]\nenabled = true\nmaterial = steel\ngap = 1e-3\n"
+         "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0\n";
+}
+
+Simulation with_engine(const std::string& ini, const std::string& engine,
+                       std::vector<std::string> overrides = {}) {
+  overrides.push_back("simulation.engine=" + engine);
+  return simulation_from(ini, overrides);
+}
+
+TEST(ChainEngine, ChosenForChainsOnTheAxisOnly) {
+  const std::string ini = walled_chain(10, "hertz", "");
+  EXPECT_TRUE(simulation_from(ini).uses_chain_engine());
+  EXPECT_FALSE(with_engine(ini, "general").uses_chain_engine());
+  // A sphere off the axis, or gravity across it, needs the 3D engine.
+  const std::string off_axis = "extra.particles=steel 0.005 0.05 0.02 0 0 0 0";
+  EXPECT_FALSE(simulation_from(ini, {off_axis}).uses_chain_engine());
+  EXPECT_FALSE(simulation_from(ini, {"gravity.acceleration=0 -9.81 0"}).uses_chain_engine());
+  // Gravity along the chain keeps it one-dimensional.
+  EXPECT_TRUE(simulation_from(ini, {"gravity.acceleration=-9.81 0 0"}).uses_chain_engine());
+  try {
+    setup_from(ini, {off_axis, "simulation.engine=chain"});
+    FAIL() << "engine = chain accepted a scene that is not a chain";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("simulation.engine"), std::string::npos) << e.what();
+  }
+}
+
+// Both engines compute the same overlaps and approach rates bitwise; they differ only in the
+// unit normal, which the 3D engine computes as dx / |dx| (1 up to an ulp). So trajectories agree
+// to rounding, for every family: elastic, viscous, hysteresis (v0 history), elastoplastic
+// (plastic history and repeated impacts), with walls at both ends and a dimer chain.
+TEST(ChainEngine, ReproducesTheGeneralEngine) {
+  const std::vector<std::pair<std::string, std::string>> laws{
+      {"hertz", ""},
+      {"edem_hertz_mindlin", "restitution = 0.8\n"},
+      {"hunt_crossley", "restitution = 0.7\n"},
+      {"flores", "restitution = 0.5\n"},
+      {"lankarani_nikravesh_plastic", "restitution = 0.6\n"},
+      {"thornton_1997", ""}};
+  for (const auto& [law, extra] : laws) {
+    const std::string ini = walled_chain(30, law, extra);
+    Simulation chain = with_engine(ini, "chain");
+    Simulation general = with_engine(ini, "general");
+    ASSERT_TRUE(chain.uses_chain_engine());
+    chain.track_extremes();
+    general.track_extremes();
+    const auto steps = static_cast<std::int64_t>(1e-3 / chain.time_step());
+    chain.advance(steps);
+    general.advance(steps);
+    const auto& a = chain.particles();
+    const auto& b = general.particles();
+    const double v_scale = 1.5, x_scale = 1e-3;
+    EXPECT_LT((a.velocity - b.velocity).abs().maxCoeff(), 1e-9 * v_scale) << law;
+    EXPECT_LT((a.position - b.position).abs().maxCoeff(), 1e-9 * x_scale) << law;
+    const double e0 = 0.5 * a.mass(0) * v_scale * v_scale;
+    EXPECT_NEAR(chain.energies().dissipated, general.energies().dissipated, 1e-9 * e0) << law;
+    EXPECT_NEAR(chain.energies().stored, general.energies().stored, 1e-9 * e0) << law;
+    EXPECT_LT((chain.peak_velocity_x() - general.peak_velocity_x()).abs().maxCoeff(),
+              1e-9 * v_scale)
+        << law;
+    const double f_scale = general.peak_contact_force().maxCoeff();
+    EXPECT_GT(f_scale, 100.0) << law;
+    EXPECT_LT((chain.peak_contact_force() - general.peak_contact_force()).abs().maxCoeff(),
+              1e-9 * f_scale)
+        << law;
+    // The pulse reached the end wall and the contact histories agree.
+    EXPECT_GT(chain.wall_contacts().state.back().peak_force, 0.0) << law;
+    EXPECT_EQ(chain.impact_velocity_floor_hits(), general.impact_velocity_floor_hits()) << law;
+  }
+}
+
+// A pre-compressed chain (static overlap under an end load) starts in equilibrium on both
+// engines: every pair is active from the first step.
+TEST(ChainEngine, PrecompressedChainStaysInEquilibrium) {
+  const std::string ini =
+      "[simulation]\nduration = 2e-4\nsteps_per_contact = 50\n"
+      "[contact]\nlaw = hertz\n"
+      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+      "[chain]\ncount = 20\nmaterials = steel\nradii = 0.005\nend_force = 50\n"
+      "static_overlap = true\n"
+      "[wall_start]\nenabled = true\nmaterial = steel\n";
+  Simulation sim = with_engine(ini, "chain");
+  ASSERT_TRUE(sim.uses_chain_engine());
+  const double e0 = sim.energies().balance();
+  sim.advance(2000);
+  EXPECT_LT(sim.particles().velocity.abs().maxCoeff(), 1e-6);
+  for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c)
+    EXPECT_NEAR(sim.pair_contacts().force[c], 50.0, 1e-6) << c;
+  EXPECT_LT(std::abs(sim.energies().balance() - e0), 1e-9 * std::abs(e0) + 1e-12);
+}
+
+// A bead bounces between two walls far apart: the chain engine keeps the pair and both wall
+// contacts for good, so every impact is seen and elastic impacts keep the energy.
+TEST(ChainEngine, BeadBouncingBetweenWalls) {
+  const std::string ini =
+      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\n"
+      "[contact]\nlaw = hertz\n"
+      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+      "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"
+      "[striker]\nvelocity = 2.0\ngap = 0.002\n"
+      "[wall_start]\nenabled = true\nmaterial = steel\ngap = 0.001\n"
+      "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0.003\n";
+  Simulation sim = with_engine(ini, "chain");
+  int wall_hits = 0, pair_hits = 0;
+  bool wall_touch = false, pair_touch = false;
+  const auto steps = static_cast<std::int64_t>(0.05 / sim.time_step());
+  for (std::int64_t s = 0; s < steps; ++s) {
+    sim.step();
+    bool w = false, p = false;
+    for (const auto& st : sim.wall_contacts().state) w = w || st.touching;
+    for (const auto& st : sim.pair_contacts().state) p = p || st.touching;
+    wall_hits += (w && !wall_touch);
+    pair_hits += (p && !pair_touch);
+    wall_touch = w;
+    pair_touch = p;
+  }
+  EXPECT_GE(wall_hits, 4);
+  EXPECT_GE(pair_hits, 4);
+  EXPECT_EQ(sim.neighbor_rebuilds(), 1);
+  const double m = sim.particles().mass(0);
+  EXPECT_NEAR(sim.energies().kinetic + sim.energies().stored, 0.5 * m * 4.0, 2e-4 * 0.5 * m * 4.0);
+}
+
+// The chain engine's loops run on threads above a few thousand particles: results stay bitwise
+// identical, including the per-particle extremes.
+TEST(ChainEngine, BitwiseIdenticalForOneAndTwoThreads) {
+  auto run = [](int threads) {
+    Simulation sim =
+        simulation_from(walled_chain(20000, "hunt_crossley", "restitution = 0.7\n"),
+                        {"simulation.threads=" + std::to_string(threads), "striker.gap=0"});
+    sim.track_extremes();
+    sim.advance(600);
+    return sim;
+  };
+  const Simulation a = run(1), b = run(2);
+  ASSERT_TRUE(a.uses_chain_engine());
+  ASSERT_EQ(b.settings().threads, 2);
+  EXPECT_TRUE((a.particles().position == b.particles().position).all());
+  EXPECT_TRUE((a.particles().velocity == b.particles().velocity).all());
+  EXPECT_TRUE((a.peak_contact_force() == b.peak_contact_force()).all());
+  EXPECT_TRUE((a.peak_velocity_x() == b.peak_velocity_x()).all());
+  EXPECT_EQ(a.energies().dissipated, b.energies().dissipated);
+  EXPECT_GT(a.energies().dissipated, 0.0);
+}
+
+}  // namespace
+}  // namespace chaindem
