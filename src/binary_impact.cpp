@@ -23,14 +23,12 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
 
   ImpactResult r;
   r.impact_velocity = v0;
-  state.touching = 1;
   state.impact_velocity = v0;
   if (v0 < o.impact_velocity_floor) {
     state.impact_velocity = o.impact_velocity_floor;
-    ++state.floor_hits;
     ++r.floor_hits;
   }
-  state.peak_overlap = state.peak_force = 0.0;
+  double peak_overlap = 0.0, peak_force = 0.0;
 
   // Scales: the elastic contact of the law's spring at v0.
   const double t_scale = elastic_contact_time(coeffs.stiffness, coeffs.exponent, mass, v0);
@@ -86,8 +84,8 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
       Vec2 mid{};
       stepper.calc_state(lo, mid);
       const double f_turn = force_at(state, mid[0], mid[1]);
-      state.peak_overlap = std::max(state.peak_overlap, mid[0]);
-      state.peak_force = std::max(state.peak_force, f_turn);
+      peak_overlap = std::max(peak_overlap, mid[0]);
+      peak_force = std::max(peak_force, f_turn);
       if (o.record) r.history.push_back({lo, mid[0], mid[1], f_turn});
       approaching = false;
       stepper.initialize(mid, lo, std::max(t1 - lo, t_scale / 4000.0));
@@ -95,8 +93,8 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
     }
     // Commit the history at the accepted point and record extremes.
     const double f = force_at(state, now[0], now[1]);
-    state.peak_overlap = std::max(state.peak_overlap, now[0]);
-    state.peak_force = std::max(state.peak_force, f);
+    peak_overlap = std::max(peak_overlap, now[0]);
+    peak_force = std::max(peak_force, f);
     r.min_force = std::min(r.min_force, f);
     if (!force_gone && f == 0.0 && now[1] < 0.0) {
       force_gone = true;  // separated at F = 0 while still overlapped (clamp or plastic)
@@ -111,9 +109,8 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
     r.contact_duration = r.force_duration = stepper.current_time();
     r.separation_velocity = stepper.current_state()[1];
   }
-  state.touching = 0;
-  r.peak_force = state.peak_force;
-  r.max_overlap = state.peak_overlap;
+  r.peak_force = peak_force;
+  r.max_overlap = peak_overlap;
   r.restitution = r.separated ? -r.separation_velocity / v0 : 0.0;
   const double v_end = r.separation_velocity;
   r.impulse = mass * (v0 - v_end);

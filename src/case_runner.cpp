@@ -163,10 +163,10 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
       const long c = find_pair(cl, static_cast<int>(scene.striker), static_cast<int>(first));
       if (c >= 0) {
         const auto u = static_cast<std::size_t>(c);
-        if (first_contact == waiting && cl.state[u].touching) {
+        if (first_contact == waiting && cl.touching[u]) {
           first_contact = touching;
           first_v0 = cl.rate[u];  // the onset rate itself, not the floored v0
-        } else if (first_contact == touching && !cl.state[u].touching) {
+        } else if (first_contact == touching && !cl.touching[u]) {
           first_contact = done;
           first_restitution = -cl.rate[u] / first_v0;
         }

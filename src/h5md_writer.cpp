@@ -305,7 +305,7 @@ void H5mdWriter::write_frame(const Simulation& sim) {
     std::vector<double> overlap, force, rate, v0;
     auto collect = [&](const ContactList& cl, bool wall) {
       for (std::size_t c = 0; c < cl.size(); ++c) {
-        if (!cl.state[c].touching) continue;
+        if (!cl.touching[c]) continue;
         first.push_back(cl.first[c]);
         second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
         overlap.push_back(cl.overlap[c]);

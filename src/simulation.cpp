@@ -90,28 +90,24 @@ inline void update_contact(ContactList& cl, std::size_t c, double d, double v, d
   const double f_old = cl.force[c];
   cl.rate[c] = v;
   if (d > 0.0) {
-    if (!s.touching) {
-      s.touching = 1;
+    if (!cl.touching[c]) {
+      cl.touching[c] = 1;
       double v0 = v;
-      if (v0 < floor) {  // floor is 0 for laws without v0, so this never fires for them
+      if (v0 < floor) {  // floor is 0 for laws without v0: only a negative onset rate fires it
         v0 = floor;
-        ++s.floor_hits;
+        ++cl.floor_hits[c];
       }
       s.impact_velocity = v0;
-      s.peak_overlap = 0.0;
-      s.peak_force = 0.0;
     }
     double f = KernelT::force(cl.coeffs[c], s, d, v);
     if (clamp && f < 0.0) f = 0.0;
-    s.work += 0.5 * (f_old + f) * (d - d_old);
-    s.peak_overlap = std::max(s.peak_overlap, d);
-    s.peak_force = std::max(s.peak_force, f);
+    cl.work[c] += 0.5 * (f_old + f) * (d - d_old);
     cl.overlap[c] = d;
     cl.force[c] = f;
   } else {
-    if (s.touching) {  // the contact ended during this step: close the integral at d = 0
-      s.touching = 0;
-      s.work += 0.5 * f_old * (0.0 - d_old);
+    if (cl.touching[c]) {  // the contact ended during this step: close the integral at d = 0
+      cl.touching[c] = 0;
+      cl.work[c] += 0.5 * f_old * (0.0 - d_old);
     }
     cl.overlap[c] = 0.0;
     cl.force[c] = 0.0;
@@ -153,6 +149,9 @@ void ContactList::resize(std::size_t n) {
   nx.resize(n);
   ny.resize(n);
   nz.resize(n);
+  touching.resize(n);
+  work.resize(n);
+  floor_hits.resize(n);
 }
 
 void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t from) {
@@ -166,6 +165,9 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
   nx[to] = o.nx[from];
   ny[to] = o.ny[from];
   nz[to] = o.nz[from];
+  touching[to] = o.touching[from];
+  work[to] = o.work[from];
+  floor_hits[to] = o.floor_hits[from];
 }
 
 Simulation::Simulation(Scene scene, SimulationSettings settings)
@@ -227,6 +229,9 @@ void Simulation::build_chain_contacts() {
     pairs_.second[c] = static_cast<int>(c + 1);
     pairs_.coeffs[c] = pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1));
     pairs_.state[c] = ContactState{};
+    pairs_.touching[c] = 0;
+    pairs_.work[c] = 0.0;
+    pairs_.floor_hits[c] = 0;
     radius_sum_[c] = p.radius(i) + p.radius(i + 1);
     // A pair that starts overlapped (pre-compression) starts its work integral there.
     pairs_.overlap[c] = std::max(0.0, radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0)));
@@ -248,6 +253,9 @@ void Simulation::build_chain_contacts() {
     wall_contacts_.second[c] = w;
     wall_contacts_.coeffs[c] = wall_coeffs(i, w);
     wall_contacts_.state[c] = ContactState{};
+    wall_contacts_.touching[c] = 0;
+    wall_contacts_.work[c] = 0.0;
+    wall_contacts_.floor_hits[c] = 0;
     wall_contacts_.overlap[c] =
         std::max(0.0, p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x());
     wall_contacts_.rate[c] = wall_contacts_.force[c] = 0.0;
@@ -268,7 +276,7 @@ void Simulation::track_extremes() {
   peak_contact_force_ = Eigen::ArrayXd::Zero(p.size());
   for (const ContactList* cl : {&pairs_, &wall_contacts_})
     for (std::size_t c = 0; c < cl->size(); ++c) {
-      if (!cl->state[c].touching) continue;
+      if (!cl->touching[c]) continue;
       const bool pair = cl == &pairs_;
       for (const int i : {cl->first[c], pair ? cl->second[c] : -1})
         if (i >= 0) peak_contact_force_(i) = std::max(peak_contact_force_(i), cl->force[c]);
@@ -307,7 +315,7 @@ void Simulation::evaluate_chain_pairs(KernelT) {
           }
         }
         update_contact<KernelT>(pairs_, c, d, v[c] - v[c + 1], floor, clamp);
-        active[c] = static_cast<unsigned char>(pairs_.state[c].touching);
+        active[c] = pairs_.touching[c];
       }
     }
   });
@@ -427,15 +435,9 @@ void Simulation::rebuild_neighbors() {
     };
     auto retire = [&](std::size_t old) {
       const ContactState& s = list.state[old];
-      retired_work_ += s.work;
-      retired_floor_hits_ += s.floor_hits;
-      if (s.max_overlap > 0.0) {
-        ContactState kept = s;
-        kept.work = 0.0;
-        kept.floor_hits = 0;
-        kept.touching = 0;
-        dormant[key(list.first[old], list.second[old])] = kept;
-      }
+      retired_work_ += list.work[old];
+      retired_floor_hits_ += list.floor_hits[old];
+      if (s.max_overlap > 0.0) dormant[key(list.first[old], list.second[old])] = s;
     };
     ContactList next;
     next.resize(found.size());
@@ -451,6 +453,9 @@ void Simulation::rebuild_neighbors() {
         next.second[k] = j;
         next.coeffs[k] = fresh_coeffs(i, j);
         next.state[k] = ContactState{};
+        next.touching[k] = 0;
+        next.work[k] = 0.0;
+        next.floor_hits[k] = 0;
         if (const auto it = dormant.find(key(i, j)); it != dormant.end()) {
           next.state[k] = it->second;
           dormant.erase(it);
@@ -669,8 +674,8 @@ EnergyReport Simulation::energies() const {
     using KernelT = decltype(kernel);
     for (const ContactList* cl : {&pairs_, &wall_contacts_}) {
       for (std::size_t c = 0; c < cl->size(); ++c) {
-        work += cl->state[c].work;
-        if (cl->state[c].touching)
+        work += cl->work[c];
+        if (cl->touching[c])
           e.stored += KernelT::potential(cl->coeffs[c], cl->state[c], cl->overlap[c]);
       }
     }
@@ -688,7 +693,7 @@ Eigen::Vector3d Simulation::momentum() const {
 std::int64_t Simulation::impact_velocity_floor_hits() const {
   std::int64_t hits = retired_floor_hits_;
   for (const ContactList* cl : {&pairs_, &wall_contacts_})
-    for (const auto& s : cl->state) hits += s.floor_hits;
+    for (const int h : cl->floor_hits) hits += h;
   return hits;
 }
 

@@ -95,7 +95,7 @@ TEST(ChainEngine, ReproducesTheGeneralEngine) {
               1e-9 * f_scale)
         << law;
     // The pulse reached the end wall and the contact histories agree.
-    EXPECT_GT(chain.wall_contacts().state.back().peak_force, 0.0) << law;
+    EXPECT_GT(chain.peak_contact_force()(chain.particles().size() - 1), 0.0) << law;
     EXPECT_EQ(chain.impact_velocity_floor_hits(), general.impact_velocity_floor_hits()) << law;
   }
 }
@@ -138,8 +138,8 @@ TEST(ChainEngine, BeadBouncingBetweenWalls) {
   for (std::int64_t s = 0; s < steps; ++s) {
     sim.step();
     bool w = false, p = false;
-    for (const auto& st : sim.wall_contacts().state) w = w || st.touching;
-    for (const auto& st : sim.pair_contacts().state) p = p || st.touching;
+    for (const auto t : sim.wall_contacts().touching) w = w || t;
+    for (const auto t : sim.pair_contacts().touching) p = p || t;
     wall_hits += (w && !wall_touch);
     pair_hits += (p && !pair_touch);
     wall_touch = w;

@@ -228,7 +228,7 @@ TEST(Gravity, BouncingBeadEnergyBalance) {
   bool touching = false;
   while (sim.time() < 0.02) {
     sim.advance(10);
-    const bool now = !sim.wall_contacts().state.empty() && sim.wall_contacts().state[0].touching;
+    const bool now = !sim.wall_contacts().state.empty() && sim.wall_contacts().touching[0];
     if (now && !touching) ++hits;
     touching = now;
   }
@@ -327,13 +327,13 @@ TEST(OffAxis, ObliqueImpactConservesMomentumAndEnergy) {
   // The extra sphere (index 5) starts apart from everything.
   for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c) {
     if (sim.pair_contacts().second[c] == 5) {
-      EXPECT_EQ(sim.pair_contacts().state[c].touching, 0);
+      EXPECT_EQ(sim.pair_contacts().touching[c], 0);
     }
   }
   bool touched = false;
   while (sim.time() < 4e-4) {
     sim.advance(50);
-    for (const auto& s : sim.pair_contacts().state) touched = touched || s.touching;
+    for (const auto t : sim.pair_contacts().touching) touched = touched || t;
   }
   ASSERT_TRUE(touched);
   const Eigen::Vector3d v_bead = sim.particles().velocity.row(2).transpose();

@@ -60,8 +60,8 @@ TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
   for (std::int64_t s = 0; s < steps; ++s) {
     sim.step();
     bool w = false, p = false;
-    for (const auto& st : sim.wall_contacts().state) w = w || st.touching;
-    for (const auto& st : sim.pair_contacts().state) p = p || st.touching;
+    for (const auto t : sim.wall_contacts().touching) w = w || t;
+    for (const auto t : sim.pair_contacts().touching) p = p || t;
     wall_hits += (w && !wall_touch);
     pair_hits += (p && !pair_touch);
     wall_touch = w;

@@ -41,7 +41,7 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
   for (std::int64_t s = 0; s < max_steps; ++s) {
     sim.step();
     const ContactList& cl = list(sim);
-    const bool touching = cl.state[c].touching != 0;
+    const bool touching = cl.touching[c] != 0;
     if (touching && t_start < 0) {
       // delta went from <= 0 to > 0 during this step; the previous value is unknown (0 stored),
       // so interpolate with the approach rate.
@@ -49,8 +49,8 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
       r.approach = cl.state[c].impact_velocity;
     }
     if (t_start >= 0) {
-      r.max_overlap = std::max(r.max_overlap, cl.state[c].peak_overlap);
-      r.max_force = std::max(r.max_force, cl.state[c].peak_force);
+      r.max_overlap = std::max(r.max_overlap, cl.overlap[c]);
+      r.max_force = std::max(r.max_force, cl.force[c]);
       if (!touching) {
         // Ended during this step: the last overlap was previous_overlap > 0, now <= 0.
         const double t_end = previous_time + previous_overlap / -cl.rate[c];

@@ -114,20 +114,17 @@ struct PairCoeffs {
   std::array<double, 3> law{};   ///< law-specific constants, documented per model (kernels::ep)
 };
 
-/// History of one pair, kept while the pair stays in the neighbor structure.
+/// The law's history of one pair: what its kernel reads and advances (the engine keeps its own
+/// per-contact bookkeeping, touching and work, in ContactList). Plastic laws keep it across
+/// separations.
 struct ContactState {
   double impact_velocity = 0.0;   ///< v0: approach rate at first touch (after the floor) [m/s]
-  double peak_overlap = 0.0;      ///< largest overlap of the current contact [m]
-  double peak_force = 0.0;        ///< largest force of the current contact [N]
   double max_overlap = 0.0;       ///< plastic laws: largest overlap ever reached [m]
   double max_force = 0.0;         ///< plastic laws: force at max_overlap [N]
   double residual_overlap = 0.0;  ///< plastic laws: overlap where unloading reaches F = 0 [m]
   double unload_stiffness = 0.0;  ///< plastic laws: K_u of the frozen unloading branch
   double unload_exponent = 0.0;   ///< elastoplastic laws: n_u of the frozen unloading branch
-  double work = 0.0;              ///< work absorbed by the contact over the pair's life [J]
-  int touching = 0;               ///< 1 while delta > 0
   int unloading = 0;              ///< plastic laws: on the frozen unloading branch
-  int floor_hits = 0;             ///< contacts of this pair whose v0 was raised to the floor
   int regime = 0;  ///< elastoplastic laws: 0 elastic, 1 elastoplastic, 2 fully plastic
 };
 

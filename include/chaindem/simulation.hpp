@@ -40,10 +40,13 @@ struct ContactList {
   std::vector<int> first, second;
   std::vector<PairCoeffs> coeffs;
   std::vector<ContactState> state;
-  std::vector<double> overlap;     ///< delta of the last evaluation (0 when apart) [m]
-  std::vector<double> rate;        ///< approach rate v [m/s]
-  std::vector<double> force;       ///< normal force after the tension policy [N]
-  std::vector<double> nx, ny, nz;  ///< unit normal from `first` towards `second`
+  std::vector<double> overlap;         ///< delta of the last evaluation (0 when apart) [m]
+  std::vector<double> rate;            ///< approach rate v [m/s]
+  std::vector<double> force;           ///< normal force after the tension policy [N]
+  std::vector<double> nx, ny, nz;      ///< unit normal from `first` towards `second`
+  std::vector<std::uint8_t> touching;  ///< 1 while delta > 0
+  std::vector<double> work;            ///< work absorbed by the contact over the pair's life [J]
+  std::vector<int> floor_hits;         ///< contacts of this pair whose v0 was raised to the floor
 
   std::size_t size() const { return first.size(); }
   void resize(std::size_t n);
