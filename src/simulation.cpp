@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <stdexcept>
 #include <unordered_map>
@@ -29,11 +30,15 @@ inline void for_each_index(Index n, int threads, Body&& body) {
   }
 }
 
+// Pairs per block of the chain engine's vectorised loop (and of its work sums).
+constexpr std::size_t chain_block = 256;
+
 // body(begin, end) over [0, n) split into one static range per thread for large n, else
 // body(0, n). Every element's arithmetic is the same however the range is split.
 template <class Body>
-inline void for_each_range(std::size_t n, int threads, Body&& body) {
-  if (threads > 1 && n > parallel_threshold) {
+inline void for_each_range(std::size_t n, int threads, Body&& body,
+                           std::size_t items_per_element = 1) {
+  if (threads > 1 && n * items_per_element > parallel_threshold) {
 #pragma omp parallel num_threads(threads)
     {
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
@@ -56,18 +61,6 @@ void kick_drift(std::size_t begin, std::size_t end, double* __restrict x, double
   }
 }
 
-void kick(std::size_t begin, std::size_t end, double* __restrict v, const double* __restrict f,
-          const double* __restrict inverse_mass, double half, double* __restrict peak_v) {
-  if (peak_v) {
-    for (std::size_t i = begin; i < end; ++i) {
-      v[i] += half * f[i] * inverse_mass[i];
-      peak_v[i] = std::max(peak_v[i], v[i]);
-    }
-  } else {
-    for (std::size_t i = begin; i < end; ++i) v[i] += half * f[i] * inverse_mass[i];
-  }
-}
-
 // Force on interior particles i in [begin, end), 0 < i < n - 1: pair i - 1 pushes it along +x,
 // pair i along -x (the general gather's order: base, then pairs in list order).
 void gather_interior(std::size_t begin, std::size_t end, double* __restrict f,
@@ -77,6 +70,59 @@ void gather_interior(std::size_t begin, std::size_t end, double* __restrict f,
   if (peak_force)
     for (std::size_t i = begin; i < end; ++i)
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
+}
+
+// Pairs [c0, c1) of a uniform chain under a history-free law, branch-free so that it vectorises:
+// the same arithmetic as update_contact (a pair apart has F = 0 and adds 0.5 (F_old + 0)
+// (0 - delta_old) to the work, which is exactly how update_contact closes a contact). Work
+// increments go to `increment`, onsets (first touch) are flagged in `onset`; returns whether any.
+template <class KernelT, bool clamp>
+bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
+                         const double* __restrict v, const PairCoeffs& coeffs, double radius_sum,
+                         double* __restrict overlap, double* __restrict force,
+                         double* __restrict rate, std::uint8_t* __restrict touching,
+                         double* __restrict increment, std::uint8_t* __restrict onset) {
+  const PairCoeffs c_local = coeffs;
+  for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
+    const double d = radius_sum - (x[c + 1] - x[c]);
+    const double r = v[c] - v[c + 1];
+    const bool on = d > 0.0;
+    const double d_on = on ? d : 0.0;
+    ContactState none;  // history-free: never read
+    double f = KernelT::force(c_local, none, d_on, r);
+    if constexpr (clamp) f = f < 0.0 ? 0.0 : f;
+    f = on ? f : 0.0;
+    increment[c - c0] = 0.5 * (force[c] + f) * (d_on - overlap[c]);
+    overlap[c] = d_on;
+    force[c] = f;
+    rate[c] = r;
+  }
+  std::uint8_t any = 0;
+  for (std::size_t c = c0; c < c1; ++c) {  // touching = delta > 0, the new overlap's sign
+    const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
+    const auto o = static_cast<std::uint8_t>(on & (touching[c] ^ 1));
+    onset[c - c0] = o;
+    any |= o;
+    touching[c] = on;
+  }
+  return any != 0;
+}
+
+// gather_interior and the step's closing half kick in one pass (and the peaks, if tracked).
+template <bool track>
+void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
+                          const double* __restrict base, const double* __restrict pair_force,
+                          double* __restrict v, const double* __restrict inverse_mass, double half,
+                          double* __restrict peak_force, double* __restrict peak_v) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const double fi = (base[i] + pair_force[i - 1]) + -pair_force[i];
+    f[i] = fi;
+    v[i] += half * fi * inverse_mass[i];
+    if constexpr (track) {
+      peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
+      peak_v[i] = std::max(peak_v[i], v[i]);
+    }
+  }
 }
 
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
@@ -262,6 +308,11 @@ void Simulation::build_chain_contacts() {
     wall_contacts_.nx[c] = -wall.normal.x();
     wall_contacts_.ny[c] = wall_contacts_.nz[c] = 0.0;
   }
+  uniform_pairs_ = true;
+  for (std::size_t c = 1; c + 1 < n && uniform_pairs_; ++c)
+    uniform_pairs_ = radius_sum_[c] == radius_sum_[0] &&
+                     std::memcmp(&pairs_.coeffs[c], &pairs_.coeffs[0], sizeof(PairCoeffs)) == 0;
+  block_work_.assign((n - 1 + chain_block - 1) / chain_block, 0.0);
   base_force_x_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto k = static_cast<Eigen::Index>(i);
@@ -298,27 +349,29 @@ void Simulation::evaluate_chain_pairs(KernelT) {
   // has just separated; only those pairs go through the law.
   constexpr std::size_t block = 8;
   std::atomic<std::size_t> too_deep{n};  // the first pair overlapping past a radius, if any
-  for_each_range((n + block - 1) / block, settings_.threads, [&](std::size_t b0, std::size_t b1) {
-    for (std::size_t b = b0; b < b1; ++b) {
-      const std::size_t c0 = b * block, c1 = std::min(c0 + block, n);
-      bool any = false;
-      for (std::size_t c = c0; c < c1; ++c)
-        any |= (radius_sum[c] - (x[c + 1] - x[c]) > 0.0) | (active[c] != 0);
-      if (!any) continue;
-      for (std::size_t c = c0; c < c1; ++c) {
-        const double d = radius_sum[c] - (x[c + 1] - x[c]);
-        if (!(d > 0.0) && !active[c]) continue;
-        const auto i = static_cast<Eigen::Index>(c);
-        if (d >= std::min(p.radius(i), p.radius(i + 1))) {
-          std::size_t seen = too_deep.load();
-          while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
-          }
-        }
-        update_contact<KernelT>(pairs_, c, d, v[c] - v[c + 1], floor, clamp);
-        active[c] = pairs_.touching[c];
-      }
-    }
-  });
+  for_each_range((n + block - 1) / block, settings_.threads,
+                 [&](std::size_t b0, std::size_t b1) {
+                   for (std::size_t b = b0; b < b1; ++b) {
+                     const std::size_t c0 = b * block, c1 = std::min(c0 + block, n);
+                     bool any = false;
+                     for (std::size_t c = c0; c < c1; ++c)
+                       any |= (radius_sum[c] - (x[c + 1] - x[c]) > 0.0) | (active[c] != 0);
+                     if (!any) continue;
+                     for (std::size_t c = c0; c < c1; ++c) {
+                       const double d = radius_sum[c] - (x[c + 1] - x[c]);
+                       if (!(d > 0.0) && !active[c]) continue;
+                       const auto i = static_cast<Eigen::Index>(c);
+                       if (d >= std::min(p.radius(i), p.radius(i + 1))) {
+                         std::size_t seen = too_deep.load();
+                         while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
+                         }
+                       }
+                       update_contact<KernelT>(pairs_, c, d, v[c] - v[c + 1], floor, clamp);
+                       active[c] = pairs_.touching[c];
+                     }
+                   }
+                 },
+                 block);
   if (const std::size_t c = too_deep.load(); c < n)  // thrown outside the parallel region
     throw std::runtime_error(
         "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
@@ -326,15 +379,77 @@ void Simulation::evaluate_chain_pairs(KernelT) {
         "holds (simulation.engine = general tracks every pair)");
 }
 
-void Simulation::gather_chain_forces() {
+// Every pair of a uniform chain under a history-free law, in blocks (uniform_pairs_block); only
+// the rare onsets (impact velocity, floor) leave the vector loop.
+template <class KernelT>
+void Simulation::evaluate_uniform_chain_pairs(KernelT) {
+  Particles& p = scene_.particles;
+  const double* x = p.position.col(0).data();
+  const double* v = p.velocity.col(0).data();
+  const std::size_t n = pairs_.size();
+  const PairCoeffs coeffs = pairs_.coeffs[0];
+  const double radius_sum = radius_sum_[0];
+  const double floor = impact_velocity_floor_;
+  const bool clamp = settings_.tension == TensionPolicy::clamp;
+  double* overlap = pairs_.overlap.data();
+  double* force = pairs_.force.data();
+  double* rate = pairs_.rate.data();
+  std::uint8_t* touching = pairs_.touching.data();
+  for_each_range(
+      block_work_.size(), settings_.threads,
+      [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t b = b0; b < b1; ++b) {
+          const std::size_t c0 = b * chain_block, c1 = std::min(c0 + chain_block, n);
+          // The work increments go to a buffer summed in eight lanes (element k to lane k mod 8),
+          // in a fixed order: vectorisable, and the same for any thread count.
+          double increment[chain_block + 8] = {};
+          std::uint8_t onset[chain_block];
+          const bool any_onset =
+              clamp ? uniform_pairs_block<KernelT, true>(c0, c1, x, v, coeffs, radius_sum, overlap,
+                                                         force, rate, touching, increment, onset)
+                    : uniform_pairs_block<KernelT, false>(c0, c1, x, v, coeffs, radius_sum, overlap,
+                                                          force, rate, touching, increment, onset);
+          double lanes[8] = {};
+          for (std::size_t k = 0; k < c1 - c0; k += 8)
+            for (std::size_t l = 0; l < 8; ++l) lanes[l] += increment[k + l];
+          double sum = 0.0;
+          for (const double lane : lanes) sum += lane;
+          block_work_[b] += sum;
+          if (any_onset)
+            for (std::size_t c = c0; c < c1; ++c)
+              if (onset[c - c0]) {
+                double v0 = rate[c];
+                if (v0 < floor) {
+                  v0 = floor;
+                  ++pairs_.floor_hits[c];
+                }
+                pairs_.state[c].impact_velocity = v0;
+              }
+        }
+      },
+      chain_block);
+}
+
+void Simulation::gather_chain_forces(double closing_kick) {
   Particles& p = scene_.particles;
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
+  double* v = p.velocity.col(0).data();
+  const double* inverse_mass = p.inverse_mass.data();
   const double* pair_force = pairs_.force.data();
   double* peak = tracking_ ? peak_contact_force_.data() : nullptr;
+  double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
   for_each_range(n - 2, settings_.threads, [&](std::size_t b, std::size_t e) {
-    gather_interior(b + 1, e + 1, f, base_force_x_.data(), pair_force, peak);
+    if (closing_kick == 0.0)
+      gather_interior(b + 1, e + 1, f, base_force_x_.data(), pair_force, peak);
+    else if (tracking_)
+      gather_kick_interior<true>(b + 1, e + 1, f, base_force_x_.data(), pair_force, v, inverse_mass,
+                                 closing_kick, peak, peak_v);
+    else
+      gather_kick_interior<false>(b + 1, e + 1, f, base_force_x_.data(), pair_force, v,
+                                  inverse_mass, closing_kick, peak, peak_v);
   });
+  // The two end particles, which also meet the walls.
   f[0] = base_force_x_[0] + -pair_force[0];
   f[n - 1] = base_force_x_[n - 1] + pair_force[n - 2];
   if (peak) {
@@ -346,6 +461,11 @@ void Simulation::gather_chain_forces() {
     f[i] += -wall_contacts_.force[c] * wall_contacts_.nx[c];
     if (peak) peak[i] = std::max(peak[i], wall_contacts_.force[c]);
   }
+  if (closing_kick != 0.0)
+    for (const std::size_t i : {std::size_t{0}, n - 1}) {
+      v[i] += closing_kick * f[i] * inverse_mass[i];
+      if (peak_v) peak_v[i] = std::max(peak_v[i], v[i]);
+    }
 }
 
 void Simulation::step_chain() {
@@ -367,12 +487,8 @@ void Simulation::step_chain() {
     wall_offset_[w] += dt * scene_.walls[w].velocity;
   time_ = static_cast<double>(++step_) * dt;
 
-  compute_forces();
+  compute_forces(half);  // with the closing half kick, fused into the gather
 
-  double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
-  for_each_range(n, settings_.threads, [&](std::size_t b, std::size_t e) {
-    kick(b, e, v, f, inverse_mass, half, peak_v);
-  });
   double power_after = 0.0;
   for (double w : wall_power_) power_after += w;
   wall_work_ += half * (power_before + power_after);
@@ -583,8 +699,18 @@ void Simulation::gather_forces() {
   });
 }
 
-void Simulation::compute_forces() {
+void Simulation::compute_forces(double closing_kick) {
   with_kernel(settings_.law->kernel, [&](auto kernel) {
+    using KernelT = decltype(kernel);
+    if constexpr (kernels::history_free<KernelT>) {
+      // Not at construction: a pair that starts overlapped has delta_old > 0 but has never
+      // touched, which only the per-pair loop tells apart.
+      if (chain_ && uniform_pairs_ && step_ > 0) {
+        evaluate_uniform_chain_pairs(kernel);
+        evaluate_walls(kernel);
+        return;
+      }
+    }
     if (chain_)
       evaluate_chain_pairs(kernel);
     else
@@ -592,7 +718,7 @@ void Simulation::compute_forces() {
     evaluate_walls(kernel);
   });
   if (chain_)
-    gather_chain_forces();
+    gather_chain_forces(closing_kick);
   else
     gather_forces();
   // Power delivered by each wall: the contact force times the wall's normal speed.
@@ -670,6 +796,7 @@ EnergyReport Simulation::energies() const {
   }
   e.external_potential = potential;
   double work = retired_work_;
+  for (const double w : block_work_) work += w;
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
     for (const ContactList* cl : {&pairs_, &wall_contacts_}) {

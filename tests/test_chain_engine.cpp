@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "chaindem/case_file.hpp"
@@ -18,15 +19,16 @@ using test::setup_from;
 using test::simulation_from;
 
 // A striker on `beads` steel beads between two walls (the end wall touching the last bead).
-std::string walled_chain(int beads, const std::string& law, const std::string& contact_extra) {
+std::string walled_chain(int beads, const std::string& law, const std::string& contact_extra,
+                         const std::string& radii = "0.005, 0.004") {
   return "[simulation]\nduration = 1e-3\nsteps_per_contact = 60\n"
          "[contact]\nlaw = " +
          law + "\n" + contact_extra +
          "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
          "yield_stress = 1e9\n"
          "[chain]\ncount = " +
-         std::to_string(beads) +
-         "\nmaterials = steel\nradii = 0.005, 0.004\n"
+         std::to_string(beads) + "\nmaterials = steel\nradii = " + radii +
+         "\n"
          "[striker]\nvelocity = 1.5\ngap = 1e-5\n"
          "[wall_start]\nenabled = true\nmaterial = steel\ngap = 1e-3\n"
          "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0\n";
@@ -68,36 +70,39 @@ TEST(ChainEngine, ReproducesTheGeneralEngine) {
       {"flores", "restitution = 0.5\n"},
       {"lankarani_nikravesh_plastic", "restitution = 0.6\n"},
       {"thornton_1997", ""}};
-  for (const auto& [law, extra] : laws) {
-    const std::string ini = walled_chain(30, law, extra);
-    Simulation chain = with_engine(ini, "chain");
-    Simulation general = with_engine(ini, "general");
-    ASSERT_TRUE(chain.uses_chain_engine());
-    chain.track_extremes();
-    general.track_extremes();
-    const auto steps = static_cast<std::int64_t>(1e-3 / chain.time_step());
-    chain.advance(steps);
-    general.advance(steps);
-    const auto& a = chain.particles();
-    const auto& b = general.particles();
-    const double v_scale = 1.5, x_scale = 1e-3;
-    EXPECT_LT((a.velocity - b.velocity).abs().maxCoeff(), 1e-9 * v_scale) << law;
-    EXPECT_LT((a.position - b.position).abs().maxCoeff(), 1e-9 * x_scale) << law;
-    const double e0 = 0.5 * a.mass(0) * v_scale * v_scale;
-    EXPECT_NEAR(chain.energies().dissipated, general.energies().dissipated, 1e-9 * e0) << law;
-    EXPECT_NEAR(chain.energies().stored, general.energies().stored, 1e-9 * e0) << law;
-    EXPECT_LT((chain.peak_velocity_x() - general.peak_velocity_x()).abs().maxCoeff(),
-              1e-9 * v_scale)
-        << law;
-    const double f_scale = general.peak_contact_force().maxCoeff();
-    EXPECT_GT(f_scale, 100.0) << law;
-    EXPECT_LT((chain.peak_contact_force() - general.peak_contact_force()).abs().maxCoeff(),
-              1e-9 * f_scale)
-        << law;
-    // The pulse reached the end wall and the contact histories agree.
-    EXPECT_GT(chain.peak_contact_force()(chain.particles().size() - 1), 0.0) << law;
-    EXPECT_EQ(chain.impact_velocity_floor_hits(), general.impact_velocity_floor_hits()) << law;
-  }
+  // Dimer chains run the per-pair loop, uniform chains the vectorised one (history-free laws).
+  for (const std::string radii : {"0.005, 0.004", "0.005"})
+    for (const auto& [law, extra] : laws) {
+      SCOPED_TRACE(law + " radii " + radii);
+      const std::string ini = walled_chain(30, law, extra, radii);
+      Simulation chain = with_engine(ini, "chain");
+      Simulation general = with_engine(ini, "general");
+      ASSERT_TRUE(chain.uses_chain_engine());
+      chain.track_extremes();
+      general.track_extremes();
+      const auto steps = static_cast<std::int64_t>(1e-3 / chain.time_step());
+      chain.advance(steps);
+      general.advance(steps);
+      const auto& a = chain.particles();
+      const auto& b = general.particles();
+      const double v_scale = 1.5, x_scale = 1e-3;
+      EXPECT_LT((a.velocity - b.velocity).abs().maxCoeff(), 1e-9 * v_scale) << law;
+      EXPECT_LT((a.position - b.position).abs().maxCoeff(), 1e-9 * x_scale) << law;
+      const double e0 = 0.5 * a.mass(0) * v_scale * v_scale;
+      EXPECT_NEAR(chain.energies().dissipated, general.energies().dissipated, 1e-9 * e0) << law;
+      EXPECT_NEAR(chain.energies().stored, general.energies().stored, 1e-9 * e0) << law;
+      EXPECT_LT((chain.peak_velocity_x() - general.peak_velocity_x()).abs().maxCoeff(),
+                1e-9 * v_scale)
+          << law;
+      const double f_scale = general.peak_contact_force().maxCoeff();
+      EXPECT_GT(f_scale, 100.0) << law;
+      EXPECT_LT((chain.peak_contact_force() - general.peak_contact_force()).abs().maxCoeff(),
+                1e-9 * f_scale)
+          << law;
+      // The pulse reached the end wall and the contact histories agree.
+      EXPECT_GT(chain.peak_contact_force()(chain.particles().size() - 1), 0.0) << law;
+      EXPECT_EQ(chain.impact_velocity_floor_hits(), general.impact_velocity_floor_hits()) << law;
+    }
 }
 
 // A pre-compressed chain (static overlap under an end load) starts in equilibrium on both
@@ -155,23 +160,28 @@ TEST(ChainEngine, BeadBouncingBetweenWalls) {
 // The chain engine's loops run on threads above a few thousand particles: results stay bitwise
 // identical, including the per-particle extremes.
 TEST(ChainEngine, BitwiseIdenticalForOneAndTwoThreads) {
-  auto run = [](int threads) {
-    Simulation sim =
-        simulation_from(walled_chain(20000, "hunt_crossley", "restitution = 0.7\n"),
-                        {"simulation.threads=" + std::to_string(threads), "striker.gap=0"});
-    sim.track_extremes();
-    sim.advance(600);
-    return sim;
-  };
-  const Simulation a = run(1), b = run(2);
-  ASSERT_TRUE(a.uses_chain_engine());
-  ASSERT_EQ(b.settings().threads, 2);
-  EXPECT_TRUE((a.particles().position == b.particles().position).all());
-  EXPECT_TRUE((a.particles().velocity == b.particles().velocity).all());
-  EXPECT_TRUE((a.peak_contact_force() == b.peak_contact_force()).all());
-  EXPECT_TRUE((a.peak_velocity_x() == b.peak_velocity_x()).all());
-  EXPECT_EQ(a.energies().dissipated, b.energies().dissipated);
-  EXPECT_GT(a.energies().dissipated, 0.0);
+  for (const auto& [law, extra, radii] :
+       {std::tuple{"hunt_crossley", "restitution = 0.7\n", "0.005, 0.004"},
+        std::tuple{"edem_hertz_mindlin", "restitution = 0.7\n", "0.005"}}) {
+    SCOPED_TRACE(law);
+    auto run = [&](int threads) {
+      Simulation sim =
+          simulation_from(walled_chain(20000, law, extra, radii),
+                          {"simulation.threads=" + std::to_string(threads), "striker.gap=0"});
+      sim.track_extremes();
+      sim.advance(600);
+      return sim;
+    };
+    const Simulation a = run(1), b = run(2);
+    ASSERT_TRUE(a.uses_chain_engine());
+    ASSERT_EQ(b.settings().threads, 2);
+    EXPECT_TRUE((a.particles().position == b.particles().position).all());
+    EXPECT_TRUE((a.particles().velocity == b.particles().velocity).all());
+    EXPECT_TRUE((a.peak_contact_force() == b.peak_contact_force()).all());
+    EXPECT_TRUE((a.peak_velocity_x() == b.peak_velocity_x()).all());
+    EXPECT_EQ(a.energies().dissipated, b.energies().dissipated);
+    EXPECT_GT(a.energies().dissipated, 0.0);
+  }
 }
 
 }  // namespace

@@ -601,6 +601,29 @@ struct Elastoplastic {
   }
 };
 
+/// True for kernels whose force depends on (coefficients, delta, v) alone: they never read or
+/// advance the pair's history, so engines may evaluate them in vectorised loops.
+template <class KernelT>
+inline constexpr bool history_free = false;
+template <>
+inline constexpr bool history_free<LinearSpring> = true;
+template <>
+inline constexpr bool history_free<PowerLaw> = true;
+template <>
+inline constexpr bool history_free<Hertz> = true;
+template <>
+inline constexpr bool history_free<LinearViscoelastic> = true;
+template <>
+inline constexpr bool history_free<ViscousPower> = true;
+template <>
+inline constexpr bool history_free<HertzViscousQuarter> = true;
+template <>
+inline constexpr bool history_free<HertzMindlin> = true;
+template <>
+inline constexpr bool history_free<JankowskiPiecewise> = true;
+template <>
+inline constexpr bool history_free<LeeWangTransition> = true;
+
 }  // namespace kernels
 
 /// Calls f(kernel_type{}) with the kernel type for k: the one place where a Kernel value becomes

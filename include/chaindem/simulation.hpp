@@ -106,9 +106,13 @@ class Simulation {
   void step_chain();
   template <class KernelT>
   void evaluate_chain_pairs(KernelT);
-  void gather_chain_forces();
+  template <class KernelT>
+  void evaluate_uniform_chain_pairs(KernelT);
+  void gather_chain_forces(double closing_kick);
   void rebuild_neighbors();
-  void compute_forces();
+  /// Contact forces and particle forces. A nonzero `closing_kick` (chain engine only) also
+  /// applies the step's closing half kick v += closing_kick f / m, fused with the gather.
+  void compute_forces(double closing_kick = 0.0);
   template <class KernelT>
   void evaluate_pairs(KernelT);
   template <class KernelT>
@@ -149,6 +153,11 @@ class Simulation {
   std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
   /// Pair c is evaluated this step even if apart: it touched (or overlapped) at the last one.
   std::vector<unsigned char> pair_active_;
+  /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
+  /// then run a vectorised loop that evaluates every pair, whose work is summed per block of
+  /// pairs (fixed blocks, so the sums do not depend on the thread count).
+  bool uniform_pairs_ = false;
+  std::vector<double> block_work_;
 };
 
 }  // namespace chaindem
