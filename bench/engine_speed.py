@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""Engine speed: ns per bead-step of `chaindem run` for the performance targets.
+
+The case is the peer benchmark's (bench/peers/peer_benchmark.py): N touching steel beads
+(R = 5 mm) struck at 1 m/s, dt = 3e-7 s, tension allowed, no wall. Each line is the best of
+REPEATS runs (the machine is shared) of the step loop's own timer (/summary/ns_per_bead_step).
+
+    /usr/bin/python3 bench/engine_speed.py [build/chaindem]      REPEATS=3 by default
+
+Reports:
+  laws     N = 1e5, one thread: Hertz, EDEM's Hertz-Mindlin (restitution 0.9), the hysteresis
+           law of Hunt-Crossley, Lankarani-Nikravesh's plastic law and Thornton's elastoplastic
+           law, each also relative to plain Hertz;
+  output   N = 1e5, one thread, EDEM damping: no output vs positions, velocities and forces every
+           100 steps (contacts off), and the overhead;
+  threads  N = 1e6, EDEM damping: 1 and 2 threads and the speed-up;
+  engines  N = 1e5, one thread, EDEM damping: the chain engine vs the general 3D engine.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+CHAINDEM = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/chaindem")
+REPEATS = int(os.environ.get("REPEATS", "3"))
+CASE = """[simulation]
+duration = {duration}
+time_step = 3e-07
+threads = {threads}
+engine = {engine}
+[contact]
+law = {law}
+tension = allow
+{law_params}
+[material.steel]
+youngs_modulus = 200e9
+poisson_ratio = 0.3
+density = 7800
+yield_stress = 1.5e9
+[chain]
+count = {n}
+materials = steel
+radii = 0.005
+[striker]
+velocity = 1.0
+[output]
+interval = {interval}
+contacts = false
+"""
+
+
+def ns_per_bead_step(tmp, n, steps, law="edem_hertz_mindlin", law_params="restitution = 0.9",
+                     threads=1, every=None, engine="auto"):
+    duration = steps * 3e-7
+    case = os.path.join(tmp, "case.ini")
+    with open(case, "w") as f:
+        f.write(CASE.format(duration=duration, threads=threads, engine=engine, law=law,
+                            law_params=law_params, n=n,
+                            interval=duration if every is None else every * 3e-7))
+    out = os.path.join(tmp, "out.h5")
+    best = float("inf")
+    for _ in range(REPEATS):
+        subprocess.run([CHAINDEM, "run", case, "-o", out, "--quiet"], check=True)
+        with h5py.File(out, "r") as f:
+            best = min(best, float(f["summary"].attrs["ns_per_bead_step"]))
+        os.remove(out)
+    return best
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"best of {REPEATS} runs, ns per bead-step")
+        print("laws (N = 1e5, 2000 steps, 1 thread):")
+        hertz = ns_per_bead_step(tmp, 100000, 2000, "hertz", "")
+        print(f"  {'hertz':32s} {hertz:7.2f}")
+        for law, params in (("edem_hertz_mindlin", "restitution = 0.9"),
+                            ("hunt_crossley", "restitution = 0.9"),
+                            ("lankarani_nikravesh_plastic", "restitution = 0.9"),
+                            ("thornton_1997", "")):
+            t = ns_per_bead_step(tmp, 100000, 2000, law, params)
+            print(f"  {law:32s} {t:7.2f}   {t / hertz:4.2f} x hertz")
+
+        print("output (N = 1e5, 2000 steps, 1 thread, edem_hertz_mindlin):")
+        quiet = ns_per_bead_step(tmp, 100000, 2000)
+        every = ns_per_bead_step(tmp, 100000, 2000, every=100)
+        print(f"  no output {quiet:.2f}, every 100 steps {every:.2f}: overhead "
+              f"{100 * (every / quiet - 1):.0f} %")
+
+        print("threads (N = 1e6, 300 steps, edem_hertz_mindlin):")
+        one = ns_per_bead_step(tmp, 1000000, 300, threads=1)
+        two = ns_per_bead_step(tmp, 1000000, 300, threads=2)
+        print(f"  1 thread {one:.2f}, 2 threads {two:.2f}: speed-up {one / two:.2f}")
+
+        print("engines (N = 1e5, 2000 steps, 1 thread, edem_hertz_mindlin):")
+        general = ns_per_bead_step(tmp, 100000, 2000, engine="general")
+        print(f"  chain {quiet:.2f}, general {general:.2f}: {general / quiet:.1f} x")
+
+
+if __name__ == "__main__":
+    main()
