@@ -123,8 +123,9 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
     return scale > 0.0 ? std::abs(e.balance() - e0.balance()) / scale : 0.0;
   };
   auto frame = [&] {
-    writer.write_frame(sim);
-    const double error = balance_error(sim.energies());
+    const EnergyReport energies = sim.energies();
+    writer.write_frame(sim, energies);
+    const double error = balance_error(energies);
     worst_balance = std::max(worst_balance, error);
     // An explicit integration that gains or loses this much energy has gone unstable; stop
     // rather than write a file of nonsense.

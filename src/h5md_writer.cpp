@@ -5,11 +5,17 @@
 #include "hdf5_util.hpp"
 
 #include <array>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "chaindem/version.hpp"
@@ -55,6 +61,97 @@ struct Clock {
   }
 };
 
+// One output frame, copied out of the simulation.
+struct Frame {
+  std::int64_t step = 0;
+  double time = 0.0;
+  std::vector<double> position, velocity, force;  // N x 3, particle-major
+  std::array<double, 6> energy{};  // kinetic, stored, dissipated, external, wall work, balance
+  std::array<double, 3> momentum{};
+  std::vector<double> walls;  // walls x 3
+  std::vector<std::int32_t> first, second;
+  std::vector<double> overlap, normal_force, rate, impact_velocity;
+
+  std::size_t bytes() const {
+    return 8 * (position.size() + velocity.size() + force.size() + walls.size() + overlap.size() +
+                normal_force.size() + rate.size() + impact_velocity.size()) +
+           4 * (first.size() + second.size());
+  }
+};
+
+// A thread that writes the frames of a run's own file, so that copying into HDF5's buffers,
+// compression and disk writes overlap the stepping. The simulation thread only copies a frame
+// out and queues it; it waits only when more than `limit` bytes are queued. HDF5 is then called
+// from this thread alone until finish() stops it.
+class Background {
+ public:
+  Background(std::function<void(const Frame&)> write, std::size_t limit)
+      : write_(std::move(write)), limit_(limit), thread_([this] { run(); }) {}
+  ~Background() { stop(false); }  // a run that did not finish: its frames are not wanted
+
+  void push(Frame f) {
+    std::unique_lock lock(mutex_);
+    rethrow();
+    room_.wait(lock, [&] { return queued_ < limit_ || frames_.empty() || error_; });
+    rethrow();
+    queued_ += f.bytes();
+    frames_.push_back(std::move(f));
+    work_.notify_one();
+  }
+  /// Writes what is queued, stops the thread; rethrows a write error.
+  void finish() {
+    stop(true);
+    std::unique_lock lock(mutex_);
+    rethrow();
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      work_.wait(lock, [&] { return !frames_.empty() || stopping_; });
+      if (frames_.empty()) return;
+      Frame f = std::move(frames_.front());
+      frames_.pop_front();
+      queued_ -= f.bytes();
+      room_.notify_all();
+      if (error_) continue;  // after an error, frames are dropped
+      lock.unlock();
+      try {
+        write_(f);
+      } catch (...) {
+        lock.lock();
+        error_ = std::current_exception();
+        room_.notify_all();
+        continue;
+      }
+      lock.lock();
+    }
+  }
+  void stop(bool drain) {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      if (!drain) frames_.clear();
+    }
+    work_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  void rethrow() {
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+  std::function<void(const Frame&)> write_;
+  std::size_t limit_;
+  std::mutex mutex_;
+  std::condition_variable work_, room_;
+  std::deque<Frame> frames_;
+  std::size_t queued_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;  // last: starts once everything above exists
+};
+
 }  // namespace
 
 struct H5mdWriter::Impl {
@@ -86,9 +183,11 @@ struct H5mdWriter::Impl {
   bool contacts = false;
   Growing c_offset, c_first, c_second, c_overlap, c_force, c_rate, c_v0;
   std::int64_t contact_rows = 0;
-  std::vector<double> buffer;
+
+  std::unique_ptr<Background> background;  // own file: frames are written on this thread
 
   Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts, std::mutex* l);
+  void append(const Frame& f);  // the frame into the time series' buffers (HDF5 when spilling)
   std::size_t buffered_bytes() const;
   void create();  // the file's objects; holds the lock if shared
 };
@@ -161,6 +260,9 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
              H5Fclose);
   particles_ = sim.particles().size();
   impl_->create();
+  Impl* m = impl_.get();
+  impl_->background =
+      std::make_unique<Background>([m](const Frame& f) { m->append(f); }, std::size_t{256} << 20);
 }
 
 H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
@@ -253,84 +355,95 @@ H5mdWriter::~H5mdWriter() {
     if (created) H5Ldelete(parent_, path_.c_str(), H5P_DEFAULT);
     return;
   }
-  impl_.reset();  // close the file before removing it
+  impl_->background.reset();  // stop the writing thread (a failed run's frames are dropped)
+  impl_.reset();              // close the file before removing it
   std::error_code ec;
   std::filesystem::remove(partial_path_, ec);
 }
 
-void H5mdWriter::write_frame(const Simulation& sim) {
+void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   Impl& m = *impl_;
   const Particles& p = sim.particles();
-  const std::int64_t step = sim.step_count();
-  const double t = sim.time();
-  frame_times_.push_back(t);
+  frame_times_.push_back(sim.time());
+  Frame f;
+  f.step = sim.step_count();
+  f.time = sim.time();
   const auto n = static_cast<std::size_t>(p.size());
-  m.clock.append(step, t);
-  auto write_vectors = [&](TimeSeries& ts, const Vec3Array& a) {
-    m.buffer.resize(3 * n);
+  for (auto [target, source] :
+       {std::pair{&f.position, &p.position}, std::pair{&f.velocity, &p.velocity},
+        std::pair{&f.force, &p.force}}) {
+    target->resize(3 * n);  // frames x N x 3: particle-major rows
     for (std::size_t i = 0; i < n; ++i)
-      for (int c = 0; c < 3; ++c) m.buffer[3 * i + c] = a(static_cast<Eigen::Index>(i), c);
-    ts.value.append(m.buffer.data(), 1);
-  };
-  write_vectors(m.position, p.position);
-  write_vectors(m.velocity, p.velocity);
-  write_vectors(m.force, p.force);
-
-  const EnergyReport e = sim.energies();
-  const std::map<std::string, double> values{
-      {"kinetic_energy", e.kinetic},       {"stored_energy", e.stored},
-      {"dissipated_energy", e.dissipated}, {"external_potential_energy", e.external_potential},
-      {"wall_work", e.wall_work},          {"energy_balance", e.balance()}};
-  for (auto& [name, series] : m.energy) series.value.append(&values.at(name), 1);
+      for (int c = 0; c < 3; ++c) (*target)[3 * i + c] = (*source)(static_cast<Eigen::Index>(i), c);
+  }
+  f.energy = {e.kinetic, e.stored, e.dissipated, e.external_potential, e.wall_work, e.balance()};
   const Eigen::Vector3d mom = sim.momentum();
-  m.momentum.value.append(mom.data(), 1);
-
-  if (!sim.scene().walls.empty()) {
-    std::vector<double> w;
-    for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
-      const Eigen::Vector3d x = sim.wall_point(k);
-      w.insert(w.end(), {x.x(), x.y(), x.z()});
-    }
-    m.wall_position.value.append(w.data(), 1);
+  f.momentum = {mom.x(), mom.y(), mom.z()};
+  for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
+    const Eigen::Vector3d x = sim.wall_point(k);
+    f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
   }
-
-  // A long run in a shared file gets its HDF5 objects once its buffers would spill.
-  if (!m.created && m.buffered_bytes() >= Growing::spill_bytes) {
-    std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
-    m.create();
-  }
-
   if (m.contacts) {
-    std::vector<std::int32_t> first, second;
-    std::vector<double> overlap, force, rate, v0;
     auto collect = [&](const ContactList& cl, bool wall) {
       for (std::size_t c = 0; c < cl.size(); ++c) {
         if (!cl.touching[c]) continue;
-        first.push_back(cl.first[c]);
-        second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
-        overlap.push_back(cl.overlap[c]);
-        force.push_back(cl.force[c]);
-        rate.push_back(cl.rate[c]);
-        v0.push_back(cl.state[c].impact_velocity);
+        f.first.push_back(cl.first[c]);
+        f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
+        f.overlap.push_back(cl.overlap[c]);
+        f.normal_force.push_back(cl.force[c]);
+        f.rate.push_back(cl.rate[c]);
+        f.impact_velocity.push_back(cl.state[c].impact_velocity);
       }
     };
     collect(sim.pair_contacts(), false);
     collect(sim.wall_contacts(), true);
-    const hsize_t rows = first.size();
-    m.c_first.append(first.data(), rows);
-    m.c_second.append(second.data(), rows);
-    m.c_overlap.append(overlap.data(), rows);
-    m.c_force.append(force.data(), rows);
-    m.c_rate.append(rate.data(), rows);
-    m.c_v0.append(v0.data(), rows);
-    m.contact_rows += static_cast<std::int64_t>(rows);
-    m.c_offset.append(&m.contact_rows, 1);
+  }
+  if (m.background)
+    m.background->push(std::move(f));
+  else
+    m.append(f);
+}
+
+void H5mdWriter::Impl::append(const Frame& f) {
+  clock.append(f.step, f.time);
+  position.value.append(f.position.data(), 1);
+  velocity.value.append(f.velocity.data(), 1);
+  this->force.value.append(f.force.data(), 1);
+  // energy is ordered by name (std::map); Frame::energy by kind.
+  const std::map<std::string, double> values{
+      {"kinetic_energy", f.energy[0]},    {"stored_energy", f.energy[1]},
+      {"dissipated_energy", f.energy[2]}, {"external_potential_energy", f.energy[3]},
+      {"wall_work", f.energy[4]},         {"energy_balance", f.energy[5]}};
+  for (auto& [name, series] : energy) series.value.append(&values.at(name), 1);
+  momentum.value.append(f.momentum.data(), 1);
+  if (!wall_names.empty()) wall_position.value.append(f.walls.data(), 1);
+
+  // A long run in a shared file gets its HDF5 objects once its buffers would spill.
+  if (!created && buffered_bytes() >= Growing::spill_bytes) {
+    std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+    create();
+  }
+
+  if (contacts) {
+    const hsize_t rows = f.first.size();
+    c_first.append(f.first.data(), rows);
+    c_second.append(f.second.data(), rows);
+    c_overlap.append(f.overlap.data(), rows);
+    c_force.append(f.normal_force.data(), rows);
+    c_rate.append(f.rate.data(), rows);
+    c_v0.append(f.impact_velocity.data(), rows);
+    contact_rows += static_cast<std::int64_t>(rows);
+    c_offset.append(&contact_rows, 1);
   }
 }
 
 void H5mdWriter::finish(const std::map<std::string, double>& summary,
                         const std::map<std::string, std::vector<double>>& arrays) {
   Impl& m = *impl_;
+  if (m.background) {  // every queued frame is written, then HDF5 is ours again
+    m.background->finish();
+    m.background.reset();
+  }
   std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
   if (!m.created) m.create();
   m.clock.step.close();

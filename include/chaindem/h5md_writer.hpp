@@ -44,8 +44,9 @@ class H5mdWriter {
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 
-  /// Appends one frame: particle state, energies, contacts, walls.
-  void write_frame(const Simulation& sim);
+  /// Appends one frame: particle state, the energies `e` (sim.energies(), which the caller has
+  /// at hand), contacts, walls. Writing a run's own file happens on a background thread.
+  void write_frame(const Simulation& sim, const EnergyReport& e);
   /// Writes the run summary (scalars as attributes, arrays as datasets of /summary), closes the
   /// file and renames it to its final name.
   void finish(const std::map<std::string, double>& summary,
