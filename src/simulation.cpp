@@ -81,15 +81,24 @@ bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restric
                          const double* __restrict v, const PairCoeffs& coeffs, double radius_sum,
                          double* __restrict overlap, double* __restrict force,
                          double* __restrict rate, std::uint8_t* __restrict touching,
-                         double* __restrict increment, std::uint8_t* __restrict onset) {
+                         double* __restrict increment, std::uint8_t* __restrict onset,
+                         const ContactState* __restrict history, double floor) {
   const PairCoeffs c_local = coeffs;
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
     const double d = radius_sum - (x[c + 1] - x[c]);
     const double r = v[c] - v[c + 1];
     const bool on = d > 0.0;
     const double d_on = on ? d : 0.0;
-    ContactState none;  // history-free: never read
-    double f = KernelT::force(c_local, none, d_on, r);
+    ContactState state;  // history-free kernels never read it
+    if constexpr (kernels::reads_only_impact_velocity<KernelT>) {
+      // A pair touches exactly when its stored overlap is positive (after the first
+      // evaluation); at first touch v0 is this step's rate, raised to the floor.
+      const bool first_touch = on & !(overlap[c] > 0.0);
+      const double v0 = r < floor ? floor : r;
+      const double stored = history[c].impact_velocity;  // loaded always: a select, no branch
+      state.impact_velocity = first_touch ? v0 : stored;
+    }
+    double f = KernelT::force(c_local, state, d_on, r);
     if constexpr (clamp) f = f < 0.0 ? 0.0 : f;
     f = on ? f : 0.0;
     increment[c - c0] = 0.5 * (force[c] + f) * (d_on - overlap[c]);
@@ -395,6 +404,7 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
   double* force = pairs_.force.data();
   double* rate = pairs_.rate.data();
   std::uint8_t* touching = pairs_.touching.data();
+  const ContactState* history = pairs_.state.data();
   for_each_range(
       block_work_.size(), settings_.threads,
       [&](std::size_t b0, std::size_t b1) {
@@ -404,11 +414,12 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
           // in a fixed order: vectorisable, and the same for any thread count.
           double increment[chain_block + 8] = {};
           std::uint8_t onset[chain_block];
-          const bool any_onset =
-              clamp ? uniform_pairs_block<KernelT, true>(c0, c1, x, v, coeffs, radius_sum, overlap,
-                                                         force, rate, touching, increment, onset)
-                    : uniform_pairs_block<KernelT, false>(c0, c1, x, v, coeffs, radius_sum, overlap,
-                                                          force, rate, touching, increment, onset);
+          const bool any_onset = clamp ? uniform_pairs_block<KernelT, true>(
+                                             c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
+                                             touching, increment, onset, history, floor)
+                                       : uniform_pairs_block<KernelT, false>(
+                                             c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
+                                             touching, increment, onset, history, floor);
           double lanes[8] = {};
           for (std::size_t k = 0; k < c1 - c0; k += 8)
             for (std::size_t l = 0; l < 8; ++l) lanes[l] += increment[k + l];
@@ -702,7 +713,7 @@ void Simulation::gather_forces() {
 void Simulation::compute_forces(double closing_kick) {
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    if constexpr (kernels::history_free<KernelT>) {
+    if constexpr (kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT>) {
       // Not at construction: a pair that starts overlapped has delta_old > 0 but has never
       // touched, which only the per-pair loop tells apart.
       if (chain_ && uniform_pairs_ && step_ > 0) {

@@ -624,6 +624,17 @@ inline constexpr bool history_free<JankowskiPiecewise> = true;
 template <>
 inline constexpr bool history_free<LeeWangTransition> = true;
 
+/// True for kernels whose only history is the impact velocity v0 (the hysteresis family): an
+/// engine may evaluate them like history-free ones, given v0.
+template <class KernelT>
+inline constexpr bool reads_only_impact_velocity = false;
+template <>
+inline constexpr bool reads_only_impact_velocity<HertzHysteresis> = true;
+template <>
+inline constexpr bool reads_only_impact_velocity<LinearHysteresis> = true;
+template <>
+inline constexpr bool reads_only_impact_velocity<HertzV0RootDamping> = true;
+
 }  // namespace kernels
 
 /// Calls f(kernel_type{}) with the kernel type for k: the one place where a Kernel value becomes
