@@ -75,14 +75,18 @@ void gather_interior(std::size_t begin, std::size_t end, double* __restrict f,
 // Pairs [c0, c1) of a uniform chain under a history-free law, branch-free so that it vectorises:
 // the same arithmetic as update_contact (a pair apart has F = 0 and adds 0.5 (F_old + 0)
 // (0 - delta_old) to the work, which is exactly how update_contact closes a contact). Work
-// increments go to `increment`, onsets (first touch) are flagged in `onset`; returns whether any.
+// increments go to `increment`, onsets (first touch) are flagged in `onset`; returns block_onset
+// and block_too_deep flags.
+constexpr int block_onset = 1;     // a pair of the block touched for the first time
+constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius or more
+
 template <class KernelT, bool clamp>
-bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                         const double* __restrict v, const PairCoeffs& coeffs, double radius_sum,
-                         double* __restrict overlap, double* __restrict force,
-                         double* __restrict rate, std::uint8_t* __restrict touching,
-                         double* __restrict increment, std::uint8_t* __restrict onset,
-                         const ContactState* __restrict history, double floor) {
+int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
+                        const double* __restrict v, const PairCoeffs& coeffs, double radius_sum,
+                        double* __restrict overlap, double* __restrict force,
+                        double* __restrict rate, std::uint8_t* __restrict touching,
+                        double* __restrict increment, std::uint8_t* __restrict onset,
+                        const ContactState* __restrict history, double floor, double deep_limit) {
   const PairCoeffs c_local = coeffs;
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
     const double d = radius_sum - (x[c + 1] - x[c]);
@@ -106,15 +110,16 @@ bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restric
     force[c] = f;
     rate[c] = r;
   }
-  std::uint8_t any = 0;
+  std::uint8_t any = 0, deep = 0;
   for (std::size_t c = c0; c < c1; ++c) {  // touching = delta > 0, the new overlap's sign
     const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
     const auto o = static_cast<std::uint8_t>(on & (touching[c] ^ 1));
     onset[c - c0] = o;
     any |= o;
+    deep |= static_cast<std::uint8_t>(overlap[c] >= deep_limit);
     touching[c] = on;
   }
-  return any != 0;
+  return (any ? block_onset : 0) | (deep ? block_too_deep : 0);
 }
 
 // gather_interior and the step's closing half kick in one pass (and the peaks, if tracked).
@@ -405,6 +410,10 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
   double* rate = pairs_.rate.data();
   std::uint8_t* touching = pairs_.touching.data();
   const ContactState* history = pairs_.state.data();
+  // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
+  // pair's own smaller radius).
+  const double deep_limit = p.radius.minCoeff();
+  std::atomic<std::size_t> too_deep{n};
   for_each_range(
       block_work_.size(), settings_.threads,
       [&](std::size_t b0, std::size_t b1) {
@@ -414,19 +423,27 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
           // in a fixed order: vectorisable, and the same for any thread count.
           double increment[chain_block + 8] = {};
           std::uint8_t onset[chain_block];
-          const bool any_onset = clamp ? uniform_pairs_block<KernelT, true>(
-                                             c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
-                                             touching, increment, onset, history, floor)
-                                       : uniform_pairs_block<KernelT, false>(
-                                             c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
-                                             touching, increment, onset, history, floor);
+          const int flags = clamp ? uniform_pairs_block<KernelT, true>(
+                                        c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
+                                        touching, increment, onset, history, floor, deep_limit)
+                                  : uniform_pairs_block<KernelT, false>(
+                                        c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
+                                        touching, increment, onset, history, floor, deep_limit);
+          if (flags & block_too_deep)
+            for (std::size_t c = c0; c < c1; ++c)
+              if (overlap[c] >= deep_limit) {
+                std::size_t seen = too_deep.load();
+                while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
+                }
+                break;
+              }
           double lanes[8] = {};
           for (std::size_t k = 0; k < c1 - c0; k += 8)
             for (std::size_t l = 0; l < 8; ++l) lanes[l] += increment[k + l];
           double sum = 0.0;
           for (const double lane : lanes) sum += lane;
           block_work_[b] += sum;
-          if (any_onset)
+          if (flags & block_onset)
             for (std::size_t c = c0; c < c1; ++c)
               if (onset[c - c0]) {
                 double v0 = rate[c];
@@ -439,6 +456,11 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
         }
       },
       chain_block);
+  if (const std::size_t c = too_deep.load(); c < n)
+    throw std::runtime_error(
+        "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
+        " overlap by more than the smallest radius, where the nearest-neighbour chain no longer "
+        "holds (simulation.engine = general tracks every pair)");
 }
 
 void Simulation::gather_chain_forces(double closing_kick) {

@@ -187,3 +187,27 @@ TEST(ChainEngine, BitwiseIdenticalForOneAndTwoThreads) {
 
 }  // namespace
 }  // namespace chaindem
+
+namespace chaindem {
+namespace {
+
+// A spring so soft that the striker goes deeper than a radius: the nearest-neighbour chain no
+// longer describes the contacts, and the chain engine says so instead of going on (both loops).
+TEST(ChainEngine, StopsWhenAnOverlapReachesARadius) {
+  for (const std::string radii : {"0.005", "0.005, 0.004"}) {
+    SCOPED_TRACE(radii);
+    Simulation sim = simulation_from(
+        walled_chain(10, "kelvin_voigt", "stiffness = 1\ndamping_coefficient = 0\n", radii),
+        {"simulation.time_step=1e-4"});
+    ASSERT_TRUE(sim.uses_chain_engine());
+    try {
+      sim.advance(2000);
+      FAIL() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("overlap by more than"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace chaindem
