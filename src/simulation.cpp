@@ -52,11 +52,20 @@ inline void for_each_range(std::size_t n, int threads, Body&& body,
 
 // The chain engine's particle loops, on the x components (contiguous columns), written over
 // restrict pointers so that the compiler vectorises them. Same arithmetic as Simulation::step.
+// A chain of equal masses reads one inverse mass instead of an array (less memory traffic: the
+// loops are bandwidth-bound); the values, and so the results, are the same.
+struct MassOf {
+  const double* inverse_mass;  // per particle, or nullptr
+  double uniform;              // when inverse_mass is nullptr
+  double operator[](std::size_t i) const { return inverse_mass ? inverse_mass[i] : uniform; }
+};
+
+template <bool uniform_mass>
 void kick_drift(std::size_t begin, std::size_t end, double* __restrict x, double* __restrict v,
-                const double* __restrict f, const double* __restrict inverse_mass, double half,
-                double dt) {
+                const double* __restrict f, MassOf m, double half, double dt) {
+  const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
-    v[i] += half * f[i] * inverse_mass[i];
+    v[i] += half * f[i] * (uniform_mass ? m.uniform : inverse_mass[i]);
     x[i] += dt * v[i];
   }
 }
@@ -123,15 +132,17 @@ int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict
 }
 
 // gather_interior and the step's closing half kick in one pass (and the peaks, if tracked).
-template <bool track>
+// `base` may be nullptr: no external force or gravity (one array less to read).
+template <bool track, bool uniform_mass, bool has_base>
 void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
                           const double* __restrict base, const double* __restrict pair_force,
-                          double* __restrict v, const double* __restrict inverse_mass, double half,
+                          double* __restrict v, MassOf m, double half,
                           double* __restrict peak_force, double* __restrict peak_v) {
+  const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
-    const double fi = (base[i] + pair_force[i - 1]) + -pair_force[i];
+    const double fi = ((has_base ? base[i] : 0.0) + pair_force[i - 1]) + -pair_force[i];
     f[i] = fi;
-    v[i] += half * fi * inverse_mass[i];
+    v[i] += half * fi * (uniform_mass ? m.uniform : inverse_mass[i]);
     if constexpr (track) {
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
       peak_v[i] = std::max(peak_v[i], v[i]);
@@ -328,10 +339,13 @@ void Simulation::build_chain_contacts() {
                      std::memcmp(&pairs_.coeffs[c], &pairs_.coeffs[0], sizeof(PairCoeffs)) == 0;
   block_work_.assign((n - 1 + chain_block - 1) / chain_block, 0.0);
   base_force_x_.resize(n);
+  zero_base_force_ = true;
   for (std::size_t i = 0; i < n; ++i) {
     const auto k = static_cast<Eigen::Index>(i);
     base_force_x_[i] = p.external_force(k, 0) + p.mass(k) * scene_.gravity.x();
+    zero_base_force_ = zero_base_force_ && base_force_x_[i] == 0.0;
   }
+  uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
   ++rebuilds_;
 }
 
@@ -472,15 +486,34 @@ void Simulation::gather_chain_forces(double closing_kick) {
   const double* pair_force = pairs_.force.data();
   double* peak = tracking_ ? peak_contact_force_.data() : nullptr;
   double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
+  const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
+  const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
   for_each_range(n - 2, settings_.threads, [&](std::size_t b, std::size_t e) {
-    if (closing_kick == 0.0)
+    if (closing_kick == 0.0) {
       gather_interior(b + 1, e + 1, f, base_force_x_.data(), pair_force, peak);
-    else if (tracking_)
-      gather_kick_interior<true>(b + 1, e + 1, f, base_force_x_.data(), pair_force, v, inverse_mass,
-                                 closing_kick, peak, peak_v);
-    else
-      gather_kick_interior<false>(b + 1, e + 1, f, base_force_x_.data(), pair_force, v,
-                                  inverse_mass, closing_kick, peak, peak_v);
+      return;
+    }
+    // One instantiation per combination: the flags are fixed for the run.
+    auto run = [&]<bool track, bool uniform, bool has_base>() {
+      gather_kick_interior<track, uniform, has_base>(b + 1, e + 1, f, base, pair_force, v, mass,
+                                                     closing_kick, peak, peak_v);
+    };
+    const bool uniform = mass.inverse_mass == nullptr;
+    if (tracking_) {
+      if (uniform)
+        base ? run.template operator()<true, true, true>()
+             : run.template operator()<true, true, false>();
+      else
+        base ? run.template operator()<true, false, true>()
+             : run.template operator()<true, false, false>();
+    } else {
+      if (uniform)
+        base ? run.template operator()<false, true, true>()
+             : run.template operator()<false, true, false>();
+      else
+        base ? run.template operator()<false, false, true>()
+             : run.template operator()<false, false, false>();
+    }
   });
   // The two end particles, which also meet the walls.
   f[0] = base_force_x_[0] + -pair_force[0];
@@ -512,9 +545,12 @@ void Simulation::step_chain() {
   double* x = p.position.col(0).data();
   double* v = p.velocity.col(0).data();
   const double* f = p.force.col(0).data();
-  const double* inverse_mass = p.inverse_mass.data();
+  const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   for_each_range(n, settings_.threads, [&](std::size_t b, std::size_t e) {
-    kick_drift(b, e, x, v, f, inverse_mass, half, dt);
+    if (mass.inverse_mass)
+      kick_drift<false>(b, e, x, v, f, mass, half, dt);
+    else
+      kick_drift<true>(b, e, x, v, f, mass, half, dt);
   });
   for (std::size_t w = 0; w < wall_offset_.size(); ++w)
     wall_offset_[w] += dt * scene_.walls[w].velocity;

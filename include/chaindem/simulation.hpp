@@ -151,6 +151,8 @@ class Simulation {
   bool chain_ = false;
   std::vector<double> radius_sum_;    ///< r_c + r_(c+1)
   std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
+  bool zero_base_force_ = false;      ///< base_force_x_ is all zero
+  bool uniform_mass_ = false;         ///< every particle has the same mass
   /// Pair c is evaluated this step even if apart: it touched (or overlapped) at the last one.
   std::vector<unsigned char> pair_active_;
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
