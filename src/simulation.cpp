@@ -52,6 +52,10 @@ inline void for_each_range(std::size_t n, int threads, Body&& body,
 
 // The chain engine's particle loops, on the x components (contiguous columns), written over
 // restrict pointers so that the compiler vectorises them. Same arithmetic as Simulation::step.
+// The hot loops below are compiled twice, for AVX2 and for any x86-64, and the better one is
+// picked when the program starts. No FMA: the AVX2 build computes the same values.
+#define CHAINDEM_HOT __attribute__((target_clones("avx2", "default")))
+
 // A chain of equal masses reads one inverse mass instead of an array (less memory traffic: the
 // loops are bandwidth-bound); the values, and so the results, are the same.
 struct MassOf {
@@ -61,8 +65,9 @@ struct MassOf {
 };
 
 template <bool uniform_mass>
-void kick_drift(std::size_t begin, std::size_t end, double* __restrict x, double* __restrict v,
-                const double* __restrict f, MassOf m, double half, double dt) {
+CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
+                             double* __restrict v, const double* __restrict f, MassOf m,
+                             double half, double dt) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     v[i] += half * f[i] * (uniform_mass ? m.uniform : inverse_mass[i]);
@@ -72,9 +77,10 @@ void kick_drift(std::size_t begin, std::size_t end, double* __restrict x, double
 
 // Force on interior particles i in [begin, end), 0 < i < n - 1: pair i - 1 pushes it along +x,
 // pair i along -x (the general gather's order: base, then pairs in list order).
-void gather_interior(std::size_t begin, std::size_t end, double* __restrict f,
-                     const double* __restrict base, const double* __restrict pair_force,
-                     double* __restrict peak_force) {
+CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __restrict f,
+                                  const double* __restrict base,
+                                  const double* __restrict pair_force,
+                                  double* __restrict peak_force) {
   for (std::size_t i = begin; i < end; ++i) f[i] = (base[i] + pair_force[i - 1]) + -pair_force[i];
   if (peak_force)
     for (std::size_t i = begin; i < end; ++i)
@@ -90,12 +96,14 @@ constexpr int block_onset = 1;     // a pair of the block touched for the first 
 constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius or more
 
 template <class KernelT, bool clamp>
-int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                        const double* __restrict v, const PairCoeffs& coeffs, double radius_sum,
-                        double* __restrict overlap, double* __restrict force,
-                        double* __restrict rate, std::uint8_t* __restrict touching,
-                        double* __restrict increment, std::uint8_t* __restrict onset,
-                        const ContactState* __restrict history, double floor, double deep_limit) {
+CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
+                                     const double* __restrict v, const PairCoeffs& coeffs,
+                                     double radius_sum, double* __restrict overlap,
+                                     double* __restrict force, double* __restrict rate,
+                                     std::uint8_t* __restrict touching,
+                                     double* __restrict increment, std::uint8_t* __restrict onset,
+                                     const ContactState* __restrict history, double floor,
+                                     double deep_limit) {
   const PairCoeffs c_local = coeffs;
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
     const double d = radius_sum - (x[c + 1] - x[c]);
@@ -134,10 +142,11 @@ int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict
 // gather_interior and the step's closing half kick in one pass (and the peaks, if tracked).
 // `base` may be nullptr: no external force or gravity (one array less to read).
 template <bool track, bool uniform_mass, bool has_base>
-void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
-                          const double* __restrict base, const double* __restrict pair_force,
-                          double* __restrict v, MassOf m, double half,
-                          double* __restrict peak_force, double* __restrict peak_v) {
+CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
+                                       const double* __restrict base,
+                                       const double* __restrict pair_force, double* __restrict v,
+                                       MassOf m, double half, double* __restrict peak_force,
+                                       double* __restrict peak_v) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     const double fi = ((has_base ? base[i] : 0.0) + pair_force[i - 1]) + -pair_force[i];
@@ -346,6 +355,7 @@ void Simulation::build_chain_contacts() {
     zero_base_force_ = zero_base_force_ && base_force_x_[i] == 0.0;
   }
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
+  min_radius_ = p.radius.minCoeff();
   ++rebuilds_;
 }
 
@@ -426,7 +436,7 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
   const ContactState* history = pairs_.state.data();
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
-  const double deep_limit = p.radius.minCoeff();
+  const double deep_limit = min_radius_;
   std::atomic<std::size_t> too_deep{n};
   for_each_range(
       block_work_.size(), settings_.threads,

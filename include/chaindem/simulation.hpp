@@ -153,6 +153,7 @@ class Simulation {
   std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
   bool zero_base_force_ = false;      ///< base_force_x_ is all zero
   bool uniform_mass_ = false;         ///< every particle has the same mass
+  double min_radius_ = 0.0;           ///< bounds every overlap of the chain engine
   /// Pair c is evaluated this step even if apart: it touched (or overlapped) at the last one.
   std::vector<unsigned char> pair_active_;
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
