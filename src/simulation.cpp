@@ -445,7 +445,8 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
           const std::size_t c0 = b * chain_block, c1 = std::min(c0 + chain_block, n);
           // The work increments go to a buffer summed in eight lanes (element k to lane k mod 8),
           // in a fixed order: vectorisable, and the same for any thread count.
-          double increment[chain_block + 8] = {};
+          double increment[chain_block + 8];
+          for (std::size_t k = c1 - c0; k < (c1 - c0 + 7) / 8 * 8; ++k) increment[k] = 0.0;
           std::uint8_t onset[chain_block];
           const int flags = clamp ? uniform_pairs_block<KernelT, true>(
                                         c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
@@ -784,7 +785,8 @@ void Simulation::compute_forces(double closing_kick) {
     if constexpr (kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT>) {
       // Not at construction: a pair that starts overlapped has delta_old > 0 but has never
       // touched, which only the per-pair loop tells apart.
-      if (chain_ && uniform_pairs_ && step_ > 0) {
+      // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
+      if (chain_ && uniform_pairs_ && step_ > 0 && pairs_.size() >= chain_block) {
         evaluate_uniform_chain_pairs(kernel);
         evaluate_walls(kernel);
         return;

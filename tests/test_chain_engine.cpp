@@ -21,7 +21,9 @@ using test::simulation_from;
 // A striker on `beads` steel beads between two walls (the end wall touching the last bead).
 std::string walled_chain(int beads, const std::string& law, const std::string& contact_extra,
                          const std::string& radii = "0.005, 0.004") {
-  return "[simulation]\nduration = 1e-3\nsteps_per_contact = 60\n"
+  // Long enough for the pulse (~600 m/s) to cross the chain and meet the end wall.
+  return "[simulation]\nduration = " + std::to_string(3.5e-5 * beads) +
+         "\nsteps_per_contact = 60\n"
          "[contact]\nlaw = " +
          law + "\n" + contact_extra +
          "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
@@ -70,17 +72,22 @@ TEST(ChainEngine, ReproducesTheGeneralEngine) {
       {"flores", "restitution = 0.5\n"},
       {"lankarani_nikravesh_plastic", "restitution = 0.6\n"},
       {"thornton_1997", ""}};
-  // Dimer chains run the per-pair loop, uniform chains the vectorised one (history-free laws).
-  for (const std::string radii : {"0.005, 0.004", "0.005"})
+  // Dimer chains (the striker-bead pair differs) and short chains run the per-pair loop; long
+  // uniform chains the vectorised one (history-free and hysteresis laws).
+  for (const auto& [beads, radii] :
+       {std::pair{30, "0.005, 0.004"}, std::pair{30, "0.005"}, std::pair{300, "0.005"}})
     for (const auto& [law, extra] : laws) {
-      SCOPED_TRACE(law + " radii " + radii);
-      const std::string ini = walled_chain(30, law, extra, radii);
+      // Plastic laws always run the per-pair loop (covered by the short chains); over the long
+      // chain's many re-contacts their rattling amplifies the normal's ulp into visible chaos.
+      if (beads > 30 && (law == "lankarani_nikravesh_plastic" || law == "thornton_1997")) continue;
+      SCOPED_TRACE(law + " radii " + radii + " beads " + std::to_string(beads));
+      const std::string ini = walled_chain(beads, law, extra, radii);
       Simulation chain = with_engine(ini, "chain");
       Simulation general = with_engine(ini, "general");
       ASSERT_TRUE(chain.uses_chain_engine());
       chain.track_extremes();
       general.track_extremes();
-      const auto steps = static_cast<std::int64_t>(1e-3 / chain.time_step());
+      const auto steps = static_cast<std::int64_t>(3.5e-5 * beads / chain.time_step());
       chain.advance(steps);
       general.advance(steps);
       const auto& a = chain.particles();
@@ -197,7 +204,7 @@ TEST(ChainEngine, StopsWhenAnOverlapReachesARadius) {
   for (const std::string radii : {"0.005", "0.005, 0.004"}) {
     SCOPED_TRACE(radii);
     Simulation sim = simulation_from(
-        walled_chain(10, "kelvin_voigt", "stiffness = 1\ndamping_coefficient = 0\n", radii),
+        walled_chain(300, "kelvin_voigt", "stiffness = 1\ndamping_coefficient = 0\n", radii),
         {"simulation.time_step=1e-4"});
     ASSERT_TRUE(sim.uses_chain_engine());
     try {
