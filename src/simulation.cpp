@@ -164,7 +164,7 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 // sum 0.5 (F_old + F_new)(d_new - d_old). Dissipated energy = work - recoverable potential.
 template <class KernelT>
 inline void update_contact(ContactList& cl, std::size_t c, double d, double v, double floor,
-                           bool clamp) {
+                           bool clamp, const PairCoeffs& coeffs) {
   ContactState& s = cl.state[c];
   const double d_old = cl.overlap[c];
   const double f_old = cl.force[c];
@@ -179,7 +179,7 @@ inline void update_contact(ContactList& cl, std::size_t c, double d, double v, d
       }
       s.impact_velocity = v0;
     }
-    double f = KernelT::force(cl.coeffs[c], s, d, v);
+    double f = KernelT::force(coeffs, s, d, v);
     if (clamp && f < 0.0) f = 0.0;
     cl.work[c] += 0.5 * (f_old + f) * (d - d_old);
     cl.overlap[c] = d;
@@ -404,7 +404,9 @@ void Simulation::evaluate_chain_pairs(KernelT) {
                          while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
                          }
                        }
-                       update_contact<KernelT>(pairs_, c, d, v[c] - v[c + 1], floor, clamp);
+                       update_contact<KernelT>(
+                           pairs_, c, d, v[c] - v[c + 1], floor, clamp,
+                           uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c]);
                        active[c] = pairs_.touching[c];
                      }
                    }
@@ -727,7 +729,8 @@ void Simulation::evaluate_pairs(KernelT) {
     cl.nx[c] = nx;
     cl.ny[c] = ny;
     cl.nz[c] = nz;
-    update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, floor, clamp);
+    update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, floor, clamp,
+                            cl.coeffs[c]);
   });
 }
 
@@ -748,7 +751,7 @@ void Simulation::evaluate_walls(KernelT) {
     cl.ny[c] = -wall.normal.y();
     cl.nz[c] = -wall.normal.z();
     const double rate = (wall.velocity - v).dot(wall.normal);
-    update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, floor, clamp);
+    update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, floor, clamp, cl.coeffs[c]);
   }
 }
 
