@@ -41,7 +41,7 @@ struct TimeSeries {
   TimeSeries(std::string name_, std::vector<hsize_t> shape, const std::string& unit, hsize_t frames,
              std::mutex* lock)
       : name(std::move(name_)),
-        value(-1, "value", std::move(shape), H5T_NATIVE_DOUBLE, unit, frames, lock) {}
+        value(-1, "value", std::move(shape), Scalar::float64, unit, frames, lock) {}
   void open(hid_t parent) {
     group_ = group(parent, name);
     value.attach(group_.get());
@@ -53,8 +53,8 @@ struct Clock {
   Growing step, time;
   Clock() = default;
   Clock(hsize_t frames, std::mutex* lock)
-      : step(-1, "step", {}, H5T_NATIVE_INT64, "", frames, lock),
-        time(-1, "time", {}, H5T_NATIVE_DOUBLE, "s", frames, lock) {}
+      : step(-1, "step", {}, Scalar::int64, "", frames, lock),
+        time(-1, "time", {}, Scalar::float64, "s", frames, lock) {}
   void append(std::int64_t s, double t) {
     step.append(&s, 1);
     time.append(&t, 1);
@@ -172,8 +172,9 @@ struct H5mdWriter::Impl {
   TensionPolicy tension = TensionPolicy::clamp;
   LawParams law_params;
 
-  bool created = false;
-  Handle file;  // the file, or the group that holds this run
+  bool created = false;     // every object of the run exists
+  bool group_made = false;  // shared file: the run's group exists (perhaps half-filled)
+  Handle file;              // the file, or the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
   Clock clock;  // in position; linked into every other time series and /contacts
   TimeSeries position, velocity, force;
@@ -225,15 +226,15 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim, bool write_c
   if (!wall_names.empty())
     wall_position = TimeSeries("position", {wall_names.size(), 3}, "m", frames, lock);
   if (contacts) {
-    c_offset = Growing(-1, "offset", {}, H5T_NATIVE_INT64, "", frames, lock);
+    c_offset = Growing(-1, "offset", {}, Scalar::int64, "", frames, lock);
     const std::int64_t zero = 0;
     c_offset.append(&zero, 1);
-    c_first = Growing(-1, "first", {}, H5T_NATIVE_INT32, "", 4096, lock);
-    c_second = Growing(-1, "second", {}, H5T_NATIVE_INT32, "", 4096, lock);
-    c_overlap = Growing(-1, "overlap", {}, H5T_NATIVE_DOUBLE, "m", 4096, lock);
-    c_force = Growing(-1, "normal_force", {}, H5T_NATIVE_DOUBLE, "N", 4096, lock);
-    c_rate = Growing(-1, "approach_rate", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, lock);
-    c_v0 = Growing(-1, "impact_velocity", {}, H5T_NATIVE_DOUBLE, "m/s", 4096, lock);
+    c_first = Growing(-1, "first", {}, Scalar::int32, "", 4096, lock);
+    c_second = Growing(-1, "second", {}, Scalar::int32, "", 4096, lock);
+    c_overlap = Growing(-1, "overlap", {}, Scalar::float64, "m", 4096, lock);
+    c_force = Growing(-1, "normal_force", {}, Scalar::float64, "N", 4096, lock);
+    c_rate = Growing(-1, "approach_rate", {}, Scalar::float64, "m/s", 4096, lock);
+    c_v0 = Growing(-1, "impact_velocity", {}, Scalar::float64, "m/s", 4096, lock);
   }
 }
 
@@ -276,7 +277,10 @@ H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMet
 }
 
 void H5mdWriter::Impl::create() {
-  if (parent >= 0) file = group(parent, group_name);
+  if (parent >= 0) {
+    file = group(parent, group_name);
+    group_made = true;  // from here a failure must remove it (see the destructor)
+  }
   const hid_t f = file.get();
   write_h5md_metadata(f, version);
 
@@ -348,15 +352,16 @@ void H5mdWriter::Impl::create() {
 H5mdWriter::~H5mdWriter() {
   if (finished_) return;
   if (parent_ >= 0) {  // shared file: remove the unfinished run's group, if it got one
+    if (!impl_) return;
     std::mutex* lock = impl_->lock;
     std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
-    const bool created = impl_->created;
+    const bool made = impl_->group_made;
     impl_.reset();
-    if (created) H5Ldelete(parent_, path_.c_str(), H5P_DEFAULT);
+    if (made) H5Ldelete(parent_, path_.c_str(), H5P_DEFAULT);
     return;
   }
-  impl_->background.reset();  // stop the writing thread (a failed run's frames are dropped)
-  impl_.reset();              // close the file before removing it
+  if (impl_) impl_->background.reset();  // stop the writing thread (its frames are dropped)
+  impl_.reset();                         // close the file before removing it
   std::error_code ec;
   std::filesystem::remove(partial_path_, ec);
 }
@@ -477,6 +482,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
   impl_.reset();  // closes every object (and the file, unless it is shared)
   if (parent_ < 0) {
     std::filesystem::rename(partial_path_, path_);
+    finished_ = true;  // the HDF5 file is complete, even if its XDMF companion fails below
     write_xdmf(path_, xdmf_path_for(path_), frame_times_, particles_);
   }
   finished_ = true;

@@ -215,21 +215,41 @@ inline void write_h5md_metadata(hid_t file, const std::string& creator_version) 
 // dataset. Either way a run makes few HDF5 calls: the library serialises them, and sweeps run
 // many cases in parallel. A Growing made without a parent only buffers until attach() gives it
 // one, so a run can compute without touching HDF5 at all.
+/// Element types of Growing datasets. Named here, not as HDF5 type ids: even reading
+/// H5T_NATIVE_DOUBLE calls into the (not thread-safe) library, and a Growing is made by threads
+/// that do not hold the file's lock. The id is looked up only when writing, under the lock.
+enum class Scalar { float64, int64, int32 };
+inline hid_t native_type(Scalar s) {
+  switch (s) {
+    case Scalar::int64:
+      return H5T_NATIVE_INT64;
+    case Scalar::int32:
+      return H5T_NATIVE_INT32;
+    case Scalar::float64:
+      break;
+  }
+  return H5T_NATIVE_DOUBLE;
+}
+inline std::size_t size_of(Scalar s) {
+  return s == Scalar::int32 ? 4 : 8;
+}
+
 class Growing {
  public:
   static constexpr std::size_t spill_bytes = 4u << 20;
 
   Growing() = default;
   /// `expected_rows` sizes the chunks of a spilled dataset; `lock` (optional) is held while a
-  /// spill writes (several writers share one file). `parent` < 0: attach() later.
-  Growing(hid_t parent, std::string name, std::vector<hsize_t> row_shape, hid_t type,
+  /// spill writes (several writers share one file). `parent` < 0: attach() later. Makes no
+  /// HDF5 call.
+  Growing(hid_t parent, std::string name, std::vector<hsize_t> row_shape, Scalar type,
           std::string unit = "", hsize_t expected_rows = 4096, std::mutex* lock = nullptr)
       : parent_(parent),
         name_(std::move(name)),
         unit_(std::move(unit)),
         row_shape_(std::move(row_shape)),
-        type_(type),
-        element_size_(H5Tget_size(type)),
+        scalar_(type),
+        element_size_(size_of(type)),
         expected_rows_(expected_rows),
         lock_(lock) {
     for (hsize_t s : row_shape_) row_elements_ *= s;
@@ -284,8 +304,8 @@ class Growing {
       check_status(H5Pset_deflate(plist.get(), 1), "deflate");  // fast; level 4 saves ~15 %
     }
     check_status(H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER), "fill time");
-    dataset_ = Handle(check(H5Dcreate2(parent_, name_.c_str(), type_, space.get(), H5P_DEFAULT,
-                                       plist.get(), H5P_DEFAULT),
+    dataset_ = Handle(check(H5Dcreate2(parent_, name_.c_str(), native_type(scalar_), space.get(),
+                                       H5P_DEFAULT, plist.get(), H5P_DEFAULT),
                             "dataset " + name_),
                       H5Dclose);
     if (!unit_.empty()) attr_string(dataset_.get(), "unit", unit_);
@@ -297,9 +317,9 @@ class Growing {
       create(spill);
       if (!spill) {  // final size known: one write of everything
         if (pending_ > 0)
-          check_status(
-              H5Dwrite(dataset_.get(), type_, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer_.data()),
-              "write " + name_);
+          check_status(H5Dwrite(dataset_.get(), native_type(scalar_), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                buffer_.data()),
+                       "write " + name_);
         rows_ = pending_;
         pending_ = 0;
         buffer_.clear();
@@ -318,8 +338,8 @@ class Growing {
     Handle mem_space(
         check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
         H5Sclose);
-    check_status(H5Dwrite(dataset_.get(), type_, mem_space.get(), file_space.get(), H5P_DEFAULT,
-                          buffer_.data()),
+    check_status(H5Dwrite(dataset_.get(), native_type(scalar_), mem_space.get(), file_space.get(),
+                          H5P_DEFAULT, buffer_.data()),
                  "write " + name_);
     rows_ += pending_;
     pending_ = 0;
@@ -330,7 +350,7 @@ class Growing {
   std::string name_, unit_;
   Handle dataset_;
   std::vector<hsize_t> row_shape_;
-  hid_t type_ = -1;
+  Scalar scalar_ = Scalar::float64;
   std::size_t element_size_ = 8;
   hsize_t row_elements_ = 1;
   hsize_t expected_rows_ = 4096;

@@ -801,10 +801,22 @@ void Simulation::compute_forces(double closing_kick) {
       evaluate_pairs(kernel);
     evaluate_walls(kernel);
   });
-  if (chain_)
+  if (chain_) {
+    // A wall meets only the end particle: one pressed into it by a radius or more could let its
+    // neighbour reach the wall too, which only the general engine would see.
+    const Particles& p = scene_.particles;
+    for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
+      if (wall_contacts_.overlap[c] >= p.radius(wall_contacts_.first[c]))
+        throw std::runtime_error(
+            "chain engine: particle " + std::to_string(wall_contacts_.first[c]) +
+            " overlaps wall " +
+            scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name +
+            " by its radius or more, where the chain's contacts no longer hold "
+            "(simulation.engine = general tracks every contact)");
     gather_chain_forces(closing_kick);
-  else
+  } else {
     gather_forces();
+  }
   // Power delivered by each wall: the contact force times the wall's normal speed.
   std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
   for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {

@@ -449,8 +449,10 @@ class Ranks {
       return value != nullptr && *value != '\0';
     };
     if (set("CHAINDEM_MPI")) return std::string_view(std::getenv("CHAINDEM_MPI")) != "0";
-    // Open MPI, PMIx and PMI (MPICH, Intel MPI, srun --mpi=pmi2) launchers; srun of several tasks.
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    // Open MPI, PMIx and PMI (MPICH, Intel MPI, srun --mpi=pmi2), MVAPICH, Hydra and Cray ALPS
+    // launchers; srun of several tasks.
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+                             "MV2_COMM_WORLD_SIZE", "MPI_LOCALNRANKS", "ALPS_APP_PE"})
       if (set(name)) return true;
     return set("SLURM_STEP_NUM_TASKS") && std::atoi(std::getenv("SLURM_STEP_NUM_TASKS")) > 1;
   }
@@ -705,17 +707,26 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // even SIGKILL, finds a readable file with every case finished before the last flush.
   WriteQueue<FinishedCase> writes(
       [&](FinishedCase& c) {
+        const std::string name = case_name(c.index);
         try {
           c.run.commit();
+        } catch (const std::exception& e) {
+          failures[c.index] = e.what();  // its half-written group goes with the dropped run
+          return;
+        }
+        try {
           std::lock_guard lock(h5);
-          Handle g(
-              check(H5Gopen2(cases_group.get(), case_name(c.index).c_str(), H5P_DEFAULT), "case"),
-              H5Gclose);
-          attr_string(g.get(), "sweep_session", session);
-          g.reset();
+          try {
+            Handle g(check(H5Gopen2(cases_group.get(), name.c_str(), H5P_DEFAULT), "case"),
+                     H5Gclose);
+            attr_string(g.get(), "sweep_session", session);
+          } catch (...) {  // a case is complete with its label or not at all
+            H5Ldelete(cases_group.get(), name.c_str(), H5P_DEFAULT);
+            throw;
+          }
           const auto now = std::chrono::steady_clock::now();
           if (now - last_flush > std::chrono::seconds(5)) {
-            H5Fflush(file.get(), H5F_SCOPE_GLOBAL);
+            check_status(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush " + mine);
             last_flush = now;
           }
           // The summary row, as written (and as read_case would read it back).
