@@ -159,6 +159,29 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
   }
 }
 
+// The first pair (lowest index) a parallel loop found overlapping by a radius or more: noted
+// from any thread, reported after the parallel region (an exception must not leave it).
+class FirstDeepPair {
+ public:
+  explicit FirstDeepPair(std::size_t none) : none_(none), first_(none) {}
+  void note(std::size_t c) {
+    std::size_t seen = first_.load();
+    while (c < seen && !first_.compare_exchange_weak(seen, c)) {
+    }
+  }
+  void throw_if_any() const {
+    if (const std::size_t c = first_.load(); c < none_)
+      throw std::runtime_error(
+          "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
+          " overlap by a radius or more, where the nearest-neighbour chain no longer holds "
+          "(simulation.engine = general tracks every pair)");
+  }
+
+ private:
+  std::size_t none_;
+  std::atomic<std::size_t> first_;
+};
+
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
 // tension policy, and the work the contact absorbs, the trapezoidal integral
 // sum 0.5 (F_old + F_new)(d_new - d_old). Dissipated energy = work - recoverable potential.
@@ -250,6 +273,22 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
   floor_hits[to] = o.floor_hits[from];
 }
 
+void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
+                              const Eigen::Vector3d& n) {
+  first[k] = i;
+  second[k] = j;
+  coeffs[k] = c;
+  state[k] = ContactState{};
+  touching[k] = 0;
+  work[k] = 0.0;
+  floor_hits[k] = 0;
+  overlap[k] = std::max(0.0, delta0);
+  rate[k] = force[k] = 0.0;
+  nx[k] = n.x();
+  ny[k] = n.y();
+  nz[k] = n.z();
+}
+
 Simulation::Simulation(Scene scene, SimulationSettings settings)
     : scene_(std::move(scene)), settings_(std::move(settings)) {
   if (!settings_.law) throw std::invalid_argument("Simulation: no contact law");
@@ -302,23 +341,13 @@ void Simulation::build_chain_contacts() {
   const auto n = static_cast<std::size_t>(p.size());
   pairs_.resize(n - 1);
   radius_sum_.resize(n - 1);
-  pair_active_.resize(n - 1);
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
-    pairs_.first[c] = static_cast<int>(c);
-    pairs_.second[c] = static_cast<int>(c + 1);
-    pairs_.coeffs[c] = pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1));
-    pairs_.state[c] = ContactState{};
-    pairs_.touching[c] = 0;
-    pairs_.work[c] = 0.0;
-    pairs_.floor_hits[c] = 0;
     radius_sum_[c] = p.radius(i) + p.radius(i + 1);
-    // A pair that starts overlapped (pre-compression) starts its work integral there.
-    pairs_.overlap[c] = std::max(0.0, radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0)));
-    pair_active_[c] = pairs_.overlap[c] > 0.0;
-    pairs_.rate[c] = pairs_.force[c] = 0.0;
-    pairs_.nx[c] = 1.0;
-    pairs_.ny[c] = pairs_.nz[c] = 0.0;
+    pairs_.start_entry(c, static_cast<int>(c), static_cast<int>(c + 1),
+                       pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1)),
+                       radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0)),
+                       Eigen::Vector3d::UnitX());
   }
   std::vector<std::pair<int, int>> walls;
   for (std::size_t w = 0; w < scene_.walls.size(); ++w)
@@ -329,18 +358,9 @@ void Simulation::build_chain_contacts() {
   for (std::size_t c = 0; c < walls.size(); ++c) {
     const auto [i, w] = walls[c];
     const Wall& wall = scene_.walls[static_cast<std::size_t>(w)];
-    wall_contacts_.first[c] = i;
-    wall_contacts_.second[c] = w;
-    wall_contacts_.coeffs[c] = wall_coeffs(i, w);
-    wall_contacts_.state[c] = ContactState{};
-    wall_contacts_.touching[c] = 0;
-    wall_contacts_.work[c] = 0.0;
-    wall_contacts_.floor_hits[c] = 0;
-    wall_contacts_.overlap[c] =
-        std::max(0.0, p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x());
-    wall_contacts_.rate[c] = wall_contacts_.force[c] = 0.0;
-    wall_contacts_.nx[c] = -wall.normal.x();
-    wall_contacts_.ny[c] = wall_contacts_.nz[c] = 0.0;
+    wall_contacts_.start_entry(c, i, w, wall_coeffs(i, w),
+                               p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x(),
+                               -wall.normal);
   }
   uniform_pairs_ = true;
   for (std::size_t c = 1; c + 1 < n && uniform_pairs_; ++c)
@@ -379,44 +399,39 @@ void Simulation::evaluate_chain_pairs(KernelT) {
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
   const double* radius_sum = radius_sum_.data();
-  unsigned char* active = pair_active_.data();
+  const double* overlap = pairs_.overlap.data();
   const double floor = impact_velocity_floor_;
   const bool clamp = settings_.tension == TensionPolicy::clamp;
   const std::size_t n = pairs_.size();
-  // Blocks of 8 pairs: a vectorisable test finds the (rare) blocks where a pair overlaps or
-  // has just separated; only those pairs go through the law.
+  // Blocks of 8 pairs: a vectorisable test finds the (rare) blocks where a pair overlaps now or
+  // did at the last evaluation (overlap > 0: touching, or a pair that starts overlapped); only
+  // those pairs go through the law.
   constexpr std::size_t block = 8;
-  std::atomic<std::size_t> too_deep{n};  // the first pair overlapping past a radius, if any
+  FirstDeepPair too_deep(n);
   for_each_range((n + block - 1) / block, settings_.threads,
                  [&](std::size_t b0, std::size_t b1) {
                    for (std::size_t b = b0; b < b1; ++b) {
                      const std::size_t c0 = b * block, c1 = std::min(c0 + block, n);
+                     double d[block];
                      bool any = false;
-                     for (std::size_t c = c0; c < c1; ++c)
-                       any |= (radius_sum[c] - (x[c + 1] - x[c]) > 0.0) | (active[c] != 0);
+                     for (std::size_t c = c0; c < c1; ++c) {
+                       d[c - c0] = radius_sum[c] - (x[c + 1] - x[c]);
+                       any |= (d[c - c0] > 0.0) | (overlap[c] > 0.0);
+                     }
                      if (!any) continue;
                      for (std::size_t c = c0; c < c1; ++c) {
-                       const double d = radius_sum[c] - (x[c + 1] - x[c]);
-                       if (!(d > 0.0) && !active[c]) continue;
+                       const double dc = d[c - c0];
+                       if (!(dc > 0.0) && !(overlap[c] > 0.0)) continue;
                        const auto i = static_cast<Eigen::Index>(c);
-                       if (d >= std::min(p.radius(i), p.radius(i + 1))) {
-                         std::size_t seen = too_deep.load();
-                         while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
-                         }
-                       }
+                       if (dc >= std::min(p.radius(i), p.radius(i + 1))) too_deep.note(c);
                        update_contact<KernelT>(
-                           pairs_, c, d, v[c] - v[c + 1], floor, clamp,
+                           pairs_, c, dc, v[c] - v[c + 1], floor, clamp,
                            uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c]);
-                       active[c] = pairs_.touching[c];
                      }
                    }
                  },
                  block);
-  if (const std::size_t c = too_deep.load(); c < n)  // thrown outside the parallel region
-    throw std::runtime_error(
-        "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
-        " overlap by more than the smaller radius, where the nearest-neighbour chain no longer "
-        "holds (simulation.engine = general tracks every pair)");
+  too_deep.throw_if_any();
 }
 
 // Every pair of a uniform chain under a history-free law, in blocks (uniform_pairs_block); only
@@ -439,7 +454,7 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = min_radius_;
-  std::atomic<std::size_t> too_deep{n};
+  FirstDeepPair too_deep(n);
   for_each_range(
       block_work_.size(), settings_.threads,
       [&](std::size_t b0, std::size_t b1) {
@@ -459,9 +474,7 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
           if (flags & block_too_deep)
             for (std::size_t c = c0; c < c1; ++c)
               if (overlap[c] >= deep_limit) {
-                std::size_t seen = too_deep.load();
-                while (c < seen && !too_deep.compare_exchange_weak(seen, c)) {
-                }
+                too_deep.note(c);
                 break;
               }
           double lanes[8] = {};
@@ -483,11 +496,7 @@ void Simulation::evaluate_uniform_chain_pairs(KernelT) {
         }
       },
       chain_block);
-  if (const std::size_t c = too_deep.load(); c < n)
-    throw std::runtime_error(
-        "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
-        " overlap by more than the smallest radius, where the nearest-neighbour chain no longer "
-        "holds (simulation.engine = general tracks every pair)");
+  too_deep.throw_if_any();
 }
 
 void Simulation::gather_chain_forces(double closing_kick) {
@@ -647,21 +656,13 @@ void Simulation::rebuild_neighbors() {
       if (old < list.size() && list.first[old] == i && list.second[old] == j) {
         next.copy_entry(k, list, old++);
       } else {
-        next.first[k] = i;
-        next.second[k] = j;
-        next.coeffs[k] = fresh_coeffs(i, j);
-        next.state[k] = ContactState{};
-        next.touching[k] = 0;
-        next.work[k] = 0.0;
-        next.floor_hits[k] = 0;
+        // A pair that enters already overlapped (pre-compression) starts its integral there.
+        next.start_entry(k, i, j, fresh_coeffs(i, j), geometric_overlap(i, j),
+                         Eigen::Vector3d::Zero());
         if (const auto it = dormant.find(key(i, j)); it != dormant.end()) {
           next.state[k] = it->second;
           dormant.erase(it);
         }
-        // A pair that enters already overlapped (pre-compression) starts its integral there.
-        next.overlap[k] = std::max(0.0, geometric_overlap(i, j));
-        next.rate[k] = next.force[k] = 0.0;
-        next.nx[k] = next.ny[k] = next.nz[k] = 0.0;
       }
     }
     for (; old < list.size(); ++old) retire(old);

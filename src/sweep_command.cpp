@@ -463,7 +463,15 @@ class Ranks {
     return y;
   }
   bool active_;
+
+ public:
+  bool active() const {
+    return active_;
+  }
 #else
+  bool active() const {
+    return false;
+  }
   int max(int x) const {
     return x;
   }
@@ -688,7 +696,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   if (log && !quiet)
     *log << "chaindem sweep: " << d.cases.size() << " cases, " << finished << " already finished, "
          << d.cases.size() - static_cast<std::size_t>(finished) << " to run on " << ranks
-         << " rank(s)" << std::endl;
+         << (mpi.active() ? " MPI rank(s)" : " rank(s)") << std::endl;
 
   // Which run of the command computed a case (the resume test reads it).
   std::ostringstream session_id;

@@ -45,30 +45,11 @@ TEST(NeighborSearch, WallPairs) {
 // A bead bounces between two walls far apart: every impact is found again after the pair has
 // left and re-entered the neighbor structure, and an elastic law keeps its speed.
 TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
-  const std::string ini =
-      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\nengine = general\n"
-      "[contact]\nlaw = hertz\n"
-      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
-      "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"
-      "[striker]\nvelocity = 2.0\ngap = 0.002\n"
-      "[wall_start]\nenabled = true\nmaterial = steel\ngap = 0.001\n"
-      "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0.003\n";
-  Simulation sim = test::simulation_from(ini);
-  int wall_hits = 0, pair_hits = 0;
-  bool wall_touch = false, pair_touch = false;
-  const auto steps = static_cast<std::int64_t>(0.05 / sim.time_step());
-  for (std::int64_t s = 0; s < steps; ++s) {
-    sim.step();
-    bool w = false, p = false;
-    for (const auto t : sim.wall_contacts().touching) w = w || t;
-    for (const auto t : sim.pair_contacts().touching) p = p || t;
-    wall_hits += (w && !wall_touch);
-    pair_hits += (p && !pair_touch);
-    wall_touch = w;
-    pair_touch = p;
-  }
-  EXPECT_GE(wall_hits, 4);
-  EXPECT_GE(pair_hits, 4);
+  Simulation sim = test::simulation_from(test::bead_between_walls(), {"simulation.engine=general"});
+  const test::ImpactCounts hits =
+      test::count_impacts(sim, static_cast<std::int64_t>(0.05 / sim.time_step()));
+  EXPECT_GE(hits.wall, 4);
+  EXPECT_GE(hits.pair, 4);
   EXPECT_GT(sim.neighbor_rebuilds(), 10);
   // Elastic: the energy returns to its initial value after each impact, up to the integrator's
   // error per impact at 100 steps per contact (about 3e-6 each here).
@@ -79,15 +60,9 @@ TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
 // A plastic pair that flies apart beyond the skin keeps its permanent overlap: when it meets
 // again the contact starts on the flattened surfaces (contact-laws.md group (e), rule 5).
 TEST(NeighborSearch, PlasticHistorySurvivesLeavingTheNeighborList) {
-  const std::string ini =
-      "[simulation]\nduration = 0.05\nsteps_per_contact = 100\nengine = general\n"
-      "[contact]\nlaw = lankarani_nikravesh_plastic\nrestitution = 0.8\n"
-      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
-      "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"
-      "[striker]\nvelocity = 2.0\ngap = 0.002\n"
-      "[wall_start]\nenabled = true\nmaterial = steel\ngap = 0.001\n"
-      "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0.003\n";
-  Simulation sim = test::simulation_from(ini);
+  Simulation sim = test::simulation_from(
+      test::bead_between_walls("law = lankarani_nikravesh_plastic\nrestitution = 0.8\n"),
+      {"simulation.engine=general"});
   std::vector<double> residual_at_entry;
   bool listed = !sim.pair_contacts().state.empty();
   int departures = 0;

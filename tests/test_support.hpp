@@ -1,6 +1,7 @@
 #pragma once
 // Shared helpers for the tests: build a simulation from INI text, follow one contact.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,39 @@ inline Simulation simulation_from(const std::string& ini,
                                   const std::vector<std::string>& overrides = {}) {
   RunSetup run = setup_from(ini, overrides);
   return Simulation(std::move(run.scene), run.settings);
+}
+
+/// A bead (the striker, 2 m/s) between two walls with a resting bead before the far wall:
+/// elastic Hertz impacts go on for 0.05 s.
+inline std::string bead_between_walls(const std::string& contact = "law = hertz\n") {
+  return "[simulation]\nduration = 0.05\nsteps_per_contact = 100\n"
+         "[contact]\n" +
+         contact +
+         "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+         "[chain]\ncount = 1\nmaterials = steel\nradii = 0.005\n"
+         "[striker]\nvelocity = 2.0\ngap = 0.002\n"
+         "[wall_start]\nenabled = true\nmaterial = steel\ngap = 0.001\n"
+         "[wall_end]\nenabled = true\nmaterial = steel\ngap = 0.003\n";
+}
+
+/// How many contacts began (apart -> touching) with any wall and between particles.
+struct ImpactCounts {
+  int wall = 0, pair = 0;
+};
+inline ImpactCounts count_impacts(Simulation& sim, std::int64_t steps) {
+  ImpactCounts n;
+  bool wall_touch = false, pair_touch = false;
+  for (std::int64_t s = 0; s < steps; ++s) {
+    sim.step();
+    bool w = false, p = false;
+    for (const auto t : sim.wall_contacts().touching) w = w || t;
+    for (const auto t : sim.pair_contacts().touching) p = p || t;
+    n.wall += (w && !wall_touch);
+    n.pair += (p && !pair_touch);
+    wall_touch = w;
+    pair_touch = p;
+  }
+  return n;
 }
 
 /// What one binary impact produced, measured on the engine's own contact record.

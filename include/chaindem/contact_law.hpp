@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace chaindem {
 
@@ -606,36 +607,19 @@ struct Elastoplastic {
 /// True for kernels whose force depends on (coefficients, delta, v) alone: they never read or
 /// advance the pair's history, so engines may evaluate them in vectorised loops.
 template <class KernelT>
-inline constexpr bool history_free = false;
-template <>
-inline constexpr bool history_free<LinearSpring> = true;
-template <>
-inline constexpr bool history_free<PowerLaw> = true;
-template <>
-inline constexpr bool history_free<Hertz> = true;
-template <>
-inline constexpr bool history_free<LinearViscoelastic> = true;
-template <>
-inline constexpr bool history_free<ViscousPower> = true;
-template <>
-inline constexpr bool history_free<HertzViscousQuarter> = true;
-template <>
-inline constexpr bool history_free<HertzMindlin> = true;
-template <>
-inline constexpr bool history_free<JankowskiPiecewise> = true;
-template <>
-inline constexpr bool history_free<LeeWangTransition> = true;
+inline constexpr bool history_free =
+    std::is_same_v<KernelT, LinearSpring> || std::is_same_v<KernelT, PowerLaw> ||
+    std::is_same_v<KernelT, Hertz> || std::is_same_v<KernelT, LinearViscoelastic> ||
+    std::is_same_v<KernelT, ViscousPower> || std::is_same_v<KernelT, HertzViscousQuarter> ||
+    std::is_same_v<KernelT, HertzMindlin> || std::is_same_v<KernelT, JankowskiPiecewise> ||
+    std::is_same_v<KernelT, LeeWangTransition>;
 
 /// True for kernels whose only history is the impact velocity v0 (the hysteresis family): an
 /// engine may evaluate them like history-free ones, given v0.
 template <class KernelT>
-inline constexpr bool reads_only_impact_velocity = false;
-template <>
-inline constexpr bool reads_only_impact_velocity<HertzHysteresis> = true;
-template <>
-inline constexpr bool reads_only_impact_velocity<LinearHysteresis> = true;
-template <>
-inline constexpr bool reads_only_impact_velocity<HertzV0RootDamping> = true;
+inline constexpr bool reads_only_impact_velocity =
+    std::is_same_v<KernelT, HertzHysteresis> || std::is_same_v<KernelT, LinearHysteresis> ||
+    std::is_same_v<KernelT, HertzV0RootDamping>;
 
 }  // namespace kernels
 

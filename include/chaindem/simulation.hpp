@@ -52,6 +52,10 @@ struct ContactList {
   void resize(std::size_t n);
   /// Moves entry `from` of `other` to entry `to` of this list.
   void copy_entry(std::size_t to, const ContactList& other, std::size_t from);
+  /// Makes entry k a new contact of (i, j): no history, no force, its overlap `delta0` (> 0 for
+  /// a pair that starts pressed together: its work integral starts there), normal n.
+  void start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
+                   const Eigen::Vector3d& n);
 };
 
 struct EnergyReport {
@@ -154,8 +158,6 @@ class Simulation {
   bool zero_base_force_ = false;      ///< base_force_x_ is all zero
   bool uniform_mass_ = false;         ///< every particle has the same mass
   double min_radius_ = 0.0;           ///< bounds every overlap of the chain engine
-  /// Pair c is evaluated this step even if apart: it touched (or overlapped) at the last one.
-  std::vector<unsigned char> pair_active_;
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
   /// then run a vectorised loop that evaluates every pair, whose work is summed per block of
   /// pairs (fixed blocks, so the sums do not depend on the thread count).
