@@ -157,37 +157,62 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   const double arrival_speed = cfg.number("output.arrival_threshold") * reference_speed;
   enum { waiting, touching, done } first_contact = scene.striker >= 0 ? waiting : done;
   double first_v0 = nan, first_restitution = nan;
-  // Per step only what is O(1): the first contact and the watched beads.
-  auto observe = [&] {
-    const ContactList& cl = sim.pair_contacts();
-    if (first_contact != done) {
-      const long c = find_pair(cl, static_cast<int>(scene.striker), static_cast<int>(first));
-      if (c >= 0) {
-        const auto u = static_cast<std::size_t>(c);
-        if (first_contact == waiting && cl.touching[u]) {
-          first_contact = touching;
-          first_v0 = cl.rate[u];  // the onset rate itself, not the floored v0
-        } else if (first_contact == touching && !cl.touching[u]) {
-          first_contact = done;
-          first_restitution = -cl.rate[u] / first_v0;
-        }
+  // Per step only what is O(1): the first contact and the watched beads. The engine takes many
+  // steps per call and records these for each step (Simulation::watch).
+  const bool watch_first_contact = first_contact != done;
+  std::vector<Eigen::Index> watched_beads;
+  for (const Eigen::Index b : summary.arrival_beads) watched_beads.push_back(first + b);
+  sim.watch(watch_first_contact ? std::vector<std::pair<int, int>>{{static_cast<int>(scene.striker),
+                                                                    static_cast<int>(first)}}
+                                : std::vector<std::pair<int, int>>{},
+            watched_beads);
+  // pair_touching: 1 touching, 0 apart, -1 not a candidate pair now.
+  auto observe = [&](int pair_touching, double rate, auto&& speed_of, double time) {
+    if (first_contact != done && pair_touching >= 0) {
+      if (first_contact == waiting && pair_touching == 1) {
+        first_contact = touching;
+        first_v0 = rate;  // the onset rate itself, not the floored v0
+      } else if (first_contact == touching && pair_touching == 0) {
+        first_contact = done;
+        first_restitution = -rate / first_v0;
       }
     }
     if (arrival_speed > 0.0)
       for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
-        if (std::isnan(summary.arrival_time[a]) &&
-            p.velocity.row(first + summary.arrival_beads[a]).matrix().norm() >= arrival_speed)
-          summary.arrival_time[a] = sim.time();
+        if (std::isnan(summary.arrival_time[a]) && speed_of(a) >= arrival_speed)
+          summary.arrival_time[a] = time;
   };
 
   Progress progress(control.progress, run.steps);
   const auto start = Clock::now();
-  observe();
+  {
+    const long c =
+        find_pair(sim.pair_contacts(), static_cast<int>(scene.striker), static_cast<int>(first));
+    const ContactList& cl = sim.pair_contacts();
+    const auto u = static_cast<std::size_t>(c);
+    observe(
+        watch_first_contact && c >= 0 ? cl.touching[u] : -1, c >= 0 ? cl.rate[u] : 0.0,
+        [&](std::size_t a) { return p.velocity.row(watched_beads[a]).matrix().norm(); },
+        sim.time());
+  }
   frame();
+  // Steps in chunks that end at every frame and every 256 steps (progress, interruption).
+  constexpr std::int64_t chunk = 256;
   while (sim.step_count() < run.steps) {
     if (control.stop && *control.stop) throw Interrupted(*control.stop, sim.time());
-    sim.step();
-    observe();
+    const std::int64_t at = sim.step_count();
+    const std::int64_t steps =
+        std::min({run.steps - at, run.output_every - at % run.output_every, chunk - at % chunk});
+    sim.advance(steps);
+    const Simulation::StepLog& log = sim.step_log();
+    const std::size_t beads = watched_beads.size();
+    for (std::int64_t s = 0; s < steps; ++s) {
+      const auto e = static_cast<std::size_t>(s);
+      observe(
+          watch_first_contact ? log.touching[e] : -1, watch_first_contact ? log.rate[e] : 0.0,
+          [&](std::size_t a) { return log.speed[e * beads + a]; },
+          static_cast<double>(at + s + 1) * sim.time_step());
+    }
     if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
     if ((sim.step_count() & 255) == 0) progress.update(sim.step_count());
   }

@@ -30,31 +30,15 @@ inline void for_each_index(Index n, int threads, Body&& body) {
   }
 }
 
-// Pairs per block of the chain engine's vectorised loop (and of its work sums).
+// Pairs per block of the chain engine's vectorised loop.
 constexpr std::size_t chain_block = 256;
 
-// body(begin, end) over [0, n) split into one static range per thread for large n, else
-// body(0, n). Every element's arithmetic is the same however the range is split.
-template <class Body>
-inline void for_each_range(std::size_t n, int threads, Body&& body,
-                           std::size_t items_per_element = 1) {
-  if (threads > 1 && n * items_per_element > parallel_threshold) {
-#pragma omp parallel num_threads(threads)
-    {
-      const auto t = static_cast<std::size_t>(omp_get_thread_num());
-      const auto count = static_cast<std::size_t>(omp_get_num_threads());
-      body(n * t / count, n * (t + 1) / count);
-    }
-  } else {
-    body(std::size_t{0}, n);
-  }
-}
-
 // The chain engine's particle loops, on the x components (contiguous columns), written over
-// restrict pointers so that the compiler vectorises them. Same arithmetic as Simulation::step.
-// The hot loops below are compiled twice, for AVX2 and for any x86-64, and the better one is
-// picked when the program starts. No FMA: the AVX2 build computes the same values.
-#define CHAINDEM_HOT __attribute__((target_clones("avx2", "default")))
+// restrict pointers so that the compiler vectorises them. Same arithmetic as the general step.
+// The hot loops below are compiled three times, for AVX-512 (x86-64-v4), AVX2 and any x86-64,
+// and the best one is picked when the program starts. The build never contracts to FMA
+// (-ffp-contract=off), so every version computes the same values.
+#define CHAINDEM_HOT __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 
 // A chain of equal masses reads one inverse mass instead of an array (less memory traffic: the
 // loops are bandwidth-bound); the values, and so the results, are the same.
@@ -89,9 +73,8 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
 
 // Pairs [c0, c1) of a uniform chain under a history-free law, branch-free so that it vectorises:
 // the same arithmetic as update_contact (a pair apart has F = 0 and adds 0.5 (F_old + 0)
-// (0 - delta_old) to the work, which is exactly how update_contact closes a contact). Work
-// increments go to `increment`, onsets (first touch) are flagged in `onset`; returns block_onset
-// and block_too_deep flags.
+// (0 - delta_old) to the work, which is exactly how update_contact closes a contact). Onsets
+// (first touch) are flagged in `onset`; returns block_onset and block_too_deep flags.
 constexpr int block_onset = 1;     // a pair of the block touched for the first time
 constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius or more
 
@@ -100,8 +83,8 @@ CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const doubl
                                      const double* __restrict v, const PairCoeffs& coeffs,
                                      double radius_sum, double* __restrict overlap,
                                      double* __restrict force, double* __restrict rate,
-                                     std::uint8_t* __restrict touching,
-                                     double* __restrict increment, std::uint8_t* __restrict onset,
+                                     std::uint8_t* __restrict touching, double* __restrict work,
+                                     std::uint8_t* __restrict onset,
                                      const ContactState* __restrict history, double floor,
                                      double deep_limit) {
   const PairCoeffs c_local = coeffs;
@@ -122,7 +105,7 @@ CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const doubl
     double f = KernelT::force(c_local, state, d_on, r);
     if constexpr (clamp) f = f < 0.0 ? 0.0 : f;
     f = on ? f : 0.0;
-    increment[c - c0] = 0.5 * (force[c] + f) * (d_on - overlap[c]);
+    work[c] += 0.5 * (force[c] + f) * (d_on - overlap[c]);
     overlap[c] = d_on;
     force[c] = f;
     rate[c] = r;
@@ -159,28 +142,12 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
   }
 }
 
-// The first pair (lowest index) a parallel loop found overlapping by a radius or more: noted
-// from any thread, reported after the parallel region (an exception must not leave it).
-class FirstDeepPair {
- public:
-  explicit FirstDeepPair(std::size_t none) : none_(none), first_(none) {}
-  void note(std::size_t c) {
-    std::size_t seen = first_.load();
-    while (c < seen && !first_.compare_exchange_weak(seen, c)) {
-    }
-  }
-  void throw_if_any() const {
-    if (const std::size_t c = first_.load(); c < none_)
-      throw std::runtime_error(
-          "chain engine: particles " + std::to_string(c) + " and " + std::to_string(c + 1) +
-          " overlap by a radius or more, where the nearest-neighbour chain no longer holds "
-          "(simulation.engine = general tracks every pair)");
-  }
-
- private:
-  std::size_t none_;
-  std::atomic<std::size_t> first_;
-};
+[[noreturn]] void throw_too_deep(std::size_t c) {
+  throw std::runtime_error("chain engine: particles " + std::to_string(c) + " and " +
+                           std::to_string(c + 1) +
+                           " overlap by a radius or more, where the nearest-neighbour chain no "
+                           "longer holds (simulation.engine = general tracks every pair)");
+}
 
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
 // tension policy, and the work the contact absorbs, the trapezoidal integral
@@ -366,7 +333,6 @@ void Simulation::build_chain_contacts() {
   for (std::size_t c = 1; c + 1 < n && uniform_pairs_; ++c)
     uniform_pairs_ = radius_sum_[c] == radius_sum_[0] &&
                      std::memcmp(&pairs_.coeffs[c], &pairs_.coeffs[0], sizeof(PairCoeffs)) == 0;
-  block_work_.assign((n - 1 + chain_block - 1) / chain_block, 0.0);
   base_force_x_.resize(n);
   zero_base_force_ = true;
   for (std::size_t i = 0; i < n; ++i) {
@@ -393,113 +359,127 @@ void Simulation::track_extremes() {
   tracking_ = true;
 }
 
+// Chain passes. A pass advances the whole chain by several steps, one tile (a stretch of a few
+// hundred pairs) at a time: the tile goes through all the steps of the pass while it sits in
+// cache, instead of the whole chain streaming through memory at every step. Each step of a tile
+// is a ChainRange: pairs [lo, hi) and the particles around them. A particle's step is a drift
+// (opening half kick and drift), then, once both its pairs have their new force, a gather
+// (force sum and closing half kick). Along the chain a step only needs the neighbours' previous
+// step, so a tile may run ahead of the tile on its right as long as its own range slides left by
+// one pair per step ("time skewing"); every particle and pair still does exactly the arithmetic
+// of a step-by-step run, in the same order, so results are bitwise the same.
+//
+// At each end, a range either meets the chain's end, or a neighbour range that runs this step
+// before it (it has drifted the shared particle and evaluated the pair beyond: this range
+// gathers the particle), or one that runs it after (this range drifts the shared particle and
+// leaves its gather to the neighbour).
+enum class Edge : std::uint8_t { chain_end, before, after };
+
+struct Simulation::ChainRange {
+  std::int64_t step;  ///< step within the pass, from 0
+  std::size_t lo, hi;
+  Edge left, right;
+};
+
+struct Simulation::ChainPass {
+  std::int64_t steps;
+  std::int64_t log_offset;           ///< log_ entry of the pass's first step
+  std::vector<long> watched_pair;    ///< chain pair of each watched pair, or -1
+  std::atomic<std::uint64_t> fault;  ///< earliest contact found too deep: step * keys_per_step +
+  std::uint64_t keys_per_step;       ///< pair, or + pairs + wall contact; `none` if none
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+  void note_fault(std::int64_t step, std::size_t key) {
+    const std::uint64_t k = static_cast<std::uint64_t>(step) * keys_per_step + key;
+    std::uint64_t seen = fault.load();
+    while (k < seen && !fault.compare_exchange_weak(seen, k)) {
+    }
+  }
+};
+
+// Advances contacts [c0, c1) of the chain one by one (history, floors, any law), in blocks of 8
+// so that a vectorisable test skips pairs that are apart (overlap > 0 now or at the last
+// evaluation: touching, or a pair that starts overlapped).
 template <class KernelT>
-void Simulation::evaluate_chain_pairs(KernelT) {
-  Particles& p = scene_.particles;
+void Simulation::chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass) {
+  const Particles& p = scene_.particles;
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
   const double* radius_sum = radius_sum_.data();
   const double* overlap = pairs_.overlap.data();
   const double floor = impact_velocity_floor_;
   const bool clamp = settings_.tension == TensionPolicy::clamp;
-  const std::size_t n = pairs_.size();
-  // Blocks of 8 pairs: a vectorisable test finds the (rare) blocks where a pair overlaps now or
-  // did at the last evaluation (overlap > 0: touching, or a pair that starts overlapped); only
-  // those pairs go through the law.
   constexpr std::size_t block = 8;
-  FirstDeepPair too_deep(n);
-  for_each_range((n + block - 1) / block, settings_.threads,
-                 [&](std::size_t b0, std::size_t b1) {
-                   for (std::size_t b = b0; b < b1; ++b) {
-                     const std::size_t c0 = b * block, c1 = std::min(c0 + block, n);
-                     double d[block];
-                     bool any = false;
-                     for (std::size_t c = c0; c < c1; ++c) {
-                       d[c - c0] = radius_sum[c] - (x[c + 1] - x[c]);
-                       any |= (d[c - c0] > 0.0) | (overlap[c] > 0.0);
-                     }
-                     if (!any) continue;
-                     for (std::size_t c = c0; c < c1; ++c) {
-                       const double dc = d[c - c0];
-                       if (!(dc > 0.0) && !(overlap[c] > 0.0)) continue;
-                       const auto i = static_cast<Eigen::Index>(c);
-                       if (dc >= std::min(p.radius(i), p.radius(i + 1))) too_deep.note(c);
-                       update_contact<KernelT>(
-                           pairs_, c, dc, v[c] - v[c + 1], floor, clamp,
-                           uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c]);
-                     }
-                   }
-                 },
-                 block);
-  too_deep.throw_if_any();
+  for (std::size_t b0 = c0; b0 < c1; b0 += block) {
+    const std::size_t b1 = std::min(b0 + block, c1);
+    double d[block];
+    bool any = false;
+    for (std::size_t c = b0; c < b1; ++c) {
+      d[c - b0] = radius_sum[c] - (x[c + 1] - x[c]);
+      any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0);
+    }
+    if (!any) continue;
+    for (std::size_t c = b0; c < b1; ++c) {
+      const double dc = d[c - b0];
+      if (!(dc > 0.0) && !(overlap[c] > 0.0)) continue;
+      const auto i = static_cast<Eigen::Index>(c);
+      if (dc >= std::min(p.radius(i), p.radius(i + 1))) {
+        if (!pass) throw_too_deep(c);
+        pass->note_fault(step, c);
+      }
+      update_contact<KernelT>(pairs_, c, dc, v[c] - v[c + 1], floor, clamp,
+                              uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c]);
+    }
+  }
 }
 
-// Every pair of a uniform chain under a history-free law, in blocks (uniform_pairs_block); only
-// the rare onsets (impact velocity, floor) leave the vector loop.
+// Pairs [c0, c1) of a uniform chain under a history-free or v0-only law: every pair through the
+// branch-free loop (uniform_pairs_block); only the rare onsets leave it.
 template <class KernelT>
-void Simulation::evaluate_uniform_chain_pairs(KernelT) {
-  Particles& p = scene_.particles;
+void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step,
+                                    ChainPass& pass) {
+  const Particles& p = scene_.particles;
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
-  const std::size_t n = pairs_.size();
-  const PairCoeffs coeffs = pairs_.coeffs[0];
+  const PairCoeffs& coeffs = pairs_.coeffs[0];
   const double radius_sum = radius_sum_[0];
   const double floor = impact_velocity_floor_;
-  const bool clamp = settings_.tension == TensionPolicy::clamp;
   double* overlap = pairs_.overlap.data();
-  double* force = pairs_.force.data();
-  double* rate = pairs_.rate.data();
-  std::uint8_t* touching = pairs_.touching.data();
-  const ContactState* history = pairs_.state.data();
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = min_radius_;
-  FirstDeepPair too_deep(n);
-  for_each_range(
-      block_work_.size(), settings_.threads,
-      [&](std::size_t b0, std::size_t b1) {
-        for (std::size_t b = b0; b < b1; ++b) {
-          const std::size_t c0 = b * chain_block, c1 = std::min(c0 + chain_block, n);
-          // The work increments go to a buffer summed in eight lanes (element k to lane k mod 8),
-          // in a fixed order: vectorisable, and the same for any thread count.
-          double increment[chain_block + 8];
-          for (std::size_t k = c1 - c0; k < (c1 - c0 + 7) / 8 * 8; ++k) increment[k] = 0.0;
-          std::uint8_t onset[chain_block];
-          const int flags = clamp ? uniform_pairs_block<KernelT, true>(
-                                        c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
-                                        touching, increment, onset, history, floor, deep_limit)
-                                  : uniform_pairs_block<KernelT, false>(
-                                        c0, c1, x, v, coeffs, radius_sum, overlap, force, rate,
-                                        touching, increment, onset, history, floor, deep_limit);
-          if (flags & block_too_deep)
-            for (std::size_t c = c0; c < c1; ++c)
-              if (overlap[c] >= deep_limit) {
-                too_deep.note(c);
-                break;
-              }
-          double lanes[8] = {};
-          for (std::size_t k = 0; k < c1 - c0; k += 8)
-            for (std::size_t l = 0; l < 8; ++l) lanes[l] += increment[k + l];
-          double sum = 0.0;
-          for (const double lane : lanes) sum += lane;
-          block_work_[b] += sum;
-          if (flags & block_onset)
-            for (std::size_t c = c0; c < c1; ++c)
-              if (onset[c - c0]) {
-                double v0 = rate[c];
-                if (v0 < floor) {
-                  v0 = floor;
-                  ++pairs_.floor_hits[c];
-                }
-                pairs_.state[c].impact_velocity = v0;
-              }
+  for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
+    const std::size_t b1 = std::min(b0 + chain_block, c1);
+    std::uint8_t onset[chain_block];
+    const auto run = [&]<bool clamp>() {
+      return uniform_pairs_block<KernelT, clamp>(b0, b1, x, v, coeffs, radius_sum, overlap,
+                                                 pairs_.force.data(), pairs_.rate.data(),
+                                                 pairs_.touching.data(), pairs_.work.data(), onset,
+                                                 pairs_.state.data(), floor, deep_limit);
+    };
+    const int flags = settings_.tension == TensionPolicy::clamp ? run.template operator()<true>()
+                                                                : run.template operator()<false>();
+    if (flags & block_too_deep)
+      for (std::size_t c = b0; c < b1; ++c)
+        if (overlap[c] >= deep_limit) {
+          pass.note_fault(step, c);
+          break;
         }
-      },
-      chain_block);
-  too_deep.throw_if_any();
+    if (flags & block_onset)
+      for (std::size_t c = b0; c < b1; ++c)
+        if (onset[c - b0]) {
+          double v0 = pairs_.rate[c];
+          if (v0 < floor) {
+            v0 = floor;
+            ++pairs_.floor_hits[c];
+          }
+          pairs_.state[c].impact_velocity = v0;
+        }
+  }
 }
 
-void Simulation::gather_chain_forces(double closing_kick) {
+// Gathers particles [d0, d1): contact forces (and walls at the ends) into the force, then, if
+// closing_kick is nonzero, the step's closing half kick v += closing_kick f / m.
+void Simulation::chain_gather(std::size_t d0, std::size_t d1, double closing_kick) {
   Particles& p = scene_.particles;
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
@@ -510,79 +490,217 @@ void Simulation::gather_chain_forces(double closing_kick) {
   double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
-  for_each_range(n - 2, settings_.threads, [&](std::size_t b, std::size_t e) {
+  const std::size_t b = std::max<std::size_t>(d0, 1), e = std::min(d1, n - 1);
+  if (b < e) {
     if (closing_kick == 0.0) {
-      gather_interior(b + 1, e + 1, f, base_force_x_.data(), pair_force, peak);
-      return;
-    }
-    // One instantiation per combination: the flags are fixed for the run.
-    auto run = [&]<bool track, bool uniform, bool has_base>() {
-      gather_kick_interior<track, uniform, has_base>(b + 1, e + 1, f, base, pair_force, v, mass,
-                                                     closing_kick, peak, peak_v);
-    };
-    const bool uniform = mass.inverse_mass == nullptr;
-    if (tracking_) {
-      if (uniform)
-        base ? run.template operator()<true, true, true>()
-             : run.template operator()<true, true, false>();
-      else
-        base ? run.template operator()<true, false, true>()
-             : run.template operator()<true, false, false>();
+      gather_interior(b, e, f, base_force_x_.data(), pair_force, peak);
     } else {
-      if (uniform)
-        base ? run.template operator()<false, true, true>()
-             : run.template operator()<false, true, false>();
-      else
-        base ? run.template operator()<false, false, true>()
-             : run.template operator()<false, false, false>();
+      // One instantiation per combination: the flags are fixed for the run.
+      auto run = [&]<bool track, bool uniform, bool has_base>() {
+        gather_kick_interior<track, uniform, has_base>(b, e, f, base, pair_force, v, mass,
+                                                       closing_kick, peak, peak_v);
+      };
+      const bool uniform = mass.inverse_mass == nullptr;
+      if (tracking_) {
+        if (uniform)
+          base ? run.template operator()<true, true, true>()
+               : run.template operator()<true, true, false>();
+        else
+          base ? run.template operator()<true, false, true>()
+               : run.template operator()<true, false, false>();
+      } else {
+        if (uniform)
+          base ? run.template operator()<false, true, true>()
+               : run.template operator()<false, true, false>();
+        else
+          base ? run.template operator()<false, false, true>()
+               : run.template operator()<false, false, false>();
+      }
     }
-  });
+  }
   // The two end particles, which also meet the walls.
-  f[0] = base_force_x_[0] + -pair_force[0];
-  f[n - 1] = base_force_x_[n - 1] + pair_force[n - 2];
-  if (peak) {
-    peak[0] = std::max(peak[0], pair_force[0]);
-    peak[n - 1] = std::max(peak[n - 1], pair_force[n - 2]);
-  }
-  for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
-    const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
-    f[i] += -wall_contacts_.force[c] * wall_contacts_.nx[c];
-    if (peak) peak[i] = std::max(peak[i], wall_contacts_.force[c]);
-  }
-  if (closing_kick != 0.0)
-    for (const std::size_t i : {std::size_t{0}, n - 1}) {
+  for (const std::size_t i : {std::size_t{0}, n - 1}) {
+    if (i < d0 || i >= d1) continue;
+    f[i] = i == 0 ? base_force_x_[0] + -pair_force[0] : base_force_x_[n - 1] + pair_force[n - 2];
+    if (peak) peak[i] = std::max(peak[i], pair_force[i == 0 ? 0 : n - 2]);
+    for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
+      if (static_cast<std::size_t>(wall_contacts_.first[c]) != i) continue;
+      f[i] += -wall_contacts_.force[c] * wall_contacts_.nx[c];
+      if (peak) peak[i] = std::max(peak[i], wall_contacts_.force[c]);
+    }
+    if (closing_kick != 0.0) {
       v[i] += closing_kick * f[i] * inverse_mass[i];
       if (peak_v) peak_v[i] = std::max(peak_v[i], v[i]);
     }
+  }
 }
 
-void Simulation::step_chain() {
+// One step of one range of a pass: drift, the walls at the chain's ends, the pairs, the gather
+// with the closing kick, and what the watchers record.
+template <class KernelT, bool vector_pairs>
+void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   Particles& p = scene_.particles;
-  const double dt = settings_.time_step;
-  const double half = 0.5 * dt;
-  const auto n = static_cast<std::size_t>(p.size());
-  double power_before = 0.0;
-  for (double w : wall_power_) power_before += w;
-
+  const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
+  const double dt = settings_.time_step, half = 0.5 * dt;
+  const std::size_t a0 = r.left == Edge::before ? r.lo + 1 : r.lo;
+  const std::size_t a1 = r.right == Edge::before ? r.hi : r.hi + 1;
+  const std::size_t d0 = r.left == Edge::after ? r.lo + 1 : r.lo;
+  const std::size_t d1 = r.right == Edge::after ? r.hi : r.hi + 1;
   double* x = p.position.col(0).data();
   double* v = p.velocity.col(0).data();
-  const double* f = p.force.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
-  for_each_range(n, settings_.threads, [&](std::size_t b, std::size_t e) {
+  if (a0 < a1) {
     if (mass.inverse_mass)
-      kick_drift<false>(b, e, x, v, f, mass, half, dt);
+      kick_drift<false>(a0, a1, x, v, p.force.col(0).data(), mass, half, dt);
     else
-      kick_drift<true>(b, e, x, v, f, mass, half, dt);
+      kick_drift<true>(a0, a1, x, v, p.force.col(0).data(), mass, half, dt);
+  }
+  const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
+  for (std::size_t c = 0; c < wall_contacts; ++c) {
+    const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
+    if (!((i == 0 && r.left == Edge::chain_end) || (i == np && r.right == Edge::chain_end)))
+      continue;
+    const auto w = static_cast<std::size_t>(wall_contacts_.second[c]);
+    update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w]);
+    pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
+        wall_contacts_.force[c];
+    // A particle pressed into its wall by a radius could let its neighbour reach the wall too,
+    // which only the general engine would see.
+    if (wall_contacts_.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
+      pass.note_fault(r.step, np + c);
+  }
+  if (vector_pairs)
+    chain_pairs_vector<KernelT>(r.lo, r.hi, r.step, pass);
+  else
+    chain_pairs<KernelT>(r.lo, r.hi, r.step, &pass);
+  chain_gather(d0, d1, half);
+
+  const std::size_t entry = static_cast<std::size_t>(pass.log_offset + r.step);
+  for (std::size_t k = 0; k < pass.watched_pair.size(); ++k) {
+    const long c = pass.watched_pair[k];
+    if (c < 0 || static_cast<std::size_t>(c) < r.lo || static_cast<std::size_t>(c) >= r.hi)
+      continue;
+    const std::size_t at = entry * watched_pairs_.size() + k;
+    log_.touching[at] = static_cast<std::int8_t>(pairs_.touching[static_cast<std::size_t>(c)]);
+    log_.rate[at] = pairs_.rate[static_cast<std::size_t>(c)];
+  }
+  for (std::size_t k = 0; k < watched_particles_.size(); ++k) {
+    const auto i = static_cast<std::size_t>(watched_particles_[k]);
+    if (i >= d0 && i < d1)
+      log_.speed[entry * watched_particles_.size() + k] =
+          p.velocity.row(watched_particles_[k]).matrix().norm();
+  }
+}
+
+// Advances the chain by `steps` steps in one pass. With several threads the chain is cut into
+// one region per thread. A region's ranges shrink by one pair per step at each cut, so that it
+// never needs the step of a particle another thread owns; the triangles left at the cuts are
+// filled afterwards (also in parallel), each step in order.
+void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
+  Particles& p = scene_.particles;
+  const std::size_t np = static_cast<std::size_t>(p.size()) - 1;
+  const double dt = settings_.time_step;
+  const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
+  const auto K = static_cast<std::size_t>(steps);
+
+  ChainPass pass{steps, log_offset, {}, {ChainPass::none}, np + wall_contacts};
+  for (const auto& [i, j] : watched_pairs_) pass.watched_pair.push_back(find_contact(i, j));
+  // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
+  pass_wall_point_.resize(K * walls);
+  pass_wall_force_.assign(K * wall_contacts, 0.0);
+  for (std::size_t s = 0; s < K; ++s)
+    for (std::size_t w = 0; w < walls; ++w) {
+      wall_offset_[w] += dt * scene_.walls[w].velocity;
+      pass_wall_point_[s * walls + w] = wall_point(w);
+    }
+
+  const std::size_t tile = std::max(settings_.chain_tile_pairs, 2 * K);
+  std::size_t regions = static_cast<std::size_t>(std::max(settings_.threads, 1));
+  while (regions > 1 && (np <= parallel_threshold || np / regions < 4 * K + 2 * tile)) --regions;
+  auto cut = [&](std::size_t j) { return np * j / regions; };
+
+  with_kernel(settings_.law->kernel, [&](auto kernel) {
+    using KernelT = decltype(kernel);
+    constexpr bool vectorisable =
+        kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT>;
+    // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
+    const bool vector_pairs = vectorisable && uniform_pairs_ && np >= chain_block;
+    auto range = [&](const ChainRange& r) {
+      if constexpr (vectorisable) {
+        if (vector_pairs) return chain_range<KernelT, true>(pass, r);
+      }
+      chain_range<KernelT, false>(pass, r);
+    };
+    auto run_region = [&](std::size_t j) {
+      const bool first = j == 0, last = j + 1 == regions;
+      const std::size_t start = first ? 0 : cut(j) + 1, end = last ? np : cut(j + 1);
+      // Tile bounds at step 0; tile t covers [bound[t] - s, bound[t + 1] - s) at step s, except
+      // at the region's ends. A first tile that shrinks from both sides starts 2 K wide.
+      std::vector<std::size_t> bound{start};
+      for (std::size_t b = start + (first ? tile : std::max(tile, 2 * K)); b < end; b += tile)
+        bound.push_back(b);
+      bound.push_back(end);
+      for (std::size_t t = 0; t + 1 < bound.size(); ++t) {
+        const bool first_tile = t == 0, last_tile = t + 2 == bound.size();
+        for (std::size_t s = 0; s < K; ++s) {
+          ChainRange r{static_cast<std::int64_t>(s), bound[t] - s, bound[t + 1] - s, Edge::before,
+                       Edge::after};
+          if (first_tile) {
+            r.lo = first ? 0 : start + s;
+            r.left = first ? Edge::chain_end : Edge::after;
+          }
+          if (last_tile) {
+            r.hi = last ? np : end - s;
+            r.right = last ? Edge::chain_end : Edge::after;
+          }
+          range(r);
+        }
+      }
+    };
+    auto fill_cut = [&](std::size_t j) {
+      for (std::size_t s = 0; s < K; ++s)
+        range(
+            {static_cast<std::int64_t>(s), cut(j) - s, cut(j) + 1 + s, Edge::before, Edge::before});
+    };
+    if (regions == 1) {
+      run_region(0);
+    } else {
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(regions))
+      for (std::size_t j = 0; j < regions; ++j) run_region(j);
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(regions - 1))
+      for (std::size_t j = 1; j < regions; ++j) fill_cut(j);
+    }
   });
-  for (std::size_t w = 0; w < wall_offset_.size(); ++w)
-    wall_offset_[w] += dt * scene_.walls[w].velocity;
-  time_ = static_cast<double>(++step_) * dt;
 
-  compute_forces(half);  // with the closing half kick, fused into the gather
+  // The walls' work, step by step: the trapezoidal rule on the power before and after each.
+  const double half = 0.5 * dt;
+  double power_before = 0.0;
+  for (const double w : wall_power_) power_before += w;
+  for (std::size_t s = 0; s < K; ++s) {
+    std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
+    for (std::size_t c = 0; c < wall_contacts; ++c) {
+      const Wall& wall = scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])];
+      wall_power_[static_cast<std::size_t>(wall_contacts_.second[c])] +=
+          pass_wall_force_[s * wall_contacts + c] * wall.velocity.dot(wall.normal);
+    }
+    double power_after = 0.0;
+    for (const double w : wall_power_) power_after += w;
+    wall_work_ += half * (power_before + power_after);
+    power_before = power_after;
+  }
+  step_ += steps;
+  time_ = static_cast<double>(step_) * dt;
 
-  double power_after = 0.0;
-  for (double w : wall_power_) power_after += w;
-  wall_work_ += half * (power_before + power_after);
+  if (const std::uint64_t f = pass.fault.load(); f != ChainPass::none) {
+    const std::size_t key = f % pass.keys_per_step;
+    if (key < np) throw_too_deep(key);
+    const std::size_t c = key - np;
+    throw std::runtime_error("chain engine: particle " + std::to_string(wall_contacts_.first[c]) +
+                             " overlaps wall " +
+                             scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name +
+                             " by its radius or more, where the chain's contacts no longer hold "
+                             "(simulation.engine = general tracks every contact)");
+  }
 }
 
 Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
@@ -735,25 +853,29 @@ void Simulation::evaluate_pairs(KernelT) {
   });
 }
 
+// Advances wall contact c, its wall at `point`.
 template <class KernelT>
-void Simulation::evaluate_walls(KernelT) {
+void Simulation::update_wall(std::size_t c, const Eigen::Vector3d& point) {
   const Particles& p = scene_.particles;
   ContactList& cl = wall_contacts_;
-  const double floor = impact_velocity_floor_;
-  const bool clamp = settings_.tension == TensionPolicy::clamp;
-  for (std::size_t c = 0; c < cl.size(); ++c) {
-    const int i = cl.first[c], w = cl.second[c];
-    const Wall& wall = scene_.walls[static_cast<std::size_t>(w)];
-    const Eigen::Vector3d x = p.position.row(i).transpose();
-    const Eigen::Vector3d v = p.velocity.row(i).transpose();
-    const double distance = (x - wall_point(static_cast<std::size_t>(w))).dot(wall.normal);
-    // Normal from the particle towards the wall: -wall.normal.
-    cl.nx[c] = -wall.normal.x();
-    cl.ny[c] = -wall.normal.y();
-    cl.nz[c] = -wall.normal.z();
-    const double rate = (wall.velocity - v).dot(wall.normal);
-    update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, floor, clamp, cl.coeffs[c]);
-  }
+  const int i = cl.first[c];
+  const Wall& wall = scene_.walls[static_cast<std::size_t>(cl.second[c])];
+  const Eigen::Vector3d x = p.position.row(i).transpose();
+  const Eigen::Vector3d v = p.velocity.row(i).transpose();
+  const double distance = (x - point).dot(wall.normal);
+  // Normal from the particle towards the wall: -wall.normal.
+  cl.nx[c] = -wall.normal.x();
+  cl.ny[c] = -wall.normal.y();
+  cl.nz[c] = -wall.normal.z();
+  const double rate = (wall.velocity - v).dot(wall.normal);
+  update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, impact_velocity_floor_,
+                          settings_.tension == TensionPolicy::clamp, cl.coeffs[c]);
+}
+
+template <class KernelT>
+void Simulation::evaluate_walls(KernelT) {
+  for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
+    update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts_.second[c])));
 }
 
 void Simulation::gather_forces() {
@@ -783,28 +905,16 @@ void Simulation::gather_forces() {
   });
 }
 
-void Simulation::compute_forces(double closing_kick) {
+void Simulation::compute_forces() {
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    if constexpr (kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT>) {
-      // Not at construction: a pair that starts overlapped has delta_old > 0 but has never
-      // touched, which only the per-pair loop tells apart.
-      // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
-      if (chain_ && uniform_pairs_ && step_ > 0 && pairs_.size() >= chain_block) {
-        evaluate_uniform_chain_pairs(kernel);
-        evaluate_walls(kernel);
-        return;
-      }
-    }
     if (chain_)
-      evaluate_chain_pairs(kernel);
+      chain_pairs<KernelT>(0, pairs_.size(), 0, nullptr);
     else
       evaluate_pairs(kernel);
     evaluate_walls(kernel);
   });
   if (chain_) {
-    // A wall meets only the end particle: one pressed into it by a radius or more could let its
-    // neighbour reach the wall too, which only the general engine would see.
     const Particles& p = scene_.particles;
     for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
       if (wall_contacts_.overlap[c] >= p.radius(wall_contacts_.first[c]))
@@ -814,7 +924,7 @@ void Simulation::compute_forces(double closing_kick) {
             scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name +
             " by its radius or more, where the chain's contacts no longer hold "
             "(simulation.engine = general tracks every contact)");
-    gather_chain_forces(closing_kick);
+    chain_gather(0, static_cast<std::size_t>(p.size()), 0.0);
   } else {
     gather_forces();
   }
@@ -828,10 +938,10 @@ void Simulation::compute_forces(double closing_kick) {
 }
 
 void Simulation::step() {
-  if (chain_) {
-    step_chain();
-    return;
-  }
+  advance(1);
+}
+
+void Simulation::step_general() {
   Particles& p = scene_.particles;
   const double dt = settings_.time_step;
   const double half = 0.5 * dt;
@@ -878,7 +988,50 @@ void Simulation::step() {
 }
 
 void Simulation::advance(std::int64_t n) {
-  for (std::int64_t s = 0; s < n; ++s) step();
+  const auto steps = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
+  log_.steps = static_cast<std::int64_t>(steps);
+  log_.touching.assign(steps * watched_pairs_.size(), -1);
+  log_.rate.assign(steps * watched_pairs_.size(), 0.0);
+  log_.speed.assign(steps * watched_particles_.size(), 0.0);
+  if (chain_) {
+    const std::int64_t per_pass = std::max(settings_.chain_pass_steps, 1);
+    for (std::int64_t done = 0; done < n; done += per_pass)
+      chain_pass(std::min(per_pass, n - done), done);
+    return;
+  }
+  for (std::int64_t s = 0; s < n; ++s) {
+    step_general();
+    record_step(s);
+  }
+}
+
+void Simulation::watch(std::vector<std::pair<int, int>> pairs,
+                       std::vector<Eigen::Index> particles) {
+  watched_pairs_ = std::move(pairs);
+  watched_particles_ = std::move(particles);
+}
+
+long Simulation::find_contact(int i, int j) const {
+  const auto lo = std::lower_bound(pairs_.first.begin(), pairs_.first.end(), i);
+  for (auto it = lo; it != pairs_.first.end() && *it == i; ++it) {
+    const auto c = static_cast<std::size_t>(it - pairs_.first.begin());
+    if (pairs_.second[c] == j) return static_cast<long>(c);
+  }
+  return -1;
+}
+
+void Simulation::record_step(std::int64_t s) {
+  const auto entry = static_cast<std::size_t>(s);
+  for (std::size_t k = 0; k < watched_pairs_.size(); ++k) {
+    const long c = find_contact(watched_pairs_[k].first, watched_pairs_[k].second);
+    if (c < 0) continue;
+    log_.touching[entry * watched_pairs_.size() + k] =
+        static_cast<std::int8_t>(pairs_.touching[static_cast<std::size_t>(c)]);
+    log_.rate[entry * watched_pairs_.size() + k] = pairs_.rate[static_cast<std::size_t>(c)];
+  }
+  for (std::size_t k = 0; k < watched_particles_.size(); ++k)
+    log_.speed[entry * watched_particles_.size() + k] =
+        scene_.particles.velocity.row(watched_particles_[k]).matrix().norm();
 }
 
 EnergyReport Simulation::energies() const {
@@ -893,7 +1046,6 @@ EnergyReport Simulation::energies() const {
   }
   e.external_potential = potential;
   double work = retired_work_;
-  for (const double w : block_work_) work += w;
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
     for (const ContactList* cl : {&pairs_, &wall_contacts_}) {

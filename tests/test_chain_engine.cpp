@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -192,8 +193,125 @@ TEST(ChainEngine, StopsWhenAnOverlapReachesARadius) {
       sim.advance(2000);
       FAIL() << "no error";
     } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find("overlap by a radius or more"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("overlap by a radius or more"), std::string::npos)
+          << e.what();
     }
+  }
+}
+
+}  // namespace
+}  // namespace chaindem
+
+namespace chaindem {
+namespace {
+
+// walled_chain, pre-compressed against its end wall instead and pulled along +x by gravity:
+// every pair carries a changing force from the first step, all along the chain.
+const std::vector<std::string> loaded{"wall_start.enabled=false", "chain.end_force=20",
+                                      "chain.static_overlap=true", "gravity.acceleration=2000 0 0"};
+
+Simulation tuned(const std::string& ini, std::vector<std::string> overrides, int threads,
+                 int pass_steps, std::size_t tile) {
+  overrides.push_back("simulation.threads=" + std::to_string(threads));
+  RunSetup run = test::setup_from(ini, overrides);
+  run.settings.chain_pass_steps = pass_steps;
+  run.settings.chain_tile_pairs = tile;
+  Simulation sim(std::move(run.scene), run.settings);
+  sim.track_extremes();
+  sim.watch({{0, 1}, {1, 2}, {0, 5}},
+            {0, 1, sim.particles().size() / 2, sim.particles().size() - 1});
+  return sim;
+}
+
+void expect_same_contacts(const ContactList& a, const ContactList& b) {
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(a.overlap, b.overlap);
+  EXPECT_EQ(a.force, b.force);
+  EXPECT_EQ(a.rate, b.rate);
+  EXPECT_EQ(a.work, b.work);
+  EXPECT_EQ(a.touching, b.touching);
+  EXPECT_EQ(a.floor_hits, b.floor_hits);
+  for (std::size_t c = 0; c < a.size(); ++c) {
+    EXPECT_EQ(a.state[c].impact_velocity, b.state[c].impact_velocity) << c;
+    EXPECT_EQ(a.state[c].max_overlap, b.state[c].max_overlap) << c;
+  }
+}
+
+// A pass takes each tile of the chain through several steps while it is in cache, and threads
+// take regions whose cut triangles are filled afterwards: none of it may change a bit of any
+// result. The reference runs one step per pass, on one thread, in one tile; the variants cut
+// the chain into tiles of 8 to 512 pairs, passes of 3 to 64 steps, and 1 to 3 regions, on the
+// vectorised pair loop (uniform chains, history-free and v0 laws) and on the per-pair loop
+// (dimer chains, plastic history), with walls at both ends. The per-step record of watched
+// contacts and particles must match too.
+TEST(ChainEngine, PassesTilesAndRegionsChangeNoBit) {
+  struct Variant {
+    int threads, pass_steps;
+    std::size_t tile;
+  };
+  const std::vector<Variant> variants{{1, 7, 8}, {2, 32, 512}, {3, 5, 16}, {2, 64, 100}};
+  for (const auto& [beads, law, extra, radii] :
+       {std::tuple{5000, "hunt_crossley", "restitution = 0.7\n", "0.005"},
+        std::tuple{5000, "edem_hertz_mindlin", "restitution = 0.7\n", "0.005"},
+        std::tuple{5000, "hunt_crossley", "restitution = 0.7\n", "0.005, 0.004"},
+        std::tuple{5000, "thornton_1997", "", "0.005"},
+        // Short enough for the pulse to come back from the end wall, many times.
+        std::tuple{40, "lankarani_nikravesh_plastic", "restitution = 0.6\n", "0.005, 0.004"},
+        std::tuple{40, "hunt_crossley", "restitution = 0.9\n", "0.005"}}) {
+    SCOPED_TRACE(std::string(law) + " radii " + radii + " beads " + std::to_string(beads));
+    const std::string ini = walled_chain(beads, law, extra, radii);
+    const auto overrides = beads > 1000 ? loaded : std::vector<std::string>{};
+    const std::int64_t steps = beads > 1000 ? 700 : 20000;
+    Simulation reference = tuned(ini, overrides, 1, 1, 1 << 30);
+    std::vector<std::int8_t> touching;
+    std::vector<double> rate, speed;
+    for (std::int64_t s = 0; s < steps; ++s) {
+      reference.step();
+      const Simulation::StepLog& log = reference.step_log();
+      ASSERT_EQ(log.steps, 1);
+      touching.insert(touching.end(), log.touching.begin(), log.touching.end());
+      rate.insert(rate.end(), log.rate.begin(), log.rate.end());
+      speed.insert(speed.end(), log.speed.begin(), log.speed.end());
+    }
+    ASSERT_TRUE(reference.uses_chain_engine());
+    // Particles and pairs move at the cuts between regions, where the passes' seams are.
+    for (const int i : {beads / 3, beads / 2, 2 * beads / 3}) {
+      if (beads < 1000) break;  // one region
+      EXPECT_NE(reference.particles().velocity(i, 0), 0.0) << i;
+      EXPECT_GT(reference.pair_contacts().force[static_cast<std::size_t>(i)], 0.0) << i;
+    }
+    if (beads < 1000) {  // the walls took part
+      EXPECT_GT(reference.peak_contact_force()(0), 0.0);
+      EXPECT_GT(reference.peak_contact_force()(beads), 0.0);
+    }
+    for (const Variant& v : variants) {
+      SCOPED_TRACE("threads " + std::to_string(v.threads) + ", passes of " +
+                   std::to_string(v.pass_steps) + " steps, tiles of " + std::to_string(v.tile));
+      Simulation sim = tuned(ini, overrides, v.threads, v.pass_steps, v.tile);
+      sim.advance(steps);
+      const Particles& a = sim.particles();
+      const Particles& b = reference.particles();
+      EXPECT_TRUE((a.position == b.position).all());
+      EXPECT_TRUE((a.velocity == b.velocity).all());
+      EXPECT_TRUE((a.force == b.force).all());
+      EXPECT_TRUE((sim.peak_contact_force() == reference.peak_contact_force()).all());
+      EXPECT_TRUE((sim.peak_velocity_x() == reference.peak_velocity_x()).all());
+      expect_same_contacts(sim.pair_contacts(), reference.pair_contacts());
+      expect_same_contacts(sim.wall_contacts(), reference.wall_contacts());
+      const EnergyReport e = sim.energies(), f = reference.energies();
+      EXPECT_EQ(e.dissipated, f.dissipated);
+      EXPECT_EQ(e.stored, f.stored);
+      EXPECT_EQ(e.wall_work, f.wall_work);
+      EXPECT_EQ(sim.time(), reference.time());
+      EXPECT_EQ(sim.step_count(), steps);
+      EXPECT_EQ(sim.step_log().steps, steps);
+      EXPECT_EQ(sim.step_log().touching, touching);
+      EXPECT_EQ(sim.step_log().rate, rate);
+      EXPECT_EQ(sim.step_log().speed, speed);
+    }
+    // The watched pair (0, 5) is never a contact of a chain; (0, 1) is the striker's.
+    EXPECT_EQ(touching[2], -1);
+    EXPECT_NE(std::find(touching.begin(), touching.end(), 1), touching.end());
   }
 }
 

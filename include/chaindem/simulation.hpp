@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "chaindem/contact_law.hpp"
@@ -32,6 +33,11 @@ struct SimulationSettings {
   /// touching only their neighbours and walls normal to x) skips the neighbor search and
   /// evaluates only the contacts that overlap; docs/engine.md.
   enum class Engine { automatic, general, chain } engine = Engine::automatic;
+  /// Chain engine tuning (results do not depend on them): steps per pass over the chain, and
+  /// pairs per tile, the piece of the chain taken through all the steps of a pass while it sits
+  /// in cache (docs/engine.md).
+  int chain_pass_steps = 32;
+  std::size_t chain_tile_pairs = 512;
 };
 
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of
@@ -75,8 +81,20 @@ class Simulation {
 
   /// Advances by one velocity-Verlet step.
   void step();
-  /// Advances by `n` steps.
+  /// Advances by `n` steps (the chain engine takes several steps per pass over the chain).
   void advance(std::int64_t n);
+
+  /// What advance() records after each of its steps, for observers that need every step: the
+  /// contacts and particles named by watch(). Entry [s * count + k] is step s of the last call.
+  struct StepLog {
+    std::int64_t steps = 0;
+    std::vector<std::int8_t> touching;  ///< 1 touching, 0 apart, -1 not a candidate contact
+    std::vector<double> rate;           ///< approach rate [m/s] (0 when not a candidate)
+    std::vector<double> speed;          ///< |v| [m/s]
+  };
+  /// Watches particle pairs (i, j) (i < j) and particles: see StepLog.
+  void watch(std::vector<std::pair<int, int>> pairs, std::vector<Eigen::Index> particles);
+  const StepLog& step_log() const { return log_; }
 
   double time() const { return time_; }
   std::int64_t step_count() const { return step_; }
@@ -106,17 +124,26 @@ class Simulation {
   const Eigen::ArrayXd& peak_velocity_x() const { return peak_velocity_x_; }
 
  private:
+  void step_general();
   void build_chain_contacts();
-  void step_chain();
+  struct ChainPass;
+  struct ChainRange;
+  void chain_pass(std::int64_t steps, std::int64_t log_offset);
+  template <class KernelT, bool vector_pairs>
+  void chain_range(ChainPass& pass, const ChainRange& range);
   template <class KernelT>
-  void evaluate_chain_pairs(KernelT);
+  void chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass);
   template <class KernelT>
-  void evaluate_uniform_chain_pairs(KernelT);
-  void gather_chain_forces(double closing_kick);
+  void chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass);
+  void chain_gather(std::size_t d0, std::size_t d1, double closing_kick);
+  template <class KernelT>
+  void update_wall(std::size_t c, const Eigen::Vector3d& point);
+  long find_contact(int i, int j) const;
+  void record_step(std::int64_t s);
   void rebuild_neighbors();
-  /// Contact forces and particle forces. A nonzero `closing_kick` (chain engine only) also
-  /// applies the step's closing half kick v += closing_kick f / m, fused with the gather.
-  void compute_forces(double closing_kick = 0.0);
+  /// Contact forces and particle forces (at construction for the chain engine, whose steps
+  /// evaluate them in chain_range).
+  void compute_forces();
   template <class KernelT>
   void evaluate_pairs(KernelT);
   template <class KernelT>
@@ -159,10 +186,14 @@ class Simulation {
   bool uniform_mass_ = false;         ///< every particle has the same mass
   double min_radius_ = 0.0;           ///< bounds every overlap of the chain engine
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
-  /// then run a vectorised loop that evaluates every pair, whose work is summed per block of
-  /// pairs (fixed blocks, so the sums do not depend on the thread count).
+  /// then run a vectorised loop that evaluates every pair.
   bool uniform_pairs_ = false;
-  std::vector<double> block_work_;
+
+  std::vector<std::pair<int, int>> watched_pairs_;
+  std::vector<Eigen::Index> watched_particles_;
+  StepLog log_;
+  std::vector<Eigen::Vector3d> pass_wall_point_;  ///< chain pass: [step * walls + w]
+  std::vector<double> pass_wall_force_;           ///< chain pass: [step * wall contacts + c]
 };
 
 }  // namespace chaindem
