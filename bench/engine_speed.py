@@ -13,7 +13,10 @@ Reports:
            law, each also relative to plain Hertz;
   output   N = 1e5, one thread, EDEM damping: no output vs positions, velocities and forces every
            100 steps (contacts off), and the overhead;
-  threads  N = 1e6, EDEM damping: 1 and 2 threads and the speed-up;
+  threads  N = 1e6, EDEM damping: 1 and 2 threads and the speed-up, for `chaindem run` (whose
+           timer also covers the first and last frame, written by a background thread that
+           competes with the second compute thread) and for the engine alone
+           (build/bench/bench_engine: Simulation::advance in the process, no output);
   engines  N = 1e5, one thread, EDEM damping: the chain engine vs the general 3D engine.
 """
 import os
@@ -22,9 +25,12 @@ import sys
 import tempfile
 import time
 
+import json
+
 import h5py
 
 CHAINDEM = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/chaindem")
+BENCH_ENGINE = os.path.join(os.path.dirname(CHAINDEM), "bench", "bench_engine")
 REPEATS = int(os.environ.get("REPEATS", "3"))
 CASE = """[simulation]
 duration = {duration}
@@ -74,6 +80,19 @@ def ns_per_bead_step(tmp, n, steps, law="edem_hertz_mindlin", law_params="restit
     return (best, best_process) if every is not None or with_process else best
 
 
+def engine_alone(threads, beads=1000000):
+    """Best of REPEATS bench_engine runs: ns per bead-step of Simulation::advance, EDEM damping."""
+    best = float("inf")
+    for _ in range(REPEATS):
+        out = subprocess.run(
+            [BENCH_ENGINE, f"--benchmark_filter=chain/beads:{beads}/threads:{threads}/edem:1/",
+             "--benchmark_min_time=1", "--benchmark_format=json"],
+            check=True, capture_output=True, text=True).stdout
+        for b in json.loads(out)["benchmarks"]:
+            best = min(best, 1e9 / b["items_per_second"])
+    return best
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         print(f"best of {REPEATS} runs, ns per bead-step")
@@ -100,7 +119,11 @@ def main():
         print("threads (N = 1e6, 300 steps, edem_hertz_mindlin):")
         one = ns_per_bead_step(tmp, 1000000, 300, threads=1)
         two = ns_per_bead_step(tmp, 1000000, 300, threads=2)
-        print(f"  1 thread {one:.2f}, 2 threads {two:.2f}: speed-up {one / two:.2f}")
+        print(f"  chaindem run: 1 thread {one:.2f}, 2 threads {two:.2f}: speed-up {one / two:.2f}")
+        if os.path.exists(BENCH_ENGINE):
+            one, two = engine_alone(1), engine_alone(2)
+            print(f"  engine alone: 1 thread {one:.2f}, 2 threads {two:.2f}: "
+                  f"speed-up {one / two:.2f}")
 
         print("engines (N = 1e5, 2000 steps, 1 thread, edem_hertz_mindlin):")
         general = ns_per_bead_step(tmp, 100000, 2000, engine="general")

@@ -65,7 +65,9 @@ struct Clock {
 struct Frame {
   std::int64_t step = 0;
   double time = 0.0;
-  std::vector<double> position, velocity, force;  // N x 3, particle-major
+  // N x 3 as the simulation holds them, column after column (a plain copy); written
+  // particle-major (transpose_rows).
+  std::vector<double> position, velocity, force;
   std::array<double, 6> energy{};  // kinetic, stored, dissipated, external, wall work, balance
   std::array<double, 3> momentum{};
   std::vector<double> walls;  // walls x 3
@@ -98,6 +100,14 @@ class Background {
     frames_.push_back(std::move(f));
     work_.notify_one();
   }
+  /// A written frame whose buffers can be reused (no allocation, no page faults), or a new one.
+  Frame recycled() {
+    std::lock_guard lock(mutex_);
+    if (spare_.empty()) return Frame{};
+    Frame f = std::move(spare_.back());
+    spare_.pop_back();
+    return f;
+  }
   /// Writes what is queued, stops the thread; rethrows a write error.
   void finish() {
     stop(true);
@@ -126,6 +136,7 @@ class Background {
         continue;
       }
       lock.lock();
+      if (spare_.size() < 2) spare_.push_back(std::move(f));
     }
   }
   void stop(bool drain) {
@@ -146,6 +157,7 @@ class Background {
   std::mutex mutex_;
   std::condition_variable work_, room_;
   std::deque<Frame> frames_;
+  std::vector<Frame> spare_;
   std::size_t queued_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;
@@ -172,9 +184,10 @@ struct H5mdWriter::Impl {
   TensionPolicy tension = TensionPolicy::clamp;
   LawParams law_params;
 
-  bool created = false;     // every object of the run exists
-  bool group_made = false;  // shared file: the run's group exists (perhaps half-filled)
-  Handle file;              // the file, or the group that holds this run
+  bool created = false;            // every object of the run exists
+  std::vector<double> transposed;  // append(): one N x 3 block, particle-major
+  bool group_made = false;         // shared file: the run's group exists (perhaps half-filled)
+  Handle file;                     // the file, or the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
   Clock clock;  // in position; linked into every other time series and /contacts
   TimeSeries position, velocity, force;
@@ -370,17 +383,17 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   Impl& m = *impl_;
   const Particles& p = sim.particles();
   frame_times_.push_back(sim.time());
-  Frame f;
+  // The simulation waits while this runs: plain copies into reused buffers, nothing else.
+  Frame f = m.background ? m.background->recycled() : Frame{};
   f.step = sim.step_count();
   f.time = sim.time();
-  const auto n = static_cast<std::size_t>(p.size());
-  for (auto [target, source] :
-       {std::pair{&f.position, &p.position}, std::pair{&f.velocity, &p.velocity},
-        std::pair{&f.force, &p.force}}) {
-    target->resize(3 * n);  // frames x N x 3: particle-major rows
-    for (std::size_t i = 0; i < n; ++i)
-      for (int c = 0; c < 3; ++c) (*target)[3 * i + c] = (*source)(static_cast<Eigen::Index>(i), c);
-  }
+  for (auto [target, source] : {std::pair{&f.position, &p.position},
+                                std::pair{&f.velocity, &p.velocity}, std::pair{&f.force, &p.force}})
+    target->assign(source->data(), source->data() + source->size());
+  f.walls.clear();
+  for (auto* v : {&f.overlap, &f.normal_force, &f.rate, &f.impact_velocity}) v->clear();
+  f.first.clear();
+  f.second.clear();
   f.energy = {e.kinetic, e.stored, e.dissipated, e.external_potential, e.wall_work, e.balance()};
   const Eigen::Vector3d mom = sim.momentum();
   f.momentum = {mom.x(), mom.y(), mom.z()};
@@ -411,9 +424,17 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
 
 void H5mdWriter::Impl::append(const Frame& f) {
   clock.append(f.step, f.time);
-  position.value.append(f.position.data(), 1);
-  velocity.value.append(f.velocity.data(), 1);
-  this->force.value.append(f.force.data(), 1);
+  // frames x N x 3 in the file: particle-major rows.
+  auto particle_major = [&](const std::vector<double>& columns) {
+    const std::size_t n = columns.size() / 3;
+    transposed.resize(columns.size());
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < 3; ++c) transposed[3 * i + c] = columns[c * n + i];
+    return transposed.data();
+  };
+  position.value.append(particle_major(f.position), 1);
+  velocity.value.append(particle_major(f.velocity), 1);
+  this->force.value.append(particle_major(f.force), 1);
   // energy is ordered by name (std::map); Frame::energy by kind.
   const std::map<std::string, double> values{
       {"kinetic_energy", f.energy[0]},    {"stored_energy", f.energy[1]},

@@ -358,15 +358,18 @@ PairCoeffs prepare_linear_hysteresis(const LawEntry& law, const PairInput& in, c
   c.damping_exponent = 1.0;
   return c;
 }
-PairCoeffs prepare_plastic_hertz(const LawEntry&, const PairInput& in, const LawParams& p) {
-  PairCoeffs c = base(hertz_k(in, p), 1.5, in);
+// kernels::PlasticPower: restitution, and law[0] = c_r^(-2n), the unloading stiffness factor
+// (a pow per unloading otherwise).
+PairCoeffs plastic_power(PairCoeffs c, const LawParams& p) {
   c.restitution = p.at("restitution");
+  c.law[0] = std::pow(c.restitution * c.restitution, -c.exponent);
   return c;
 }
+PairCoeffs prepare_plastic_hertz(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return plastic_power(base(hertz_k(in, p), 1.5, in), p);
+}
 PairCoeffs prepare_plastic_linear(const LawEntry&, const PairInput& in, const LawParams& p) {
-  PairCoeffs c = base(p.at("stiffness"), 1.0, in);
-  c.restitution = p.at("restitution");
-  return c;
+  return plastic_power(base(p.at("stiffness"), 1.0, in), p);
 }
 
 // ---- Group (e): elastoplastic laws --------------------------------------------------------------

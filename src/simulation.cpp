@@ -85,7 +85,7 @@ CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const doubl
                                      double* __restrict force, double* __restrict rate,
                                      std::uint8_t* __restrict touching, double* __restrict work,
                                      std::uint8_t* __restrict onset,
-                                     const ContactState* __restrict history, double floor,
+                                     const double* __restrict impact_velocity, double floor,
                                      double deep_limit) {
   const PairCoeffs c_local = coeffs;
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
@@ -99,7 +99,7 @@ CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const doubl
       // evaluation); at first touch v0 is this step's rate, raised to the floor.
       const bool first_touch = on & !(overlap[c] > 0.0);
       const double v0 = r < floor ? floor : r;
-      const double stored = history[c].impact_velocity;  // loaded always: a select, no branch
+      const double stored = impact_velocity[c];  // loaded always: a select, no branch
       state.impact_velocity = first_touch ? v0 : stored;
     }
     double f = KernelT::force(c_local, state, d_on, r);
@@ -454,7 +454,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
       return uniform_pairs_block<KernelT, clamp>(b0, b1, x, v, coeffs, radius_sum, overlap,
                                                  pairs_.force.data(), pairs_.rate.data(),
                                                  pairs_.touching.data(), pairs_.work.data(), onset,
-                                                 pairs_.state.data(), floor, deep_limit);
+                                                 pair_impact_velocity_.data(), floor, deep_limit);
     };
     const int flags = settings_.tension == TensionPolicy::clamp ? run.template operator()<true>()
                                                                 : run.template operator()<false>();
@@ -473,6 +473,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
             ++pairs_.floor_hits[c];
           }
           pairs_.state[c].impact_velocity = v0;
+          if constexpr (kernels::reads_only_impact_velocity<KernelT>) pair_impact_velocity_[c] = v0;
         }
   }
 }
@@ -625,6 +626,12 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
         kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT>;
     // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
     const bool vector_pairs = vectorisable && uniform_pairs_ && np >= chain_block;
+    if (kernels::reads_only_impact_velocity<KernelT> && vector_pairs &&
+        pair_impact_velocity_.size() != np) {  // first pass: v0 of the pairs touching already
+      pair_impact_velocity_.resize(np);
+      for (std::size_t c = 0; c < np; ++c)
+        pair_impact_velocity_[c] = pairs_.state[c].impact_velocity;
+    }
     auto range = [&](const ChainRange& r) {
       if constexpr (vectorisable) {
         if (vector_pairs) return chain_range<KernelT, true>(pass, r);
@@ -1049,10 +1056,12 @@ EnergyReport Simulation::energies() const {
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
     for (const ContactList* cl : {&pairs_, &wall_contacts_}) {
+      // A uniform chain's pairs share one coefficient record (less to read per frame).
+      const bool shared = cl == &pairs_ && chain_ && uniform_pairs_;
       for (std::size_t c = 0; c < cl->size(); ++c) {
         work += cl->work[c];
         if (cl->touching[c])
-          e.stored += KernelT::potential(cl->coeffs[c], cl->state[c], cl->overlap[c]);
+          e.stored += KernelT::potential(cl->coeffs[shared ? 0 : c], cl->state[c], cl->overlap[c]);
       }
     }
   });
@@ -1063,7 +1072,7 @@ EnergyReport Simulation::energies() const {
 
 Eigen::Vector3d Simulation::momentum() const {
   const Particles& p = scene_.particles;
-  return (p.velocity.colwise() * p.mass).colwise().sum().transpose().matrix();
+  return p.velocity.matrix().transpose() * p.mass.matrix();  // no N x 3 temporary
 }
 
 std::int64_t Simulation::impact_velocity_floor_hits() const {

@@ -296,10 +296,11 @@ struct PlasticPower {
   static double unload_force(const ContactState& s, double n, double d) {
     return d > s.residual_overlap ? s.unload_stiffness * power(d - s.residual_overlap, n) : 0.0;
   }
+  /// The unloading branch from the turning point; c.law[0] = c_r^(-2n) (prepared once).
   static void freeze(const PairCoeffs& c, ContactState& s) {
     const double c2 = c.restitution * c.restitution;
     s.residual_overlap = (1.0 - c2) * s.max_overlap;
-    s.unload_stiffness = c.stiffness * std::pow(c2, -c.exponent);
+    s.unload_stiffness = c.stiffness * c.law[0];
   }
   static double force(const PairCoeffs& c, ContactState& s, double d, double) {
     if (d >= s.max_overlap) {  // virgin loading

@@ -188,6 +188,9 @@ class Simulation {
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
   /// then run a vectorised loop that evaluates every pair.
   bool uniform_pairs_ = false;
+  /// The vectorised loop's copy of each pair's v0 (ContactState::impact_velocity), contiguous:
+  /// filled at the first pass, then written with the state at every onset.
+  std::vector<double> pair_impact_velocity_;
 
   std::vector<std::pair<int, int>> watched_pairs_;
   std::vector<Eigen::Index> watched_particles_;
