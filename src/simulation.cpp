@@ -383,10 +383,11 @@ struct Simulation::ChainRange {
 
 struct Simulation::ChainPass {
   std::int64_t steps;
-  std::int64_t log_offset;           ///< log_ entry of the pass's first step
-  std::vector<long> watched_pair;    ///< chain pair of each watched pair, or -1
-  std::atomic<std::uint64_t> fault;  ///< earliest contact found too deep: step * keys_per_step +
-  std::uint64_t keys_per_step;       ///< pair, or + pairs + wall contact; `none` if none
+  std::int64_t log_offset;  ///< log_ entry of the pass's first step
+  /// Earliest contact found too deep, as step * keys_per_step + pair (or pairs + wall contact);
+  /// `none` if none.
+  std::atomic<std::uint64_t> fault;
+  std::uint64_t keys_per_step;
   static constexpr std::uint64_t none = ~std::uint64_t{0};
   void note_fault(std::int64_t step, std::size_t key) {
     const std::uint64_t k = static_cast<std::uint64_t>(step) * keys_per_step + key;
@@ -577,8 +578,8 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   chain_gather(d0, d1, half);
 
   const std::size_t entry = static_cast<std::size_t>(pass.log_offset + r.step);
-  for (std::size_t k = 0; k < pass.watched_pair.size(); ++k) {
-    const long c = pass.watched_pair[k];
+  for (std::size_t k = 0; k < watched_chain_pair_.size(); ++k) {
+    const long c = watched_chain_pair_[k];
     if (c < 0 || static_cast<std::size_t>(c) < r.lo || static_cast<std::size_t>(c) >= r.hi)
       continue;
     const std::size_t at = entry * watched_pairs_.size() + k;
@@ -604,8 +605,7 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
   const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
   const auto K = static_cast<std::size_t>(steps);
 
-  ChainPass pass{steps, log_offset, {}, {ChainPass::none}, np + wall_contacts};
-  for (const auto& [i, j] : watched_pairs_) pass.watched_pair.push_back(find_contact(i, j));
+  ChainPass pass{steps, log_offset, {ChainPass::none}, np + wall_contacts};
   // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
   pass_wall_point_.resize(K * walls);
   pass_wall_force_.assign(K * wall_contacts, 0.0);
@@ -641,16 +641,17 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
     auto run_region = [&](std::size_t j) {
       const bool first = j == 0, last = j + 1 == regions;
       const std::size_t start = first ? 0 : cut(j) + 1, end = last ? np : cut(j + 1);
-      // Tile bounds at step 0; tile t covers [bound[t] - s, bound[t + 1] - s) at step s, except
+      // Tile bounds at step 0; tile t covers [bound(t) - s, bound(t + 1) - s) at step s, except
       // at the region's ends. A first tile that shrinks from both sides starts 2 K wide.
-      std::vector<std::size_t> bound{start};
-      for (std::size_t b = start + (first ? tile : std::max(tile, 2 * K)); b < end; b += tile)
-        bound.push_back(b);
-      bound.push_back(end);
-      for (std::size_t t = 0; t + 1 < bound.size(); ++t) {
-        const bool first_tile = t == 0, last_tile = t + 2 == bound.size();
+      const std::size_t second = start + (first ? tile : std::max(tile, 2 * K));
+      const std::size_t tiles = second >= end ? 1 : 2 + (end - second - 1) / tile;
+      auto bound = [&](std::size_t t) {
+        return t == 0 ? start : t == tiles ? end : second + (t - 1) * tile;
+      };
+      for (std::size_t t = 0; t < tiles; ++t) {
+        const bool first_tile = t == 0, last_tile = t + 1 == tiles;
         for (std::size_t s = 0; s < K; ++s) {
-          ChainRange r{static_cast<std::int64_t>(s), bound[t] - s, bound[t + 1] - s, Edge::before,
+          ChainRange r{static_cast<std::int64_t>(s), bound(t) - s, bound(t + 1) - s, Edge::before,
                        Edge::after};
           if (first_tile) {
             r.lo = first ? 0 : start + s;
@@ -679,11 +680,14 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
     }
   });
 
-  // The walls' work, step by step: the trapezoidal rule on the power before and after each.
+  // The walls' work, step by step: the trapezoidal rule on the power before and after each
+  // (nothing to add while no wall moves along its normal).
   const double half = 0.5 * dt;
   double power_before = 0.0;
   for (const double w : wall_power_) power_before += w;
-  for (std::size_t s = 0; s < K; ++s) {
+  bool moving = false;
+  for (const Wall& wall : scene_.walls) moving = moving || wall.velocity.dot(wall.normal) != 0.0;
+  for (std::size_t s = 0; s < K && moving; ++s) {
     std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const Wall& wall = scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])];
@@ -1016,6 +1020,9 @@ void Simulation::watch(std::vector<std::pair<int, int>> pairs,
                        std::vector<Eigen::Index> particles) {
   watched_pairs_ = std::move(pairs);
   watched_particles_ = std::move(particles);
+  watched_chain_pair_.clear();  // the chain engine's pairs are fixed: look them up once
+  if (chain_)
+    for (const auto& [i, j] : watched_pairs_) watched_chain_pair_.push_back(find_contact(i, j));
 }
 
 long Simulation::find_contact(int i, int j) const {

@@ -194,6 +194,7 @@ class Simulation {
 
   std::vector<std::pair<int, int>> watched_pairs_;
   std::vector<Eigen::Index> watched_particles_;
+  std::vector<long> watched_chain_pair_;  ///< chain engine: pair index of each watched pair, or -1
   StepLog log_;
   std::vector<Eigen::Vector3d> pass_wall_point_;  ///< chain pass: [step * walls + w]
   std::vector<double> pass_wall_force_;           ///< chain pass: [step * wall contacts + c]
