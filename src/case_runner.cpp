@@ -61,16 +61,6 @@ class Progress {
   bool printed_ = false;
 };
 
-// Index of pair (i, j) in a contact list sorted by (first, second), or -1.
-long find_pair(const ContactList& cl, int i, int j) {
-  auto lo = std::lower_bound(cl.first.begin(), cl.first.end(), i);
-  for (auto it = lo; it != cl.first.end() && *it == i; ++it) {
-    const auto c = static_cast<std::size_t>(it - cl.first.begin());
-    if (cl.second[c] == j) return static_cast<long>(c);
-  }
-  return -1;
-}
-
 volatile std::sig_atomic_t stop_signal = 0;
 extern "C" void chaindem_request_stop(int signal) {
   stop_signal = signal;
@@ -186,8 +176,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   Progress progress(control.progress, run.steps);
   const auto start = Clock::now();
   {
-    const long c =
-        find_pair(sim.pair_contacts(), static_cast<int>(scene.striker), static_cast<int>(first));
+    const long c = sim.find_contact(static_cast<int>(scene.striker), static_cast<int>(first));
     const ContactList& cl = sim.pair_contacts();
     const auto u = static_cast<std::size_t>(c);
     observe(
@@ -196,13 +185,13 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
         sim.time());
   }
   frame();
-  // Steps in chunks that end at every frame and every 256 steps (progress, interruption).
+  // Steps in chunks of at most 256 that end at every frame (progress, interruption).
   constexpr std::int64_t chunk = 256;
   while (sim.step_count() < run.steps) {
     if (control.stop && *control.stop) throw Interrupted(*control.stop, sim.time());
     const std::int64_t at = sim.step_count();
     const std::int64_t steps =
-        std::min({run.steps - at, run.output_every - at % run.output_every, chunk - at % chunk});
+        std::min({run.steps - at, run.output_every - at % run.output_every, chunk});
     sim.advance(steps);
     const Simulation::StepLog& log = sim.step_log();
     const std::size_t beads = watched_beads.size();
@@ -214,7 +203,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
           static_cast<double>(at + s + 1) * sim.time_step());
     }
     if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
-    if ((sim.step_count() & 255) == 0) progress.update(sim.step_count());
+    progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
   }
   const double wall = std::chrono::duration<double>(Clock::now() - start).count();
   for (Eigen::Index k = 0; k < count; ++k) {

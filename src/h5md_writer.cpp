@@ -65,8 +65,8 @@ struct Clock {
 struct Frame {
   std::int64_t step = 0;
   double time = 0.0;
-  // N x 3 as the simulation holds them, column after column (a plain copy); written
-  // particle-major (transpose_rows).
+  // N x 3 as the simulation holds them, column after column (a plain copy); Impl::append writes
+  // them particle-major.
   std::vector<double> position, velocity, force;
   std::array<double, 6> energy{};  // kinetic, stored, dissipated, external, wall work, balance
   std::array<double, 3> momentum{};

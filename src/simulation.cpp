@@ -71,7 +71,8 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
 }
 
-// Pairs [c0, c1) of a uniform chain under a history-free law, branch-free so that it vectorises:
+// Pairs [c0, c1) of a uniform chain under a history-free law or one that reads only v0 (from
+// `impact_velocity`, one per pair), branch-free so that it vectorises:
 // the same arithmetic as update_contact (a pair apart has F = 0 and adds 0.5 (F_old + 0)
 // (0 - delta_old) to the work, which is exactly how update_contact closes a contact). Onsets
 // (first touch) are flagged in `onset`; returns block_onset and block_too_deep flags.
@@ -142,11 +143,12 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
   }
 }
 
-[[noreturn]] void throw_too_deep(std::size_t c) {
+// `when`: " at step N", or nothing at construction.
+[[noreturn]] void throw_too_deep(std::size_t c, const std::string& when = "") {
   throw std::runtime_error("chain engine: particles " + std::to_string(c) + " and " +
-                           std::to_string(c + 1) +
-                           " overlap by a radius or more, where the nearest-neighbour chain no "
-                           "longer holds (simulation.engine = general tracks every pair)");
+                           std::to_string(c + 1) + " overlap by a radius or more" + when +
+                           ", where the nearest-neighbour chain no longer holds "
+                           "(simulation.engine = general tracks every pair)");
 }
 
 // Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
@@ -369,11 +371,11 @@ void Simulation::track_extremes() {
 // one pair per step ("time skewing"); every particle and pair still does exactly the arithmetic
 // of a step-by-step run, in the same order, so results are bitwise the same.
 //
-// At each end, a range either meets the chain's end, or a neighbour range that runs this step
-// before it (it has drifted the shared particle and evaluated the pair beyond: this range
-// gathers the particle), or one that runs it after (this range drifts the shared particle and
-// leaves its gather to the neighbour).
-enum class Edge : std::uint8_t { chain_end, before, after };
+// At each end, a range meets the chain's end, or a neighbour range that ran this step first (it
+// has drifted the shared particle and evaluated the pair beyond: this range gathers the
+// particle), or one that runs it later (this range drifts the shared particle and leaves its
+// gather to the neighbour).
+enum class Edge : std::uint8_t { chain_end, ran_first, runs_later };
 
 struct Simulation::ChainRange {
   std::int64_t step;  ///< step within the pass, from 0
@@ -382,7 +384,6 @@ struct Simulation::ChainRange {
 };
 
 struct Simulation::ChainPass {
-  std::int64_t steps;
   std::int64_t log_offset;  ///< log_ entry of the pass's first step
   /// Earliest contact found too deep, as step * keys_per_step + pair (or pairs + wall contact);
   /// `none` if none.
@@ -479,9 +480,9 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
   }
 }
 
-// Gathers particles [d0, d1): contact forces (and walls at the ends) into the force, then, if
-// closing_kick is nonzero, the step's closing half kick v += closing_kick f / m.
-void Simulation::chain_gather(std::size_t d0, std::size_t d1, double closing_kick) {
+// Gathers particles [begin, end): contact forces (and walls at the ends) into the force, then,
+// if closing_kick is nonzero, the step's closing half kick v += closing_kick f / m.
+void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing_kick) {
   Particles& p = scene_.particles;
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
@@ -492,7 +493,7 @@ void Simulation::chain_gather(std::size_t d0, std::size_t d1, double closing_kic
   double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
-  const std::size_t b = std::max<std::size_t>(d0, 1), e = std::min(d1, n - 1);
+  const std::size_t b = std::max<std::size_t>(begin, 1), e = std::min(end, n - 1);
   if (b < e) {
     if (closing_kick == 0.0) {
       gather_interior(b, e, f, base_force_x_.data(), pair_force, peak);
@@ -522,7 +523,7 @@ void Simulation::chain_gather(std::size_t d0, std::size_t d1, double closing_kic
   }
   // The two end particles, which also meet the walls.
   for (const std::size_t i : {std::size_t{0}, n - 1}) {
-    if (i < d0 || i >= d1) continue;
+    if (i < begin || i >= end) continue;
     f[i] = i == 0 ? base_force_x_[0] + -pair_force[0] : base_force_x_[n - 1] + pair_force[n - 2];
     if (peak) peak[i] = std::max(peak[i], pair_force[i == 0 ? 0 : n - 2]);
     for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
@@ -544,18 +545,19 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   Particles& p = scene_.particles;
   const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
   const double dt = settings_.time_step, half = 0.5 * dt;
-  const std::size_t a0 = r.left == Edge::before ? r.lo + 1 : r.lo;
-  const std::size_t a1 = r.right == Edge::before ? r.hi : r.hi + 1;
-  const std::size_t d0 = r.left == Edge::after ? r.lo + 1 : r.lo;
-  const std::size_t d1 = r.right == Edge::after ? r.hi : r.hi + 1;
+  // Particles this range drifts and gathers (the table in docs/engine.md, "Passes and tiles").
+  const std::size_t drift_begin = r.left == Edge::ran_first ? r.lo + 1 : r.lo;
+  const std::size_t drift_end = r.right == Edge::ran_first ? r.hi : r.hi + 1;
+  const std::size_t gather_begin = r.left == Edge::runs_later ? r.lo + 1 : r.lo;
+  const std::size_t gather_end = r.right == Edge::runs_later ? r.hi : r.hi + 1;
   double* x = p.position.col(0).data();
   double* v = p.velocity.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
-  if (a0 < a1) {
+  if (drift_begin < drift_end) {
     if (mass.inverse_mass)
-      kick_drift<false>(a0, a1, x, v, p.force.col(0).data(), mass, half, dt);
+      kick_drift<false>(drift_begin, drift_end, x, v, p.force.col(0).data(), mass, half, dt);
     else
-      kick_drift<true>(a0, a1, x, v, p.force.col(0).data(), mass, half, dt);
+      kick_drift<true>(drift_begin, drift_end, x, v, p.force.col(0).data(), mass, half, dt);
   }
   const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
   for (std::size_t c = 0; c < wall_contacts; ++c) {
@@ -575,7 +577,7 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
     chain_pairs_vector<KernelT>(r.lo, r.hi, r.step, pass);
   else
     chain_pairs<KernelT>(r.lo, r.hi, r.step, &pass);
-  chain_gather(d0, d1, half);
+  chain_gather(gather_begin, gather_end, half);
 
   const std::size_t entry = static_cast<std::size_t>(pass.log_offset + r.step);
   for (std::size_t k = 0; k < watched_chain_pair_.size(); ++k) {
@@ -588,7 +590,7 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   }
   for (std::size_t k = 0; k < watched_particles_.size(); ++k) {
     const auto i = static_cast<std::size_t>(watched_particles_[k]);
-    if (i >= d0 && i < d1)
+    if (i >= gather_begin && i < gather_end)
       log_.speed[entry * watched_particles_.size() + k] =
           p.velocity.row(watched_particles_[k]).matrix().norm();
   }
@@ -605,7 +607,7 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
   const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
   const auto K = static_cast<std::size_t>(steps);
 
-  ChainPass pass{steps, log_offset, {ChainPass::none}, np + wall_contacts};
+  ChainPass pass{log_offset, {ChainPass::none}, np + wall_contacts};
   // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
   pass_wall_point_.resize(K * walls);
   pass_wall_force_.assign(K * wall_contacts, 0.0);
@@ -641,25 +643,30 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
     auto run_region = [&](std::size_t j) {
       const bool first = j == 0, last = j + 1 == regions;
       const std::size_t start = first ? 0 : cut(j) + 1, end = last ? np : cut(j + 1);
-      // Tile bounds at step 0; tile t covers [bound(t) - s, bound(t + 1) - s) at step s, except
-      // at the region's ends. A first tile that shrinks from both sides starts 2 K wide.
-      const std::size_t second = start + (first ? tile : std::max(tile, 2 * K));
-      const std::size_t tiles = second >= end ? 1 : 2 + (end - second - 1) / tile;
+      // Tile t starts at bound(t) at step 0 and covers [bound(t) - s, bound(t + 1) - s) at step
+      // s, except at the region's ends: the start of the chain stays at 0, its end at np, and a
+      // region's edge at a cut moves inwards by one pair per step (tile is at least 2 K wide, so
+      // a first tile shrinking from both sides never empties).
+      const std::size_t tile1_start = start + tile;
+      const std::size_t tiles = tile1_start >= end ? 1 : 2 + (end - tile1_start - 1) / tile;
       auto bound = [&](std::size_t t) {
-        return t == 0 ? start : t == tiles ? end : second + (t - 1) * tile;
+        return t == 0 ? start : t == tiles ? end : tile1_start + (t - 1) * tile;
       };
       for (std::size_t t = 0; t < tiles; ++t) {
         const bool first_tile = t == 0, last_tile = t + 1 == tiles;
         for (std::size_t s = 0; s < K; ++s) {
-          ChainRange r{static_cast<std::int64_t>(s), bound(t) - s, bound(t + 1) - s, Edge::before,
-                       Edge::after};
+          ChainRange r{static_cast<std::int64_t>(s), 0, 0, Edge::ran_first, Edge::runs_later};
           if (first_tile) {
             r.lo = first ? 0 : start + s;
-            r.left = first ? Edge::chain_end : Edge::after;
+            r.left = first ? Edge::chain_end : Edge::runs_later;
+          } else {
+            r.lo = bound(t) - s;
           }
           if (last_tile) {
             r.hi = last ? np : end - s;
-            r.right = last ? Edge::chain_end : Edge::after;
+            r.right = last ? Edge::chain_end : Edge::runs_later;
+          } else {
+            r.hi = bound(t + 1) - s;
           }
           range(r);
         }
@@ -667,8 +674,8 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
     };
     auto fill_cut = [&](std::size_t j) {
       for (std::size_t s = 0; s < K; ++s)
-        range(
-            {static_cast<std::int64_t>(s), cut(j) - s, cut(j) + 1 + s, Edge::before, Edge::before});
+        range({static_cast<std::int64_t>(s), cut(j) - s, cut(j) + 1 + s, Edge::ran_first,
+               Edge::ran_first});
     };
     if (regions == 1) {
       run_region(0);
@@ -702,14 +709,20 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
   step_ += steps;
   time_ = static_cast<double>(step_) * dt;
 
+  // A fault found during the pass is reported at its end (the state is the pass's end), with the
+  // step where it happened.
   if (const std::uint64_t f = pass.fault.load(); f != ChainPass::none) {
     const std::size_t key = f % pass.keys_per_step;
-    if (key < np) throw_too_deep(key);
+    const std::string when =
+        " at step " +
+        std::to_string(step_ - steps + static_cast<std::int64_t>(f / pass.keys_per_step) + 1);
+    if (key < np) throw_too_deep(key, when);
     const std::size_t c = key - np;
     throw std::runtime_error("chain engine: particle " + std::to_string(wall_contacts_.first[c]) +
                              " overlaps wall " +
                              scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name +
-                             " by its radius or more, where the chain's contacts no longer hold "
+                             " by its radius or more" + when +
+                             ", where the chain's contacts no longer hold "
                              "(simulation.engine = general tracks every contact)");
   }
 }
@@ -1005,9 +1018,15 @@ void Simulation::advance(std::int64_t n) {
   log_.rate.assign(steps * watched_pairs_.size(), 0.0);
   log_.speed.assign(steps * watched_particles_.size(), 0.0);
   if (chain_) {
-    const std::int64_t per_pass = std::max(settings_.chain_pass_steps, 1);
-    for (std::int64_t done = 0; done < n; done += per_pass)
-      chain_pass(std::min(per_pass, n - done), done);
+    // Passes of equal length (at most chain_pass_steps): a short last pass would reload every
+    // tile for a few steps only.
+    const std::int64_t most = std::max(settings_.chain_pass_steps, 1);
+    const std::int64_t passes = (n + most - 1) / most;
+    for (std::int64_t k = 0, done = 0; k < passes; ++k) {
+      const std::int64_t length = (n - done) / (passes - k);
+      chain_pass(length, done);
+      done += length;
+    }
     return;
   }
   for (std::int64_t s = 0; s < n; ++s) {

@@ -81,7 +81,9 @@ class Simulation {
 
   /// Advances by one velocity-Verlet step.
   void step();
-  /// Advances by `n` steps (the chain engine takes several steps per pass over the chain).
+  /// Advances by `n` steps (the chain engine takes several steps per pass over the chain; if it
+  /// stops on an overlap of a radius, the message names the step and the state is the pass's
+  /// end).
   void advance(std::int64_t n);
 
   /// What advance() records after each of its steps, for observers that need every step: the
@@ -92,6 +94,8 @@ class Simulation {
     std::vector<double> rate;           ///< approach rate [m/s] (0 when not a candidate)
     std::vector<double> speed;          ///< |v| [m/s]
   };
+  /// Index of the candidate contact of particles i < j in pair_contacts(), or -1.
+  long find_contact(int i, int j) const;
   /// Watches particle pairs (i, j) (i < j) and particles: see StepLog.
   void watch(std::vector<std::pair<int, int>> pairs, std::vector<Eigen::Index> particles);
   const StepLog& step_log() const { return log_; }
@@ -138,7 +142,6 @@ class Simulation {
   void chain_gather(std::size_t d0, std::size_t d1, double closing_kick);
   template <class KernelT>
   void update_wall(std::size_t c, const Eigen::Vector3d& point);
-  long find_contact(int i, int j) const;
   void record_step(std::int64_t s);
   void rebuild_neighbors();
   /// Contact forces and particle forces (at construction for the chain engine, whose steps
@@ -188,8 +191,9 @@ class Simulation {
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
   /// then run a vectorised loop that evaluates every pair.
   bool uniform_pairs_ = false;
-  /// The vectorised loop's copy of each pair's v0 (ContactState::impact_velocity), contiguous:
-  /// filled at the first pass, then written with the state at every onset.
+  /// Laws that read only v0, on the vectorised loop: each pair's v0 (ContactState::
+  /// impact_velocity) again, contiguous; filled at the first pass, then written with the state
+  /// at every onset.
   std::vector<double> pair_impact_velocity_;
 
   std::vector<std::pair<int, int>> watched_pairs_;
