@@ -713,8 +713,18 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // A finished case is queued for writing; see WriteQueue. The write adds this session's id and,
   // at most every 5 s, flushes the file (a flush costs more as the file grows): a later kill,
   // even SIGKILL, finds a readable file with every case finished before the last flush.
+  double writing = 0.0;  // seconds spent writing finished cases (one writer at a time)
   WriteQueue<FinishedCase> writes(
       [&](FinishedCase& c) {
+        const auto write_start = std::chrono::steady_clock::now();
+        struct Clocked {
+          double& total;
+          std::chrono::steady_clock::time_point start;
+          ~Clocked() {
+            total +=
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          }
+        } clocked{writing, write_start};
         const std::string name = case_name(c.index);
         try {
           c.run.commit();
@@ -765,6 +775,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   }
   writes.drain(true);  // cases finished before a stop signal are kept too
   phase("run cases");
+  if (timing && log) *log << "sweep timing: of which writing finished cases " << writing << " s\n";
   const int interrupted = all_max(stop_signal);
   if (interrupted) {
     cases_group.reset();
