@@ -54,18 +54,6 @@ inline hid_t file_access() {
     const hid_t p = check(H5Pcreate(H5P_FILE_ACCESS), "file access plist");
     check_status(H5Pset_libver_bounds(p, H5F_LIBVER_V18, H5F_LIBVER_V18), "format bounds");
     check_status(H5Pset_meta_block_size(p, 1 << 20), "metadata block");
-    // A metadata cache of fixed size, large enough for many sweep cases: the default (2 MiB,
-    // adaptive) is soon full, and then every new object evicts (writes) older ones one by one.
-    H5AC_cache_config_t cache;
-    cache.version = H5AC__CURR_CACHE_CONFIG_VERSION;
-    check_status(H5Pget_mdc_config(p, &cache), "metadata cache");
-    cache.set_initial_size = true;
-    cache.initial_size = cache.max_size = 64 << 20;
-    cache.min_size = 1 << 20;
-    cache.incr_mode = H5C_incr__off;
-    cache.flash_incr_mode = H5C_flash_incr__off;
-    cache.decr_mode = H5C_decr__off;
-    check_status(H5Pset_mdc_config(p, &cache), "metadata cache");
     return p;
   }();
   return fapl;
