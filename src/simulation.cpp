@@ -48,6 +48,17 @@ struct MassOf {
   double operator[](std::size_t i) const { return inverse_mass ? inverse_mass[i] : uniform; }
 };
 
+// f.template operator()<flags...>() with run-time flags as template arguments: one
+// instantiation per combination, chosen once per loop instead of tested per element.
+template <bool... fixed, class F>
+inline decltype(auto) with_flags(F&& f) {
+  return f.template operator()<fixed...>();
+}
+template <bool... fixed, class F, class... Rest>
+inline decltype(auto) with_flags(F&& f, bool flag, Rest... rest) {
+  return flag ? with_flags<fixed..., true>(f, rest...) : with_flags<fixed..., false>(f, rest...);
+}
+
 template <bool uniform_mass>
 CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
                              double* __restrict v, const double* __restrict f, MassOf m,
@@ -143,7 +154,17 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
   }
 }
 
-// `when`: " at step N", or nothing at construction.
+// The chain engine's stops. `when`: " at step N", or nothing at construction. A wall meets
+// only the end particle: one pressed into it by a radius could let its neighbour reach the wall
+// too, which only the general engine would see.
+[[noreturn]] void throw_wall_too_deep(int particle, const std::string& wall,
+                                      const std::string& when = "") {
+  throw std::runtime_error("chain engine: particle " + std::to_string(particle) +
+                           " overlaps wall " + wall + " by its radius or more" + when +
+                           ", where the chain's contacts no longer hold "
+                           "(simulation.engine = general tracks every contact)");
+}
+
 [[noreturn]] void throw_too_deep(std::size_t c, const std::string& when = "") {
   throw std::runtime_error("chain engine: particles " + std::to_string(c) + " and " +
                            std::to_string(c + 1) + " overlap by a radius or more" + when +
@@ -458,8 +479,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
                                                  pairs_.touching.data(), pairs_.work.data(), onset,
                                                  pair_impact_velocity_.data(), floor, deep_limit);
     };
-    const int flags = settings_.tension == TensionPolicy::clamp ? run.template operator()<true>()
-                                                                : run.template operator()<false>();
+    const int flags = with_flags(run, settings_.tension == TensionPolicy::clamp);
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
         if (overlap[c] >= deep_limit) {
@@ -498,27 +518,12 @@ void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing
     if (closing_kick == 0.0) {
       gather_interior(b, e, f, base_force_x_.data(), pair_force, peak);
     } else {
-      // One instantiation per combination: the flags are fixed for the run.
-      auto run = [&]<bool track, bool uniform, bool has_base>() {
-        gather_kick_interior<track, uniform, has_base>(b, e, f, base, pair_force, v, mass,
-                                                       closing_kick, peak, peak_v);
-      };
-      const bool uniform = mass.inverse_mass == nullptr;
-      if (tracking_) {
-        if (uniform)
-          base ? run.template operator()<true, true, true>()
-               : run.template operator()<true, true, false>();
-        else
-          base ? run.template operator()<true, false, true>()
-               : run.template operator()<true, false, false>();
-      } else {
-        if (uniform)
-          base ? run.template operator()<false, true, true>()
-               : run.template operator()<false, true, false>();
-        else
-          base ? run.template operator()<false, false, true>()
-               : run.template operator()<false, false, false>();
-      }
+      with_flags(
+          [&]<bool track, bool uniform, bool has_base>() {
+            gather_kick_interior<track, uniform, has_base>(b, e, f, base, pair_force, v, mass,
+                                                           closing_kick, peak, peak_v);
+          },
+          tracking_, mass.inverse_mass == nullptr, base != nullptr);
     }
   }
   // The two end particles, which also meet the walls.
@@ -553,12 +558,12 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   double* x = p.position.col(0).data();
   double* v = p.velocity.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
-  if (drift_begin < drift_end) {
-    if (mass.inverse_mass)
-      kick_drift<false>(drift_begin, drift_end, x, v, p.force.col(0).data(), mass, half, dt);
-    else
-      kick_drift<true>(drift_begin, drift_end, x, v, p.force.col(0).data(), mass, half, dt);
-  }
+  if (drift_begin < drift_end)
+    with_flags(
+        [&]<bool uniform>() {
+          kick_drift<uniform>(drift_begin, drift_end, x, v, p.force.col(0).data(), mass, half, dt);
+        },
+        mass.inverse_mass == nullptr);
   const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
   for (std::size_t c = 0; c < wall_contacts; ++c) {
     const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
@@ -568,8 +573,6 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
     update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w]);
     pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
         wall_contacts_.force[c];
-    // A particle pressed into its wall by a radius could let its neighbour reach the wall too,
-    // which only the general engine would see.
     if (wall_contacts_.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
       pass.note_fault(r.step, np + c);
   }
@@ -718,12 +721,9 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
         std::to_string(step_ - steps + static_cast<std::int64_t>(f / pass.keys_per_step) + 1);
     if (key < np) throw_too_deep(key, when);
     const std::size_t c = key - np;
-    throw std::runtime_error("chain engine: particle " + std::to_string(wall_contacts_.first[c]) +
-                             " overlaps wall " +
-                             scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name +
-                             " by its radius or more" + when +
-                             ", where the chain's contacts no longer hold "
-                             "(simulation.engine = general tracks every contact)");
+    throw_wall_too_deep(wall_contacts_.first[c],
+                        scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name,
+                        when);
   }
 }
 
@@ -942,12 +942,8 @@ void Simulation::compute_forces() {
     const Particles& p = scene_.particles;
     for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
       if (wall_contacts_.overlap[c] >= p.radius(wall_contacts_.first[c]))
-        throw std::runtime_error(
-            "chain engine: particle " + std::to_string(wall_contacts_.first[c]) +
-            " overlaps wall " +
-            scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name +
-            " by its radius or more, where the chain's contacts no longer hold "
-            "(simulation.engine = general tracks every contact)");
+        throw_wall_too_deep(wall_contacts_.first[c],
+                            scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name);
     chain_gather(0, static_cast<std::size_t>(p.size()), 0.0);
   } else {
     gather_forces();

@@ -46,15 +46,8 @@ TEST(NeighborSearch, WallPairs) {
 // left and re-entered the neighbor structure, and an elastic law keeps its speed.
 TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
   Simulation sim = test::simulation_from(test::bead_between_walls(), {"simulation.engine=general"});
-  const test::ImpactCounts hits =
-      test::count_impacts(sim, static_cast<std::int64_t>(0.05 / sim.time_step()));
-  EXPECT_GE(hits.wall, 4);
-  EXPECT_GE(hits.pair, 4);
+  test::expect_elastic_bounces(sim);
   EXPECT_GT(sim.neighbor_rebuilds(), 10);
-  // Elastic: the energy returns to its initial value after each impact, up to the integrator's
-  // error per impact at 100 steps per contact (about 3e-6 each here).
-  const double m = sim.particles().mass(0);
-  EXPECT_NEAR(sim.energies().kinetic + sim.energies().stored, 0.5 * m * 4.0, 2e-4 * 0.5 * m * 4.0);
 }
 
 // A plastic pair that flies apart beyond the skin keeps its permanent overlap: when it meets

@@ -1,6 +1,8 @@
 #pragma once
 // Shared helpers for the tests: build a simulation from INI text, follow one contact.
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,6 +52,17 @@ inline ImpactCounts count_impacts(Simulation& sim, std::int64_t steps) {
     pair_touch = p;
   }
   return n;
+}
+
+/// Runs bead_between_walls (elastic Hertz) for its 0.05 s: at least four impacts on the walls
+/// and between the particles, each seen, and the energy back to its initial value up to the
+/// integrator's error per impact at 100 steps per contact (about 3e-6 each).
+inline void expect_elastic_bounces(Simulation& sim) {
+  const ImpactCounts hits = count_impacts(sim, static_cast<std::int64_t>(0.05 / sim.time_step()));
+  EXPECT_GE(hits.wall, 4);
+  EXPECT_GE(hits.pair, 4);
+  const double e0 = 0.5 * sim.particles().mass(0) * 4.0;  // the striker at 2 m/s
+  EXPECT_NEAR(sim.energies().kinetic + sim.energies().stored, e0, 2e-4 * e0);
 }
 
 /// What one binary impact produced, measured on the engine's own contact record.
