@@ -90,6 +90,29 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
 constexpr int block_onset = 1;     // a pair of the block touched for the first time
 constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius or more
 
+// After a block's pairs: touching = delta > 0, the new overlap's sign; onsets (first touch) in
+// `onset`; returns block_onset and block_too_deep flags.
+CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __restrict overlap,
+                                std::uint8_t* __restrict touching, std::uint8_t* __restrict onset,
+                                double deep_limit) {
+  std::uint8_t any = 0, deep = 0;
+  for (std::size_t c = c0; c < c1; ++c) {
+    const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
+    const auto o = static_cast<std::uint8_t>(on & (touching[c] ^ 1));
+    onset[c - c0] = o;
+    any |= o;
+    deep |= static_cast<std::uint8_t>(overlap[c] >= deep_limit);
+    touching[c] = on;
+  }
+  return (any ? block_onset : 0) | (deep ? block_too_deep : 0);
+}
+
+// The plastic history columns of a chain, as restrict pointers for the vector loop.
+struct HistoryView {
+  double *max_overlap, *max_force, *residual_overlap, *unload_stiffness, *unload_exponent,
+      *unloading, *regime;
+};
+
 template <class KernelT, bool clamp>
 CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
                                      const double* __restrict v, const PairCoeffs& coeffs,
@@ -122,16 +145,62 @@ CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const doubl
     force[c] = f;
     rate[c] = r;
   }
-  std::uint8_t any = 0, deep = 0;
-  for (std::size_t c = c0; c < c1; ++c) {  // touching = delta > 0, the new overlap's sign
-    const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
-    const auto o = static_cast<std::uint8_t>(on & (touching[c] ^ 1));
-    onset[c - c0] = o;
-    any |= o;
-    deep |= static_cast<std::uint8_t>(overlap[c] >= deep_limit);
-    touching[c] = on;
+  return block_touching(c0, c1, overlap, touching, onset, deep_limit);
+}
+
+// The same for a plastic law whose history is kept in columns (kernels::PlasticHistory): pairs
+// where the kernel's branch-free form is exact advance here; the others (`fallback[c - c0]`
+// set, nothing of theirs written) are left to update_contact. Returns whether there are any.
+// The flags are 64-bit like the doubles: byte flags would make GCC take 64 pairs per vector
+// iteration, far more than the registers hold.
+template <class KernelT, bool clamp>
+CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
+                                      const double* __restrict v, const PairCoeffs& coeffs,
+                                      double radius_sum, double* __restrict overlap,
+                                      double* __restrict force, double* __restrict rate,
+                                      double* __restrict work, HistoryView h,
+                                      std::uint64_t* __restrict fallback) {
+  const PairCoeffs c_local = coeffs;
+  double* __restrict max_overlap = h.max_overlap;
+  double* __restrict max_force = h.max_force;
+  double* __restrict residual_overlap = h.residual_overlap;
+  double* __restrict unload_stiffness = h.unload_stiffness;
+  double* __restrict unload_exponent = h.unload_exponent;
+  double* __restrict unloading = h.unloading;
+  double* __restrict regime = h.regime;
+  std::uint64_t any = 0;
+  // Every array is written at index c only (GCC does not carry restrict through locals).
+#pragma GCC ivdep
+  for (std::size_t c = c0; c < c1; ++c) {
+    const double d = radius_sum - (x[c + 1] - x[c]);
+    const double r = v[c] - v[c + 1];
+    const bool on = d > 0.0;
+    const double d_on = on ? d : 0.0;
+    const kernels::PlasticHistory old{
+        max_overlap[c], max_force[c], residual_overlap[c], unload_stiffness[c], unload_exponent[c],
+        unloading[c],   regime[c]};
+    const bool here = !on | KernelT::columns_exact(c_local, old, d_on);
+    const bool moves = on & here;  // a pair apart keeps its history
+    kernels::PlasticHistory now = old;
+    double f = KernelT::force_columns(c_local, now, d_on);
+    if constexpr (clamp) f = f < 0.0 ? 0.0 : f;
+    f = on ? f : 0.0;
+    max_overlap[c] = moves ? now.max_overlap : old.max_overlap;
+    max_force[c] = moves ? now.max_force : old.max_force;
+    residual_overlap[c] = moves ? now.residual_overlap : old.residual_overlap;
+    unload_stiffness[c] = moves ? now.unload_stiffness : old.unload_stiffness;
+    unload_exponent[c] = moves ? now.unload_exponent : old.unload_exponent;
+    unloading[c] = moves ? now.unloading : old.unloading;
+    regime[c] = moves ? now.regime : old.regime;
+    const double w = work[c] + 0.5 * (force[c] + f) * (d_on - overlap[c]);
+    work[c] = here ? w : work[c];
+    overlap[c] = here ? d_on : overlap[c];
+    force[c] = here ? f : force[c];
+    rate[c] = here ? r : rate[c];
+    fallback[c - c0] = static_cast<std::uint64_t>(!here);
+    any |= static_cast<std::uint64_t>(!here);
   }
-  return (any ? block_onset : 0) | (deep ? block_too_deep : 0);
+  return any != 0;
 }
 
 // gather_interior and the step's closing half kick in one pass (and the peaks, if tracked).
@@ -470,16 +539,48 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = min_radius_;
+  const bool clamp = settings_.tension == TensionPolicy::clamp;
   for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
     const std::size_t b1 = std::min(b0 + chain_block, c1);
     std::uint8_t onset[chain_block];
-    const auto run = [&]<bool clamp>() {
-      return uniform_pairs_block<KernelT, clamp>(b0, b1, x, v, coeffs, radius_sum, overlap,
-                                                 pairs_.force.data(), pairs_.rate.data(),
-                                                 pairs_.touching.data(), pairs_.work.data(), onset,
-                                                 pair_impact_velocity_.data(), floor, deep_limit);
-    };
-    const int flags = with_flags(run, settings_.tension == TensionPolicy::clamp);
+    int flags = 0;
+    if constexpr (kernels::history_in_columns<KernelT>) {
+      HistoryColumns& h = plastic_columns_;
+      const HistoryView view{h.max_overlap.data(),
+                             h.max_force.data(),
+                             h.residual_overlap.data(),
+                             h.unload_stiffness.data(),
+                             h.unload_exponent.data(),
+                             h.unloading.data(),
+                             h.regime.data()};
+      std::uint64_t fallback[chain_block];
+      const bool any = with_flags(
+          [&]<bool clamped>() {
+            return columns_pairs_block<KernelT, clamped>(b0, b1, x, v, coeffs, radius_sum, overlap,
+                                                         pairs_.force.data(), pairs_.rate.data(),
+                                                         pairs_.work.data(), view, fallback);
+          },
+          clamp);
+      if (any)  // beyond the branch-free form (plastic flow): the pair's own update, as the
+                // per-pair loop does it, on its history taken out of the columns
+        for (std::size_t c = b0; c < b1; ++c) {
+          if (!fallback[c - b0]) continue;
+          h.get(c).store(pairs_.state[c]);
+          update_contact<KernelT>(pairs_, c, radius_sum - (x[c + 1] - x[c]), v[c] - v[c + 1], floor,
+                                  clamp, coeffs);
+          h.set(c, kernels::PlasticHistory::of(pairs_.state[c]));
+        }
+      flags = block_touching(b0, b1, overlap, pairs_.touching.data(), onset, deep_limit);
+    } else {
+      flags = with_flags(
+          [&]<bool clamped>() {
+            return uniform_pairs_block<KernelT, clamped>(
+                b0, b1, x, v, coeffs, radius_sum, overlap, pairs_.force.data(), pairs_.rate.data(),
+                pairs_.touching.data(), pairs_.work.data(), onset, pair_impact_velocity_.data(),
+                floor, deep_limit);
+          },
+          clamp);
+    }
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
         if (overlap[c] >= deep_limit) {
@@ -498,6 +599,81 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
           if constexpr (kernels::reads_only_impact_velocity<KernelT>) pair_impact_velocity_[c] = v0;
         }
   }
+}
+
+template <class KernelT>
+bool Simulation::chain_vectorised() const {
+  constexpr bool vectorisable = kernels::history_free<KernelT> ||
+                                kernels::reads_only_impact_velocity<KernelT> ||
+                                kernels::history_in_columns<KernelT>;
+  if constexpr (!vectorisable) {
+    return false;
+  } else {
+    // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
+    if (!settings_.chain_vector_pairs || !uniform_pairs_ || pairs_.size() < chain_block)
+      return false;
+    if constexpr (kernels::history_in_columns<KernelT>)
+      return KernelT::columns_usable(pairs_.coeffs[0]);
+    return true;
+  }
+}
+
+bool Simulation::uses_vectorised_pairs() const {
+  return chain_ && with_kernel(settings_.law->kernel,
+                               [&](auto kernel) { return chain_vectorised<decltype(kernel)>(); });
+}
+
+void Simulation::HistoryColumns::load(const std::vector<ContactState>& states) {
+  const std::size_t n = states.size();
+  for (auto* column : {&max_overlap, &max_force, &residual_overlap, &unload_stiffness,
+                       &unload_exponent, &unloading, &regime})
+    column->resize(n);
+  for (std::size_t c = 0; c < n; ++c) set(c, kernels::PlasticHistory::of(states[c]));
+}
+
+void Simulation::HistoryColumns::store(std::vector<ContactState>& states) const {
+  for (std::size_t c = 0; c < states.size(); ++c) get(c).store(states[c]);
+}
+
+kernels::PlasticHistory Simulation::HistoryColumns::get(std::size_t c) const {
+  return {
+      max_overlap[c], max_force[c], residual_overlap[c], unload_stiffness[c], unload_exponent[c],
+      unloading[c],   regime[c]};
+}
+
+void Simulation::HistoryColumns::set(std::size_t c, const kernels::PlasticHistory& h) {
+  max_overlap[c] = h.max_overlap;
+  max_force[c] = h.max_force;
+  residual_overlap[c] = h.residual_overlap;
+  unload_stiffness[c] = h.unload_stiffness;
+  unload_exponent[c] = h.unload_exponent;
+  unloading[c] = h.unloading;
+  regime[c] = h.regime;
+}
+
+struct Simulation::ColumnsGuard {
+  Simulation* sim = nullptr;  // nullptr: nothing loaded
+  ColumnsGuard() = default;
+  explicit ColumnsGuard(Simulation* s) : sim(s) {}
+  ColumnsGuard(const ColumnsGuard&) = delete;
+  ColumnsGuard& operator=(const ColumnsGuard&) = delete;
+  ~ColumnsGuard() {
+    if (!sim) return;
+    sim->plastic_columns_.store(sim->pairs_.state);
+  }
+};
+
+Simulation::ColumnsGuard Simulation::load_history_columns() {
+  const bool columns = with_kernel(settings_.law->kernel, [&](auto kernel) {
+    using KernelT = decltype(kernel);
+    if constexpr (kernels::history_in_columns<KernelT>)
+      return chain_vectorised<KernelT>();
+    else
+      return false;
+  });
+  if (!columns) return {};
+  plastic_columns_.load(pairs_.state);
+  return ColumnsGuard(this);
 }
 
 // Gathers particles [begin, end): contact forces (and walls at the ends) into the force, then,
@@ -627,10 +803,10 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
 
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    constexpr bool vectorisable =
-        kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT>;
-    // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
-    const bool vector_pairs = vectorisable && uniform_pairs_ && np >= chain_block;
+    constexpr bool vectorisable = kernels::history_free<KernelT> ||
+                                  kernels::reads_only_impact_velocity<KernelT> ||
+                                  kernels::history_in_columns<KernelT>;
+    const bool vector_pairs = chain_vectorised<KernelT>();
     if (kernels::reads_only_impact_velocity<KernelT> && vector_pairs &&
         pair_impact_velocity_.size() != np) {  // first pass: v0 of the pairs touching already
       pair_impact_velocity_.resize(np);
@@ -1018,6 +1194,7 @@ void Simulation::advance(std::int64_t n) {
     // tile for a few steps only.
     const std::int64_t most = std::max(settings_.chain_pass_steps, 1);
     const std::int64_t passes = (n + most - 1) / most;
+    const ColumnsGuard columns = load_history_columns();
     for (std::int64_t k = 0, done = 0; k < passes; ++k) {
       const std::int64_t length = (n - done) / (passes - k);
       chain_pass(length, done);

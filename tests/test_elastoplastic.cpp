@@ -10,13 +10,16 @@
 #include <cstdio>
 #include <functional>
 #include <numbers>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "chaindem/binary_impact.hpp"
 #include "chaindem/contact_law.hpp"
 #include "chaindem/restitution.hpp"
+#include "test_support.hpp"
 
 using namespace chaindem;
 
@@ -897,4 +900,93 @@ TEST(ElastoplasticRegistry, YieldStressFromMaterialsOrParameterAndInvalidInput) 
     bd.prepare(bd, steel(), {{"c1", 2.8}, {"c2", -1.0}, {"plastic_overlap_ratio", 10.0}});
   });
   EXPECT_NE(m2.find("c2"), std::string::npos) << m2;
+}
+
+// ---- The branch-free form the chain engine vectorises (kernels::PlasticHistory)
+// ------------------
+
+// Drives one pair through a random walk of overlaps (loading, unloading, reloading, separating)
+// below `top`, then below `top_later`, on the kernel's own force(), and wherever the kernel says
+// its columns form is exact, checks that force_columns gives the same force and the same
+// history, bit for bit. Returns how many steps were checked, and how many of those froze an
+// unloading branch; `s` is the pair's history at the end.
+template <class KernelT>
+std::pair<int, int> compare_columns_form(const PairCoeffs& c, double top, double top_later,
+                                         ContactState& s) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> step(-0.06, 0.07);
+  double d = 0.0;
+  int checked = 0, frozen = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double high = i < 10000 ? top : top_later;
+    d = std::clamp(d + step(random) * high, -0.2 * high, high);
+    if (i % 97 == 0) d = std::uniform_real_distribution<double>(0.0, high)(random);
+    if (!(d > 0.0)) continue;  // engines never evaluate a pair apart
+    kernels::PlasticHistory h = kernels::PlasticHistory::of(s);
+    const bool exact = KernelT::columns_exact(c, h, d);
+    const bool was_unloading = s.unloading != 0;
+    const double f = KernelT::force(c, s, d, 0.0);
+    if (!exact) continue;
+    const double g = KernelT::force_columns(c, h, d);
+    ContactState t = s;
+    h.store(t);
+    EXPECT_EQ(g, f) << "at step " << i << ", overlap " << d;
+    test::expect_same_history(t, s, "step " + std::to_string(i));
+    ++checked;
+    frozen += !was_unloading && s.unloading;
+  }
+  return {checked, frozen};
+}
+
+TEST(Elastoplastic, ColumnsFormIsTheKernelBitForBitInTheElasticRegime) {
+  for (const Case& k : cases()) {
+    SCOPED_TRACE(k.id);
+    const LawEntry& l = law(k.id);
+    const PairCoeffs c = coeffs(k);
+    with_kernel(l.kernel, [&](auto kernel) {
+      using KernelT = decltype(kernel);
+      if constexpr (kernels::history_in_columns<KernelT>) {
+        ASSERT_TRUE(KernelT::columns_usable(c));
+        // The elastic regime ends where the law's does, less the 1e-12 margin, and not later.
+        const double end = k.elastic_end * c.yield_overlap;
+        const kernels::PlasticHistory fresh = kernels::PlasticHistory::of(ContactState{});
+        EXPECT_TRUE(KernelT::columns_exact(c, fresh, end * (1.0 - 1e-11)));
+        EXPECT_FALSE(KernelT::columns_exact(c, fresh, end));
+        kernels::PlasticHistory yielded = fresh;
+        yielded.max_overlap = end;
+        EXPECT_FALSE(KernelT::columns_exact(c, yielded, 0.5 * end));
+        // A walk that stays elastic, and one that goes on into plastic flow (exact until then,
+        // and never after).
+        ContactState s;
+        auto [checked, frozen] = compare_columns_form<KernelT>(c, 0.999 * end, 0.999 * end, s);
+        EXPECT_GT(checked, 10000);
+        EXPECT_GT(frozen, 100);
+        EXPECT_EQ(s.regime, 0);
+        std::tie(checked, frozen) = compare_columns_form<KernelT>(c, 0.999 * end, 3.0 * end, s);
+        EXPECT_GT(checked, 5000);
+        EXPECT_LT(checked, 10000);
+        EXPECT_GT(s.regime, 0);
+        EXPECT_GT(s.residual_overlap, 0.0);
+      } else {
+        FAIL() << "no columns form";
+      }
+    });
+  }
+}
+
+TEST(PlasticPower, ColumnsFormIsTheKernelBitForBit) {
+  for (const char* id : {"lankarani_nikravesh_plastic", "gharib_hurmuzlu_plastic"}) {
+    SCOPED_TRACE(id);
+    const LawEntry& l = law(id);
+    const PairCoeffs c = l.prepare(l, steel(), resolved(l, {{"restitution", 0.6}}));
+    ASSERT_TRUE(kernels::PlasticPower::columns_usable(c));
+    ContactState s;
+    const auto [checked, frozen] = compare_columns_form<kernels::PlasticPower>(c, 1e-5, 1e-5, s);
+    EXPECT_GT(checked, 10000);
+    EXPECT_GT(frozen, 100);
+  }
+  // Other exponents need std::pow, whose vectorised versions round differently: not usable.
+  PairCoeffs linear;
+  linear.exponent = 1.0;
+  EXPECT_FALSE(kernels::PlasticPower::columns_usable(linear));
 }

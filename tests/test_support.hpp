@@ -112,4 +112,17 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
   throw std::runtime_error("follow_impact: contact did not end");
 }
 
+/// The two histories are the same, field by field, bit for bit.
+inline void expect_same_history(const ContactState& a, const ContactState& b,
+                                const std::string& where) {
+  EXPECT_EQ(a.impact_velocity, b.impact_velocity) << where;
+  EXPECT_EQ(a.max_overlap, b.max_overlap) << where;
+  EXPECT_EQ(a.max_force, b.max_force) << where;
+  EXPECT_EQ(a.residual_overlap, b.residual_overlap) << where;
+  EXPECT_EQ(a.unload_stiffness, b.unload_stiffness) << where;
+  EXPECT_EQ(a.unload_exponent, b.unload_exponent) << where;
+  EXPECT_EQ(a.unloading, b.unloading) << where;
+  EXPECT_EQ(a.regime, b.regime) << where;
+}
+
 }  // namespace chaindem::test

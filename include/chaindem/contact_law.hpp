@@ -190,6 +190,43 @@ inline double pow15(double d) {
   return d * std::sqrt(d);
 }
 
+/// x^n, with the Hertz exponent as x sqrt(x): std::pow costs ~10 times more, and the vectorised
+/// history loops (force_columns below) compute x sqrt(x) too.
+inline double power(double x, double n) {
+  return n == 1.5 ? pow15(x) : std::pow(x, n);
+}
+
+/// A plastic kernel's history (ContactState without v0) as plain numbers, the flags as 0 or 1:
+/// what an engine keeping the history in columns, one array per field, loads and stores per pair.
+/// Kernels that can be evaluated on it provide
+///   columns_usable(c)        the coefficients allow it at all (plastic_power: n = 3/2)
+///   columns_exact(c, h, d)   force_columns reproduces force() at this state and overlap, bit for
+///                            bit, history included (else the engine calls force())
+///   force_columns(c, h, d)   force() without branches, so that a loop over pairs vectorises
+struct PlasticHistory {
+  double max_overlap, max_force, residual_overlap, unload_stiffness, unload_exponent;
+  double unloading, regime;
+
+  static PlasticHistory of(const ContactState& s) {
+    return {s.max_overlap,
+            s.max_force,
+            s.residual_overlap,
+            s.unload_stiffness,
+            s.unload_exponent,
+            static_cast<double>(s.unloading),
+            static_cast<double>(s.regime)};
+  }
+  void store(ContactState& s) const {
+    s.max_overlap = max_overlap;
+    s.max_force = max_force;
+    s.residual_overlap = residual_overlap;
+    s.unload_stiffness = unload_stiffness;
+    s.unload_exponent = unload_exponent;
+    s.unloading = static_cast<int>(unloading);
+    s.regime = static_cast<int>(regime);
+  }
+};
+
 struct LinearSpring {
   static double force(const PairCoeffs& c, ContactState&, double d, double) {
     return c.stiffness * d;
@@ -291,8 +328,6 @@ struct LeeWangTransition : Hertz {
 /// i.e. K_u = K c^(-2n); reloading follows the unloading curve up to delta_max. The pair keeps
 /// its permanent overlap across separations (re-contact starts on the flattened surfaces).
 struct PlasticPower {
-  /// x^n, with the Hertz exponent as d sqrt(d): std::pow costs ~10 times more.
-  static double power(double x, double n) { return n == 1.5 ? pow15(x) : std::pow(x, n); }
   static double unload_force(const ContactState& s, double n, double d) {
     return d > s.residual_overlap ? s.unload_stiffness * power(d - s.residual_overlap, n) : 0.0;
   }
@@ -314,6 +349,24 @@ struct PlasticPower {
       freeze(c, s);
     }
     return unload_force(s, c.exponent, d);
+  }
+  static bool columns_usable(const PairCoeffs& c) { return c.exponent == 1.5; }
+  static bool columns_exact(const PairCoeffs&, const PlasticHistory&, double) { return true; }
+  static double force_columns(const PairCoeffs& c, PlasticHistory& h, double d) {
+    const bool loading = d >= h.max_overlap;
+    const double f_load = c.stiffness * pow15(d);
+    const bool freeze_now = !loading & (h.unloading == 0.0);  // freeze(), as selects
+    const double c2 = c.restitution * c.restitution;
+    const double residual = freeze_now ? (1.0 - c2) * h.max_overlap : h.residual_overlap;
+    const double k_u = freeze_now ? c.stiffness * c.law[0] : h.unload_stiffness;
+    const double x = d > residual ? d - residual : 0.0;
+    const double f_unload = d > residual ? k_u * pow15(x) : 0.0;
+    h.unloading = loading ? 0.0 : 1.0;
+    h.max_overlap = loading ? d : h.max_overlap;
+    h.max_force = loading ? f_load : h.max_force;
+    h.residual_overlap = residual;
+    h.unload_stiffness = k_u;
+    return loading ? f_load : f_unload;
   }
   static double potential(const PairCoeffs& c, const ContactState& s, double d) {
     ContactState u = s;
@@ -381,6 +434,7 @@ inline double thornton_radius_ratio(double f) {
 /// thornton_1997. law: unused. Loading F_y + pi p_y R (delta - delta_y) = F_y + (3/2)(F_y/delta_y)
 /// (delta - delta_y) (the yield-onset slope).
 struct Thornton {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
     return c.yield_force * (1.0 + 1.5 * (d - c.yield_overlap) / c.yield_overlap);
@@ -395,6 +449,7 @@ struct Thornton {
 /// stronge_2000. law[0] = theta_y; F_y as printed, delta_y = (F_y/K)^(2/3);
 /// x = 2 delta/delta_y - 1.
 struct Stronge {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
     const double x = 2.0 * d / c.yield_overlap - 1.0;
@@ -414,6 +469,7 @@ struct Stronge {
 /// F(delta) by a bracketed root solve (src/laws.cpp).
 double vu_quoc_zhang_force(const PairCoeffs& c, double d, double lower_bound);
 struct VuQuocZhang {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   /// delta(F) on the elastoplastic branch (F >= F_y), with the row's symbols read as: E the
   /// Young's modulus of identical spheres (E/(1 - nu^2) = 2 E*), R = R*, and the row's delta the
   /// approach of one centre, half the overlap. Then a^e = R^(1/2) (F/K)^(1/3) (Hertz),
@@ -440,6 +496,7 @@ struct VuQuocZhang {
 
 /// kogut_etsion_2002. law[0] = delta_res/delta_max if >= 0, else (< 0) the finite-element fit.
 struct KogutEtsion {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     const double w = d / c.yield_overlap;
     if (w < 1.0) return hertz(c, d);
@@ -464,6 +521,7 @@ struct KogutEtsion {
 
 /// jackson_green_2005. law[0] = 4 H/(C S_y).
 struct JacksonGreen {
+  static constexpr double elastic_end = 1.9;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     const double w = d / c.yield_overlap;
     if (w <= 1.9) return hertz(c, d);
@@ -481,6 +539,7 @@ struct JacksonGreen {
 /// du_wang_2009. Loading pi R p_p delta - p_p^3 pi^3 R^2/(12 E*^2) = F_e + (3/2)(F_e/delta_e)
 /// (delta - delta_e), the tangent of the Hertz curve at delta_e.
 struct DuWang {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d <= c.yield_overlap) return hertz(c, d);
     return c.yield_force * (1.0 + 1.5 * (d - c.yield_overlap) / c.yield_overlap);
@@ -494,6 +553,7 @@ struct DuWang {
 /// brake_2012. law[0] = F'_y, law[1] = F'_p = 2 pi R p0 (the fully plastic branch
 /// pi p0 (2 R delta + c) = F_p + F'_p (delta - delta_p)).
 struct Brake {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
     if (d >= c.plastic_overlap) return c.plastic_force + c.law[1] * (d - c.plastic_overlap);
@@ -516,6 +576,7 @@ struct Brake {
 /// delta (alpha + beta ln delta) through (delta_y, F_y) and (delta_p, F_p), written without the
 /// unit-dependent alpha, beta.
 struct BurgoyneDaraio {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
     if (d >= c.plastic_overlap) return c.plastic_force + c.law[0] * (d - c.plastic_overlap);
@@ -533,6 +594,7 @@ struct BurgoyneDaraio {
 
 /// ma_liu_2015. law[0] = c1 [N/m], law[1] = c2 [N/m], law[2] = k1 [N/m]; c3 = F_y - c1 delta_y.
 struct MaLiu {
+  static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
     if (d >= c.plastic_overlap) return c.plastic_force + c.law[2] * (d - c.plastic_overlap);
@@ -585,8 +647,34 @@ struct Elastoplastic {
       freeze(c, s);
     }
     return d > s.residual_overlap
-               ? s.unload_stiffness * std::pow(d - s.residual_overlap, s.unload_exponent)
+               ? s.unload_stiffness * power(d - s.residual_overlap, s.unload_exponent)
                : 0.0;
+  }
+
+  /// Below this overlap (now and ever before) the contact is on the Hertz curve both ways:
+  /// Model::elastic_end delta_y, less 1e-12 so that no rounding of the models' own tests at
+  /// the end of the elastic branch matters.
+  static double hertz_limit(const PairCoeffs& c) {
+    return Model::elastic_end * c.yield_overlap * (1.0 - 1e-12);
+  }
+  static bool columns_usable(const PairCoeffs&) { return true; }
+  static bool columns_exact(const PairCoeffs& c, const PlasticHistory& h, double d) {
+    const double limit = hertz_limit(c);
+    return (d < limit) & (h.max_overlap < limit);
+  }
+  /// The elastic regime only (columns_exact): Hertz loading and unloading, and the freeze of
+  /// the elastic branch {K, 3/2, no residual overlap, regime 0}.
+  static double force_columns(const PairCoeffs& c, PlasticHistory& h, double d) {
+    const bool loading = d >= h.max_overlap;
+    const double f = ep::hertz(c, d);
+    const bool freeze_now = !loading & (h.unloading == 0.0);
+    h.unloading = loading ? 0.0 : 1.0;
+    h.max_overlap = loading ? d : h.max_overlap;
+    h.max_force = loading ? f : h.max_force;
+    h.unload_stiffness = freeze_now ? c.stiffness : h.unload_stiffness;
+    h.unload_exponent = freeze_now ? 1.5 : h.unload_exponent;
+    h.regime = freeze_now ? 0.0 : h.regime;
+    return f;
   }
   /// Energy returned by unloading from here: the frozen branch, or the branch that would be
   /// frozen at d if the contact is on the loading curve.
@@ -621,6 +709,12 @@ template <class KernelT>
 inline constexpr bool reads_only_impact_velocity =
     std::is_same_v<KernelT, HertzHysteresis> || std::is_same_v<KernelT, LinearHysteresis> ||
     std::is_same_v<KernelT, HertzV0RootDamping>;
+
+/// True for kernels an engine may evaluate on their history kept in columns (PlasticHistory).
+template <class KernelT>
+inline constexpr bool history_in_columns = requires(const PairCoeffs& c, PlasticHistory& h) {
+  KernelT::force_columns(c, h, 0.0);
+};
 
 }  // namespace kernels
 

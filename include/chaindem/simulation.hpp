@@ -38,6 +38,9 @@ struct SimulationSettings {
   /// in cache (docs/engine.md).
   int chain_pass_steps = 32;
   std::size_t chain_tile_pairs = 512;
+  /// Vectorised pair loops where the law allows (uniform chains of a few blocks or more); false
+  /// runs the per-pair loop, which computes the same bits (the tests compare the two).
+  bool chain_vector_pairs = true;
 };
 
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of
@@ -119,6 +122,9 @@ class Simulation {
 
   /// True when the 1D chain engine steps this simulation.
   bool uses_chain_engine() const { return chain_; }
+  /// Whether the chain engine evaluates the pairs in its vectorised loop (uniform chains of 256
+  /// pairs or more under a law with a branch-free form; docs/engine.md).
+  bool uses_vectorised_pairs() const;
 
   /// Starts recording, now and after every step, each particle's largest contact force (over its
   /// touching contacts; 0 if none yet) and its largest velocity along x. Folded into the step's
@@ -139,6 +145,13 @@ class Simulation {
   void chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass);
   template <class KernelT>
   void chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass);
+  /// Whether the chain engine runs the law on its vectorised pair loop (chain_pairs_vector).
+  template <class KernelT>
+  bool chain_vectorised() const;
+  /// Loads the plastic histories into plastic_columns_ when the vectorised loop keeps them there;
+  /// the returned guard stores them back into pairs_.state (also when a step throws).
+  struct ColumnsGuard;
+  ColumnsGuard load_history_columns();
   void chain_gather(std::size_t d0, std::size_t d1, double closing_kick);
   template <class KernelT>
   void update_wall(std::size_t c, const Eigen::Vector3d& point);
@@ -195,6 +208,16 @@ class Simulation {
   /// impact_velocity) again, contiguous; filled at the first pass, then written with the state
   /// at every onset.
   std::vector<double> pair_impact_velocity_;
+  /// Plastic laws on the vectorised loop: the pairs' histories as columns (PlasticHistory's
+  /// fields, one array each), the working copy of pairs_.state during advance().
+  struct HistoryColumns {
+    std::vector<double> max_overlap, max_force, residual_overlap, unload_stiffness, unload_exponent,
+        unloading, regime;
+    void load(const std::vector<ContactState>& states);
+    void store(std::vector<ContactState>& states) const;
+    kernels::PlasticHistory get(std::size_t c) const;
+    void set(std::size_t c, const kernels::PlasticHistory& h);
+  } plastic_columns_;
 
   std::vector<std::pair<int, int>> watched_pairs_;
   std::vector<Eigen::Index> watched_particles_;
