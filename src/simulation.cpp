@@ -185,20 +185,28 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
     double f = KernelT::force_columns(c_local, now, d_on);
     if constexpr (clamp) f = f < 0.0 ? 0.0 : f;
     f = on ? f : 0.0;
-    max_overlap[c] = moves ? now.max_overlap : old.max_overlap;
-    max_force[c] = moves ? now.max_force : old.max_force;
-    residual_overlap[c] = moves ? now.residual_overlap : old.residual_overlap;
-    unload_stiffness[c] = moves ? now.unload_stiffness : old.unload_stiffness;
-    unload_exponent[c] = moves ? now.unload_exponent : old.unload_exponent;
-    unloading[c] = moves ? now.unloading : old.unloading;
-    regime[c] = moves ? now.regime : old.regime;
+    using H = kernels::PlasticHistory;
+    constexpr unsigned moved = KernelT::columns_moved;
+    if constexpr (moved & H::max_overlap_field)
+      max_overlap[c] = moves ? now.max_overlap : old.max_overlap;
+    if constexpr (moved & H::max_force_field) max_force[c] = moves ? now.max_force : old.max_force;
+    if constexpr (moved & H::residual_overlap_field)
+      residual_overlap[c] = moves ? now.residual_overlap : old.residual_overlap;
+    if constexpr (moved & H::unload_stiffness_field)
+      unload_stiffness[c] = moves ? now.unload_stiffness : old.unload_stiffness;
+    if constexpr (moved & H::unload_exponent_field)
+      unload_exponent[c] = moves ? now.unload_exponent : old.unload_exponent;
+    if constexpr (moved & H::unloading_field) unloading[c] = moves ? now.unloading : old.unloading;
+    if constexpr (moved & H::regime_field) regime[c] = moves ? now.regime : old.regime;
     const double w = work[c] + 0.5 * (force[c] + f) * (d_on - overlap[c]);
     work[c] = here ? w : work[c];
     overlap[c] = here ? d_on : overlap[c];
     force[c] = here ? f : force[c];
     rate[c] = here ? r : rate[c];
-    fallback[c - c0] = static_cast<std::uint64_t>(!here);
-    any |= static_cast<std::uint64_t>(!here);
+    if constexpr (!KernelT::columns_always_exact) {
+      fallback[c - c0] = static_cast<std::uint64_t>(!here);
+      any |= static_cast<std::uint64_t>(!here);
+    }
   }
   return any != 0;
 }

@@ -203,9 +203,21 @@ inline double power(double x, double n) {
 ///   columns_exact(c, h, d)   force_columns reproduces force() at this state and overlap, bit for
 ///                            bit, history included (else the engine calls force())
 ///   force_columns(c, h, d)   force() without branches, so that a loop over pairs vectorises
+///   columns_moved            the fields force_columns may change (Field bits): the engine
+///                            stores only those (the loop is bound by its stores)
+///   columns_always_exact     columns_exact is true for every state
 struct PlasticHistory {
   double max_overlap, max_force, residual_overlap, unload_stiffness, unload_exponent;
   double unloading, regime;
+  enum Field : unsigned {
+    max_overlap_field = 1,
+    max_force_field = 2,
+    residual_overlap_field = 4,
+    unload_stiffness_field = 8,
+    unload_exponent_field = 16,
+    unloading_field = 32,
+    regime_field = 64
+  };
 
   static PlasticHistory of(const ContactState& s) {
     return {s.max_overlap,
@@ -351,7 +363,12 @@ struct PlasticPower {
     return unload_force(s, c.exponent, d);
   }
   static bool columns_usable(const PairCoeffs& c) { return c.exponent == 1.5; }
+  static constexpr bool columns_always_exact = true;
   static bool columns_exact(const PairCoeffs&, const PlasticHistory&, double) { return true; }
+  static constexpr unsigned columns_moved =
+      PlasticHistory::max_overlap_field | PlasticHistory::max_force_field |
+      PlasticHistory::residual_overlap_field | PlasticHistory::unload_stiffness_field |
+      PlasticHistory::unloading_field;
   static double force_columns(const PairCoeffs& c, PlasticHistory& h, double d) {
     const bool loading = d >= h.max_overlap;
     const double f_load = c.stiffness * pow15(d);
@@ -658,6 +675,11 @@ struct Elastoplastic {
     return Model::elastic_end * c.yield_overlap * (1.0 - 1e-12);
   }
   static bool columns_usable(const PairCoeffs&) { return true; }
+  static constexpr bool columns_always_exact = false;
+  static constexpr unsigned columns_moved =
+      PlasticHistory::max_overlap_field | PlasticHistory::max_force_field |
+      PlasticHistory::unload_stiffness_field | PlasticHistory::unload_exponent_field |
+      PlasticHistory::unloading_field | PlasticHistory::regime_field;
   static bool columns_exact(const PairCoeffs& c, const PlasticHistory& h, double d) {
     const double limit = hertz_limit(c);
     return (d < limit) & (h.max_overlap < limit);
