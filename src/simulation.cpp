@@ -742,29 +742,52 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   double* x = p.position.col(0).data();
   double* v = p.velocity.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
-  if (drift_begin < drift_end)
-    with_flags(
-        [&]<bool uniform>() {
-          kick_drift<uniform>(drift_begin, drift_end, x, v, p.force.col(0).data(), mass, half, dt);
-        },
-        mass.inverse_mass == nullptr);
+  auto drift = [&](std::size_t begin, std::size_t end) {
+    if (begin < end)
+      with_flags(
+          [&]<bool uniform>() {
+            kick_drift<uniform>(begin, end, x, v, p.force.col(0).data(), mass, half, dt);
+          },
+          mass.inverse_mass == nullptr);
+  };
+  // The wall contacts of end particle i (0 or np), once it has drifted.
   const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
-  for (std::size_t c = 0; c < wall_contacts; ++c) {
-    const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
-    if (!((i == 0 && r.left == Edge::chain_end) || (i == np && r.right == Edge::chain_end)))
-      continue;
-    const auto w = static_cast<std::size_t>(wall_contacts_.second[c]);
-    update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w]);
-    pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
-        wall_contacts_.force[c];
-    if (wall_contacts_.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
-      pass.note_fault(r.step, np + c);
+  auto walls_of = [&](std::size_t end_particle) {
+    for (std::size_t c = 0; c < wall_contacts; ++c) {
+      const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
+      if (i != end_particle) continue;
+      const auto w = static_cast<std::size_t>(wall_contacts_.second[c]);
+      update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w]);
+      pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
+          wall_contacts_.force[c];
+      if (wall_contacts_.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
+        pass.note_fault(r.step, np + c);
+    }
+  };
+  // The range in chunks of chain_chunk_pairs pairs: drift what the chunk's pairs read, the
+  // pairs, then gather the particles whose two pairs are done. Each particle and pair does the
+  // same arithmetic as with one chunk; interleaving keeps the square-root unit busy while the
+  // drift and gather loops move data (they would otherwise run one after the other).
+  const std::size_t chunk = std::max<std::size_t>(settings_.chain_chunk_pairs, 1);
+  std::size_t drifted = drift_begin, gathered = gather_begin;
+  for (std::size_t c0 = r.lo;;) {
+    const std::size_t c1 = std::min(r.hi, c0 + chunk);
+    const bool last = c1 == r.hi;
+    const std::size_t drift_to = last ? drift_end : std::min(drift_end, c1 + 1);
+    drift(drifted, drift_to);
+    drifted = std::max(drifted, drift_to);
+    if (c0 == r.lo && r.left == Edge::chain_end) walls_of(0);
+    if (last && r.right == Edge::chain_end) walls_of(np);
+    if (vector_pairs)
+      chain_pairs_vector<KernelT>(c0, c1, r.step, pass);
+    else
+      chain_pairs<KernelT>(c0, c1, r.step, &pass);
+    const std::size_t gather_to = last ? gather_end : std::min(gather_end, c1);
+    if (gathered < gather_to) chain_gather(gathered, gather_to, half);
+    gathered = std::max(gathered, gather_to);
+    if (last) break;
+    c0 = c1;
   }
-  if (vector_pairs)
-    chain_pairs_vector<KernelT>(r.lo, r.hi, r.step, pass);
-  else
-    chain_pairs<KernelT>(r.lo, r.hi, r.step, &pass);
-  chain_gather(gather_begin, gather_end, half);
 
   const std::size_t entry = static_cast<std::size_t>(pass.log_offset + r.step);
   for (std::size_t k = 0; k < watched_chain_pair_.size(); ++k) {

@@ -227,12 +227,14 @@ namespace {
 const std::vector<std::string> loaded{"wall_start.enabled=false", "chain.end_force=20",
                                       "chain.static_overlap=true", "gravity.acceleration=2000 0 0"};
 
+// `chunk`: pairs per chunk of a tile's step (by default, the whole step at once).
 Simulation tuned(const std::string& ini, std::vector<std::string> overrides, int threads,
-                 int pass_steps, std::size_t tile) {
+                 int pass_steps, std::size_t tile, std::size_t chunk = std::size_t{1} << 30) {
   overrides.push_back("simulation.threads=" + std::to_string(threads));
   RunSetup run = test::setup_from(ini, overrides);
   run.settings.chain_pass_steps = pass_steps;
   run.settings.chain_tile_pairs = tile;
+  run.settings.chain_chunk_pairs = chunk;
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();
   sim.watch({{0, 1}, {1, 2}, {0, 5}},
@@ -262,17 +264,19 @@ void expect_same_contacts(const ContactList& a, const ContactList& b, bool rates
 
 // A pass takes each tile of the chain through several steps while it is in cache, and threads
 // take regions whose cut triangles are filled afterwards: none of it may change a bit of any
-// result. The reference runs one step per pass, on one thread, in one tile; the variants cut
-// the chain into tiles of 14 to 512 pairs (at least twice the pass), passes of 3 to 64 steps,
-// and 1 to 3 regions, on the vectorised pair loop (uniform chains, history-free and v0 laws)
-// and on the per-pair loop (dimer chains, plastic history), with a wall at either end or both,
+// result. The reference runs one step per pass, on one thread, in one tile, each step of it at
+// once; the variants cut the chain into tiles of 14 to 512 pairs (at least twice the pass),
+// passes of 3 to 64 steps, 1 to 3 regions and a tile's step into chunks of 1 to 128 pairs, on
+// the vectorised pair loop (uniform chains: history-free, v0 and plastic laws) and on the
+// per-pair loop (dimer chains), with a wall at either end or both,
 // static or moving. The per-step record of watched contacts and particles must match too.
 TEST(ChainEngine, PassesTilesAndRegionsChangeNoBit) {
   struct Variant {
     int threads, pass_steps;
-    std::size_t tile;
+    std::size_t tile, chunk;
   };
-  const std::vector<Variant> variants{{1, 7, 8}, {2, 32, 512}, {3, 5, 16}, {2, 64, 100}};
+  const std::vector<Variant> variants{
+      {1, 7, 8, 3}, {2, 32, 512, 128}, {3, 5, 16, 1}, {2, 64, 100, 37}};
   struct Case {
     int beads;
     std::string law, extra, radii;
@@ -333,8 +337,9 @@ TEST(ChainEngine, PassesTilesAndRegionsChangeNoBit) {
     }
     for (const Variant& v : variants) {
       SCOPED_TRACE("threads " + std::to_string(v.threads) + ", passes of " +
-                   std::to_string(v.pass_steps) + " steps, tiles of " + std::to_string(v.tile));
-      Simulation sim = tuned(ini, k.overrides, v.threads, v.pass_steps, v.tile);
+                   std::to_string(v.pass_steps) + " steps, tiles of " + std::to_string(v.tile) +
+                   ", chunks of " + std::to_string(v.chunk));
+      Simulation sim = tuned(ini, k.overrides, v.threads, v.pass_steps, v.tile, v.chunk);
       sim.advance(steps);
       const Particles& a = sim.particles();
       const Particles& b = reference.particles();
@@ -393,17 +398,18 @@ TEST(ChainEngine, RandomPassesMatchStepByStep) {
                   : "");
     const auto steps = static_cast<std::int64_t>(1 + rng() % (beads > 1000 ? 300 : 3000));
     const int threads = 1 + static_cast<int>(rng() % 3), pass = 1 + static_cast<int>(rng() % 40);
-    const std::size_t tile = 1 + rng() % 64;
+    const std::size_t tile = 1 + rng() % 64, chunk = 1 + rng() % 100;
     SCOPED_TRACE("trial " + std::to_string(trial) + ": " + std::to_string(beads) + " beads, " +
                  std::to_string(steps) + " steps, threads " + std::to_string(threads) +
-                 ", passes of " + std::to_string(pass) + ", tiles of " + std::to_string(tile));
+                 ", passes of " + std::to_string(pass) + ", tiles of " + std::to_string(tile) +
+                 ", chunks of " + std::to_string(chunk));
     Simulation reference = tuned(ini, {}, 1, 1, 1 << 30);
     for (std::int64_t s = 0; s < steps; ++s) reference.step();
-    Simulation sim = tuned(ini, {}, threads, pass, tile);
+    Simulation sim = tuned(ini, {}, threads, pass, tile, chunk);
     for (std::int64_t left = steps; left > 0;) {
-      const auto chunk = std::min<std::int64_t>(left, 1 + static_cast<std::int64_t>(rng() % 300));
-      sim.advance(chunk);
-      left -= chunk;
+      const auto n = std::min<std::int64_t>(left, 1 + static_cast<std::int64_t>(rng() % 300));
+      sim.advance(n);
+      left -= n;
     }
     ASSERT_TRUE(sim.uses_chain_engine());
     EXPECT_TRUE((sim.particles().position == reference.particles().position).all());

@@ -38,6 +38,8 @@ struct SimulationSettings {
   /// in cache (docs/engine.md).
   int chain_pass_steps = 32;
   std::size_t chain_tile_pairs = 512;
+  /// Pairs per chunk of a step of a tile: drift, pairs and gather alternate chunk by chunk.
+  std::size_t chain_chunk_pairs = 128;
   /// Vectorised pair loops where the law allows (uniform chains of a few blocks or more); false
   /// runs the per-pair loop, which computes the same bits (the tests compare the two).
   bool chain_vector_pairs = true;
