@@ -1,8 +1,8 @@
 #include "chaindem/h5md_writer.hpp"
 
 #include <hdf5.h>
-#include <sys/resource.h>
-#include <unistd.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include "hdf5_util.hpp"
 
@@ -119,9 +119,11 @@ class Background {
 
  private:
   void run() {
-    // The writer yields to the computing threads: when they use every core, frames are written
-    // in the time left, or when the queue is full, or at the end of the run. Best effort.
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+    // The writer yields to the computing threads (SCHED_IDLE: a waking compute thread preempts
+    // it at once): when they use every core, frames are written in the time left, or when the
+    // queue is full, or at the end of the run. Best effort.
+    sched_param idle{};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
     std::unique_lock lock(mutex_);
     for (;;) {
       work_.wait(lock, [&] { return !frames_.empty() || stopping_; });
