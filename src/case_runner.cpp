@@ -83,7 +83,8 @@ using WriterFactory =
     std::function<std::unique_ptr<H5mdWriter>(const RunMetadata&, const Simulation&, bool)>;
 
 PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
-                    const RunControl& control) {
+                    const RunControl& control,
+                    const std::map<std::string, std::string>& labels = {}) {
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
   RunMetadata meta;
@@ -97,6 +98,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
                   {"skin", sim.settings().skin},
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
+  meta.labels = labels;
   std::unique_ptr<H5mdWriter> owned_writer = make_writer(meta, sim, run.write_contacts);
   H5mdWriter& writer = *owned_writer;
 
@@ -257,6 +259,10 @@ PendingRun::PendingRun(PendingRun&&) noexcept = default;
 PendingRun& PendingRun::operator=(PendingRun&&) noexcept = default;
 PendingRun::~PendingRun() = default;
 
+std::size_t PendingRun::buffered_bytes() const {
+  return writer_->buffered_bytes();
+}
+
 void PendingRun::commit() {
   writer_->finish(summary_.scalars, summary_arrays(summary_));
 }
@@ -274,13 +280,14 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
 }
 
 PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
-                        const std::string& name, std::mutex* lock, const RunControl& control) {
+                        const std::string& name, std::mutex* lock, const RunControl& control,
+                        const std::map<std::string, std::string>& labels) {
   return run_case(
       cfg, std::move(run),
       [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
         return std::make_unique<H5mdWriter>(parent, name, meta, sim, contacts, lock);
       },
-      control);
+      control, labels);
 }
 
 }  // namespace chaindem

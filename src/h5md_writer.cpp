@@ -269,6 +269,10 @@ std::size_t H5mdWriter::Impl::buffered_bytes() const {
   return total;
 }
 
+std::size_t H5mdWriter::buffered_bytes() const {
+  return impl_ ? impl_->buffered_bytes() : 0;
+}
+
 H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
                        bool write_contacts)
     : impl_(std::make_unique<Impl>(meta, sim, write_contacts, nullptr)),
@@ -302,7 +306,7 @@ void H5mdWriter::Impl::create() {
     group_made = true;  // from here a failure must remove it (see the destructor)
   }
   const hid_t f = file.get();
-  write_h5md_metadata(f, version);
+  if (parent < 0) write_h5md_metadata(f, version);  // a shared file has it once, at its root
 
   const auto n = static_cast<hsize_t>(radius.size());
   particles = group(f, "particles");
@@ -505,6 +509,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
       dataset_fixed(s.get(), key, {static_cast<hsize_t>(values.size())}, values.data(),
                     H5T_NATIVE_DOUBLE);
   }
+  for (const auto& [key, value] : m.meta.labels) attr_string(m.file.get(), key, value);
   attr_string(m.file.get(), "chaindem_status", "complete");
   if (parent_ < 0) check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
   impl_.reset();  // closes every object (and the file, unless it is shared)

@@ -163,6 +163,16 @@ inline hid_t dataset_creation() {
   }();
   return dcpl;
 }
+// The same, with no fill values, for numeric datasets written whole (or extended and written)
+// right after they are created.
+inline hid_t numeric_dataset_creation() {
+  static const hid_t dcpl = [] {
+    const hid_t p = check(H5Pcopy(dataset_creation()), "dataset creation plist");
+    check_status(H5Pset_fill_time(p, H5D_FILL_TIME_NEVER), "fill time");
+    return p;
+  }();
+  return dcpl;
+}
 
 inline void dataset_string(hid_t parent, const std::string& name, const std::string& value) {
   Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
@@ -189,7 +199,7 @@ void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsiz
       check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "space"),
       H5Sclose);
   Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
-                            dataset_creation(), H5P_DEFAULT),
+                            numeric_dataset_creation(), H5P_DEFAULT),
                  "dataset " + name),
            H5Dclose);
   check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
@@ -290,9 +300,10 @@ class Growing {
     Handle space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()),
                        "space"),
                  H5Sclose);
-    Handle plist(check(H5Pcopy(dataset_creation()), "plist"), H5Pclose);
+    Handle plist;  // a copy only for chunks and filters: most datasets of a sweep are small
     const bool large = buffer_.size() >= (64u << 10);  // small datasets: compression is no gain
     if (extendible || large) {
+      plist = Handle(check(H5Pcopy(numeric_dataset_creation()), "plist"), H5Pclose);
       std::vector<hsize_t> chunk = with_rows(1);
       // About 64 KiB per chunk, at least one row, no more rows than the run will write.
       chunk[0] =
@@ -303,11 +314,11 @@ class Growing {
       check_status(H5Pset_shuffle(plist.get()), "shuffle");
       check_status(H5Pset_deflate(plist.get(), 1), "deflate");  // fast; level 4 saves ~15 %
     }
-    check_status(H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER), "fill time");
-    dataset_ = Handle(check(H5Dcreate2(parent_, name_.c_str(), native_type(scalar_), space.get(),
-                                       H5P_DEFAULT, plist.get(), H5P_DEFAULT),
-                            "dataset " + name_),
-                      H5Dclose);
+    dataset_ = Handle(
+        check(H5Dcreate2(parent_, name_.c_str(), native_type(scalar_), space.get(), H5P_DEFAULT,
+                         plist.get() >= 0 ? plist.get() : numeric_dataset_creation(), H5P_DEFAULT),
+              "dataset " + name_),
+        H5Dclose);
     if (!unit_.empty()) attr_string(dataset_.get(), "unit", unit_);
     created_ = true;
   }

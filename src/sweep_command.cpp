@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -483,6 +484,49 @@ class Ranks {
 #endif
 };
 
+// Which case a free thread runs next. Longest first (cost: steps x particles), so that no thread
+// is left computing a long case at the end while the others idle; but when the writer has
+// nothing queued, a thread takes the shortest case left if that case computes in less time than
+// a case takes to write (both measured as the sweep goes). Such cases, all left for the end,
+// would queue up behind the one writer (HDF5 is serial) while the other threads wait at the
+// end: a sweep of small cases whose output takes about as long to write as to compute left one
+// of two threads idle for a fifth of the run. Fed to the writer whenever it would otherwise
+// wait, they keep it busy from the start. A sweep whose cases compute for much longer than they
+// take to write runs longest first throughout.
+class CaseOrder {
+ public:
+  /// `todo`: case indices, longest first.
+  CaseOrder(std::vector<std::size_t> todo, const std::vector<double>& cost)
+      : todo_(std::move(todo)), cost_(cost), back_(todo_.size()) {}
+
+  std::optional<std::size_t> next(bool writer_idle) {
+    std::lock_guard lock(mutex_);
+    if (front_ == back_) return std::nullopt;
+    const bool feed_writer = writer_idle && written_ > 0 && computed_cost_ > 0.0 &&
+                             cost_[todo_[back_ - 1]] * computed_seconds_ / computed_cost_ <
+                                 writing_seconds_ / static_cast<double>(written_);
+    return feed_writer ? todo_[--back_] : todo_[front_++];
+  }
+  void computed(std::size_t k, double seconds) {
+    std::lock_guard lock(mutex_);
+    computed_cost_ += cost_[k];
+    computed_seconds_ += seconds;
+  }
+  void written(double seconds) {
+    std::lock_guard lock(mutex_);
+    ++written_;
+    writing_seconds_ += seconds;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::size_t> todo_;
+  const std::vector<double>& cost_;
+  std::size_t front_ = 0, back_;
+  double computed_cost_ = 0.0, computed_seconds_ = 0.0, writing_seconds_ = 0.0;
+  std::size_t written_ = 0;
+};
+
 // A case that has been computed, waiting for its output to be written.
 struct FinishedCase {
   std::size_t index;
@@ -492,22 +536,31 @@ struct FinishedCase {
 // Finished cases wait here for their (serialised) HDF5 writes. The thread that queues a case
 // writes everything queued if no other thread is writing, and otherwise goes back to computing:
 // no thread sits idle waiting for the file while another writes, which is what kept two threads
-// from doubling the throughput of small cases. Past `limit` queued cases (memory) a thread
-// waits its turn to write.
+// from doubling the throughput of small cases. Only past `limit` queued bytes (memory) does a
+// thread wait its turn to write. The bound is in bytes, not cases: a sweep of small cases whose
+// writes take about as long as their computation queues dozens of them at times, and a bound of
+// a few cases made the computing threads wait for the writer for a third of the run.
 template <class Job>
 class WriteQueue {
  public:
   WriteQueue(std::function<void(Job&)> write, std::size_t limit)
       : write_(std::move(write)), limit_(limit) {}
 
-  void push(Job job) {
-    std::size_t queued = 0;
+  void push(Job job, std::size_t bytes) {
+    bool full = false;
     {
       std::lock_guard lock(queue_mutex_);
-      jobs_.push_back(std::move(job));
-      queued = jobs_.size();
+      jobs_.push_back({std::move(job), bytes});
+      queued_bytes_ += bytes;
+      full = queued_bytes_ > limit_;
     }
-    drain(queued > limit_);
+    drain(full);
+  }
+
+  /// Nothing is queued: the writer is idle or writes its last job.
+  bool empty() {
+    std::lock_guard lock(queue_mutex_);
+    return jobs_.empty();
   }
 
   /// Writes what is queued; `wait`: also when another thread is writing (after it).
@@ -518,22 +571,29 @@ class WriteQueue {
     else if (!writer.try_lock())
       return;
     for (;;) {
-      std::optional<Job> job;
+      std::optional<Queued> queued;
       {
         std::lock_guard lock(queue_mutex_);
         if (jobs_.empty()) return;
-        job.emplace(std::move(jobs_.front()));
+        queued.emplace(std::move(jobs_.front()));
         jobs_.pop_front();
       }
-      write_(*job);
+      write_(queued->job);
+      std::lock_guard lock(queue_mutex_);
+      queued_bytes_ -= queued->bytes;
     }
   }
 
  private:
+  struct Queued {
+    Job job;
+    std::size_t bytes;
+  };
   std::function<void(Job&)> write_;
   std::size_t limit_;
   std::mutex queue_mutex_, writer_mutex_;
-  std::deque<Job> jobs_;
+  std::deque<Queued> jobs_;
+  std::size_t queued_bytes_ = 0;
 };
 
 }  // namespace
@@ -702,6 +762,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   std::ostringstream session_id;
   session_id << getpid() << "-" << std::chrono::system_clock::now().time_since_epoch().count();
   const std::string session = session_id.str();
+  const std::map<std::string, std::string> session_label{{"sweep_session", session}};
 
   install_stop_handlers();
   const volatile std::sig_atomic_t& stop_signal = *stop_flag();
@@ -710,22 +771,26 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   std::vector<std::string> failures(d.cases.size());
   std::vector<CaseRecord> records(d.cases.size());  // of the cases run now
   auto last_flush = std::chrono::steady_clock::now();
-  // A finished case is queued for writing; see WriteQueue. The write adds this session's id and,
-  // at most every 5 s, flushes the file (a flush costs more as the file grows): a later kill,
-  // even SIGKILL, finds a readable file with every case finished before the last flush.
+  // A finished case is queued for writing; see WriteQueue. Its group is labelled with this
+  // session's id; at most every 5 s, the write flushes the file (a flush costs more as the file
+  // grows): a later kill, even SIGKILL, finds a readable file with every case finished before the
+  // last flush.
   double writing = 0.0;  // seconds spent writing finished cases (one writer at a time)
+  CaseOrder order(todo, cost);
   WriteQueue<FinishedCase> writes(
       [&](FinishedCase& c) {
         const auto write_start = std::chrono::steady_clock::now();
         struct Clocked {
           double& total;
+          CaseOrder& order;
           std::chrono::steady_clock::time_point start;
           ~Clocked() {
-            total +=
+            const double seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            total += seconds;
+            order.written(seconds);
           }
-        } clocked{writing, write_start};
-        const std::string name = case_name(c.index);
+        } clocked{writing, order, write_start};
         try {
           c.run.commit();
         } catch (const std::exception& e) {
@@ -734,14 +799,6 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         }
         try {
           std::lock_guard lock(h5);
-          try {
-            Handle g(check(H5Gopen2(cases_group.get(), name.c_str(), H5P_DEFAULT), "case"),
-                     H5Gclose);
-            attr_string(g.get(), "sweep_session", session);
-          } catch (...) {  // a case is complete with its label or not at all
-            H5Ldelete(cases_group.get(), name.c_str(), H5P_DEFAULT);
-            throw;
-          }
           const auto now = std::chrono::steady_clock::now();
           if (now - last_flush > std::chrono::seconds(5)) {
             check_status(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flush " + mine);
@@ -756,26 +813,50 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
           failures[c.index] = e.what();
         }
       },
-      4 * static_cast<std::size_t>(threads));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (std::size_t t = 0; t < todo.size(); ++t) {
-    const std::size_t k = todo[t];
-    if (stop_signal) continue;
-    try {
-      const CaseConfig& cfg = *configs[k];
-      PendingRun run = run_to_group(cfg, build_run(cfg), cases_group.get(), case_name(k), &h5,
-                                    RunControl{nullptr, stop_flag()});
-      configs[k].reset();
-      writes.push({k, std::move(run)});
-    } catch (const Interrupted&) {
-    } catch (const std::exception& e) {
-      failures[k] = e.what();
+      std::size_t{256} << 20);
+  // Per thread: seconds computing cases, and seconds in push() (writing, or waiting to).
+  std::vector<std::array<double, 2>> thread_time(static_cast<std::size_t>(threads), {0.0, 0.0});
+  auto seconds_since = [](std::chrono::steady_clock::time_point& start) {
+    const auto now = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(now - std::exchange(start, now)).count();
+  };
+#pragma omp parallel num_threads(threads)
+  {
+    auto& clock = thread_time[static_cast<std::size_t>(omp_get_thread_num())];
+    while (const std::optional<std::size_t> next = order.next(writes.empty())) {
+      if (stop_signal) break;
+      const std::size_t k = *next;
+      auto start = std::chrono::steady_clock::now();
+      try {
+        const CaseConfig& cfg = *configs[k];
+        PendingRun run = run_to_group(cfg, build_run(cfg), cases_group.get(), case_name(k), &h5,
+                                      RunControl{nullptr, stop_flag()}, session_label);
+        configs[k].reset();
+        const double seconds = seconds_since(start);
+        clock[0] += seconds;
+        order.computed(k, seconds);
+        const std::size_t bytes = run.buffered_bytes();
+        writes.push({k, std::move(run)}, bytes);
+        clock[1] += seconds_since(start);
+      } catch (const Interrupted&) {
+      } catch (const std::exception& e) {
+        failures[k] = e.what();
+      }
+      progress.done_one();
     }
-    progress.done_one();
   }
+  auto drain_start = std::chrono::steady_clock::now();
   writes.drain(true);  // cases finished before a stop signal are kept too
+  const double last_writes = seconds_since(drain_start);
   phase("run cases");
-  if (timing && log) *log << "sweep timing: of which writing finished cases " << writing << " s\n";
+  if (timing && log) {
+    *log << "sweep timing: of which writing finished cases " << writing << " s\n";
+    for (std::size_t t = 0; t < thread_time.size(); ++t)
+      *log << "sweep timing: thread " << t << " computing " << thread_time[t][0]
+           << " s, writing or waiting to write " << thread_time[t][1] << " s\n";
+    *log << "sweep timing: writing what was queued when the last case finished " << last_writes
+         << " s\n";
+  }
   const int interrupted = all_max(stop_signal);
   if (interrupted) {
     cases_group.reset();

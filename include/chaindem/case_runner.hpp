@@ -66,6 +66,8 @@ class PendingRun {
   ~PendingRun();
 
   const CaseSummary& summary() const { return summary_; }
+  /// The output it holds in memory until commit() [bytes].
+  std::size_t buffered_bytes() const;
   void commit();
 
  private:
@@ -76,7 +78,9 @@ class PendingRun {
 /// Same as run_to_file, into a new group `name` of an open HDF5 file (hid_t `parent`) shared by
 /// several threads. The run computes without touching the file; its output is written by
 /// commit() of the result, so that the caller chooses when the (serialised) HDF5 work happens.
+/// `labels` become string attributes of the group, written with its completion status.
 PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
-                        const std::string& name, std::mutex* lock, const RunControl& control = {});
+                        const std::string& name, std::mutex* lock, const RunControl& control = {},
+                        const std::map<std::string, std::string>& labels = {});
 
 }  // namespace chaindem

@@ -29,6 +29,9 @@ struct RunMetadata {
   std::map<std::string, double> derived;          ///< time step, steps, output interval, ...
   std::string time_step_note;
   std::int64_t expected_frames = 4096;  ///< sizes the chunks of the time series
+  /// String attributes of the run's root group, written with its status (a sweep's
+  /// `sweep_session`): a group that has its status has its labels.
+  std::map<std::string, std::string> labels;
 };
 
 class H5mdWriter {
@@ -37,7 +40,8 @@ class H5mdWriter {
   H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts);
   /// Writes the run into a new group `group_name` of an open file, which several writers may
   /// share. Nothing touches HDF5 before finish() (or before the buffers of a long run reach
-  /// ~4 MiB): the run computes without the file, and every HDF5 call holds `lock`.
+  /// ~4 MiB): the run computes without the file, and every HDF5 call holds `lock`. The group
+  /// has the layout of a run's file but for /h5md, which the shared file has once, at its root.
   H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
              const Simulation& sim, bool write_contacts, std::mutex* lock);
   ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
@@ -53,6 +57,8 @@ class H5mdWriter {
               const std::map<std::string, std::vector<double>>& arrays = {});
 
   const std::string& path() const { return path_; }
+  /// The frames held in memory, not yet handed to HDF5 [bytes].
+  std::size_t buffered_bytes() const;
 
  private:
   struct Impl;

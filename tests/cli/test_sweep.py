@@ -149,6 +149,32 @@ class Sweep(unittest.TestCase):
                     self.assertTrue(np.array_equal(
                         f[f"cases/case-{k:06d}/particles/chain/velocity/value"][()], velocity))
 
+    def test_case_group_has_the_layout_of_a_run(self):
+        """Every object and attribute of a run's file, but /h5md: the sweep file has it once."""
+        def layout(group):
+            items = {"/": set(group.attrs)}
+            group.visititems(lambda name, obj: items.__setitem__(name, set(obj.attrs)))
+            return items
+
+        out = os.path.join(self.tmp.name, "layout-single.h5")
+        with h5py.File(self.out1, "r") as f:
+            law = f["summary/contact.law"].asstr()[0]
+            case = layout(f["cases/case-000000"])
+            self.assertEqual(list(f["h5md"].attrs["version"]), [1, 1])
+        r = subprocess.run(
+            [CHAINDEM, "run", BASE, "-o", out, "--quiet", "--set", "chain.count=10",
+             "--set", "simulation.duration=3e-4", "--set", "output.interval=5e-5",
+             "--set", "output.contacts=false", "--set", f"contact.law={law}",
+             "--set", "contact.restitution=0.1", "--set", "striker.velocity=0.5"],
+            capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as g:
+            run = layout(g)
+        os.remove(out)
+        run = {name: attrs for name, attrs in run.items() if not name.startswith("h5md")}
+        self.assertEqual(case.pop("/") - {"sweep_session"}, run.pop("/"))
+        self.assertEqual(case, run)
+
     def test_bitwise_identical_with_two_threads(self):
         out2 = os.path.join(self.tmp.name, "two.h5")
         start = time.time()
