@@ -23,6 +23,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "chaindem/case_runner.hpp"
 #include "chaindem/version.hpp"
@@ -574,7 +575,12 @@ class WriteQueue {
       std::optional<Queued> queued;
       {
         std::lock_guard lock(queue_mutex_);
-        if (jobs_.empty()) return;
+        if (jobs_.empty()) {
+          // Released while the queue is locked: a job queued from here on finds the writer
+          // free (released after the queue, a job queued in between would wait for the next).
+          writer.unlock();
+          return;
+        }
         queued.emplace(std::move(jobs_.front()));
         jobs_.pop_front();
       }
@@ -782,21 +788,20 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         const auto write_start = std::chrono::steady_clock::now();
         struct Clocked {
           double& total;
-          CaseOrder& order;
           std::chrono::steady_clock::time_point start;
           ~Clocked() {
-            const double seconds =
+            total +=
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            total += seconds;
-            order.written(seconds);
           }
-        } clocked{writing, order, write_start};
+        } clocked{writing, write_start};
         try {
           c.run.commit();
         } catch (const std::exception& e) {
           failures[c.index] = e.what();  // its half-written group goes with the dropped run
           return;
         }
+        order.written(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count());
         try {
           std::lock_guard lock(h5);
           const auto now = std::chrono::steady_clock::now();
@@ -835,7 +840,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         const double seconds = seconds_since(start);
         clock[0] += seconds;
         order.computed(k, seconds);
-        const std::size_t bytes = run.buffered_bytes();
+        // Its frames, and a case's fixed share (writer state, metadata, summary).
+        const std::size_t bytes = run.buffered_bytes() + (std::size_t{64} << 10);
         writes.push({k, std::move(run)}, bytes);
         clock[1] += seconds_since(start);
       } catch (const Interrupted&) {
