@@ -108,6 +108,11 @@ std::vector<KeySpec> build_case_keys() {
                      "constant load on the chain: pushes the last bead towards the start (against "
                      "wall_start), or, with wall_end alone, the first bead towards the end",
                      0, inf, true, "0"));
+  k.push_back(number("chain.cylinder_length", "m",
+                     "0: the bodies are spheres; > 0: every body (striker, beads, extra "
+                     "particles) is a cylinder of this axial length, axes parallel (along z), in "
+                     "line contact: mass rho pi R^2 L, and the cylindrical laws take L from it",
+                     0, inf, true, "0"));
   k.push_back(other("chain.static_overlap", ValueKind::boolean, "-",
                     "start every bead contact and the loaded wall contact at the static overlap "
                     "that carries end_force (needs the wall the load pushes against)",

@@ -22,8 +22,11 @@ struct Body {
   double youngs_modulus = 0, poisson_ratio = 0, density = 0, radius = 0, mass = 0, yield = 0;
 };
 
-double sphere_mass(const Body& b) {
-  return b.mass > 0 ? b.mass : b.density * 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3);
+// A sphere, or a cylinder of axial length `length` > 0.
+double body_mass(const Body& b, double length) {
+  if (b.mass > 0) return b.mass;
+  return length > 0 ? b.density * std::numbers::pi * b.radius * b.radius * length
+                    : b.density * 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3);
 }
 
 void write_loop(const std::string& path, const CollisionReport& r) {
@@ -84,6 +87,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
   std::vector<std::string> sets;
   Body a, b;
   bool wall = false, json = false, dimensionless = false;
+  double length = 0.0;
   double velocity = 0;
   desc.add_options()("help,h", "this help")("law", po::value(&law_id), "contact law identifier")(
       "set", po::value(&sets)->composing(),
@@ -104,7 +108,10 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       "density2", po::value(&b.density), "density of body 2 (default: body 1's)")(
       "yield-stress2", po::value(&b.yield), "yield stress of body 2 (default: body 1's)")(
       "wall", po::bool_switch(&wall), "body 2 is a rigid, fixed plane (m* = m, R* = R)")(
-      "tension", po::value(&tension), "law | clamp | allow (default: the law's policy)")(
+      "length", po::value(&length),
+      "the bodies are parallel cylinders of this axial length [m] (mass rho pi R^2 L; the "
+      "cylindrical laws take L from it)")("tension", po::value(&tension),
+                                          "law | clamp | allow (default: the law's policy)")(
       "dimensionless", po::bool_switch(&dimensionless),
       "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
       "json", po::bool_switch(&json), "print the results as JSON")(
@@ -185,11 +192,11 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     if (b.density == 0) b.density = a.density;
     if (b.yield == 0) b.yield = a.yield;
     if (b.radius == 0) b.radius = a.radius;
-    const double m1 = sphere_mass(a);
+    const double m1 = body_mass(a, length);
     if (!(m1 > 0)) return invalid("--mass (or --radius and --density): body 1 needs a mass");
     double m2 = std::numeric_limits<double>::infinity();
     if (!wall) {
-      m2 = sphere_mass(b);
+      m2 = body_mass(b, length);
       if (!(m2 > 0)) return invalid("--mass2 (or --wall): body 2 needs a mass");
     }
     r.effective_mass = wall ? m1 : m1 * m2 / (m1 + m2);
@@ -204,6 +211,9 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     in.effective_radius =
         wall ? a.radius : (a.radius > 0 ? a.radius * b.radius / (a.radius + b.radius) : 0.0);
     in.yield_stress = std::min(a.yield, b.yield);
+    in.radius_i = a.radius;
+    in.radius_j = wall ? 0.0 : b.radius;
+    in.contact_length = length;
     r.coeffs = r.law->prepare(*r.law, in, r.params);
     if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
       return invalid("--stiffness (or the materials and radii): the law needs a stiffness");

@@ -146,6 +146,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const double overlap = cfg.number("chain.overlap");
   const double end_force = cfg.number("chain.end_force");
   const bool static_overlap = cfg.flag("chain.static_overlap");
+  scene.cylinder_length = cfg.number("chain.cylinder_length");
   if (gap > 0 && overlap > 0) cfg.fail("chain.overlap", "cannot be combined with chain.gap > 0");
   if (static_overlap && !(end_force > 0))
     cfg.fail("chain.static_overlap", "needs chain.end_force > 0 (the force the overlap carries)");
@@ -190,7 +191,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   for (std::size_t k = 0; k < bodies.size(); ++k)
     p.set(static_cast<Eigen::Index>(k), Eigen::Vector3d::Zero(),
           Eigen::Vector3d(bodies[k].velocity, 0, 0), bodies[k].radius, bodies[k].material,
-          density(bodies[k].material));
+          density(bodies[k].material), scene.cylinder_length);
   scene.striker = striker ? 0 : -1;
   scene.chain_first = striker ? 1 : 0;
   scene.chain_count = count;
@@ -226,10 +227,10 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
       cfg.fail("chain.static_overlap",
                "with a striker the load must push towards wall_end: enable wall_end only");
   }
-  // Static overlap carrying end_force: K delta^n = F (the law's elastic part).
+  // Static overlap carrying end_force: where the law's elastic part equals it.
   auto static_overlap_of = [&](const PairInput& in) {
     const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
-    return std::pow(end_force / c.stiffness, 1.0 / c.exponent);
+    return elastic_overlap(settings.law->kernel, c, end_force);
   };
 
   // Surface separation between consecutive bodies (negative: overlap).
@@ -276,7 +277,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   for (std::size_t k = 0; k < extra.size(); ++k) {
     const int m = material("extra.particles", extra[k].material);
     const Eigen::Index e = n_bodies + static_cast<Eigen::Index>(k);
-    p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density(m));
+    p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density(m), scene.cylinder_length);
     for (Eigen::Index j = 0; j < e; ++j) {
       const double dist = std::sqrt((p.position.row(e) - p.position.row(j)).square().sum());
       if (p.radius(e) + p.radius(j) - dist >= 0.5 * std::min(p.radius(e), p.radius(j)))
@@ -308,7 +309,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
     const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
     if (d0 < 1e-9 * in.effective_radius) d0 = 0.0;
     if (carries_load && end_force > 0.0)
-      d0 = std::max(d0, std::pow(end_force / c.stiffness, 1.0 / c.exponent));
+      d0 = std::max(d0, elastic_overlap(settings.law->kernel, c, end_force));
     time_scale_pairs.push_back({c, in.effective_mass, d0});
   };
   for (Eigen::Index k = 1; k < n_bodies; ++k)

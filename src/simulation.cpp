@@ -297,13 +297,14 @@ void Particles::resize(Eigen::Index n) {
 }
 
 void Particles::set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
-                    int material_index, double density) {
+                    int material_index, double density, double length) {
   position.row(i) = x.transpose().array();
   velocity.row(i) = v.transpose().array();
   force.row(i).setZero();
   external_force.row(i).setZero();
   radius(i) = r;
-  mass(i) = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
+  mass(i) = length > 0.0 ? density * std::numbers::pi * r * r * length
+                         : density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
   inverse_mass(i) = 1.0 / mass(i);
   material[static_cast<std::size_t>(i)] = material_index;
 }
@@ -952,17 +953,24 @@ PairInput material_input(const Material& a, const Material& b, double radius, do
 
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j) {
   const Particles& p = scene.particles;
-  return material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
-                        scene.materials[static_cast<std::size_t>(p.material[j])],
-                        p.radius(i) * p.radius(j) / (p.radius(i) + p.radius(j)),
-                        p.mass(i) * p.mass(j) / (p.mass(i) + p.mass(j)));
+  PairInput in = material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
+                                scene.materials[static_cast<std::size_t>(p.material[j])],
+                                p.radius(i) * p.radius(j) / (p.radius(i) + p.radius(j)),
+                                p.mass(i) * p.mass(j) / (p.mass(i) + p.mass(j)));
+  in.radius_i = p.radius(i);
+  in.radius_j = p.radius(j);
+  in.contact_length = scene.cylinder_length;
+  return in;
 }
 
 PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
   const Particles& p = scene.particles;
-  return material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
-                        scene.materials[static_cast<std::size_t>(scene.walls[w].material)],
-                        p.radius(i), p.mass(i));
+  PairInput in = material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
+                                scene.materials[static_cast<std::size_t>(scene.walls[w].material)],
+                                p.radius(i), p.mass(i));
+  in.radius_i = p.radius(i);
+  in.contact_length = scene.cylinder_length;
+  return in;
 }
 
 PairCoeffs Simulation::pair_coeffs(int i, int j) const {

@@ -18,6 +18,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,10 +53,23 @@ enum class Kernel {
   brake_2012,  ///< Hertz, Hermite cubic, fully plastic linear; unloading radius R + delta_m/2
   burgoyne_daraio_2014,  ///< Hertz, delta (alpha + beta ln delta), linear; Thornton-type unloading
   ma_liu_2015,           ///< Hertz, logarithmic, linear; unloading radius per regime
+  // Cylindrical line-contact laws (group (f)), each times (1 + alpha v/v0).
+  power_hysteresis,       ///< F = K delta^n (1 + alpha v/v0)
+  line_contact_implicit,  ///< delta = a F (ln(b/F) + k), inverted with Lambert W_-1
+  liu_line_contact,       ///< F = q delta (delta/(dR + delta))^(1/2)
+  persson_line_contact,   ///< F = C (u + 1) u/(2 - log10(1 + u) - 2 u^2), u = delta/(2 dR + delta)
 };
 
 /// Law families, as grouped in contact-laws.md.
-enum class Family { elastic, linear_viscoelastic, viscous, hysteresis, piecewise, elastoplastic };
+enum class Family {
+  elastic,
+  linear_viscoelastic,
+  viscous,
+  hysteresis,
+  piecewise,
+  elastoplastic,
+  cylindrical
+};
 std::string_view to_string(Family f);
 
 /// How a law treats a tensile force at the end of contact (contact-laws.md §0.4).
@@ -93,6 +107,10 @@ struct PairInput {
   double youngs_modulus = 0.0;  ///< E, mean of the two bodies (laws written for one material)
   double poisson_ratio = 0.0;   ///< nu, mean of the two bodies
   double yield_stress = 0.0;    ///< smaller yield stress of the two (0: none given) [Pa]
+  // Line-contact laws (group (f)) need the bodies themselves, not only R*.
+  double radius_i = 0.0;        ///< radius of body i [m]
+  double radius_j = 0.0;        ///< radius of body j; 0 for a wall [m]
+  double contact_length = 0.0;  ///< axial length L of cylinders (0: spheres) [m]
 };
 
 /// Per-pair coefficients, computed once when a pair enters the neighbor structure. The meaning
@@ -715,6 +733,114 @@ struct Elastoplastic {
   }
 };
 
+// ---- Cylindrical line-contact laws (contact-laws.md group (f)) --------------------------------
+//
+// Two parallel cylinders of axial length L; every law is an elastic force F_e(delta) times the
+// Lankarani-Nikravesh hysteresis factor (1 + alpha v/v0) of 000 §6 (alpha = 0: undamped). A wall
+// contact is half of the symmetric contact of the body with its mirror image (src/laws.cpp).
+
+/// Hysteresis damping on a general power law: F = K delta^n (1 + alpha v/v0).
+struct PowerHysteresis : PowerLaw {
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return c.stiffness * std::pow(d, c.exponent) * (1.0 + c.damping * v / s.impact_velocity);
+  }
+  static double elastic(const PairCoeffs& c, double d) {
+    return d > 0.0 ? c.stiffness * std::pow(d, c.exponent) : 0.0;
+  }
+};
+
+/// y = -W_-1(z) >= 1 for z in [-1/e, 0) (Boost.Math lambert_wm1; src/line_contact.cpp).
+double minus_lambert_wm1(double z);
+
+/// The implicit laws (hertz_cylindrical, johnson_cylindrical, radzimovsky,
+/// goldsmith_cylindrical, dubowsky_freudenstein_cylindrical, esdu_78035) all read
+/// delta = a F (ln(b/F) + k). With y = ln(b/F) + k this is y e^(-y) = delta e^(-k)/(a b), so
+/// y = -W_-1(-delta e^(-k)/(a b)) and F = delta/(a y): a closed form instead of the per-step
+/// Newton iteration of 000. delta(F) peaks at F* = b e^(k-1), delta* = a F* (y = 1); past the
+/// peak no force exists, and the force continues along the secant F = delta/a through the peak
+/// (continuous, monotone, energy conserving).
+/// law[0] = a [m/N], law[1] = e^(-k)/(a b) [1/m] (so delta* = 1/(e law[1])), law[2] = k;
+/// stiffness = 1/a and exponent = 1: the stiffest secant, which the time step uses.
+struct LineContactImplicit {
+  static constexpr double minus_inverse_e = -0.36787944117144233;
+  static double elastic(const PairCoeffs& c, double d) {
+    if (!(d > 0.0)) return 0.0;
+    const double z = -d * c.law[1];
+    const double y = z > minus_inverse_e ? minus_lambert_wm1(z) : 1.0;
+    return d / (c.law[0] * y);
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return elastic(c, d) * (1.0 + c.damping * v / s.impact_velocity);
+  }
+  /// Energy L int W d(delta) = F delta/2 - a F^2/4 (integration by parts of delta(F)); past
+  /// the peak the secant adds (delta^2 - delta*^2)/(2a).
+  static double potential(const PairCoeffs& c, const ContactState&, double d) {
+    if (!(d > 0.0)) return 0.0;
+    const double a = c.law[0];
+    if (-d * c.law[1] > minus_inverse_e) {
+      const double f = elastic(c, d);
+      return 0.5 * f * d - 0.25 * a * f * f;
+    }
+    const double peak = -minus_inverse_e / c.law[1];
+    return (0.5 * d * d - 0.25 * peak * peak) / a;
+  }
+  /// delta(F), the law as printed: -a F ln(a law[1] F) up to F*, then a F.
+  static double overlap_at(const PairCoeffs& c, double f) {
+    const double a = c.law[0];
+    const double x = a * c.law[1] * f;  // e^(-y)
+    return x < -minus_inverse_e ? -a * f * std::log(x) : a * f;
+  }
+};
+
+/// liu_line_contact_potential: q int_0^delta x^(3/2) (dR + x)^(-1/2) dx (src/line_contact.cpp).
+double liu_line_contact_potential(double q, double clearance, double d);
+
+/// C.-S. Liu et al. (2007): F = L (pi/2) E* delta (delta/(2 (dR + delta)))^(1/2).
+/// law[0] = q = L (pi/2) E*/sqrt(2) [N/m], law[1] = dR [m]; stiffness q/sqrt(dR) with exponent
+/// 3/2 bounds it from above (the small-overlap limit), for the time step.
+struct LiuLineContact {
+  static double elastic(const PairCoeffs& c, double d) {
+    return d > 0.0 ? c.law[0] * d * std::sqrt(d / (c.law[1] + d)) : 0.0;
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return elastic(c, d) * (1.0 + c.damping * v / s.impact_velocity);
+  }
+  static double potential(const PairCoeffs& c, const ContactState&, double d) {
+    return d > 0.0 ? liu_line_contact_potential(c.law[0], c.law[1], d) : 0.0;
+  }
+};
+
+/// Persson (003 Eq. 6): P = E* dR pi (b^2 + 1) b^2 / (2 - log10(b^2 + 1) - 2 b^4) with
+/// b = tan(eps/2), cos(eps) = dR/(dR + delta), so b^2 = u = delta/(2 dR + delta) (no
+/// trigonometry). The load turns infinite at b = 0.9623 (eps = 87.8°, delta = 25 dR) and
+/// negative beyond (003 Eq. 9); past delta_c = law[2] (16 dR, eps = 86.4°, where 003 first
+/// reports the inconsistency) the force continues along its tangent at delta_c.
+/// law[0] = C = L E* dR pi [N], law[1] = dR [m], law[2] = delta_c [m]; stiffness L pi E*/4
+/// with exponent 1 is the small-overlap limit, for the time step.
+struct PerssonLineContact {
+  static double curve(const PairCoeffs& c, double d) {
+    const double u = d / (2.0 * c.law[1] + d);
+    return c.law[0] * (u + 1.0) * u / (2.0 - std::log10(1.0 + u) - 2.0 * u * u);
+  }
+  static double slope(const PairCoeffs& c, double d) {
+    const double dr = c.law[1], u = d / (2.0 * dr + d);
+    const double num = (u + 1.0) * u, den = 2.0 - std::log10(1.0 + u) - 2.0 * u * u;
+    const double dnum = 2.0 * u + 1.0;
+    const double dden = -1.0 / ((1.0 + u) * std::numbers::ln10) - 4.0 * u;
+    const double du = 2.0 * dr / ((2.0 * dr + d) * (2.0 * dr + d));
+    return c.law[0] * (dnum * den - num * dden) / (den * den) * du;
+  }
+  static double elastic(const PairCoeffs& c, double d) {
+    if (!(d > 0.0)) return 0.0;
+    const double dc = c.law[2];
+    return d <= dc ? curve(c, d) : curve(c, dc) + slope(c, dc) * (d - dc);
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return elastic(c, d) * (1.0 + c.damping * v / s.impact_velocity);
+  }
+  static double potential(const PairCoeffs& c, const ContactState&, double d);
+};
+
 /// True for kernels whose force depends on (coefficients, delta, v) alone: they never read or
 /// advance the pair's history, so engines may evaluate them in vectorised loops.
 template <class KernelT>
@@ -730,7 +856,9 @@ inline constexpr bool history_free =
 template <class KernelT>
 inline constexpr bool reads_only_impact_velocity =
     std::is_same_v<KernelT, HertzHysteresis> || std::is_same_v<KernelT, LinearHysteresis> ||
-    std::is_same_v<KernelT, HertzV0RootDamping>;
+    std::is_same_v<KernelT, HertzV0RootDamping> || std::is_same_v<KernelT, PowerHysteresis> ||
+    std::is_same_v<KernelT, LineContactImplicit> || std::is_same_v<KernelT, LiuLineContact> ||
+    std::is_same_v<KernelT, PerssonLineContact>;
 
 /// True for kernels an engine may evaluate on their history kept in columns (PlasticHistory).
 template <class KernelT>
@@ -739,6 +867,21 @@ inline constexpr bool history_in_columns = requires(const PairCoeffs& c, Plastic
 };
 
 }  // namespace kernels
+
+/// Overlap at which the law's elastic force (no damping, fresh history) equals `force` > 0: the
+/// static overlap of a pre-compressed contact. Exact for the power laws and the implicit line
+/// contacts, a root solve for the other line contacts; the Hertz part for plastic laws.
+double elastic_overlap(Kernel kernel, const PairCoeffs& coeffs, double force);
+
+/// F = K delta^n fitted to an implicit line-contact law (002 §2).
+struct PowerFit {
+  double stiffness;  ///< K [N/m^n]
+  double exponent;   ///< n
+};
+/// Least squares of ln F = ln K + n ln delta over `samples` loads uniformly spaced in
+/// [force_min, force_max], delta(F) from the law as printed (kernels::LineContactImplicit
+/// coefficients). 002 fits 600 loads per unit length in [1, 3000] N/mm.
+PowerFit fit_power_law(const PairCoeffs& implicit, double force_min, double force_max, int samples);
 
 /// Calls f(kernel_type{}) with the kernel type for k: the one place where a Kernel value becomes
 /// a type, so loops are instantiated per kernel and dispatched once.
@@ -787,6 +930,14 @@ decltype(auto) with_kernel(Kernel k, F&& f) {
       return f(kernels::Elastoplastic<kernels::ep::Brake>{});
     case Kernel::burgoyne_daraio_2014:
       return f(kernels::Elastoplastic<kernels::ep::BurgoyneDaraio>{});
+    case Kernel::power_hysteresis:
+      return f(kernels::PowerHysteresis{});
+    case Kernel::line_contact_implicit:
+      return f(kernels::LineContactImplicit{});
+    case Kernel::liu_line_contact:
+      return f(kernels::LiuLineContact{});
+    case Kernel::persson_line_contact:
+      return f(kernels::PerssonLineContact{});
     case Kernel::ma_liu_2015:
       break;
   }

@@ -35,9 +35,10 @@ struct Particles {
 
   Eigen::Index size() const { return radius.size(); }
   void resize(Eigen::Index n);
-  /// Sets sphere i (mass from density and radius); i < size().
+  /// Sets body i, a sphere, or a cylinder of axial length `length` > 0 (mass from density,
+  /// radius and length); i < size().
   void set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
-           int material_index, double density);
+           int material_index, double density, double length = 0.0);
 };
 
 /// An infinite plane. `normal` points into the half-space where the particles are.
@@ -58,6 +59,8 @@ struct Scene {
   Eigen::Index striker = -1;
   Eigen::Index chain_first = 0;  ///< first chain bead
   Eigen::Index chain_count = 0;  ///< number of chain beads (consecutive indices)
+  /// Axial length of every body when they are parallel cylinders (line contacts); 0: spheres.
+  double cylinder_length = 0.0;
 };
 
 }  // namespace chaindem

@@ -1,0 +1,94 @@
+// Out-of-line parts of the cylindrical line-contact kernels (contact-laws.md group (f)): the
+// Lambert W of the implicit laws, the stored energy of Liu's and Persson's laws, the static
+// overlap of any law, and the power-law fit of 002.
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+#include <boost/math/special_functions/lambert_w.hpp>
+#include <boost/math/tools/roots.hpp>
+#include <cmath>
+#include <stdexcept>
+
+#include "chaindem/contact_law.hpp"
+
+namespace chaindem {
+
+namespace kernels {
+
+double minus_lambert_wm1(double z) {
+  return -boost::math::lambert_wm1(z);
+}
+
+// int_0^d x^(3/2) (r + x)^(-1/2) dx. Closed form s (2d - 3r)/4 + (3 r^2/4) asinh(sqrt(d/r)),
+// s = sqrt(d (r + d)); its terms cancel to O((d/r)^2) relative, so small d/r takes the binomial
+// series d^2 sqrt(d/r) sum_k binom(-1/2, k) (d/r)^k/(k + 5/2) instead (r = d/dR < 0.1: 16
+// terms reach 1e-16).
+double liu_line_contact_potential(double q, double clearance, double d) {
+  const double r = clearance, x = d / r;
+  if (x < 0.1) {
+    double term = 1.0, sum = 0.0;
+    for (int k = 0; k < 40 && std::abs(term) > 1e-18; ++k) {
+      sum += term / (k + 2.5);
+      term *= -x * (2.0 * k + 1.0) / (2.0 * k + 2.0);
+    }
+    return q * d * d * std::sqrt(x) * sum;
+  }
+  const double s = std::sqrt(d * (r + d));
+  return q * (0.25 * s * (2.0 * d - 3.0 * r) + 0.75 * r * r * std::asinh(std::sqrt(x)));
+}
+
+// The curve integrated by Gauss-Kronrod (smooth in delta: u is rational in it), plus the tangent
+// continuation past delta_c.
+double PerssonLineContact::potential(const PairCoeffs& c, const ContactState&, double d) {
+  if (!(d > 0.0)) return 0.0;
+  const double dc = c.law[2], end = std::min(d, dc);
+  const double u = boost::math::quadrature::gauss_kronrod<double, 31>::integrate(
+      [&](double x) { return curve(c, x); }, 0.0, end, 15, 1e-13);
+  if (d <= dc) return u;
+  const double x = d - dc;
+  return u + curve(c, dc) * x + 0.5 * slope(c, dc) * x * x;
+}
+
+}  // namespace kernels
+
+double elastic_overlap(Kernel kernel, const PairCoeffs& coeffs, double force) {
+  if (!(force > 0.0)) return 0.0;
+  return with_kernel(kernel, [&](auto k) {
+    using KernelT = decltype(k);
+    if constexpr (requires { KernelT::overlap_at(coeffs, force); }) {
+      return KernelT::overlap_at(coeffs, force);
+    } else if constexpr (std::is_same_v<KernelT, kernels::LiuLineContact> ||
+                         std::is_same_v<KernelT, kernels::PerssonLineContact>) {
+      // Increasing elastic force: bracket from the power-law estimate, then toms748.
+      auto g = [&](double d) { return KernelT::elastic(coeffs, d) - force; };
+      double hi = std::pow(force / coeffs.stiffness, 1.0 / coeffs.exponent);
+      while (g(hi) < 0.0) hi *= 2.0;
+      boost::math::tools::eps_tolerance<double> tol(50);
+      std::uintmax_t iterations = 200;
+      const auto [a, b] = boost::math::tools::toms748_solve(g, 0.0, hi, tol, iterations);
+      return 0.5 * (a + b);
+    } else {
+      return std::pow(force / coeffs.stiffness, 1.0 / coeffs.exponent);
+    }
+  });
+}
+
+PowerFit fit_power_law(const PairCoeffs& implicit, double force_min, double force_max,
+                       int samples) {
+  if (!(force_min > 0.0) || !(force_max > force_min) || samples < 2)
+    throw std::invalid_argument("power-law fit: needs 0 < force_min < force_max and >= 2 samples");
+  // Least squares of ln F = ln K + n ln delta over loads uniformly spaced in [min, max].
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int i = 0; i < samples; ++i) {
+    const double f = force_min + (force_max - force_min) * i / (samples - 1);
+    const double x = std::log(kernels::LineContactImplicit::overlap_at(implicit, f));
+    const double y = std::log(f);
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  const double n = samples;
+  const double exponent = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return {std::exp((sy - exponent * sx) / n), exponent};
+}
+
+}  // namespace chaindem
