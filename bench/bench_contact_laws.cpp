@@ -3,6 +3,8 @@
 //   build/bench/bench_contact_laws --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
 
+#include <boost/math/tools/roots.hpp>
+#include <cmath>
 #include <vector>
 
 #include "chaindem/binary_impact.hpp"
@@ -19,6 +21,8 @@ void force_kernel(benchmark::State& state, const char* id, LawParams params) {
   in.youngs_modulus = 200e9;
   in.poisson_ratio = 0.3;
   in.yield_stress = 1.5e9;  // elastoplastic laws: yield at ~1e-6 m, inside the overlaps below
+  in.radius_i = in.radius_j = 0.005;  // line contacts: cylinders of 5 mm, 20 mm long
+  in.contact_length = 0.02;
   for (const ParamSpec& spec : law.params)  // the law's own defaults for what is not given
     if (spec.default_value && !params.count(std::string(spec.key)))
       params[std::string(spec.key)] = *spec.default_value;
@@ -58,6 +62,75 @@ BENCHMARK_CAPTURE(force_kernel, elastoplastic_thornton, "thornton_1997",
 // tests (F_y ~ 0.03 N, a_y ~ 5e-5 m here; the sources give no values).
 BENCHMARK_CAPTURE(force_kernel, elastoplastic_implicit_vu_quoc_zhang, "vu_quoc_zhang_2002",
                   {{"k_c", 0.05 / 0.03}, {"c_a", 0.3 * 5e-5 / 0.03}});
+
+// Cylindrical line contacts (group (f)), damped with the LN factor (c_r = 0.8). The implicit
+// laws invert delta(F) in closed form (Lambert W_-1); the alternatives below measure what the
+// per-step root solves of 000 would cost instead.
+BENCHMARK_CAPTURE(force_kernel, cylindrical_implicit_johnson, "johnson_cylindrical",
+                  {{"restitution", 0.8}, {"impact_velocity_floor", 1e-3}});
+BENCHMARK_CAPTURE(force_kernel, cylindrical_implicit_dubowsky_freudenstein,
+                  "dubowsky_freudenstein_cylindrical",
+                  {{"restitution", 0.8}, {"impact_velocity_floor", 1e-3}, {"clearance", 1e-4}});
+BENCHMARK_CAPTURE(force_kernel, cylindrical_explicit_liu, "liu_cylindrical",
+                  {{"restitution", 0.8}, {"impact_velocity_floor", 1e-3}});
+BENCHMARK_CAPTURE(force_kernel, cylindrical_explicit_persson, "persson",
+                  {{"restitution", 0.8}, {"impact_velocity_floor", 1e-3}});
+BENCHMARK_CAPTURE(force_kernel, cylindrical_power_pereira, "pereira_2015_external",
+                  {{"restitution", 0.8}, {"impact_velocity_floor", 1e-3}});
+BENCHMARK_CAPTURE(force_kernel, cylindrical_power_fit, "cylindrical_power_fit",
+                  {{"hunt_crossley_alpha", 0.32}});
+
+// Johnson's force by a root solve of the printed delta = a F (ln(b/F) + k) per evaluation, as
+// 000 does: Newton from the force at 0.98 delta (the previous step's value at ~50 steps per
+// contact), or toms748 bracketed in [delta/(a y_max), delta/a]. Checked against the kernel.
+void johnson_by_root_solve(benchmark::State& state, bool newton) {
+  const LawEntry& law = *find_law("johnson_cylindrical");
+  PairInput in{1.0989e11, 0.0025, 2.04e-3};
+  in.radius_i = in.radius_j = 0.005;
+  in.contact_length = 0.02;
+  const PairCoeffs c = law.prepare(law, in, {{"restitution", 1.0}});
+  const double a = c.law[0], ab_inverse = c.law[1] * std::exp(c.law[2]), k = c.law[2];
+  auto delta_of = [&](double f) { return -a * f * std::log(a * c.law[1] * f); };
+  constexpr int n = 4096;
+  std::vector<double> overlap(n), guess(n), exact(n);
+  for (int i = 0; i < n; ++i) {
+    overlap[i] = 1e-6 * (1 + i % 17);
+    exact[i] = kernels::LineContactImplicit::elastic(c, overlap[i]);
+    guess[i] = kernels::LineContactImplicit::elastic(c, 0.98 * overlap[i]);
+  }
+  (void)ab_inverse;
+  (void)k;
+  auto solve = [&](int i) {
+    const double d = overlap[i];
+    if (newton) {  // g(F) = delta(F) - d, g' = a (ln(b/F) + k - 1) = -a (ln(a law1 F) + 1)
+      double f = guess[i];
+      for (int it = 0; it < 100; ++it) {
+        const double step = (delta_of(f) - d) / (-a * (std::log(a * c.law[1] * f) + 1.0));
+        f -= step;
+        if (std::abs(step) <= 1e-14 * f) break;
+      }
+      return f;
+    }
+    boost::math::tools::eps_tolerance<double> tol(50);
+    std::uintmax_t iterations = 100;
+    const auto [lo, hi] = boost::math::tools::toms748_solve(
+        [&](double f) { return delta_of(f) - d; }, d / (a * 60.0), d / a, tol, iterations);
+    return 0.5 * (lo + hi);
+  };
+  for (int i = 0; i < n; ++i)
+    if (std::abs(solve(i) / exact[i] - 1.0) > 1e-12) {
+      state.SkipWithError("root solve disagrees with the closed form");
+      return;
+    }
+  for (auto _ : state) {
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) sum += solve(i);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK_CAPTURE(johnson_by_root_solve, newton_warm_start, true);
+BENCHMARK_CAPTURE(johnson_by_root_solve, toms748_bracketed, false);
 
 // Seed 000 Table 2: 12 laws x 11 restitution values, two 9.2 kg spheres, K = 5.2e9, 0.3 m/s.
 void table2_sweep(benchmark::State& state) {

@@ -9,8 +9,9 @@ REPEATS runs (the machine is shared) of the step loop's own timer (/summary/ns_p
 
 Reports:
   laws     N = 1e5, one thread: Hertz, EDEM's Hertz-Mindlin (restitution 0.9), the hysteresis
-           law of Hunt-Crossley, Lankarani-Nikravesh's plastic law and Thornton's elastoplastic
-           law, each also relative to plain Hertz;
+           law of Hunt-Crossley, Lankarani-Nikravesh's plastic law, Thornton's elastoplastic
+           law and two line contacts (Johnson's implicit law, Pereira's power law), each also
+           relative to plain Hertz;
   output   N = 1e5, one thread, EDEM damping: no output vs positions, velocities and forces every
            100 steps (contacts off), and the overhead;
   threads  N = 1e6, 2000 steps, EDEM damping: 1 and 2 threads and the speed-up, for the step
@@ -104,7 +105,10 @@ def main():
         for law, params in (("edem_hertz_mindlin", "restitution = 0.9"),
                             ("hunt_crossley", "restitution = 0.9"),
                             ("lankarani_nikravesh_plastic", "restitution = 0.9"),
-                            ("thornton_1997", "")):
+                            ("thornton_1997", ""),
+                            # line contacts (spheres' masses; the law takes L = 20 mm)
+                            ("johnson_cylindrical", "restitution = 0.9\nlength = 0.02"),
+                            ("pereira_2015_external", "restitution = 0.9\nlength = 0.02")):
             t = ns_per_bead_step(tmp, 100000, 2000, law, params)
             print(f"  {law:32s} {t:7.2f}   {t / hertz:4.2f} x hertz")
 

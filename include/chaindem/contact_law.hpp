@@ -294,7 +294,9 @@ struct LinearViscoelastic : LinearSpring {
 /// Viscous laws with general exponents: K delta^n + chi delta^m v.
 struct ViscousPower : PowerLaw {
   static double force(const PairCoeffs& c, ContactState&, double d, double v) {
-    return c.stiffness * std::pow(d, c.exponent) + c.damping * std::pow(d, c.damping_exponent) * v;
+    const double dn = std::pow(d, c.exponent);  // the damping often shares it (002's power fit)
+    const double dm = c.damping_exponent == c.exponent ? dn : std::pow(d, c.damping_exponent);
+    return c.stiffness * dn + c.damping * dm * v;
   }
 };
 
