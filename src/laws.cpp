@@ -457,7 +457,9 @@ PairCoeffs prepare_plastic_linear(const LawEntry&, const PairInput& in, const La
 // dR)/dR), L. A wall contact is the symmetric contact of the body with its mirror image: radii R
 // and R, modulus E*/2, at twice the overlap (F_wall(delta) = F_pair(2 delta)); exact for a rigid
 // frictionless wall, since the symmetry plane of two identical cylinders neither moves nor
-// carries shear. The laws' dR -> infinity limit for a flat is singular (delta ~ ln dR).
+// carries shear. An elastic wall enters through E* = 1/(h_body + h_wall) as for every law, and
+// the mirror pair then carries twice that compliance: an approximation. The laws' dR -> infinity
+// limit for a flat is singular (delta ~ ln dR).
 struct LineGeometry {
   double modulus;    ///< E* [Pa]
   double clearance;  ///< dR [m]
@@ -1459,7 +1461,7 @@ const std::array laws{
              "arccos(dR/(dR + delta))",
              "b^2 = delta/(2 dR + delta) exactly (no trigonometry); small delta: F -> L pi E* "
              "delta/4, independent of dR; valid for b < 0.9623 (eps < 87.8°, 003 Eq. 9, log10); "
-             "past delta = 16 dR (eps = 86.4°, where 003 reports the inconsistency) the force "
+             "past delta = 16 dR (eps = 86.6°, where 003 reports the inconsistency) the force "
              "continues along its tangent; misprint: 000 Table 4's denominator 2(dR + delta); "
              "meant for small clearance and large contact angle",
              Kernel::persson_line_contact, line_params, prepare_persson),
@@ -1637,7 +1639,9 @@ std::string laws_markdown() {
               "delta/a through the peak, which is continuous and conserves energy. A wall "
               "contact is half of the symmetric contact of the body with its mirror image "
               "(radii R and R, modulus E*/2, twice the overlap): exact for a rigid frictionless "
-              "wall, where the laws' own flat limit dR -> infinity diverges. Every law but the "
+              "wall (E* of the pair with the wall: 1/(h_body + h_wall), h_wall = 0 for a rigid "
+              "one; an elastic wall's compliance is then counted twice, an approximation), where "
+              "the laws' own flat limit dR -> infinity diverges. Every law but the "
               "power fit damps with the Lankarani-Nikravesh factor of 000 §6 (restitution, "
               "default 1: undamped).\n";
     }

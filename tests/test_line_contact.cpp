@@ -480,7 +480,74 @@ TEST(CylinderChain, StaticOverlapIsInEquilibrium) {
         "end_force = 50\nstatic_overlap = true\n[wall_start]\nenabled = true\nmaterial = steel\n");
     sim.advance(static_cast<std::int64_t>(std::ceil(2e-4 / sim.time_step())));
     const double v_max = sim.particles().velocity.col(0).abs().maxCoeff();
-    // 50 N on 0.76 g... a mismatch of 1e-3 in the overlap would move beads at ~mm/s.
+    // 50 N on 12 g rods: a mismatch of 1e-3 in the overlap would move beads at ~mm/s.
     EXPECT_LT(v_max, 1e-7) << id;
   }
+}
+
+// Numerical edges: a subnormal overlap (where Boost's lambert_wm1 would throw inside the
+// engine's parallel loops) gives a tiny positive force; Liu's stored energy on its closed-form
+// branch (delta >= 0.1 dR) is the integral of the printed force (Simpson, typed here).
+TEST(LineContactLaws, NumericalEdges) {
+  const LawEntry& j = law("johnson_cylindrical");
+  const PairCoeffs c = j.prepare(j, internal_pair(2e11),
+                                 {{"length", 0.02}, {"clearance", 2e-3}, {"restitution", 1.0}});
+  for (double d : {5e-324, 1e-310, 1e-300}) {
+    double f = -1;
+    EXPECT_NO_THROW(f = elastic_force(j, c, d)) << d;
+    EXPECT_TRUE(f >= 0 && std::isfinite(f)) << d;  // 0 once F underflows
+  }
+  const LawEntry& liu = law("liu_cylindrical");
+  const double dr = 1e-4, modulus = 2e11, length = 0.02;
+  const PairCoeffs cl = liu.prepare(liu, internal_pair(modulus),
+                                    {{"length", length}, {"clearance", dr}, {"restitution", 1.0}});
+  auto printed = [&](double d) {
+    return length * 0.5 * pi * d * modulus * std::sqrt(d / (2 * (dr + d)));
+  };
+  for (double x : {0.05, 0.1, 0.5, 3.0}) {
+    const double d = x * dr;
+    const int n = 20000;
+    double sum = 0;
+    for (int k = 0; k <= n; ++k)
+      sum += ((k == 0 || k == n) ? 1 : (k % 2 ? 4 : 2)) * printed(d * k / n);
+    const double stored = kernels::LiuLineContact::potential(cl, ContactState{}, d);
+    EXPECT_NEAR(stored / (sum * d / (3 * n)), 1.0, 1e-9) << x;
+  }
+  // Persson's stored energy up to its tangent continuation at 16 dR: the printed load (with
+  // the trigonometry of 003 Eq. 6) integrated by Simpson.
+  const LawEntry& persson = law("persson");
+  const PairCoeffs cp =
+      persson.prepare(persson, internal_pair(modulus),
+                      {{"length", length}, {"clearance", dr}, {"restitution", 1.0}});
+  auto persson_printed = [&](double d) {
+    const double b = std::tan(0.5 * std::acos(dr / (dr + d)));
+    return length * modulus * dr * pi * (b * b + 1) * b * b /
+           (2 - (std::log10(b * b + 1) + 2 * std::pow(b, 4)));
+  };
+  for (double x : {1e-3, 0.5, 4.0, 16.0}) {
+    const double d = x * dr;
+    const int n = 20000;
+    double sum = 0;
+    for (int k = 0; k <= n; ++k)
+      sum += ((k == 0 || k == n) ? 1 : (k % 2 ? 4 : 2)) * persson_printed(d * k / n);
+    const double stored = kernels::PerssonLineContact::potential(cp, ContactState{}, d);
+    EXPECT_NEAR(stored / (sum * d / (3 * n)), 1.0, 1e-9) << x;
+  }
+}
+
+// The automatic time step of a chain of rods follows the law's own curve: 50 steps per
+// contact of the estimate are 50 to 70 steps of the real binary contact (Johnson, 1 m/s).
+TEST(CylinderChain, TimeStepFollowsTheContact) {
+  RunSetup run = setup_from(
+      cylinder_chain("johnson_cylindrical", "restitution = 1\n") + "[striker]\nvelocity = 1.0\n",
+      {"simulation.steps_per_contact=50"});
+  const LawEntry& j = law("johnson_cylindrical");
+  const double m = 7800 * pi * 0.005 * 0.005 * 0.02;
+  PairInput in{200e9 / (2 * (1 - 0.09)), 0.0025, m / 2};
+  in.radius_i = in.radius_j = 0.005;
+  const ImpactResult r = simulate_impact(
+      j, j.prepare(j, in, {{"length", 0.02}, {"restitution", 1.0}}), m / 2, 1.0, {});
+  const double steps = r.contact_duration / run.settings.time_step;
+  EXPECT_GE(steps, 50.0);
+  EXPECT_LE(steps, 70.0);
 }

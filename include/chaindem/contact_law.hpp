@@ -762,7 +762,8 @@ double minus_lambert_wm1(double z);
 /// peak no force exists, and the force continues along the secant F = delta/a through the peak
 /// (continuous, monotone, energy conserving).
 /// law[0] = a [m/N], law[1] = e^(-k)/(a b) [1/m] (so delta* = 1/(e law[1])), law[2] = k;
-/// stiffness = 1/a and exponent = 1: the stiffest secant, which the time step uses.
+/// stiffness = 1/a and exponent = 1 (the secant through the peak: the largest secant stiffness),
+/// a scale for integrators; the time step uses the law's own tangent (scene_builder.cpp).
 struct LineContactImplicit {
   static constexpr double minus_inverse_e = -0.36787944117144233;
   static double elastic(const PairCoeffs& c, double d) {
@@ -799,7 +800,7 @@ double liu_line_contact_potential(double q, double clearance, double d);
 
 /// C.-S. Liu et al. (2007): F = L (pi/2) E* delta (delta/(2 (dR + delta)))^(1/2).
 /// law[0] = q = L (pi/2) E*/sqrt(2) [N/m], law[1] = dR [m]; stiffness q/sqrt(dR) with exponent
-/// 3/2 bounds it from above (the small-overlap limit), for the time step.
+/// 3/2 bounds it from above (the small-overlap limit), a scale for integrators.
 struct LiuLineContact {
   static double elastic(const PairCoeffs& c, double d) {
     return d > 0.0 ? c.law[0] * d * std::sqrt(d / (c.law[1] + d)) : 0.0;
@@ -815,10 +816,10 @@ struct LiuLineContact {
 /// Persson (003 Eq. 6): P = E* dR pi (b^2 + 1) b^2 / (2 - log10(b^2 + 1) - 2 b^4) with
 /// b = tan(eps/2), cos(eps) = dR/(dR + delta), so b^2 = u = delta/(2 dR + delta) (no
 /// trigonometry). The load turns infinite at b = 0.9623 (eps = 87.8°, delta = 25 dR) and
-/// negative beyond (003 Eq. 9); past delta_c = law[2] (16 dR, eps = 86.4°, where 003 first
+/// negative beyond (003 Eq. 9); past delta_c = law[2] (16 dR, eps = 86.6°, where 003 first
 /// reports the inconsistency) the force continues along its tangent at delta_c.
 /// law[0] = C = L E* dR pi [N], law[1] = dR [m], law[2] = delta_c [m]; stiffness L pi E*/4
-/// with exponent 1 is the small-overlap limit, for the time step.
+/// with exponent 1 is the small-overlap limit, a scale for integrators.
 struct PerssonLineContact {
   static double curve(const PairCoeffs& c, double d) {
     const double u = d / (2.0 * c.law[1] + d);

@@ -38,6 +38,8 @@ struct TimeScalePair {
   PairCoeffs coeffs;
   double effective_mass;
   double initial_overlap;
+  /// The law's kernel: line contacts that are not power laws are timed on their own curve.
+  Kernel kernel = Kernel::power_law;
 };
 double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double speed);
 
