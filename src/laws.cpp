@@ -507,7 +507,7 @@ PairCoeffs line_implicit(const LawEntry& law, const PairInput& in, const LawPara
   const double b = B * g.length;
   if (g.wall) a *= 0.5;  // the wall sees half the mirror pair's overlap at the same force
   PairCoeffs c = base(1.0 / a, 1.0, in);
-  c.law = {a, std::exp(-k) / (a * b), k};
+  c.law = {a, std::exp(-k) / (a * b), 0.0};
   c.damping = law.damping_factor ? factor(law, p) : 0.0;
   return c;
 }
@@ -1561,10 +1561,9 @@ const ParamSpec* LawEntry::find_param(std::string_view key) const {
 }
 
 bool LawEntry::uses_impact_velocity() const {
-  return kernel == Kernel::hertz_hysteresis || kernel == Kernel::linear_hysteresis ||
-         kernel == Kernel::hertz_v0_root_damping || kernel == Kernel::power_hysteresis ||
-         kernel == Kernel::line_contact_implicit || kernel == Kernel::liu_line_contact ||
-         kernel == Kernel::persson_line_contact;
+  // The kernels whose history is v0 are exactly those with v0 in the damping term.
+  return with_kernel(kernel,
+                     [](auto k) { return kernels::reads_only_impact_velocity<decltype(k)>; });
 }
 
 std::span<const LawEntry> all_laws() {

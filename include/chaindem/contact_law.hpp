@@ -761,7 +761,8 @@ double minus_lambert_wm1(double z);
 /// Newton iteration of 000. delta(F) peaks at F* = b e^(k-1), delta* = a F* (y = 1); past the
 /// peak no force exists, and the force continues along the secant F = delta/a through the peak
 /// (continuous, monotone, energy conserving).
-/// law[0] = a [m/N], law[1] = e^(-k)/(a b) [1/m] (so delta* = 1/(e law[1])), law[2] = k;
+/// law[0] = a [m/N], law[1] = e^(-k)/(a b) [1/m] (so delta* = 1/(e law[1])): k and b enter
+/// only through law[1];
 /// stiffness = 1/a and exponent = 1 (the secant through the peak: the largest secant stiffness),
 /// a scale for integrators; the time step uses the law's own tangent (scene_builder.cpp).
 struct LineContactImplicit {
