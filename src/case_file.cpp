@@ -65,6 +65,13 @@ std::vector<KeySpec> build_case_keys() {
                      "results are bitwise identical for any count",
                      0, 4096, true, "0"));
   k.back().kind = ValueKind::integer;
+  k.push_back(other("simulation.integrator", ValueKind::word, "-",
+                    "second_order: velocity Verlet with the damping at the velocity predicted "
+                    "for the end of the step and the impulse sampling misses at contact edges "
+                    "added (trajectories second order in dt for every law); lammps: velocity "
+                    "Verlet as LAMMPS and LIGGGHTS step it, damping at the half-step velocity "
+                    "(first order; step for step the peers' results)",
+                    "second_order", false, {"second_order", "lammps"}));
   k.push_back(other("simulation.engine", ValueKind::word, "-",
                     "auto: the 1D chain engine when the particles form a chain on the x axis "
                     "(docs/engine.md), else the general 3D engine; general: always the 3D engine; "
@@ -80,6 +87,25 @@ std::vector<KeySpec> build_case_keys() {
                     "attractive, bodies separate at F = 0; allow: tensile force allowed until "
                     "the overlap closes",
                     "law", false, {"law", "clamp", "allow"}));
+  k.push_back(other("contact.impact_velocity", ValueKind::word, "-",
+                    "laws with the impact velocity v0 in their damping (hysteresis family): "
+                    "energy, v0 = the largest relative speed the contact has reached so far or "
+                    "the speed whose kinetic energy the contact stores, whichever is larger "
+                    "(equals the onset rate for an impact from apart; needs no floor for touching "
+                    "beads); peak, the largest relative speed alone; onset, the approach rate at "
+                    "first touch, raised to contact.impact_velocity_floor; reference, "
+                    "contact.reference_velocity for every contact (Hunt and Crossley's constant "
+                    "damping). docs/engine.md, \"Impact velocity\"",
+                    "energy", false, {"energy", "peak", "onset", "reference"}));
+  k.push_back(number("contact.reference_velocity", "m/s",
+                     "v0 of every contact under contact.impact_velocity = reference (0: the "
+                     "case's largest relative speed)",
+                     0, inf, true, "0"));
+  k.push_back(other("contact.hysteresis_origin", ValueKind::word, "-",
+                    "laws with v0 in their damping, contacts that start pre-compressed: static "
+                    "measures the damping from the initial overlap (only the dynamic part of the "
+                    "force is damped); zero from delta = 0, as for an impact",
+                    "static", false, {"static", "zero"}));
   std::set<std::string_view> seen;
   for (const auto& law : all_laws())
     for (const auto& p : law.params)

@@ -47,7 +47,7 @@ double liu_line_contact_potential(double q, double clearance, double d) {
 // rational in it and the pole of the load lies at 25 dR), plus the tangent continuation past
 // delta_c. An adaptive rule at 1e-13 recursed to its depth limit on rounding noise (a thousand
 // times slower, and the engine evaluates the stored energy at every output frame).
-double PerssonLineContact::potential(const PairCoeffs& c, const ContactState&, double d) {
+double PerssonLineElastic::potential(const PairCoeffs& c, const ContactState&, double d) {
   if (!(d > 0.0)) return 0.0;
   const double dc = c.law[2], end = std::min(d, dc);
   const double u = boost::math::quadrature::gauss_kronrod<double, 61>::integrate(

@@ -22,6 +22,12 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
+// [contact] keys that are not law parameters: they apply to every law.
+bool engine_contact_key(const std::string& key) {
+  return key == "contact.law" || key == "contact.tension" || key == "contact.impact_velocity" ||
+         key == "contact.reference_velocity" || key == "contact.hysteresis_origin";
+}
+
 // Resolves the [contact] section against the chosen law's declared parameters.
 const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignore_foreign) {
   const LawEntry* law = find_law(cfg.text("contact.law"));
@@ -30,7 +36,7 @@ const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignor
   for (const auto& p : law->params) declared += (declared.empty() ? "" : ", ") + std::string(p.key);
   if (declared.empty()) declared = "none";
   for (const auto& [key, value] : cfg.resolved()) {
-    if (key.rfind("contact.", 0) != 0 || key == "contact.law" || key == "contact.tension") continue;
+    if (key.rfind("contact.", 0) != 0 || engine_contact_key(key)) continue;
     if (!law->find_param(key.substr(8)) && cfg.given(key) && !ignore_foreign)
       cfg.fail(key, "is not a parameter of law '" + std::string(law->id) +
                         "' (its parameters: " + declared + ")");
@@ -114,6 +120,21 @@ double line_contact_time(const TimeScalePair& p, double speed) {
   return std::numbers::pi * std::sqrt(m / tangent);
 }
 }  // namespace
+
+// dF/dv of the law at overlap d, for a contact of impact velocity v0 (every law's damping is
+// linear in the approach rate): its damping part at unit rate, from delta = 0.
+double damping_coefficient(Kernel kernel, const PairCoeffs& coeffs, double d, double v0) {
+  return with_kernel(kernel, [&](auto k) {
+    using KernelT = decltype(k);
+    if constexpr (kernels::splits_force<KernelT>) {
+      ContactState s;
+      s.impact_velocity = v0;
+      return std::abs(KernelT::parts(coeffs, s, d, 1.0).damping);
+    } else {
+      return 0.0;
+    }
+  });
+}
 
 double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double speed) {
   double t = inf;
@@ -381,12 +402,33 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   }
   const double speed = (hi - lo).norm() + scene.gravity.norm() * run.duration;
 
-  // Impact-velocity floor of the laws with v0 in the damping term (contact-laws.md §0.7): unless
-  // given, 1 % of the case's largest relative speed. It is a physical choice, independent of the
-  // time step, so runs converge as the step shrinks.
+  // The impact velocity of the laws with v0 in the damping term (contact-laws.md §0.7). The onset
+  // policy needs a floor for contacts that start at rest: unless given, 1 % of the case's largest
+  // relative speed, a physical choice independent of the time step. The reference policy uses
+  // the largest relative speed unless given.
   const bool uses_v0 = settings.law->uses_impact_velocity();
-  if (uses_v0 && !settings.law_params.count("impact_velocity_floor"))
+  using Policy = SimulationSettings::ImpactVelocity;
+  const std::string& policy = cfg.text("contact.impact_velocity");
+  settings.impact_velocity = policy == "onset"       ? Policy::onset
+                             : policy == "reference" ? Policy::reference
+                             : policy == "peak"      ? Policy::peak
+                                                     : Policy::energy;
+  settings.static_origin = cfg.text("contact.hysteresis_origin") == "static";
+  settings.integrator = cfg.text("simulation.integrator") == "lammps"
+                            ? SimulationSettings::Integrator::lammps
+                            : SimulationSettings::Integrator::second_order;
+  settings.reference_velocity = cfg.number("contact.reference_velocity");
+  if (settings.reference_velocity == 0.0) settings.reference_velocity = speed;
+  if (uses_v0 && settings.impact_velocity == Policy::reference &&
+      !(settings.reference_velocity > 0.0))
+    cfg.fail("contact.reference_velocity",
+             "is needed: nothing moves in the case, so there is no largest relative speed to use "
+             "(allowed: (0, inf) m/s)");
+  if (uses_v0 && settings.impact_velocity == Policy::onset &&
+      !settings.law_params.count("impact_velocity_floor"))
     settings.law_params["impact_velocity_floor"] = speed > 0.0 ? 0.01 * speed : 1e-6;
+  if (settings.impact_velocity != Policy::onset)
+    settings.law_params.erase("impact_velocity_floor");  // only the onset policy has a floor
 
   if (cfg.number("simulation.time_step") > 0.0) {
     settings.time_step = cfg.number("simulation.time_step");
@@ -402,29 +444,33 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
     std::ostringstream note;
     note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed
          << " m/s / " << per_contact << " steps";
-    // A contact that starts at the floor has the damping coefficient c = alpha F / floor; the
-    // explicit step stays stable while c dt / m* <= 1 up to the peak force.
-    if (uses_v0) {
-      const double alpha = settings.law->damping_factor(settings.law_params.at("restitution"));
-      const double floor = settings.law_params.at("impact_velocity_floor");
-      double dt_damping = std::numeric_limits<double>::infinity();
-      // Exponent of delta in the damping term alpha K delta^q v / v0 (q = n but for 000's
-      // Jankowski reading, q = 1/2).
-      const bool root = settings.law->kernel == Kernel::hertz_v0_root_damping;
-      for (const auto& c : time_scale_pairs) {
-        const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
-        double d_max = speed > 0.0
-                           ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0))
-                           : 0.0;
-        d_max = std::max(d_max, c.initial_overlap);
-        const double damping = alpha * k * std::pow(d_max, root ? 0.5 : n) / floor;
-        if (damping > 0.0) dt_damping = std::min(dt_damping, m / damping);
-      }
-      if (dt_damping < settings.time_step) {
-        settings.time_step = dt_damping;
-        note << "; reduced to " << dt_damping
-             << " s so that damping at the impact-velocity floor stays stable";
-      }
+    // The explicit step must also resolve the damping: with C = dF/dv, the damping coefficient of
+    // the stiffest contact at the deepest overlap the case reaches, C dt / m* stays below 1/4 for
+    // the second-order integration (stable below 1/2) and below 1 for the half-step one (stable
+    // below 4). For the hysteresis laws C = alpha F_e / v0 with v0 as the policy sets it for an
+    // impact at the case's largest speed: the floor (onset: every contact that starts at rest),
+    // the reference velocity, or that speed (peak).
+    double v0 = speed;
+    if (settings.impact_velocity == Policy::onset && uses_v0)
+      v0 = settings.law_params.at("impact_velocity_floor");
+    if (settings.impact_velocity == Policy::reference) v0 = settings.reference_velocity;
+    const double limit =
+        settings.integrator == SimulationSettings::Integrator::second_order ? 0.25 : 1.0;
+    double dt_damping = std::numeric_limits<double>::infinity();
+    for (const auto& c : time_scale_pairs) {
+      const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
+      double d_max =
+          speed > 0.0 ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0)) : 0.0;
+      d_max = std::max(d_max, c.initial_overlap);
+      if (!(d_max > 0.0) || !(v0 > 0.0)) continue;
+      const double damping = damping_coefficient(settings.law->kernel, c.coeffs, d_max, v0);
+      if (damping > 0.0) dt_damping = std::min(dt_damping, limit * m / damping);
+    }
+    if (dt_damping < settings.time_step) {
+      settings.time_step = dt_damping;
+      note << "; reduced to " << dt_damping << " s so that the damping stays stable";
+      if (settings.impact_velocity == Policy::onset && uses_v0)
+        note << " (at the impact-velocity floor)";
     }
     run.time_step_note = note.str();
   }

@@ -6,13 +6,128 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
+#include "chaindem/edge_impulse.hpp"
 #include "chaindem/neighbor_search.hpp"
 
 namespace chaindem {
+
+namespace detail {
+// How the contacts of one loop set and update v0 (SimulationSettings::ImpactVelocity), apply the
+// tension policy and integrate their damping work.
+struct ContactRules {
+  double v0_low = 0.0;  // v0 at first touch: the approach rate, clamped to [v0_low, v0_high]
+  double v0_high = std::numeric_limits<double>::infinity();
+  double floor = 0.0;   // onset policy: first touches slower than this are floor hits
+  bool peak = false;    // v0 follows the largest relative speed of the contact
+  bool energy = false;  // ... and the speed whose kinetic energy the contact stores
+  bool static_origin = true;
+  bool clamp = true;
+  double half_dt = 0.0;  // damping work: trapezoid in time (0 at the first evaluation)
+  double dt = 0.0;       // the time step
+  bool first = false;    // the evaluation at construction (its force gets one half kick)
+  bool edges = true;     // add the impulse the samples miss at contact edges (not for lammps)
+  double onset_v0(double rate) const { return std::min(std::max(rate, v0_low), v0_high); }
+};
+
+ContactRules contact_rules(const SimulationSettings& s, double floor, bool first_evaluation) {
+  ContactRules r;
+  using Policy = SimulationSettings::ImpactVelocity;
+  switch (s.impact_velocity) {
+    case Policy::onset:
+      r.v0_low = r.floor = floor;
+      break;
+    case Policy::peak:
+    case Policy::energy:
+      // The rate that carried the bodies across delta = 0 is positive; the smallest normal
+      // double only keeps v/v0 finite where rounding makes it 0.
+      r.v0_low = std::numeric_limits<double>::min();
+      r.peak = true;
+      r.energy = s.impact_velocity == Policy::energy;
+      break;
+    case Policy::reference:
+      r.v0_low = r.v0_high = s.reference_velocity;
+      break;
+  }
+  r.static_origin = s.static_origin;
+  r.clamp = s.tension == TensionPolicy::clamp;
+  r.half_dt = first_evaluation ? 0.0 : 0.5 * s.time_step;
+  r.dt = s.time_step;
+  r.first = first_evaluation;
+  r.edges = s.integrator == SimulationSettings::Integrator::second_order;
+  return r;
+}
+
+enum class ContactEvent : std::uint8_t { none, onset, end };
+
+// What a contact's edge adds to its samples at this evaluation (edge_impulse.hpp): to the force,
+// so that the half kicks deliver the impulse the samples miss, and to the damping power, so that
+// the trapezoid books the damping work they miss. A sample weighs one step (half in this step,
+// half in the next), the one at construction half a step.
+struct EdgeCorrection {
+  double force = 0.0;  // [N]
+  double power = 0.0;  // [W]
+};
+
+// The correction for edge terms t whose sample nearest the edge lies theta dt from it, the
+// relative speed there r; `weight` of that sample in the sum (1, or 1/2 at construction).
+inline EdgeCorrection edge_correction(const kernels::EdgeTerms& terms, double theta, double r,
+                                      double weight, const ContactRules& rules) {
+  EdgeCorrection e;
+  const double dt = rules.dt;
+  for (const kernels::EdgeTerm& t : terms) {
+    if (t.a == 0.0) continue;
+    double missing = edge_impulse(t.a, t.p, dt, theta);
+    // A sample weighted 1/2 (at construction) gives half of its own share too.
+    if (weight != 1.0) missing += (1.0 - weight) * dt * t.a * std::pow(theta * dt, t.p);
+    const double per_sample = missing / (weight * dt);
+    e.force += per_sample;
+    e.power += t.damping_share * r * per_sample;
+  }
+  return e;
+}
+
+// A contact that begins at this evaluation with overlap d > 0 and approach rate r > 0: the
+// overlap grew linearly over the drift, so the first touch was d/r before now.
+inline EdgeCorrection onset_correction(const kernels::EdgeTerms& terms, double d, double r,
+                                       const ContactRules& rules) {
+  if (!rules.edges || !(r > 0.0)) return {};
+  return edge_correction(terms, std::clamp(d / (r * rules.dt), 0.0, 1.0), r,
+                         rules.first ? 0.5 : 1.0, rules);
+}
+
+// A contact that separated at this evaluation, its overlap now d <= 0 at approach rate r < 0:
+// the last touching sample lay theta dt = d_old / -r before the separation, d_old = d - r dt.
+// With the force clamped, a leading term that pulls (a < 0) never acted: none.
+inline EdgeCorrection end_correction(const kernels::EdgeTerms& terms, double d, double r,
+                                     const ContactRules& rules) {
+  if (!rules.edges || !(r < 0.0) || (rules.clamp && !(terms[0].a > 0.0))) return {};
+  return edge_correction(terms, std::clamp(1.0 + d / (-r * rules.dt), 0.0, 1.0), r, 1.0, rules);
+}
+
+// Adds an edge correction to contact c's samples, after the step's trapezoid (so that every loop
+// books the same sums in the same order). Plastic laws book their work in delta, not in time.
+template <bool split>
+inline void add_edge(ContactList& cl, std::size_t c, const EdgeCorrection& e,
+                     const ContactRules& rules) {
+  cl.force[c] += e.force;
+  if constexpr (split) {
+    cl.work[c] += rules.half_dt * e.power;
+    cl.power[c] += e.power;
+  }
+}
+}  // namespace detail
+using detail::add_edge;
+using detail::contact_rules;
+using detail::ContactEvent;
+using detail::ContactRules;
+using detail::end_correction;
+using detail::onset_correction;
 
 namespace {
 // Below this many items a parallel region costs more than it saves.
@@ -59,6 +174,14 @@ inline decltype(auto) with_flags(F&& f, bool flag, Rest... rest) {
   return flag ? with_flags<fixed..., true>(f, rest...) : with_flags<fixed..., false>(f, rest...);
 }
 
+// The approach rate velocity-dependent forces see, from the half-step rate r of pair (c, c + 1):
+// the particles' velocities at the end of the step, predicted as v_(n+1/2) + look, with
+// look = dt/2 (2 a_n - a_(n-1)) (the closing half kick with the acceleration extrapolated from
+// the last two steps; 0 for the half-step rate). docs/engine.md, "Time integration".
+inline double predicted_rate(double r, const double* look, std::size_t c) {
+  return r + (look[c] - look[c + 1]);
+}
+
 template <bool uniform_mass>
 CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
                              double* __restrict v, const double* __restrict f, MassOf m,
@@ -82,29 +205,117 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
 }
 
-// Pairs [c0, c1) of a uniform chain under a history-free law or one that reads only v0 (from
-// `impact_velocity`, one per pair), branch-free so that it vectorises:
-// the same arithmetic as update_contact (a pair apart has F = 0 and adds 0.5 (F_old + 0)
-// (0 - delta_old) to the work, which is exactly how update_contact closes a contact). Onsets
-// (first touch) are flagged in `onset`; returns block_onset and block_too_deep flags.
 constexpr int block_onset = 1;     // a pair of the block touched for the first time
 constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius or more
+constexpr int block_end = 4;       // a pair of the block separated (delta back to 0)
 
-// After a block's pairs: touching = delta > 0, the new overlap's sign; onsets (first touch) in
-// `onset`; returns block_onset and block_too_deep flags.
+// After a block's pairs: touching = delta > 0, the new overlap's sign; first touches in `onset`
+// and separations in `ended`; returns block_onset, block_end and block_too_deep flags.
 CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __restrict overlap,
                                 std::uint8_t* __restrict touching, std::uint8_t* __restrict onset,
-                                double deep_limit) {
-  std::uint8_t any = 0, deep = 0;
+                                std::uint8_t* __restrict ended, double deep_limit) {
+  std::uint8_t any = 0, any_end = 0, deep = 0;
   for (std::size_t c = c0; c < c1; ++c) {
     const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
     const auto o = static_cast<std::uint8_t>(on & (touching[c] ^ 1));
+    const auto e = static_cast<std::uint8_t>((on ^ 1) & touching[c]);
     onset[c - c0] = o;
+    ended[c - c0] = e;
     any |= o;
+    any_end |= e;
     deep |= static_cast<std::uint8_t>(overlap[c] >= deep_limit);
     touching[c] = on;
   }
-  return (any ? block_onset : 0) | (deep ? block_too_deep : 0);
+  return (any ? block_onset : 0) | (any_end ? block_end : 0) | (deep ? block_too_deep : 0);
+}
+
+// The arrays the vectorised pair loop reads and writes, as restrict pointers.
+struct PairColumns {
+  double *overlap, *force, *rate, *work, *power;
+  double* impact_velocity;                                                 // laws that read v0
+  double *damping_origin, *origin_overlap, *origin_force, *origin_energy;  // ... with origins
+};
+
+// Pairs [c0, c1) of a uniform chain under a law without a loading history (history-free, or
+// reading only v0 and the damping origin), branch-free so that it vectorises: the same
+// arithmetic as update_contact. A pair apart has F = 0 and books 0.5 dt P_old, which is exactly
+// how update_contact closes a contact. `look` gives the predicted rate (predicted_rate). v0 and
+// the origin are the columns' (at first touch: the policy's onset v0, from delta = 0); the onset
+// and separation bookkeeping, and the edge corrections, are left to the caller
+// (block_touching).
+// How the vectorised loop updates v0 after first touch (ContactRules): kept, the largest speed
+// (peak), or also the stored speed (energy).
+enum class V0Update { fixed, peak, energy };
+
+template <class KernelT, V0Update update, bool origins>
+CHAINDEM_HOT void uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
+                                      const double* __restrict v, const double* __restrict look,
+                                      const PairCoeffs& coeffs, double radius_sum, PairColumns out,
+                                      const ContactRules& rules) {
+  const PairCoeffs c_local = coeffs;
+  double* __restrict overlap = out.overlap;
+  double* __restrict force = out.force;
+  double* __restrict rate = out.rate;
+  double* __restrict work = out.work;
+  double* __restrict power = out.power;
+  double* __restrict impact_velocity = out.impact_velocity;
+  double* __restrict damping_origin = out.damping_origin;
+  double* __restrict origin_overlap = out.origin_overlap;
+  double* __restrict origin_force = out.origin_force;
+  double* __restrict origin_energy = out.origin_energy;
+  const bool clamp = rules.clamp;
+  const double half_dt = rules.half_dt;
+  const double v0_low = rules.v0_low, v0_high = rules.v0_high;
+#pragma GCC ivdep
+  for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
+    const double d = radius_sum - (x[c + 1] - x[c]);
+    const double r = v[c] - v[c + 1];
+    const double rf = predicted_rate(r, look, c);
+    const bool on = d > 0.0;
+    const double d_on = on ? d : 0.0;
+    ContactState state;  // history-free kernels never read it
+    if constexpr (kernels::reads_impact_velocity<KernelT>) {
+      // A pair touches exactly when its stored overlap is positive (after the first
+      // evaluation); at first touch v0 is the policy's, from this step's rate.
+      const bool first_touch = on & !(overlap[c] > 0.0);
+      const double stored = impact_velocity[c];  // loaded always: a select, no branch
+      double v0 = first_touch ? std::min(std::max(r, v0_low), v0_high) : stored;
+      if constexpr (origins) {
+        state.damping_origin = damping_origin[c];
+        state.origin_overlap = origin_overlap[c];
+        state.origin_force = origin_force[c];
+        state.origin_energy = origin_energy[c];
+      }
+      if constexpr (update != V0Update::fixed) {
+        const double reached = std::abs(rf);
+        v0 = reached > v0 ? reached : v0;
+      }
+      if constexpr (update == V0Update::energy) {
+        const double reached = KernelT::stored_speed(c_local, state, d_on);
+        v0 = reached > v0 ? reached : v0;
+      }
+      state.impact_velocity = v0;
+      impact_velocity[c] = on ? v0 : stored;
+      if constexpr (origins) {  // a pair apart starts again from delta = 0
+        damping_origin[c] = on ? state.damping_origin : 0.0;
+        origin_overlap[c] = on ? state.origin_overlap : 0.0;
+        origin_force[c] = on ? state.origin_force : 0.0;
+        origin_energy[c] = on ? state.origin_energy : 0.0;
+      }
+    }
+    const kernels::Parts p = KernelT::parts(c_local, state, d_on, rf);
+    double fc = p.elastic + p.damping;
+    fc = clamp & (fc < 0.0) ? 0.0 : fc;
+    fc = on ? fc : 0.0;
+    if constexpr (!kernels::conservative<KernelT>) {
+      const double pw = on ? (fc - p.elastic) * rf : 0.0;
+      work[c] += half_dt * (power[c] + pw);
+      power[c] = pw;
+    }
+    overlap[c] = d_on;
+    force[c] = fc;
+    rate[c] = r;
+  }
 }
 
 // The plastic history columns of a chain, as restrict pointers for the vector loop.
@@ -112,41 +323,6 @@ struct HistoryView {
   double *max_overlap, *max_force, *residual_overlap, *unload_stiffness, *unload_exponent,
       *unloading, *regime;
 };
-
-template <class KernelT, bool clamp>
-CHAINDEM_HOT int uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                                     const double* __restrict v, const PairCoeffs& coeffs,
-                                     double radius_sum, double* __restrict overlap,
-                                     double* __restrict force, double* __restrict rate,
-                                     std::uint8_t* __restrict touching, double* __restrict work,
-                                     std::uint8_t* __restrict onset,
-                                     const double* __restrict impact_velocity, double floor,
-                                     double deep_limit) {
-  const PairCoeffs c_local = coeffs;
-  for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
-    const double d = radius_sum - (x[c + 1] - x[c]);
-    const double r = v[c] - v[c + 1];
-    const bool on = d > 0.0;
-    const double d_on = on ? d : 0.0;
-    ContactState state;  // history-free kernels never read it
-    if constexpr (kernels::reads_only_impact_velocity<KernelT>) {
-      // A pair touches exactly when its stored overlap is positive (after the first
-      // evaluation); at first touch v0 is this step's rate, raised to the floor.
-      const bool first_touch = on & !(overlap[c] > 0.0);
-      const double v0 = r < floor ? floor : r;
-      const double stored = impact_velocity[c];  // loaded always: a select, no branch
-      state.impact_velocity = first_touch ? v0 : stored;
-    }
-    double f = KernelT::force(c_local, state, d_on, r);
-    if constexpr (clamp) f = f < 0.0 ? 0.0 : f;
-    f = on ? f : 0.0;
-    work[c] += 0.5 * (force[c] + f) * (d_on - overlap[c]);
-    overlap[c] = d_on;
-    force[c] = f;
-    rate[c] = r;
-  }
-  return block_touching(c0, c1, overlap, touching, onset, deep_limit);
-}
 
 // The same for a plastic law whose history is kept in columns (kernels::PlasticHistory): pairs
 // where the kernel's branch-free form is exact advance here; the others (`fallback[c - c0]`
@@ -211,19 +387,23 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
   return any != 0;
 }
 
-// gather_interior and the step's closing half kick in one pass (and the peaks, if tracked).
-// `base` may be nullptr: no external force or gravity (one array less to read).
-template <bool track, bool uniform_mass, bool has_base>
+// gather_interior and the step's closing half kick in one pass (and the peaks, if tracked), and,
+// for the predicted rate, the next step's look-ahead dt/2 (2 a_n - a_(n-1)) from the new force
+// and the one it replaces. `base` may be nullptr: no external force or gravity (one array less
+// to read).
+template <bool track, bool uniform_mass, bool has_base, bool predict>
 CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
                                        const double* __restrict base,
                                        const double* __restrict pair_force, double* __restrict v,
-                                       MassOf m, double half, double* __restrict peak_force,
-                                       double* __restrict peak_v) {
+                                       MassOf m, double half, double* __restrict look,
+                                       double* __restrict peak_force, double* __restrict peak_v) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     const double fi = ((has_base ? base[i] : 0.0) + pair_force[i - 1]) + -pair_force[i];
+    const double im = uniform_mass ? m.uniform : inverse_mass[i];
+    if constexpr (predict) look[i] = half * ((fi + fi) - f[i]) * im;
     f[i] = fi;
-    v[i] += half * fi * (uniform_mass ? m.uniform : inverse_mass[i]);
+    v[i] += half * fi * im;
     if constexpr (track) {
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
       peak_v[i] = std::max(peak_v[i], v[i]);
@@ -234,6 +414,13 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 // The chain engine's stops. `when`: " at step N", or nothing at construction. A wall meets
 // only the end particle: one pressed into it by a radius could let its neighbour reach the wall
 // too, which only the general engine would see.
+// The overlap a contact starts with: below 1e-9 of the smaller radius it is the rounding of the
+// positions of touching bodies (x + r1 + r2 need not be exact), not a pre-compression, and the
+// contact starts at delta = 0 like any other (its first evaluation is then its first touch).
+double initial_overlap(double delta0, double radius) {
+  return delta0 > 1e-9 * radius ? delta0 : 0.0;
+}
+
 [[noreturn]] void throw_wall_too_deep(int particle, const std::string& wall,
                                       const std::string& when = "") {
   throw std::runtime_error("chain engine: particle " + std::to_string(particle) +
@@ -249,39 +436,109 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
                            "(simulation.engine = general tracks every pair)");
 }
 
-// Advances one contact to overlap d and approach rate v: onset (v0 capture), force with the
-// tension policy, and the work the contact absorbs, the trapezoidal integral
-// sum 0.5 (F_old + F_new)(d_new - d_old). Dissipated energy = work - recoverable potential.
+// The onset and separation bookkeeping of contact c (shared by update_contact and the vectorised
+// loop, which sets v0 itself): first-touch step and rate, floor hits; separation step.
+inline void record_onset(ContactList& cl, std::size_t c, std::int64_t step, double rate,
+                         const ContactRules& rules, bool reads_v0) {
+  cl.onset_step[c] = step;
+  cl.onset_rate[c] = rate;
+  if (reads_v0 && rate < rules.floor) ++cl.floor_hits[c];
+}
+
+// Advances one contact to overlap d: the half-step approach rate `rate` (the rate that carried the
+// bodies to d; at first touch it sets v0) and the rate the force sees, `force_rate` (predicted or
+// the same). Onset (v0 and damping origin by the policy), the force with the tension policy, and
+// the energy books: for laws that split their force, the damping work, the trapezoid in time of
+// the power (F - F_e) v (>= 0 at every evaluation, so it never decreases); for plastic laws the
+// work absorbed, the trapezoid sum 0.5 (F_old + F_new)(d_new - d_old). A contact that begins
+// overlapped (pre-compressed at the start) books the energy it stores there as plastic work
+// already done, so that starting dissipates nothing.
 template <class KernelT>
-inline void update_contact(ContactList& cl, std::size_t c, double d, double v, double floor,
-                           bool clamp, const PairCoeffs& coeffs) {
+inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, double rate,
+                                   double force_rate, const ContactRules& rules,
+                                   const PairCoeffs& coeffs, std::int64_t step) {
+  constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
   ContactState& s = cl.state[c];
   const double d_old = cl.overlap[c];
   const double f_old = cl.force[c];
-  cl.rate[c] = v;
+  cl.rate[c] = rate;
   if (d > 0.0) {
+    ContactEvent event = ContactEvent::none;
+    const bool begins_overlapped = !cl.touching[c] && d_old > 0.0;
     if (!cl.touching[c]) {
       cl.touching[c] = 1;
-      double v0 = v;
-      if (v0 < floor) {  // floor is 0 for laws without v0: only a negative onset rate fires it
-        v0 = floor;
-        ++cl.floor_hits[c];
+      event = ContactEvent::onset;
+      record_onset(cl, c, step, rate, rules, reads_v0);
+      if constexpr (reads_v0) {
+        s.impact_velocity = rules.onset_v0(rate);
+        if (begins_overlapped && rules.static_origin) {
+          const double f_s = KernelT::elastic(coeffs, d_old);
+          s.damping_origin = KernelT::damping_scale(coeffs, d_old, f_s);
+          s.origin_overlap = d_old;
+          s.origin_force = f_s;
+          s.origin_energy = KernelT::potential(coeffs, ContactState{}, d_old);
+        }
       }
-      s.impact_velocity = v0;
     }
-    double f = KernelT::force(coeffs, s, d, v);
-    if (clamp && f < 0.0) f = 0.0;
-    cl.work[c] += 0.5 * (f_old + f) * (d - d_old);
+    if constexpr (reads_v0) {
+      if (rules.peak) s.impact_velocity = std::max(s.impact_velocity, std::abs(force_rate));
+      if (rules.energy)
+        s.impact_velocity = std::max(s.impact_velocity, KernelT::stored_speed(coeffs, s, d));
+    }
+    if constexpr (kernels::splits_force<KernelT>) {
+      const kernels::Parts p = KernelT::parts(coeffs, s, d, force_rate);
+      double f = p.elastic + p.damping;
+      if (rules.clamp && f < 0.0) f = 0.0;
+      if constexpr (!kernels::conservative<KernelT>) {
+        const double pw = (f - p.elastic) * force_rate;
+        cl.work[c] += rules.half_dt * (cl.power[c] + pw);
+        cl.power[c] = pw;
+      }
+      cl.force[c] = f;
+    } else {
+      double f = KernelT::force(coeffs, s, d, force_rate);
+      if (rules.clamp && f < 0.0) f = 0.0;
+      cl.work[c] = begins_overlapped ? KernelT::potential(coeffs, s, d)
+                                     : cl.work[c] + 0.5 * (f_old + f) * (d - d_old);
+      cl.force[c] = f;
+    }
+    if constexpr (kernels::has_edge_term<KernelT>) {
+      if (event == ContactEvent::onset && !begins_overlapped)
+        add_edge<kernels::splits_force<KernelT>>(
+            cl, c, onset_correction(KernelT::edge_terms(coeffs, s, rate), d, rate, rules), rules);
+    }
     cl.overlap[c] = d;
-    cl.force[c] = f;
-  } else {
-    if (cl.touching[c]) {  // the contact ended during this step: close the integral at d = 0
-      cl.touching[c] = 0;
-      cl.work[c] += 0.5 * f_old * (0.0 - d_old);
+    return event;
+  }
+  if (!cl.touching[c]) {
+    if constexpr (kernels::splits_force<KernelT>) {  // the rest of a separation's edge sample
+      cl.work[c] += rules.half_dt * cl.power[c];
+      cl.power[c] = 0.0;
     }
     cl.overlap[c] = 0.0;
     cl.force[c] = 0.0;
+    return ContactEvent::none;
   }
+  // The contact ended during this step: close the integrals at d = 0 (F = 0, P = 0).
+  cl.touching[c] = 0;
+  cl.end_step[c] = step;
+  cl.force[c] = 0.0;
+  if constexpr (kernels::splits_force<KernelT>) {
+    cl.work[c] += rules.half_dt * cl.power[c];
+    cl.power[c] = 0.0;
+    // A force that lasts to delta = 0: the impulse its samples missed at this edge rides on this
+    // evaluation. (Plastic laws end at their residual overlap, not at delta = 0.)
+    if constexpr (kernels::has_edge_term<KernelT>)
+      add_edge<true>(cl, c, end_correction(KernelT::edge_terms(coeffs, s, rate), d, rate, rules),
+                     rules);
+  } else {
+    cl.work[c] += 0.5 * f_old * (0.0 - d_old);
+  }
+  if constexpr (reads_v0) {  // a later contact starts from delta = 0
+    s.damping_origin = s.origin_overlap = s.origin_force = s.origin_energy = 0.0;
+  }
+  cl.overlap[c] = 0.0;
+  return ContactEvent::end;
 }
 }  // namespace
 
@@ -322,7 +579,11 @@ void ContactList::resize(std::size_t n) {
   nz.resize(n);
   touching.resize(n);
   work.resize(n);
+  power.resize(n);
   floor_hits.resize(n);
+  onset_rate.resize(n);
+  onset_step.resize(n);
+  end_step.resize(n);
 }
 
 void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t from) {
@@ -338,7 +599,11 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
   nz[to] = o.nz[from];
   touching[to] = o.touching[from];
   work[to] = o.work[from];
+  power[to] = o.power[from];
   floor_hits[to] = o.floor_hits[from];
+  onset_rate[to] = o.onset_rate[from];
+  onset_step[to] = o.onset_step[from];
+  end_step[to] = o.end_step[from];
 }
 
 void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
@@ -348,13 +613,33 @@ void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, 
   coeffs[k] = c;
   state[k] = ContactState{};
   touching[k] = 0;
-  work[k] = 0.0;
+  work[k] = power[k] = 0.0;
   floor_hits[k] = 0;
+  onset_rate[k] = 0.0;
+  onset_step[k] = end_step[k] = -1;
   overlap[k] = std::max(0.0, delta0);
   rate[k] = force[k] = 0.0;
   nx[k] = n.x();
   ny[k] = n.y();
   nz[k] = n.z();
+}
+
+std::string_view to_string(SimulationSettings::ImpactVelocity policy) {
+  switch (policy) {
+    case SimulationSettings::ImpactVelocity::onset:
+      return "onset";
+    case SimulationSettings::ImpactVelocity::peak:
+      return "peak";
+    case SimulationSettings::ImpactVelocity::energy:
+      return "energy";
+    case SimulationSettings::ImpactVelocity::reference:
+      return "reference";
+  }
+  return "?";
+}
+
+std::string_view to_string(SimulationSettings::Integrator integrator) {
+  return integrator == SimulationSettings::Integrator::second_order ? "second_order" : "lammps";
 }
 
 Simulation::Simulation(Scene scene, SimulationSettings settings)
@@ -363,9 +648,34 @@ Simulation::Simulation(Scene scene, SimulationSettings settings)
   if (!(settings_.time_step > 0.0))
     throw std::invalid_argument("Simulation: time step must be > 0");
   if (!(settings_.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
-  if (settings_.law->uses_impact_velocity())
+  if (settings_.law->uses_impact_velocity() &&
+      settings_.impact_velocity == SimulationSettings::ImpactVelocity::onset)
     impact_velocity_floor_ = settings_.law_params.at("impact_velocity_floor");
+  if (settings_.law->uses_impact_velocity() &&
+      settings_.impact_velocity == SimulationSettings::ImpactVelocity::reference &&
+      !(settings_.reference_velocity > 0.0))
+    throw std::invalid_argument("Simulation: the reference impact velocity must be > 0");
   wall_offset_.assign(scene_.walls.size(), Eigen::Vector3d::Zero());
+  {
+    const Particles& p = scene_.particles;
+    loaded_.assign(static_cast<std::size_t>(p.size()), 0);
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+      const Eigen::Vector3d f =
+          p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
+      initial_external_ += f.dot(p.position.row(i).transpose().matrix());
+      loaded_[static_cast<std::size_t>(i)] = f != Eigen::Vector3d::Zero();
+    }
+  }
+  isolated_logs_.resize(static_cast<std::size_t>(std::max(settings_.threads, 1)));
+  lookahead_ = Vec3Array::Zero(scene_.particles.size(), 3);
+  // Only laws with a velocity-dependent force read the predicted rate.
+  const bool damped = with_kernel(settings_.law->kernel, [](auto kernel) {
+    using KernelT = decltype(kernel);
+    return kernels::splits_force<KernelT> && !kernels::conservative<KernelT>;
+  });
+  look_kick_ = settings_.integrator == SimulationSettings::Integrator::second_order && damped
+                   ? 0.5 * settings_.time_step
+                   : 0.0;
   wall_power_.assign(scene_.walls.size(), 0.0);
   scene_.particles.force.setZero();
   const bool chain = forms_chain(scene_);
@@ -412,9 +722,10 @@ void Simulation::build_chain_contacts() {
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     radius_sum_[c] = p.radius(i) + p.radius(i + 1);
+    const double d0 = radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0));
     pairs_.start_entry(c, static_cast<int>(c), static_cast<int>(c + 1),
                        pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1)),
-                       radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0)),
+                       initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))),
                        Eigen::Vector3d::UnitX());
   }
   std::vector<std::pair<int, int>> walls;
@@ -426,9 +737,11 @@ void Simulation::build_chain_contacts() {
   for (std::size_t c = 0; c < walls.size(); ++c) {
     const auto [i, w] = walls[c];
     const Wall& wall = scene_.walls[static_cast<std::size_t>(w)];
-    wall_contacts_.start_entry(c, i, w, wall_coeffs(i, w),
-                               p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x(),
-                               -wall.normal);
+    wall_contacts_.start_entry(
+        c, i, w, wall_coeffs(i, w),
+        initial_overlap(p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x(),
+                        p.radius(i)),
+        -wall.normal);
   }
   uniform_pairs_ = true;
   for (std::size_t c = 1; c + 1 < n && uniform_pairs_; ++c)
@@ -443,6 +756,7 @@ void Simulation::build_chain_contacts() {
   }
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
   min_radius_ = p.radius.minCoeff();
+  build_incidence();
   ++rebuilds_;
 }
 
@@ -499,60 +813,81 @@ struct Simulation::ChainPass {
 
 // Advances contacts [c0, c1) of the chain one by one (history, floors, any law), in blocks of 8
 // so that a vectorisable test skips pairs that are apart (overlap > 0 now or at the last
-// evaluation: touching, or a pair that starts overlapped).
+// evaluation: touching, or a pair that starts overlapped). `step` counts the steps of the pass
+// from 0; without a pass (the evaluation at construction) the step is the run's step 0.
 template <class KernelT>
 void Simulation::chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass) {
   const Particles& p = scene_.particles;
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
+  const double* look = lookahead_.col(0).data();
   const double* radius_sum = radius_sum_.data();
   const double* overlap = pairs_.overlap.data();
-  const double floor = impact_velocity_floor_;
-  const bool clamp = settings_.tension == TensionPolicy::clamp;
+  const double* force = pairs_.force.data();
+  const double* power = pairs_.power.data();
+  const ContactRules rules = contact_rules(settings_, impact_velocity_floor_, !pass);
+  const std::int64_t run_step = pass ? step_ + step + 1 : 0;
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
     const std::size_t b1 = std::min(b0 + block, c1);
     double d[block];
     bool any = false;
+    // A pair apart may still carry the edge impulse of its separation (update_contact).
     for (std::size_t c = b0; c < b1; ++c) {
       d[c - b0] = radius_sum[c] - (x[c + 1] - x[c]);
-      any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0);
+      any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0) | (force[c] != 0.0) | (power[c] != 0.0);
     }
     if (!any) continue;
     for (std::size_t c = b0; c < b1; ++c) {
       const double dc = d[c - b0];
-      if (!(dc > 0.0) && !(overlap[c] > 0.0)) continue;
+      if (!(dc > 0.0) && !(overlap[c] > 0.0) && force[c] == 0.0 && power[c] == 0.0) continue;
       const auto i = static_cast<Eigen::Index>(c);
       if (dc >= std::min(p.radius(i), p.radius(i + 1))) {
         if (!pass) throw_too_deep(c);
         pass->note_fault(step, c);
       }
-      update_contact<KernelT>(pairs_, c, dc, v[c] - v[c + 1], floor, clamp,
-                              uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c]);
+      const double r = v[c] - v[c + 1];
+      const ContactEvent event =
+          update_contact<KernelT>(pairs_, c, dc, r, predicted_rate(r, look, c), rules,
+                                  uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c], run_step);
+      if (event == ContactEvent::end) note_separation(pairs_, c, run_step);
     }
   }
 }
 
-// Pairs [c0, c1) of a uniform chain under a history-free or v0-only law: every pair through the
-// branch-free loop (uniform_pairs_block); only the rare onsets leave it.
+// Pairs [c0, c1) of a uniform chain under a law without a loading history, or a plastic law whose
+// history is in columns: every pair through a branch-free loop (uniform_pairs_block,
+// columns_pairs_block); only the rare first touches, separations and plastic flows leave it.
 template <class KernelT>
 void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step,
                                     ChainPass& pass) {
   const Particles& p = scene_.particles;
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
+  const double* look = lookahead_.col(0).data();
   const PairCoeffs& coeffs = pairs_.coeffs[0];
   const double radius_sum = radius_sum_[0];
-  const double floor = impact_velocity_floor_;
   double* overlap = pairs_.overlap.data();
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = min_radius_;
-  const bool clamp = settings_.tension == TensionPolicy::clamp;
+  const ContactRules rules = contact_rules(settings_, impact_velocity_floor_, false);
+  const std::int64_t run_step = step_ + step + 1;
+  constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
+  const PairColumns columns{overlap,
+                            pairs_.force.data(),
+                            pairs_.rate.data(),
+                            pairs_.work.data(),
+                            pairs_.power.data(),
+                            pair_impact_velocity_.data(),
+                            pair_damping_origin_.data(),
+                            pair_origin_overlap_.data(),
+                            pair_origin_force_.data(),
+                            pair_origin_energy_.data()};
+  constexpr bool edges = kernels::has_edge_term<KernelT>;
   for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
     const std::size_t b1 = std::min(b0 + chain_block, c1);
-    std::uint8_t onset[chain_block];
-    int flags = 0;
+    std::uint8_t onset[chain_block], ended[chain_block];
     if constexpr (kernels::history_in_columns<KernelT>) {
       HistoryColumns& h = plastic_columns_;
       const HistoryView view{h.max_overlap.data(),
@@ -569,43 +904,79 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
                                                          pairs_.force.data(), pairs_.rate.data(),
                                                          pairs_.work.data(), view, fallback);
           },
-          clamp);
+          rules.clamp);
       if (any)  // beyond the branch-free form (plastic flow): the pair's own update, as the
                 // per-pair loop does it, on its history taken out of the columns
         for (std::size_t c = b0; c < b1; ++c) {
           if (!fallback[c - b0]) continue;
           h.get(c).store(pairs_.state[c]);
-          update_contact<KernelT>(pairs_, c, radius_sum - (x[c + 1] - x[c]), v[c] - v[c + 1], floor,
-                                  clamp, coeffs);
+          const double r = v[c] - v[c + 1];
+          const ContactEvent event =
+              update_contact<KernelT>(pairs_, c, radius_sum - (x[c + 1] - x[c]), r,
+                                      predicted_rate(r, look, c), rules, coeffs, run_step);
+          if (event == ContactEvent::end) note_separation(pairs_, c, run_step);
           h.set(c, kernels::PlasticHistory::of(pairs_.state[c]));
         }
-      flags = block_touching(b0, b1, overlap, pairs_.touching.data(), onset, deep_limit);
     } else {
-      flags = with_flags(
-          [&]<bool clamped>() {
-            return uniform_pairs_block<KernelT, clamped>(
-                b0, b1, x, v, coeffs, radius_sum, overlap, pairs_.force.data(), pairs_.rate.data(),
-                pairs_.touching.data(), pairs_.work.data(), onset, pair_impact_velocity_.data(),
-                floor, deep_limit);
-          },
-          clamp);
+      auto block = [&]<V0Update update, bool origins>() {
+        uniform_pairs_block<KernelT, update, origins>(b0, b1, x, v, look, coeffs, radius_sum,
+                                                      columns, rules);
+      };
+      if constexpr (reads_v0) {
+        with_flags(
+            [&]<bool origins>() {
+              if (rules.energy)
+                block.template operator()<V0Update::energy, origins>();
+              else if (rules.peak)
+                block.template operator()<V0Update::peak, origins>();
+              else
+                block.template operator()<V0Update::fixed, origins>();
+            },
+            any_damping_origin_);
+      } else {
+        block.template operator()<V0Update::fixed, false>();
+      }
     }
+    // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
+    const int flags =
+        block_touching(b0, b1, overlap, pairs_.touching.data(), onset, ended, deep_limit);
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
         if (overlap[c] >= deep_limit) {
           pass.note_fault(step, c);
           break;
         }
+    // The state an edge term reads (v0 of the hysteresis laws, the plastic laws' residual
+    // overlap), as the loop left it.
+    auto state_of = [&](std::size_t c) {
+      ContactState s;
+      if constexpr (reads_v0) s.impact_velocity = pair_impact_velocity_[c];
+      if constexpr (kernels::history_in_columns<KernelT>)
+        s.residual_overlap = plastic_columns_.residual_overlap[c];
+      return s;
+    };
+    constexpr bool split = kernels::splits_force<KernelT>;
     if (flags & block_onset)
       for (std::size_t c = b0; c < b1; ++c)
         if (onset[c - b0]) {
-          double v0 = pairs_.rate[c];
-          if (v0 < floor) {
-            v0 = floor;
-            ++pairs_.floor_hits[c];
-          }
-          pairs_.state[c].impact_velocity = v0;
-          if constexpr (kernels::reads_only_impact_velocity<KernelT>) pair_impact_velocity_[c] = v0;
+          record_onset(pairs_, c, run_step, pairs_.rate[c], rules, reads_v0);
+          if constexpr (edges)
+            add_edge<split>(
+                pairs_, c,
+                onset_correction(KernelT::edge_terms(coeffs, state_of(c), pairs_.rate[c]),
+                                 overlap[c], pairs_.rate[c], rules),
+                rules);
+        }
+    if (flags & block_end)
+      for (std::size_t c = b0; c < b1; ++c)
+        if (ended[c - b0]) {
+          pairs_.end_step[c] = run_step;
+          if constexpr (edges && split)
+            add_edge<true>(pairs_, c,
+                           end_correction(KernelT::edge_terms(coeffs, state_of(c), pairs_.rate[c]),
+                                          radius_sum - (x[c + 1] - x[c]), pairs_.rate[c], rules),
+                           rules);
+          note_separation(pairs_, c, run_step);
         }
   }
 }
@@ -662,27 +1033,58 @@ void Simulation::HistoryColumns::set(std::size_t c, const kernels::PlasticHistor
 
 struct Simulation::ColumnsGuard {
   Simulation* sim = nullptr;  // nullptr: nothing loaded
+  bool plastic = false;       // plastic_columns_, else the v0 columns
   ColumnsGuard() = default;
-  explicit ColumnsGuard(Simulation* s) : sim(s) {}
+  ColumnsGuard(Simulation* s, bool p) : sim(s), plastic(p) {}
   ColumnsGuard(const ColumnsGuard&) = delete;
   ColumnsGuard& operator=(const ColumnsGuard&) = delete;
   ~ColumnsGuard() {
     if (!sim) return;
-    sim->plastic_columns_.store(sim->pairs_.state);
+    if (plastic) {
+      sim->plastic_columns_.store(sim->pairs_.state);
+      return;
+    }
+    std::vector<ContactState>& states = sim->pairs_.state;
+    for (std::size_t c = 0; c < states.size(); ++c) {
+      states[c].impact_velocity = sim->pair_impact_velocity_[c];
+      states[c].damping_origin = sim->pair_damping_origin_[c];
+      states[c].origin_overlap = sim->pair_origin_overlap_[c];
+      states[c].origin_force = sim->pair_origin_force_[c];
+      states[c].origin_energy = sim->pair_origin_energy_[c];
+    }
   }
 };
 
 Simulation::ColumnsGuard Simulation::load_history_columns() {
-  const bool columns = with_kernel(settings_.law->kernel, [&](auto kernel) {
+  enum { none, plastic, v0 };
+  const int columns = with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    if constexpr (kernels::history_in_columns<KernelT>)
-      return chain_vectorised<KernelT>();
-    else
-      return false;
+    if (!chain_vectorised<KernelT>()) return int{none};
+    if constexpr (kernels::history_in_columns<KernelT>) return int{plastic};
+    if constexpr (kernels::reads_only_impact_velocity<KernelT>) return int{v0};
+    return int{none};
   });
-  if (!columns) return {};
-  plastic_columns_.load(pairs_.state);
-  return ColumnsGuard(this);
+  if (columns == plastic) {
+    plastic_columns_.load(pairs_.state);
+    return ColumnsGuard(this, true);
+  }
+  if (columns == v0) {
+    const std::vector<ContactState>& states = pairs_.state;
+    for (auto* column : {&pair_impact_velocity_, &pair_damping_origin_, &pair_origin_overlap_,
+                         &pair_origin_force_, &pair_origin_energy_})
+      column->resize(states.size());
+    any_damping_origin_ = false;
+    for (std::size_t c = 0; c < states.size(); ++c) {
+      pair_impact_velocity_[c] = states[c].impact_velocity;
+      pair_damping_origin_[c] = states[c].damping_origin;
+      pair_origin_overlap_[c] = states[c].origin_overlap;
+      pair_origin_force_[c] = states[c].origin_force;
+      pair_origin_energy_[c] = states[c].origin_energy;
+      any_damping_origin_ = any_damping_origin_ || states[c].origin_overlap != 0.0;
+    }
+    return ColumnsGuard(this, false);
+  }
+  return {};
 }
 
 // Gathers particles [begin, end): contact forces (and walls at the ends) into the force, then,
@@ -698,22 +1100,26 @@ void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing
   double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
+  double* look = lookahead_.col(0).data();
+  const bool predict = look_kick_ != 0.0;
   const std::size_t b = std::max<std::size_t>(begin, 1), e = std::min(end, n - 1);
   if (b < e) {
-    if (closing_kick == 0.0) {
+    if (closing_kick == 0.0) {  // at construction: the look-ahead of a first step, dt/2 a_0
       gather_interior(b, e, f, base_force_x_.data(), pair_force, peak);
+      for (std::size_t i = b; i < e; ++i) look[i] = look_kick_ * f[i] * mass[i];
     } else {
       with_flags(
-          [&]<bool track, bool uniform, bool has_base>() {
-            gather_kick_interior<track, uniform, has_base>(b, e, f, base, pair_force, v, mass,
-                                                           closing_kick, peak, peak_v);
+          [&]<bool track, bool uniform, bool has_base, bool predicted>() {
+            gather_kick_interior<track, uniform, has_base, predicted>(
+                b, e, f, base, pair_force, v, mass, closing_kick, look, peak, peak_v);
           },
-          tracking_, mass.inverse_mass == nullptr, base != nullptr);
+          tracking_, mass.inverse_mass == nullptr, base != nullptr, predict);
     }
   }
   // The two end particles, which also meet the walls.
   for (const std::size_t i : {std::size_t{0}, n - 1}) {
     if (i < begin || i >= end) continue;
+    const double f_old = closing_kick == 0.0 ? std::nan("") : f[i];
     f[i] = i == 0 ? base_force_x_[0] + -pair_force[0] : base_force_x_[n - 1] + pair_force[n - 2];
     if (peak) peak[i] = std::max(peak[i], pair_force[i == 0 ? 0 : n - 2]);
     for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
@@ -722,8 +1128,11 @@ void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing
       if (peak) peak[i] = std::max(peak[i], wall_contacts_.force[c]);
     }
     if (closing_kick != 0.0) {
+      if (predict) look[i] = closing_kick * ((f[i] + f[i]) - f_old) * inverse_mass[i];
       v[i] += closing_kick * f[i] * inverse_mass[i];
       if (peak_v) peak_v[i] = std::max(peak_v[i], v[i]);
+    } else {
+      look[i] = look_kick_ * f[i] * inverse_mass[i];
     }
   }
 }
@@ -753,12 +1162,16 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   };
   // The wall contacts of end particle i (0 or np), once it has drifted.
   const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
+  const ContactRules wall_rules = contact_rules(settings_, impact_velocity_floor_, false);
   auto walls_of = [&](std::size_t end_particle) {
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
       if (i != end_particle) continue;
       const auto w = static_cast<std::size_t>(wall_contacts_.second[c]);
-      update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w]);
+      const std::int64_t run_step = step_ + r.step + 1;
+      if (update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w],
+                               wall_rules, run_step) == ContactEvent::end)
+        note_separation(wall_contacts_, c, run_step);
       pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
           wall_contacts_.force[c];
       if (wall_contacts_.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
@@ -839,12 +1252,6 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
                                   kernels::reads_only_impact_velocity<KernelT> ||
                                   kernels::history_in_columns<KernelT>;
     const bool vector_pairs = chain_vectorised<KernelT>();
-    if (kernels::reads_only_impact_velocity<KernelT> && vector_pairs &&
-        pair_impact_velocity_.size() != np) {  // first pass: v0 of the pairs touching already
-      pair_impact_velocity_.resize(np);
-      for (std::size_t c = 0; c < np; ++c)
-        pair_impact_velocity_[c] = pairs_.state[c].impact_velocity;
-    }
     auto range = [&](const ChainRange& r) {
       if constexpr (vectorisable) {
         if (vector_pairs) return chain_range<KernelT, true>(pass, r);
@@ -999,7 +1406,7 @@ void Simulation::rebuild_neighbors() {
     };
     auto retire = [&](std::size_t old) {
       const ContactState& s = list.state[old];
-      retired_work_ += list.work[old];
+      retired_dissipated_ += list.work[old];  // apart: it stores nothing
       retired_floor_hits_ += list.floor_hits[old];
       if (s.max_overlap > 0.0) dormant[key(list.first[old], list.second[old])] = s;
     };
@@ -1030,20 +1437,31 @@ void Simulation::rebuild_neighbors() {
       pairs_, dormant_pairs_, find_particle_pairs(p.position, p.radius, skin),
       [&](int i, int j) { return pair_coeffs(i, j); },
       [&](int i, int j) {
-        return p.radius(i) + p.radius(j) -
-               std::sqrt((p.position.row(i) - p.position.row(j)).square().sum());
+        return initial_overlap(
+            p.radius(i) + p.radius(j) -
+                std::sqrt((p.position.row(i) - p.position.row(j)).square().sum()),
+            std::min(p.radius(i), p.radius(j)));
       });
   merge(
       wall_contacts_, dormant_walls_,
       find_wall_pairs(p.position, p.radius, scene_.walls, wall_offset_, skin),
       [&](int i, int w) { return wall_coeffs(i, w); },
       [&](int i, int w) {
-        return p.radius(i) -
-               (p.position.row(i).transpose().matrix() - wall_point(w)).dot(scene_.walls[w].normal);
+        return initial_overlap(
+            p.radius(i) - (p.position.row(i).transpose().matrix() - wall_point(w))
+                              .dot(scene_.walls[w].normal),
+            p.radius(i));
       });
 
-  // Incidence lists: pairs in list order, then wall contacts, for every particle.
-  const std::size_t n = static_cast<std::size_t>(p.size());
+  build_incidence();
+  reference_position_ = p.position;
+  wall_offset_at_rebuild_ = wall_offset_;
+  ++rebuilds_;
+}
+
+// Incidence lists: pairs in list order, then wall contacts, for every particle.
+void Simulation::build_incidence() {
+  const std::size_t n = static_cast<std::size_t>(scene_.particles.size());
   incidence_offset_.assign(n + 1, 0);
   for (std::size_t c = 0; c < pairs_.size(); ++c) {
     ++incidence_offset_[pairs_.first[c] + 1];
@@ -1060,18 +1478,12 @@ void Simulation::rebuild_neighbors() {
   }
   for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
     incidence_[fill[wall_contacts_.first[c]]++] = -static_cast<int>(c) - 1;
-
-  reference_position_ = p.position;
-  wall_offset_at_rebuild_ = wall_offset_;
-  ++rebuilds_;
 }
 
 template <class KernelT>
-void Simulation::evaluate_pairs(KernelT) {
+void Simulation::evaluate_pairs(const ContactRules& rules, std::int64_t step) {
   const Particles& p = scene_.particles;
   ContactList& cl = pairs_;
-  const double floor = impact_velocity_floor_;
-  const bool clamp = settings_.tension == TensionPolicy::clamp;
   const std::size_t n = cl.size();
   for_each_index(n, settings_.threads, [&](std::size_t c) {
     const int i = cl.first[c], j = cl.second[c];
@@ -1084,40 +1496,47 @@ void Simulation::evaluate_pairs(KernelT) {
     const double rate =
         -((p.velocity(j, 0) - p.velocity(i, 0)) * nx + (p.velocity(j, 1) - p.velocity(i, 1)) * ny +
           (p.velocity(j, 2) - p.velocity(i, 2)) * nz);
+    // The predicted rate: the same with each velocity advanced by its look-ahead.
+    const Vec3Array& look = lookahead_;
+    const double ahead = (look(i, 0) - look(j, 0)) * nx + (look(i, 1) - look(j, 1)) * ny +
+                         (look(i, 2) - look(j, 2)) * nz;
     cl.nx[c] = nx;
     cl.ny[c] = ny;
     cl.nz[c] = nz;
-    update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, floor, clamp,
-                            cl.coeffs[c]);
+    update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, rate + ahead, rules,
+                            cl.coeffs[c], step);
   });
 }
 
-// Advances wall contact c, its wall at `point`.
+// Advances wall contact c, its wall at `point`; returns what happened to it.
 template <class KernelT>
-void Simulation::update_wall(std::size_t c, const Eigen::Vector3d& point) {
+ContactEvent Simulation::update_wall(std::size_t c, const Eigen::Vector3d& point,
+                                     const ContactRules& rules, std::int64_t step) {
   const Particles& p = scene_.particles;
   ContactList& cl = wall_contacts_;
   const int i = cl.first[c];
   const Wall& wall = scene_.walls[static_cast<std::size_t>(cl.second[c])];
   const Eigen::Vector3d x = p.position.row(i).transpose();
   const Eigen::Vector3d v = p.velocity.row(i).transpose();
+  const Eigen::Vector3d ahead = lookahead_.row(i).transpose();
   const double distance = (x - point).dot(wall.normal);
   // Normal from the particle towards the wall: -wall.normal.
   cl.nx[c] = -wall.normal.x();
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
   const double rate = (wall.velocity - v).dot(wall.normal);
-  update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, impact_velocity_floor_,
-                          settings_.tension == TensionPolicy::clamp, cl.coeffs[c]);
+  return update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, rate - ahead.dot(wall.normal),
+                                 rules, cl.coeffs[c], step);
 }
 
 template <class KernelT>
-void Simulation::evaluate_walls(KernelT) {
+void Simulation::evaluate_walls(const ContactRules& rules, std::int64_t step) {
   for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
-    update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts_.second[c])));
+    update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts_.second[c])), rules,
+                         step);
 }
 
-void Simulation::gather_forces() {
+void Simulation::gather_forces(bool first) {
   Particles& p = scene_.particles;
   const Eigen::Index n = p.size();
   const Eigen::Vector3d g = scene_.gravity;
@@ -1138,6 +1557,11 @@ void Simulation::gather_forces() {
       // Apart contacts carry F = 0, which never raises the (non-negative) peak.
       if (tracking_) peak_contact_force_(i) = std::max(peak_contact_force_(i), cl.force[c]);
     }
+    // Look-ahead of the next step: dt/2 (2 a_n - a_(n-1)), or dt/2 a_0 at construction.
+    const double k = look_kick_ * p.inverse_mass(i);
+    lookahead_(i, 0) = k * (first ? fx : (fx + fx) - p.force(i, 0));
+    lookahead_(i, 1) = k * (first ? fy : (fy + fy) - p.force(i, 1));
+    lookahead_(i, 2) = k * (first ? fz : (fz + fz) - p.force(i, 2));
     p.force(i, 0) = fx;
     p.force(i, 1) = fy;
     p.force(i, 2) = fz;
@@ -1145,14 +1569,20 @@ void Simulation::gather_forces() {
 }
 
 void Simulation::compute_forces() {
+  const bool first = step_ == 0;  // at construction
+  const ContactRules rules = contact_rules(settings_, impact_velocity_floor_, first);
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
     if (chain_)
       chain_pairs<KernelT>(0, pairs_.size(), 0, nullptr);
     else
-      evaluate_pairs(kernel);
-    evaluate_walls(kernel);
+      evaluate_pairs<KernelT>(rules, step_);
+    evaluate_walls<KernelT>(rules, step_);
   });
+  if (!chain_ && !first)  // contacts that separated in this step, in list order
+    for (const ContactList* cl : {&pairs_, &wall_contacts_})
+      for (std::size_t c = 0; c < cl->size(); ++c)
+        if (cl->end_step[c] == step_) note_separation(*cl, c, step_);
   if (chain_) {
     const Particles& p = scene_.particles;
     for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
@@ -1161,7 +1591,7 @@ void Simulation::compute_forces() {
                             scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name);
     chain_gather(0, static_cast<std::size_t>(p.size()), 0.0);
   } else {
-    gather_forces();
+    gather_forces(first);
   }
   // Power delivered by each wall: the contact force times the wall's normal speed.
   std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
@@ -1222,6 +1652,47 @@ void Simulation::step_general() {
   wall_work_ += half * (power_before + power_after);
 }
 
+// A contact is isolated when, from its first touch to its separation, no other contact of
+// either body touched and neither body carried a load: its restitution is then a binary one.
+// Neighbour contacts are judged from their own first-touch and separation steps, which are
+// exact whatever order the chain engine's passes evaluate them in: a neighbour is at step s or
+// s - 1 when this contact is evaluated at step s, and touched during [onset, s - 1] if it still
+// touches since before step s, or separated after this contact's first touch.
+void Simulation::note_separation(const ContactList& cl, std::size_t c, std::int64_t step) {
+  const std::int64_t onset = cl.onset_step[c];
+  const double approach = cl.onset_rate[c];
+  if (onset <= 0 || !(approach > 0.0)) return;  // began pressed together, not an impact
+  const bool wall = &cl == &wall_contacts_;
+  const int first = cl.first[c], second = wall ? -cl.second[c] - 1 : cl.second[c];
+  for (const int body : {first, second}) {
+    if (body < 0) continue;
+    const auto b = static_cast<std::size_t>(body);
+    if (loaded_[b]) return;
+    for (int k = incidence_offset_[b]; k < incidence_offset_[b + 1]; ++k) {
+      const int e = incidence_[k];
+      const ContactList& other = e >= 0 ? pairs_ : wall_contacts_;
+      const auto o = static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+      if (&other == &cl && o == c) continue;
+      const std::int64_t on = other.onset_step[o], end = other.end_step[o];
+      if ((on > end && on < step) || end > onset) return;
+    }
+  }
+  const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
+  isolated_logs_[std::min(thread, isolated_logs_.size() - 1)].push_back(
+      {step, first, second, approach, -cl.rate[c] / approach});
+}
+
+void Simulation::collect_isolated() {
+  isolated_.clear();
+  for (auto& log : isolated_logs_) {
+    isolated_.insert(isolated_.end(), log.begin(), log.end());
+    log.clear();
+  }
+  std::sort(isolated_.begin(), isolated_.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.step, a.first, a.second) < std::tie(b.step, b.first, b.second);
+  });
+}
+
 void Simulation::advance(std::int64_t n) {
   const auto steps = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
   log_.steps = static_cast<std::int64_t>(steps);
@@ -1233,18 +1704,22 @@ void Simulation::advance(std::int64_t n) {
     // tile for a few steps only.
     const std::int64_t most = std::max(settings_.chain_pass_steps, 1);
     const std::int64_t passes = (n + most - 1) / most;
-    const ColumnsGuard columns = load_history_columns();
-    for (std::int64_t k = 0, done = 0; k < passes; ++k) {
-      const std::int64_t length = (n - done) / (passes - k);
-      chain_pass(length, done);
-      done += length;
+    {
+      const ColumnsGuard columns = load_history_columns();
+      for (std::int64_t k = 0, done = 0; k < passes; ++k) {
+        const std::int64_t length = (n - done) / (passes - k);
+        chain_pass(length, done);
+        done += length;
+      }
     }
+    collect_isolated();
     return;
   }
   for (std::int64_t s = 0; s < n; ++s) {
     step_general();
     record_step(s);
   }
+  collect_isolated();
 }
 
 void Simulation::watch(std::vector<std::pair<int, int>> pairs,
@@ -1289,10 +1764,12 @@ EnergyReport Simulation::energies() const {
         p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
     potential -= f.dot(p.position.row(i).transpose().matrix());
   }
-  e.external_potential = potential;
-  double work = retired_work_;
+  e.external_potential = potential + initial_external_;
+  double work = 0.0;
+  bool split = false;
   with_kernel(settings_.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
+    split = kernels::splits_force<KernelT>;
     for (const ContactList* cl : {&pairs_, &wall_contacts_}) {
       // A uniform chain's pairs share one coefficient record (less to read per frame).
       const bool shared = cl == &pairs_ && chain_ && uniform_pairs_;
@@ -1303,7 +1780,9 @@ EnergyReport Simulation::energies() const {
       }
     }
   });
-  e.dissipated = work - e.stored;
+  // Laws that split their force book the damping work itself; plastic laws the work absorbed,
+  // of which they still store part.
+  e.dissipated = retired_dissipated_ + (split ? work : work - e.stored);
   e.wall_work = wall_work_;
   return e;
 }

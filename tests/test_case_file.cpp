@@ -39,8 +39,20 @@ TEST(CaseFile, ValidCaseResolvesDefaults) {
   const RunSetup run = build_run(cfg);
   EXPECT_EQ(run.scene.particles.size(), 5);
   EXPECT_EQ(run.settings.law->id, "hunt_crossley");
-  EXPECT_EQ(run.settings.tension, TensionPolicy::clamp);                // the law's own policy
-  EXPECT_GT(run.settings.law_params.at("impact_velocity_floor"), 0.0);  // automatic
+  EXPECT_EQ(run.settings.tension, TensionPolicy::clamp);  // the law's own policy
+  // v0 of the hysteresis laws: the largest speed or the stored speed, no floor; second order.
+  EXPECT_EQ(run.settings.impact_velocity, SimulationSettings::ImpactVelocity::energy);
+  EXPECT_FALSE(run.settings.law_params.count("impact_velocity_floor"));
+  EXPECT_TRUE(run.settings.static_origin);
+  EXPECT_EQ(run.settings.integrator, SimulationSettings::Integrator::second_order);
+  // The onset policy sets the automatic floor, 1 % of the largest relative speed (the striker's).
+  const RunSetup onset = test::setup_from(base, {"contact.impact_velocity=onset"});
+  EXPECT_DOUBLE_EQ(onset.settings.law_params.at("impact_velocity_floor"),
+                   0.01 * onset.scene.particles.velocity.col(0).maxCoeff());
+  // The reference policy takes the largest relative speed unless given.
+  const RunSetup reference = test::setup_from(base, {"contact.impact_velocity=reference"});
+  EXPECT_DOUBLE_EQ(reference.settings.reference_velocity,
+                   reference.scene.particles.velocity.col(0).maxCoeff());
   EXPECT_GT(run.settings.time_step, 0.0);
   EXPECT_EQ(run.output_file, "base.h5");
 }

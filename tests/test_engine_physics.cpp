@@ -223,11 +223,13 @@ TEST(Gravity, BouncingBeadEnergyBalance) {
       "[gravity]\nacceleration = -9.81 0 0\n";
   Simulation sim = simulation_from(ini);
   const double e0 = sim.energies().balance();
-  const double scale = std::abs(sim.energies().external_potential);
+  EXPECT_EQ(sim.energies().external_potential, 0.0);  // counted from the initial positions
+  double scale = 0.0;  // the largest kinetic energy: what the fall gave the bead
   int hits = 0;
   bool touching = false;
   while (sim.time() < 0.02) {
     sim.advance(10);
+    scale = std::max(scale, sim.energies().kinetic);
     const bool now = !sim.wall_contacts().state.empty() && sim.wall_contacts().touching[0];
     if (now && !touching) ++hits;
     touching = now;
@@ -283,22 +285,6 @@ TEST(Precompression, StaticOverlapIsAnEquilibrium) {
   }
   // Without a wall to push against there is no equilibrium: refused.
   EXPECT_THROW(simulation_from(base), CaseError);
-}
-
-// With v0 in the damping term, a touching chain starts its contacts from rest: the floor decides.
-// It is a physical choice (1 % of the impact speed), so the result converges as the step shrinks.
-TEST(ImpactVelocityFloor, TouchingChainConvergesWithTheStep) {
-  auto last_bead = [](double steps) {
-    Simulation sim = simulation_from(chain(6, "hunt_crossley", "restitution = 0.8\n", steps, 1e-3),
-                                     {"contact.tension=clamp"});
-    EXPECT_NEAR(sim.settings().law_params.at("impact_velocity_floor"), 0.01, 1e-12);
-    while (sim.time() < 3e-4) sim.advance(10);
-    return sim.particles().velocity(6, 0);
-  };
-  const double v50 = last_bead(50), v200 = last_bead(200), v800 = last_bead(800);
-  EXPECT_NEAR(v50, v800, 0.01 * v800);
-  EXPECT_NEAR(v200, v800, 0.003 * v800);
-  EXPECT_GT(v800, 0.1);
 }
 
 // Strong hysteresis damping at the default resolution: the automatic step keeps it stable and

@@ -93,7 +93,7 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
       // delta went from <= 0 to > 0 during this step; the previous value is unknown (0 stored),
       // so interpolate with the approach rate.
       t_start = sim.time() - geometric_overlap() / cl.rate[c];
-      r.approach = cl.state[c].impact_velocity;
+      r.approach = cl.onset_rate[c];
     }
     if (t_start >= 0) {
       r.max_overlap = std::max(r.max_overlap, cl.overlap[c]);

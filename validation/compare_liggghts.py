@@ -110,6 +110,7 @@ CASE_TEMPLATE = """\
 [simulation]
 duration = {duration!r}
 time_step = {dt!r}
+integrator = {integrator}
 
 [contact]
 law = edem_hertz_mindlin
@@ -187,7 +188,7 @@ def compare(a: argparse.Namespace, run_dir: Path) -> dict:
         n_beads=a.n_beads, v0=a.v0, restitution=a.restitution, dt=a.dt,
         duration=a.duration, tension=a.tension, radius=RADIUS,
         youngs_modulus=YOUNGS_MODULUS, poisson_ratio=POISSON_RATIO, density=DENSITY,
-        interval=a.output_every * a.dt,
+        interval=a.output_every * a.dt, integrator=a.integrator,
     )
 
     t0 = _time.perf_counter()
@@ -338,6 +339,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tension", choices=("allow", "clamp"), default="allow",
                     help="allow: tensile end-of-contact force (LIGGGHTS limitForce off, its "
                     "default); clamp: force clipped at zero (limitForce on). Default %(default)s")
+    ap.add_argument("--integrator", choices=("lammps", "second_order"), default="lammps",
+                    help="chaindem's simulation.integrator: lammps steps as LIGGGHTS does "
+                    "(default %(default)s); second_order is chaindem's default")
     ap.add_argument("--tolerance", type=float, default=0.01,
                     help="pass if max |dvx|/v0 is below this (default %(default)s = 1%%)")
     ap.add_argument("--workdir", default=None,

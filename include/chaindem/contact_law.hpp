@@ -137,7 +137,15 @@ struct PairCoeffs {
 /// per-contact bookkeeping, touching and work, in ContactList). Plastic laws keep it across
 /// separations.
 struct ContactState {
-  double impact_velocity = 0.0;   ///< v0: approach rate at first touch (after the floor) [m/s]
+  double impact_velocity =
+      0.0;  ///< v0 of the hysteresis laws, as the engine's policy sets it [m/s]
+  /// Hysteresis laws: the damping scale g(delta_s) their damping is measured from, for a contact
+  /// that started pre-compressed at delta_s (0: from delta = 0; Hysteresis), and that origin's
+  /// overlap delta_s, elastic force F_e(delta_s) and stored energy U(delta_s).
+  double damping_origin = 0.0;
+  double origin_overlap = 0.0;    ///< [m]
+  double origin_force = 0.0;      ///< [N]
+  double origin_energy = 0.0;     ///< [J]
   double max_overlap = 0.0;       ///< plastic laws: largest overlap ever reached [m]
   double max_force = 0.0;         ///< plastic laws: force at max_overlap [N]
   double residual_overlap = 0.0;  ///< plastic laws: overlap where unloading reaches F = 0 [m]
@@ -201,8 +209,52 @@ double elastic_contact_time(double stiffness, double exponent, double effective_
 //   force(c, s, d, v)      total force before the tension policy [N]; plastic kernels also
 //                          advance the pair's loading history in s
 //   potential(c, s, d)     energy the contact would return on unloading from here [J]
+// Kernels without a loading history split their force in two (the engine books the work of the
+// second part as dissipated energy, so an undamped law dissipates exactly nothing):
+//   parts(c, s, d, v)      {elastic, damping}: the conservative part F_e(delta), whose integral
+//                          is potential(), and the velocity-dependent rest; force = their sum
+//   conservative           (constant, optional) true when the damping part is always 0
+//   edge_terms(c, s, v)    (optional) the leading terms a tau^p, p < 2, of the force of a contact
+//                          that begins (or ends) at approach rate v: F(|v| tau, v) -> sum a tau^p
+//                          as the time tau from the edge goes to 0. Sampled at steps, such a term
+//                          is integrated to O(dt^(1+p)) only; the engine adds what the samples
+//                          miss (EdgeTerm; edge_impulse.hpp, docs/engine.md).
 // They are pure inline functions of the coefficients, the pair's history and (delta, v).
 namespace kernels {
+
+/// A leading term a tau^p of a contact force at the edge of a contact (its first touch or its
+/// separation), where tau is the time from the edge and 0 <= p < 2; a = 0: none.
+struct EdgeTerm {
+  double a = 0.0;              ///< [N / s^p]
+  double p = 1.0;              ///< exponent
+  double damping_share = 0.0;  ///< the part of a that is damping force (its work is dissipated)
+};
+/// The (at most two) leading terms of a kernel at an edge, the one of smallest p first.
+using EdgeTerms = std::array<EdgeTerm, 2>;
+
+/// K (|v| tau)^n, the edge term of an elastic power law (none from n = 2 on: O(dt^3)).
+inline EdgeTerm power_edge(double stiffness, double exponent, double v) {
+  if (!(exponent < 2.0)) return {};
+  return {stiffness * std::pow(std::abs(v), exponent), exponent, 0.0};
+}
+/// The edge term chi (|v| tau)^m v of a damping term chi delta^m v.
+inline EdgeTerm damping_edge(double coefficient, double exponent, double v) {
+  if (!(exponent < 2.0) || coefficient == 0.0) return {};
+  return {coefficient * std::pow(std::abs(v), exponent) * v, exponent, 1.0};
+}
+
+/// A force split into its conservative and its velocity-dependent part.
+struct Parts {
+  double elastic;  ///< F_e(delta) [N]
+  double damping;  ///< the rest, zero at v = 0 [N]
+};
+
+/// force() of a kernel that provides parts().
+template <class KernelT>
+inline double sum_of_parts(const PairCoeffs& c, ContactState& s, double d, double v) {
+  const Parts p = KernelT::parts(c, s, d, v);
+  return p.elastic + p.damping;
+}
 
 inline double pow15(double d) {
   return d * std::sqrt(d);
@@ -257,9 +309,24 @@ struct PlasticHistory {
   }
 };
 
+// ---- Elastic parts ------------------------------------------------------------------------------
+// Each provides elastic(c, d), the force at overlap d > 0, and potential(c, s, d). As kernels of
+// their own they are the elastic laws.
+
 struct LinearSpring {
+  static constexpr bool conservative = true;
+  static double elastic(const PairCoeffs& c, double d) { return c.stiffness * d; }
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {
+    return power_edge(c.stiffness, 1.0, v);
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    return {elastic_edge(c, v), {}};
+  }
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double) {
+    return {elastic(c, d), 0.0};
+  }
   static double force(const PairCoeffs& c, ContactState&, double d, double) {
-    return c.stiffness * d;
+    return elastic(c, d);
   }
   static double potential(const PairCoeffs& c, const ContactState&, double d) {
     return 0.5 * c.stiffness * d * d;
@@ -267,8 +334,21 @@ struct LinearSpring {
 };
 
 struct PowerLaw {
-  static double force(const PairCoeffs& c, ContactState&, double d, double) {
+  static constexpr bool conservative = true;
+  static double elastic(const PairCoeffs& c, double d) {
     return c.stiffness * std::pow(d, c.exponent);
+  }
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {
+    return power_edge(c.stiffness, c.exponent, v);
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    return {elastic_edge(c, v), {}};
+  }
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double) {
+    return {elastic(c, d), 0.0};
+  }
+  static double force(const PairCoeffs& c, ContactState&, double d, double) {
+    return elastic(c, d);
   }
   static double potential(const PairCoeffs& c, const ContactState&, double d) {
     return c.stiffness * std::pow(d, c.exponent + 1.0) / (c.exponent + 1.0);
@@ -276,84 +356,203 @@ struct PowerLaw {
 };
 
 struct Hertz {
+  static constexpr bool conservative = true;
+  static double elastic(const PairCoeffs& c, double d) { return c.stiffness * pow15(d); }
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {
+    return power_edge(c.stiffness, 1.5, v);
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    return {elastic_edge(c, v), {}};
+  }
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double) {
+    return {elastic(c, d), 0.0};
+  }
   static double force(const PairCoeffs& c, ContactState&, double d, double) {
-    return c.stiffness * pow15(d);
+    return elastic(c, d);
   }
   static double potential(const PairCoeffs& c, const ContactState&, double d) {
     return 0.4 * c.stiffness * d * pow15(d);
   }
 };
 
+// ---- Viscous damping (no impact velocity) ------------------------------------------------------
+
 /// Kelvin-Voigt family: linear spring and linear dashpot.
 struct LinearViscoelastic : LinearSpring {
-  static double force(const PairCoeffs& c, ContactState&, double d, double v) {
-    return c.stiffness * d + c.damping * v;
+  static constexpr bool conservative = false;
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
+    return {c.stiffness * d, c.damping * v};
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    return {damping_edge(c.damping, 0.0, v), elastic_edge(c, v)};  // the dashpot jumps
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return sum_of_parts<LinearViscoelastic>(c, s, d, v);
   }
 };
 
 /// Viscous laws with general exponents: K delta^n + chi delta^m v.
 struct ViscousPower : PowerLaw {
-  static double force(const PairCoeffs& c, ContactState&, double d, double v) {
+  static constexpr bool conservative = false;
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
     const double dn = std::pow(d, c.exponent);  // the damping often shares it (002's power fit)
     const double dm = c.damping_exponent == c.exponent ? dn : std::pow(d, c.damping_exponent);
-    return c.stiffness * dn + c.damping * dm * v;
+    return {c.stiffness * dn, c.damping * dm * v};
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    const EdgeTerm damping = damping_edge(c.damping, c.damping_exponent, v);
+    const EdgeTerm spring = elastic_edge(c, v);
+    return damping.p <= spring.p ? EdgeTerms{damping, spring} : EdgeTerms{spring, damping};
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return sum_of_parts<ViscousPower>(c, s, d, v);
   }
 };
 
 /// Viscous damping with delta^(1/4) (Tsuji): restitution independent of impact velocity.
 struct HertzViscousQuarter : Hertz {
-  static double force(const PairCoeffs& c, ContactState&, double d, double v) {
-    return c.stiffness * pow15(d) + c.damping * std::sqrt(std::sqrt(d)) * v;
+  static constexpr bool conservative = false;
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
+    return {c.stiffness * pow15(d), c.damping * std::sqrt(std::sqrt(d)) * v};
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return sum_of_parts<HertzViscousQuarter>(c, s, d, v);
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    return {damping_edge(c.damping, 0.25, v), elastic_edge(c, v)};
   }
 };
 
 /// The same law written as commercial DEM codes do (S_n = 2 E* sqrt(R* delta) = 1.5 K sqrt(delta)).
 /// Kept as a separate code path so a test can prove the two forms equal to round-off.
 struct HertzMindlin : Hertz {
-  static double force(const PairCoeffs& c, ContactState&, double d, double v) {
+  static constexpr bool conservative = false;
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
     const double normal_stiffness = 1.5 * c.stiffness * std::sqrt(d);  // S_n
     const double damping_coefficient =
         2.0 * std::sqrt(5.0 / 6.0) * c.damping * std::sqrt(normal_stiffness * c.effective_mass);
-    return c.stiffness * pow15(d) + damping_coefficient * v;
+    return {c.stiffness * pow15(d), damping_coefficient * v};
   }
-};
-
-/// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0).
-struct HertzHysteresis : Hertz {
   static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return c.stiffness * pow15(d) * (1.0 + c.damping * v / s.impact_velocity);
+    return sum_of_parts<HertzMindlin>(c, s, d, v);
   }
-};
-
-/// Hysteresis damping on a linear spring (Khulief-Shabana): F = K delta (1 + alpha v/v0).
-struct LinearHysteresis : LinearSpring {
-  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return c.stiffness * d * (1.0 + c.damping * v / s.impact_velocity);
-  }
-};
-
-/// 000 Table 1's Jankowski row as printed: K delta^(3/2) + alpha K delta^(1/2) v/v0.
-struct HertzV0RootDamping : Hertz {
-  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return c.stiffness * (pow15(d) + c.damping * std::sqrt(d) * v / s.impact_velocity);
+  /// The damping is 2 sqrt(5/6) |beta| sqrt(1.5 K m*) delta^(1/4) v.
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    const double coefficient =
+        2.0 * std::sqrt(5.0 / 6.0) * c.damping * std::sqrt(1.5 * c.stiffness * c.effective_mass);
+    return {damping_edge(coefficient, 0.25, v), elastic_edge(c, v)};
   }
 };
 
 /// Jankowski (2005): the dashpot acts only while the bodies approach.
 struct JankowskiPiecewise : Hertz {
-  static double force(const PairCoeffs& c, ContactState&, double d, double v) {
-    const double elastic = c.stiffness * pow15(d);
-    return v > 0.0 ? elastic + c.damping * std::sqrt(std::sqrt(d)) * v : elastic;
+  static constexpr bool conservative = false;
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
+    return {c.stiffness * pow15(d), v > 0.0 ? c.damping * std::sqrt(std::sqrt(d)) * v : 0.0};
+  }
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    return {v > 0.0 ? damping_edge(c.damping, 0.25, v) : EdgeTerm{}, elastic_edge(c, v)};
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return sum_of_parts<JankowskiPiecewise>(c, s, d, v);
   }
 };
 
 /// Lee-Wang transition function: T = exp(-2q (eps - delta)/eps) below eps, 1 above.
 struct LeeWangTransition : Hertz {
-  static double force(const PairCoeffs& c, ContactState&, double d, double v) {
+  static constexpr bool conservative = false;
+  static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
     const double t = d < c.length ? std::exp(-2.0 * c.shape * (c.length - d) / c.length) : 1.0;
-    return c.stiffness * pow15(d) + t * c.damping * v;
+    return {c.stiffness * pow15(d), t * c.damping * v};
+  }
+  /// The dashpot's residual jump T(0) D v = exp(-2q) D v.
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState&, double v) {
+    const double t = c.length > 0.0 ? std::exp(-2.0 * c.shape) : 1.0;
+    return {damping_edge(t * c.damping, 0.0, v), elastic_edge(c, v)};
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return sum_of_parts<LeeWangTransition>(c, s, d, v);
   }
 };
+
+// ---- Hysteresis damping (v0 in the damping term)
+// -------------------------------------------------
+
+/// The hysteresis family composed with an elastic part E (contact-laws.md §0.5):
+///   F = F_e(delta) + alpha |g(delta) - g_0| v / v0,
+/// g = F_e (E::damping_scale where a law scales its damping otherwise), g_0 = the pair's
+/// ContactState::damping_origin. For a contact that starts from delta = 0, g_0 = 0 and this is
+/// the published F_e (1 + alpha v/v0). A contact that starts pre-compressed at delta_s may
+/// measure its hysteresis from there (g_0 = g(delta_s)): only the dynamic part of its force is
+/// damped, so a small motion about a static load meets a small damping force. v0 is the
+/// impact velocity as the engine's policy defines it (ContactState::impact_velocity, > 0).
+template <class E>
+struct Hysteresis : E {
+  static constexpr bool conservative = false;
+  static constexpr bool uses_impact_velocity = true;
+  static double damping_scale(const PairCoeffs& c, double d, double elastic) {
+    if constexpr (requires { E::damping_scale(c, d, elastic); })
+      return E::damping_scale(c, d, elastic);
+    else
+      return elastic;
+  }
+  static Parts parts(const PairCoeffs& c, const ContactState& s, double d, double v) {
+    const double e = E::elastic(c, d);
+    const double g = std::abs(damping_scale(c, d, e) - s.damping_origin);
+    return {e, c.damping * g * v / s.impact_velocity};
+  }
+  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
+    return sum_of_parts<Hysteresis>(c, s, d, v);
+  }
+  /// The speed whose kinetic energy m* v^2 / 2 equals the elastic energy the contact stores
+  /// beyond its origin, U(delta) - U(delta_s) - F_e(delta_s) (delta - delta_s) (just U(delta)
+  /// from delta = 0): a contact cannot have met an impact slower than this, so it bounds v0 from
+  /// below (SimulationSettings::ImpactVelocity::energy).
+  static double stored_speed(const PairCoeffs& c, const ContactState& s, double d) {
+    const double u =
+        E::potential(c, s, d) - s.origin_energy - s.origin_force * (d - s.origin_overlap);
+    return u > 0.0 ? std::sqrt(2.0 * u / c.effective_mass) : 0.0;
+  }
+  /// For a contact from delta = 0: the elastic part's edge term times (1 + alpha v/v0), or, for
+  /// 000's Jankowski reading, the damping scale's term K (|v| tau)^(1/2) alpha v/v0 and the
+  /// elastic one.
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState& s, double v) {
+    if constexpr (requires { E::elastic_edge(c, v); }) {
+      const double ratio = c.damping * v / s.impact_velocity;
+      EdgeTerm elastic = E::elastic_edge(c, v);
+      if constexpr (requires { E::scale_edge(c, v); }) {
+        EdgeTerm damping = E::scale_edge(c, v);
+        damping.a *= ratio;
+        damping.damping_share = 1.0;
+        return {damping, elastic};
+      } else {
+        const double factor = 1.0 + ratio;
+        elastic.damping_share = factor != 0.0 ? ratio / factor : 0.0;
+        elastic.a *= factor;
+        return {elastic, {}};
+      }
+    } else {
+      return {};
+    }
+  }
+};
+
+/// Hysteresis family on Hertz: F = K delta^(3/2) (1 + alpha v/v0).
+using HertzHysteresis = Hysteresis<Hertz>;
+/// Hysteresis damping on a linear spring (Khulief-Shabana): F = K delta (1 + alpha v/v0).
+using LinearHysteresis = Hysteresis<LinearSpring>;
+
+/// 000 Table 1's Jankowski row as printed: K delta^(3/2) + alpha K delta^(1/2) v/v0, i.e. the
+/// hysteresis damping scaled by K delta^(1/2) instead of the elastic force.
+struct HertzRootScale : Hertz {
+  static double damping_scale(const PairCoeffs& c, double d, double) {
+    return c.stiffness * std::sqrt(d);
+  }
+  static EdgeTerm scale_edge(const PairCoeffs& c, double v) {
+    return power_edge(c.stiffness, 0.5, v);
+  }
+};
+using HertzV0RootDamping = Hysteresis<HertzRootScale>;
 
 /// Loading K delta^n; unloading from (delta_max, F_max) along
 /// F = F_max ((delta - delta_p)/(delta_max - delta_p))^n with delta_p = (1 - c^2) delta_max,
@@ -381,6 +580,11 @@ struct PlasticPower {
       freeze(c, s);
     }
     return unload_force(s, c.exponent, d);
+  }
+  /// Loading from delta = 0 on surfaces not yet flattened: K (|v| tau)^n.
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState& s, double v) {
+    if (s.residual_overlap != 0.0) return {};
+    return {power_edge(c.stiffness, c.exponent, v), {}};
   }
   static bool columns_usable(const PairCoeffs& c) { return c.exponent == 1.5; }
   static constexpr bool columns_always_exact = true;
@@ -694,6 +898,11 @@ struct Elastoplastic {
   static double hertz_limit(const PairCoeffs& c) {
     return Model::elastic_end * c.yield_overlap * (1.0 - 1e-12);
   }
+  /// Loading from delta = 0 on surfaces not yet flattened: the Hertz branch.
+  static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState& s, double v) {
+    if (s.residual_overlap != 0.0) return {};
+    return {power_edge(c.stiffness, 1.5, v), {}};
+  }
   static bool columns_usable(const PairCoeffs&) { return true; }
   static constexpr bool columns_always_exact = false;
   static constexpr unsigned columns_moved =
@@ -742,14 +951,7 @@ struct Elastoplastic {
 // contact is half of the symmetric contact of the body with its mirror image (src/laws.cpp).
 
 /// Hysteresis damping on a general power law: F = K delta^n (1 + alpha v/v0).
-struct PowerHysteresis : PowerLaw {
-  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return c.stiffness * std::pow(d, c.exponent) * (1.0 + c.damping * v / s.impact_velocity);
-  }
-  static double elastic(const PairCoeffs& c, double d) {
-    return d > 0.0 ? c.stiffness * std::pow(d, c.exponent) : 0.0;
-  }
-};
+using PowerHysteresis = Hysteresis<PowerLaw>;
 
 /// y = -W_-1(z) >= 1 for z in [-1/e, 0) (Boost.Math lambert_wm1; src/line_contact.cpp).
 double minus_lambert_wm1(double z);
@@ -765,16 +967,13 @@ double minus_lambert_wm1(double z);
 /// only through law[1];
 /// stiffness = 1/a and exponent = 1 (the secant through the peak: the largest secant stiffness),
 /// a scale for integrators; the time step uses the law's own tangent (scene_builder.cpp).
-struct LineContactImplicit {
+struct ImplicitLineElastic {
   static constexpr double minus_inverse_e = -0.36787944117144233;
   static double elastic(const PairCoeffs& c, double d) {
     if (!(d > 0.0)) return 0.0;
     const double z = -d * c.law[1];
     const double y = z > minus_inverse_e ? minus_lambert_wm1(z) : 1.0;
     return d / (c.law[0] * y);
-  }
-  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return elastic(c, d) * (1.0 + c.damping * v / s.impact_velocity);
   }
   /// Energy L int W d(delta) = F delta/2 - a F^2/4 (integration by parts of delta(F)); past
   /// the peak the secant adds (delta^2 - delta*^2)/(2a).
@@ -795,6 +994,7 @@ struct LineContactImplicit {
     return x < -minus_inverse_e ? -a * f * std::log(x) : a * f;
   }
 };
+using LineContactImplicit = Hysteresis<ImplicitLineElastic>;
 
 /// liu_line_contact_potential: q int_0^delta x^(3/2) (dR + x)^(-1/2) dx (src/line_contact.cpp).
 double liu_line_contact_potential(double q, double clearance, double d);
@@ -802,17 +1002,18 @@ double liu_line_contact_potential(double q, double clearance, double d);
 /// C.-S. Liu et al. (2007): F = L (pi/2) E* delta (delta/(2 (dR + delta)))^(1/2).
 /// law[0] = q = L (pi/2) E*/sqrt(2) [N/m], law[1] = dR [m]; stiffness q/sqrt(dR) with exponent
 /// 3/2 bounds it from above (the small-overlap limit), a scale for integrators.
-struct LiuLineContact {
+struct LiuLineElastic {
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // q delta^(3/2) / sqrt(dR)
+    return power_edge(c.stiffness, 1.5, v);
+  }
   static double elastic(const PairCoeffs& c, double d) {
     return d > 0.0 ? c.law[0] * d * std::sqrt(d / (c.law[1] + d)) : 0.0;
-  }
-  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return elastic(c, d) * (1.0 + c.damping * v / s.impact_velocity);
   }
   static double potential(const PairCoeffs& c, const ContactState&, double d) {
     return d > 0.0 ? liu_line_contact_potential(c.law[0], c.law[1], d) : 0.0;
   }
 };
+using LiuLineContact = Hysteresis<LiuLineElastic>;
 
 /// Persson (003 Eq. 6): P = E* dR pi (b^2 + 1) b^2 / (2 - log10(b^2 + 1) - 2 b^4) with
 /// b = tan(eps/2), cos(eps) = dR/(dR + delta), so b^2 = u = delta/(2 dR + delta) (no
@@ -821,7 +1022,10 @@ struct LiuLineContact {
 /// reports the inconsistency) the force continues along its tangent at delta_c.
 /// law[0] = C = L E* dR pi [N], law[1] = dR [m], law[2] = delta_c [m]; stiffness L pi E*/4
 /// with exponent 1 is the small-overlap limit, a scale for integrators.
-struct PerssonLineContact {
+struct PerssonLineElastic {
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // L pi E* delta / 4
+    return power_edge(c.stiffness, 1.0, v);
+  }
   static double curve(const PairCoeffs& c, double d) {
     const double u = d / (2.0 * c.law[1] + d);
     return c.law[0] * (u + 1.0) * u / (2.0 - std::log10(1.0 + u) - 2.0 * u * u);
@@ -839,30 +1043,51 @@ struct PerssonLineContact {
     const double dc = c.law[2];
     return d <= dc ? curve(c, d) : curve(c, dc) + slope(c, dc) * (d - dc);
   }
-  static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
-    return elastic(c, d) * (1.0 + c.damping * v / s.impact_velocity);
-  }
   static double potential(const PairCoeffs& c, const ContactState&, double d);
 };
+using PerssonLineContact = Hysteresis<PerssonLineElastic>;
 
-/// True for kernels whose force depends on (coefficients, delta, v) alone: they never read or
-/// advance the pair's history, so engines may evaluate them in vectorised loops.
+/// True for kernels that read the impact velocity v0 (the hysteresis family).
 template <class KernelT>
-inline constexpr bool history_free =
-    std::is_same_v<KernelT, LinearSpring> || std::is_same_v<KernelT, PowerLaw> ||
-    std::is_same_v<KernelT, Hertz> || std::is_same_v<KernelT, LinearViscoelastic> ||
-    std::is_same_v<KernelT, ViscousPower> || std::is_same_v<KernelT, HertzViscousQuarter> ||
-    std::is_same_v<KernelT, HertzMindlin> || std::is_same_v<KernelT, JankowskiPiecewise> ||
-    std::is_same_v<KernelT, LeeWangTransition>;
+inline constexpr bool reads_impact_velocity = requires {
+  KernelT::uses_impact_velocity;
+};
 
-/// True for kernels whose only history is the impact velocity v0 (the hysteresis family): an
-/// engine may evaluate them like history-free ones, given v0.
+/// True for kernels without a loading history: their force is parts(), a function of the
+/// coefficients, delta, v and, for the hysteresis family, v0 and the damping origin. Engines may
+/// evaluate them in vectorised loops and book their damping work as dissipation.
+template <class KernelT>
+inline constexpr bool splits_force = requires(const PairCoeffs& c, const ContactState& s) {
+  KernelT::parts(c, s, 0.0, 0.0);
+};
+
+/// True for kernels whose force depends on (coefficients, delta, v) alone.
+template <class KernelT>
+inline constexpr bool history_free = splits_force<KernelT> && !reads_impact_velocity<KernelT>;
+
+/// True for kernels whose only history is v0 and the damping origin (the hysteresis family): an
+/// engine may evaluate them like history-free ones, given those.
 template <class KernelT>
 inline constexpr bool reads_only_impact_velocity =
-    std::is_same_v<KernelT, HertzHysteresis> || std::is_same_v<KernelT, LinearHysteresis> ||
-    std::is_same_v<KernelT, HertzV0RootDamping> || std::is_same_v<KernelT, PowerHysteresis> ||
-    std::is_same_v<KernelT, LineContactImplicit> || std::is_same_v<KernelT, LiuLineContact> ||
-    std::is_same_v<KernelT, PerssonLineContact>;
+    splits_force<KernelT>&& reads_impact_velocity<KernelT>;
+
+/// True for kernels that declare the leading terms of their force at a contact's edges
+/// (edge_terms).
+template <class KernelT>
+inline constexpr bool has_edge_term = requires(const PairCoeffs& c, const ContactState& s) {
+  KernelT::edge_terms(c, s, 0.0);
+};
+
+/// True for kernels whose damping part is always zero.
+template <class KernelT>
+consteval bool is_conservative() {
+  if constexpr (requires { KernelT::conservative; })
+    return KernelT::conservative;
+  else
+    return false;
+}
+template <class KernelT>
+inline constexpr bool conservative = is_conservative<KernelT>();
 
 /// True for kernels an engine may evaluate on their history kept in columns (PlasticHistory).
 template <class KernelT>

@@ -3,6 +3,7 @@
 // history, force evaluation dispatched once per loop on the law's kernel, energy bookkeeping.
 
 #include <cstdint>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -11,6 +12,11 @@
 #include "chaindem/scene.hpp"
 
 namespace chaindem {
+
+namespace detail {
+struct ContactRules;                     // how a loop's contacts set v0 and book their work
+enum class ContactEvent : std::uint8_t;  // what an evaluation did to a contact
+}  // namespace detail
 
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
@@ -43,7 +49,33 @@ struct SimulationSettings {
   /// Vectorised pair loops where the law allows (uniform chains of a few blocks or more); false
   /// runs the per-pair loop, which computes the same bits (the tests compare the two).
   bool chain_vector_pairs = true;
+
+  /// How the hysteresis laws define their impact velocity v0 (docs/engine.md, "Impact
+  /// velocity"): onset, the approach rate at first touch raised to impact_velocity_floor; peak,
+  /// the largest relative speed the contact has reached so far; energy, that or the speed whose
+  /// kinetic energy the contact stores, whichever is larger; reference, reference_velocity for
+  /// every contact (Hunt and Crossley's damping constant alpha/v_ref).
+  enum class ImpactVelocity {
+    onset,
+    peak,
+    energy,
+    reference
+  } impact_velocity = ImpactVelocity::energy;
+  double reference_velocity = 0.0;  ///< v0 of every contact under `reference` [m/s]
+  /// Contacts that start pre-compressed measure their hysteresis damping from their initial
+  /// overlap (kernels::Hysteresis), so that a small motion about the static load meets a small
+  /// damping force; false measures it from delta = 0, as for an impact.
+  bool static_origin = true;
+  /// The time integration (docs/engine.md, "Time integration"). second_order: velocity Verlet
+  /// whose velocity-dependent forces see the velocity predicted for the end of the step, with
+  /// the impulse that sampling misses at contact edges added: trajectories converge at second
+  /// order in dt for every law. lammps: velocity Verlet as LAMMPS and LIGGGHTS step it, the
+  /// damping at the half-step velocity (first order in dt for velocity-dependent forces).
+  enum class Integrator { second_order, lammps } integrator = Integrator::second_order;
 };
+
+std::string_view to_string(SimulationSettings::ImpactVelocity policy);
+std::string_view to_string(SimulationSettings::Integrator integrator);
 
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of
 /// arrays. `second` is a particle index for pairs and a wall index for wall contacts.
@@ -56,25 +88,37 @@ struct ContactList {
   std::vector<double> force;           ///< normal force after the tension policy [N]
   std::vector<double> nx, ny, nz;      ///< unit normal from `first` towards `second`
   std::vector<std::uint8_t> touching;  ///< 1 while delta > 0
-  std::vector<double> work;            ///< work absorbed by the contact over the pair's life [J]
-  std::vector<int> floor_hits;         ///< contacts of this pair whose v0 was raised to the floor
+  /// Energy books. Laws with a loading history (plastic): work absorbed over the pair's life,
+  /// the integral of F d(delta) from the overlap the pair started at (its dissipation is this
+  /// less what it stores). Other laws: work of the damping part of the force, the time integral
+  /// of (F - F_e) v, which is >= 0 step by step and 0 for an undamped law [J].
+  std::vector<double> work;
+  std::vector<double> power;       ///< other laws: damping power (F - F_e) v, last evaluation [W]
+  std::vector<int> floor_hits;     ///< contacts of this pair whose v0 was raised to the floor
+  std::vector<double> onset_rate;  ///< approach rate at the last first touch (0: never) [m/s]
+  /// Step of the last first touch and of the last separation (-1: none). A contact ended at step
+  /// s touched during steps [onset_step, s - 1].
+  std::vector<std::int64_t> onset_step, end_step;
 
   std::size_t size() const { return first.size(); }
   void resize(std::size_t n);
   /// Moves entry `from` of `other` to entry `to` of this list.
   void copy_entry(std::size_t to, const ContactList& other, std::size_t from);
   /// Makes entry k a new contact of (i, j): no history, no force, its overlap `delta0` (> 0 for
-  /// a pair that starts pressed together: its work integral starts there), normal n.
+  /// a pair that starts pressed together: its first evaluation books the energy it stores there
+  /// as work, so that it dissipates nothing by starting), normal n.
   void start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
                    const Eigen::Vector3d& n);
 };
 
 struct EnergyReport {
-  double kinetic = 0.0;             ///< sum of m v^2 / 2 [J]
-  double stored = 0.0;              ///< elastic energy in the contacts [J]
-  double dissipated = 0.0;          ///< energy removed by the contacts so far [J]
-  double external_potential = 0.0;  ///< -sum f_ext . x for gravity and applied loads [J]
-  double wall_work = 0.0;           ///< work done on the particles by moving walls [J]
+  double kinetic = 0.0;     ///< sum of m v^2 / 2 [J]
+  double stored = 0.0;      ///< elastic energy in the contacts [J]
+  double dissipated = 0.0;  ///< energy removed by the contacts since the start [J]
+  /// Potential of gravity and applied loads, -sum f_ext . (x - x_0), from the initial positions
+  /// (0 at the start) [J]
+  double external_potential = 0.0;
+  double wall_work = 0.0;  ///< work done on the particles by moving walls [J]
 
   /// Kinetic + stored + dissipated + external potential - wall work: constant in exact dynamics.
   double balance() const { return kinetic + stored + dissipated + external_potential - wall_work; }
@@ -104,6 +148,18 @@ class Simulation {
   /// Watches particle pairs (i, j) (i < j) and particles: see StepLog.
   void watch(std::vector<std::pair<int, int>> pairs, std::vector<Eigen::Index> particles);
   const StepLog& step_log() const { return log_; }
+
+  /// A contact that began and ended isolated: an impact from apart during which neither body
+  /// touched anything else or carried a load, so that its restitution is a binary one.
+  struct IsolatedContact {
+    std::int64_t step;       ///< step at which the bodies separated (delta back to 0)
+    int first;               ///< particle
+    int second;              ///< particle, or -(wall index) - 1
+    double impact_velocity;  ///< approach rate at first touch [m/s]
+    double restitution;      ///< -(approach rate at separation) / impact_velocity
+  };
+  /// The isolated contacts that ended during the last advance(), in order of step and bodies.
+  const std::vector<IsolatedContact>& isolated_contacts() const { return isolated_; }
 
   double time() const { return time_; }
   std::int64_t step_count() const { return step_; }
@@ -156,23 +212,38 @@ class Simulation {
   ColumnsGuard load_history_columns();
   void chain_gather(std::size_t d0, std::size_t d1, double closing_kick);
   template <class KernelT>
-  void update_wall(std::size_t c, const Eigen::Vector3d& point);
+  detail::ContactEvent update_wall(std::size_t c, const Eigen::Vector3d& point,
+                                   const detail::ContactRules& rules, std::int64_t step);
   void record_step(std::int64_t s);
   void rebuild_neighbors();
+  /// Per-particle incidence lists (CSR) of the current contacts, pairs then walls.
+  void build_incidence();
+  /// Books the contact of `cl` at c that has just separated at step `step`, if it was isolated.
+  void note_separation(const ContactList& cl, std::size_t c, std::int64_t step);
+  /// Sorts the isolated contacts the threads logged during advance() into isolated_.
+  void collect_isolated();
   /// Contact forces and particle forces (at construction for the chain engine, whose steps
   /// evaluate them in chain_range).
   void compute_forces();
   template <class KernelT>
-  void evaluate_pairs(KernelT);
+  void evaluate_pairs(const detail::ContactRules& rules, std::int64_t step);
   template <class KernelT>
-  void evaluate_walls(KernelT);
-  void gather_forces();
+  void evaluate_walls(const detail::ContactRules& rules, std::int64_t step);
+  void gather_forces(bool first);
   PairCoeffs pair_coeffs(int i, int j) const;
   PairCoeffs wall_coeffs(int i, int w) const;
 
   Scene scene_;
   SimulationSettings settings_;
   double impact_velocity_floor_ = 0.0;
+  double initial_external_ = 0.0;  ///< sum f_ext . x at the start [J]
+  /// Predicted rate: each particle's velocity at the end of the next step is its half-step
+  /// velocity plus this, dt/2 (2 a_n - a_(n-1)) (0 for the half-step rate) [m/s]
+  Vec3Array lookahead_;
+  double look_kick_ = 0.0;            ///< dt/2 for the predicted rate, 0 for the half-step rate [s]
+  std::vector<std::uint8_t> loaded_;  ///< particle carries an applied load or gravity
+  std::vector<std::vector<IsolatedContact>> isolated_logs_;  ///< per thread, during advance()
+  std::vector<IsolatedContact> isolated_;
   double time_ = 0.0;
   std::int64_t step_ = 0;
   std::int64_t rebuilds_ = 0;
@@ -186,7 +257,7 @@ class Simulation {
   Vec3Array reference_position_;  ///< positions at the last neighbor rebuild
   std::vector<Eigen::Vector3d> wall_offset_;
   std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;
-  double retired_work_ = 0.0;  ///< work absorbed by pairs that left the neighbor structure
+  double retired_dissipated_ = 0.0;  ///< dissipated by pairs that left the neighbor structure
   /// Plastic histories of pairs outside the neighbor structure, by (first << 32 | second).
   std::unordered_map<std::uint64_t, ContactState> dormant_pairs_, dormant_walls_;
   std::int64_t retired_floor_hits_ = 0;
@@ -206,10 +277,12 @@ class Simulation {
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
   /// then run a vectorised loop that evaluates every pair.
   bool uniform_pairs_ = false;
-  /// Laws that read only v0, on the vectorised loop: each pair's v0 (ContactState::
-  /// impact_velocity) again, contiguous; filled at the first pass, then written with the state
-  /// at every onset.
-  std::vector<double> pair_impact_velocity_;
+  /// Laws that read only v0, on the vectorised loop: each pair's v0 and damping origin
+  /// (ContactState::impact_velocity, damping_origin, origin_overlap, origin_force,
+  /// origin_energy) as columns, the working copy of pairs_.state during advance().
+  std::vector<double> pair_impact_velocity_, pair_damping_origin_, pair_origin_overlap_,
+      pair_origin_force_, pair_origin_energy_;
+  bool any_damping_origin_ = false;  ///< some pair started pre-compressed with a static origin
   /// Plastic laws on the vectorised loop: the pairs' histories as columns (PlasticHistory's
   /// fields, one array each), the working copy of pairs_.state during advance().
   struct HistoryColumns {
