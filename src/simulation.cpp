@@ -65,6 +65,15 @@ ContactRules contact_rules(const SimulationSettings& s, double floor, bool first
 
 enum class ContactEvent : std::uint8_t { none, onset, end };
 
+// The energy policy raises v0 to the stored-energy speed sqrt(q) only where q exceeds v0^2 by
+// more than this factor: the vectorised loop can then tell, without a square root, the pairs it
+// leaves alone (equality, as for a contact resting where its v0 was set, stays put), and both
+// loops take the same decision bit for bit.
+constexpr double energy_raise_margin = 1.0 + 1e-12;
+inline bool raises_v0(double q, double v0) {
+  return q > v0 * v0 * energy_raise_margin;
+}
+
 // What a contact's edge adds to its samples at this evaluation (edge_impulse.hpp): to the force,
 // so that the half kicks deliver the impulse the samples miss, and to the damping power, so that
 // the trapezoid books the damping work they miss. A sample weighs one step (half in this step,
@@ -128,6 +137,7 @@ using detail::ContactEvent;
 using detail::ContactRules;
 using detail::end_correction;
 using detail::onset_correction;
+using detail::raises_v0;
 
 namespace {
 // Below this many items a parallel region costs more than it saves.
@@ -242,16 +252,19 @@ struct PairColumns {
 // how update_contact closes a contact. `look` gives the predicted rate (predicted_rate). v0 and
 // the origin are the columns' (at first touch: the policy's onset v0, from delta = 0); the onset
 // and separation bookkeeping, and the edge corrections, are left to the caller
-// (block_touching).
+// (block_touching). Under the energy policy, pairs whose stored-energy speed raises v0 (which
+// takes a square root) are flagged in `fallback` and left untouched, for update_contact; returns
+// whether there are any. The flags are 64-bit, like the doubles (see columns_pairs_block).
 // How the vectorised loop updates v0 after first touch (ContactRules): kept, the largest speed
 // (peak), or also the stored speed (energy).
 enum class V0Update { fixed, peak, energy };
 
 template <class KernelT, V0Update update, bool origins>
-CHAINDEM_HOT void uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
+CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
                                       const double* __restrict v, const double* __restrict look,
                                       const PairCoeffs& coeffs, double radius_sum, PairColumns out,
-                                      const ContactRules& rules) {
+                                      const ContactRules& rules,
+                                      std::uint64_t* __restrict fallback) {
   const PairCoeffs c_local = coeffs;
   double* __restrict overlap = out.overlap;
   double* __restrict force = out.force;
@@ -266,6 +279,7 @@ CHAINDEM_HOT void uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
   const bool clamp = rules.clamp;
   const double half_dt = rules.half_dt;
   const double v0_low = rules.v0_low, v0_high = rules.v0_high;
+  std::uint64_t any = 0;
 #pragma GCC ivdep
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
     const double d = radius_sum - (x[c + 1] - x[c]);
@@ -274,6 +288,7 @@ CHAINDEM_HOT void uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
     const bool on = d > 0.0;
     const double d_on = on ? d : 0.0;
     ContactState state;  // history-free kernels never read it
+    bool here = true;    // false: left to update_contact
     if constexpr (kernels::reads_impact_velocity<KernelT>) {
       // A pair touches exactly when its stored overlap is positive (after the first
       // evaluation); at first touch v0 is the policy's, from this step's rate.
@@ -291,16 +306,17 @@ CHAINDEM_HOT void uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
         v0 = reached > v0 ? reached : v0;
       }
       if constexpr (update == V0Update::energy) {
-        const double reached = KernelT::stored_speed(c_local, state, d_on);
-        v0 = reached > v0 ? reached : v0;
+        here = !(on & raises_v0(KernelT::stored_speed_squared(c_local, state, d_on), v0));
+        fallback[c - c0] = static_cast<std::uint64_t>(!here);
+        any |= static_cast<std::uint64_t>(!here);
       }
       state.impact_velocity = v0;
-      impact_velocity[c] = on ? v0 : stored;
+      impact_velocity[c] = on & here ? v0 : stored;
       if constexpr (origins) {  // a pair apart starts again from delta = 0
-        damping_origin[c] = on ? state.damping_origin : 0.0;
-        origin_overlap[c] = on ? state.origin_overlap : 0.0;
-        origin_force[c] = on ? state.origin_force : 0.0;
-        origin_energy[c] = on ? state.origin_energy : 0.0;
+        damping_origin[c] = here ? (on ? state.damping_origin : 0.0) : damping_origin[c];
+        origin_overlap[c] = here ? (on ? state.origin_overlap : 0.0) : origin_overlap[c];
+        origin_force[c] = here ? (on ? state.origin_force : 0.0) : origin_force[c];
+        origin_energy[c] = here ? (on ? state.origin_energy : 0.0) : origin_energy[c];
       }
     }
     const kernels::Parts p = KernelT::parts(c_local, state, d_on, rf);
@@ -309,13 +325,15 @@ CHAINDEM_HOT void uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
     fc = on ? fc : 0.0;
     if constexpr (!kernels::conservative<KernelT>) {
       const double pw = on ? (fc - p.elastic) * rf : 0.0;
-      work[c] += half_dt * (power[c] + pw);
-      power[c] = pw;
+      const double w = work[c] + half_dt * (power[c] + pw);
+      work[c] = here ? w : work[c];
+      power[c] = here ? pw : power[c];
     }
-    overlap[c] = d_on;
-    force[c] = fc;
-    rate[c] = r;
+    overlap[c] = here ? d_on : overlap[c];
+    force[c] = here ? fc : force[c];
+    rate[c] = here ? r : rate[c];
   }
+  return any != 0;
 }
 
 // The plastic history columns of a chain, as restrict pointers for the vector loop.
@@ -482,8 +500,10 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
     }
     if constexpr (reads_v0) {
       if (rules.peak) s.impact_velocity = std::max(s.impact_velocity, std::abs(force_rate));
-      if (rules.energy)
-        s.impact_velocity = std::max(s.impact_velocity, KernelT::stored_speed(coeffs, s, d));
+      if (rules.energy) {
+        const double q = KernelT::stored_speed_squared(coeffs, s, d);
+        if (raises_v0(q, s.impact_velocity)) s.impact_velocity = std::sqrt(q);
+      }
     }
     if constexpr (kernels::splits_force<KernelT>) {
       const kernels::Parts p = KernelT::parts(coeffs, s, d, force_rate);
@@ -918,9 +938,11 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
           h.set(c, kernels::PlasticHistory::of(pairs_.state[c]));
         }
     } else {
+      std::uint64_t fallback[chain_block];
+      bool any = false;
       auto block = [&]<V0Update update, bool origins>() {
-        uniform_pairs_block<KernelT, update, origins>(b0, b1, x, v, look, coeffs, radius_sum,
-                                                      columns, rules);
+        any = uniform_pairs_block<KernelT, update, origins>(b0, b1, x, v, look, coeffs, radius_sum,
+                                                            columns, rules, fallback);
       };
       if constexpr (reads_v0) {
         with_flags(
@@ -935,6 +957,29 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
             any_damping_origin_);
       } else {
         block.template operator()<V0Update::fixed, false>();
+      }
+      if constexpr (reads_v0) {
+        if (any)  // the stored-energy speed raises v0: the pair's own update, on its history
+                  // taken out of the columns
+          for (std::size_t c = b0; c < b1; ++c) {
+            if (!fallback[c - b0]) continue;
+            ContactState& s = pairs_.state[c];
+            s.impact_velocity = pair_impact_velocity_[c];
+            s.damping_origin = pair_damping_origin_[c];
+            s.origin_overlap = pair_origin_overlap_[c];
+            s.origin_force = pair_origin_force_[c];
+            s.origin_energy = pair_origin_energy_[c];
+            const double r = v[c] - v[c + 1];
+            const ContactEvent event =
+                update_contact<KernelT>(pairs_, c, radius_sum - (x[c + 1] - x[c]), r,
+                                        predicted_rate(r, look, c), rules, coeffs, run_step);
+            if (event == ContactEvent::end) note_separation(pairs_, c, run_step);
+            pair_impact_velocity_[c] = s.impact_velocity;
+            pair_damping_origin_[c] = s.damping_origin;
+            pair_origin_overlap_[c] = s.origin_overlap;
+            pair_origin_force_[c] = s.origin_force;
+            pair_origin_energy_[c] = s.origin_energy;
+          }
       }
     }
     // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
@@ -1677,9 +1722,14 @@ void Simulation::note_separation(const ContactList& cl, std::size_t c, std::int6
       if ((on > end && on < step) || end > onset) return;
     }
   }
+  // The bodies part at the rate that carried them across delta = 0, less what the pair's force
+  // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
+  // them in its two half kicks.
+  const double parting =
+      cl.rate[c] - settings_.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
   const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
   isolated_logs_[std::min(thread, isolated_logs_.size() - 1)].push_back(
-      {step, first, second, approach, -cl.rate[c] / approach});
+      {step, first, second, approach, -parting / approach});
 }
 
 void Simulation::collect_isolated() {

@@ -14,8 +14,10 @@
 
 #include "chaindem/binary_impact.hpp"
 #include "chaindem/contact_law.hpp"
+#include "test_support.hpp"
 
 using namespace chaindem;
+using chaindem::test::identity_restitution;
 
 namespace {
 
@@ -54,18 +56,6 @@ ImpactResult scaled_impact(std::string_view id, double c_r, TensionPolicy tensio
 
 // e_out of the hysteresis family from the exact identity (1 + e) alpha = ln((1 + alpha)/(1 -
 // alpha e)), solved here by bisection on (0, min(1, 1/alpha)), independently of the library.
-double identity_restitution(double alpha) {
-  if (alpha == 0.0) return 1.0;
-  auto g = [alpha](double e) {
-    return (1.0 + e) * alpha - std::log((1.0 + alpha) / (1.0 - alpha * e));
-  };
-  double lo = 1e-12, hi = std::min(1.0, 1.0 / alpha) * (1.0 - 1e-15);
-  for (int k = 0; k < 200; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (g(mid) > 0.0 ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
-}
 
 // alpha(c) of every hysteresis row, typed from contact-laws.md group (d).
 const std::map<std::string, std::function<double(double)>> alpha_formulas{

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +20,13 @@ inline RunSetup setup_from(const std::string& ini, const std::vector<std::string
 inline Simulation simulation_from(const std::string& ini,
                                   const std::vector<std::string>& overrides = {}) {
   RunSetup run = setup_from(ini, overrides);
+  return Simulation(std::move(run.scene), run.settings);
+}
+
+/// The simulation of a case file, with overrides.
+inline Simulation simulation_from_file(const std::string& path,
+                                       const std::vector<std::string>& overrides = {}) {
+  RunSetup run = build_run(CaseConfig::load(path, overrides));
   return Simulation(std::move(run.scene), run.settings);
 }
 
@@ -110,6 +119,21 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
     previous_time = sim.time();
   }
   throw std::runtime_error("follow_impact: contact did not end");
+}
+
+/// e_out of the hysteresis family's exact identity (1 + e) alpha = ln((1 + alpha)/(1 - alpha e))
+/// for damping factor alpha (contact-laws §0.5), by bisection.
+inline double identity_restitution(double alpha) {
+  if (alpha == 0.0) return 1.0;
+  auto g = [alpha](double e) {
+    return (1.0 + e) * alpha - std::log((1.0 + alpha) / (1.0 - alpha * e));
+  };
+  double lo = 1e-12, hi = std::min(1.0, 1.0 / alpha) * (1.0 - 1e-15);
+  for (int k = 0; k < 200; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (g(mid) > 0.0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 /// The two histories are the same, field by field, bit for bit.

@@ -504,14 +504,14 @@ struct Hysteresis : E {
   static double force(const PairCoeffs& c, ContactState& s, double d, double v) {
     return sum_of_parts<Hysteresis>(c, s, d, v);
   }
-  /// The speed whose kinetic energy m* v^2 / 2 equals the elastic energy the contact stores
-  /// beyond its origin, U(delta) - U(delta_s) - F_e(delta_s) (delta - delta_s) (just U(delta)
-  /// from delta = 0): a contact cannot have met an impact slower than this, so it bounds v0 from
-  /// below (SimulationSettings::ImpactVelocity::energy).
-  static double stored_speed(const PairCoeffs& c, const ContactState& s, double d) {
+  /// The square of the speed whose kinetic energy m* v^2 / 2 equals the elastic energy the
+  /// contact stores beyond its origin, U(delta) - U(delta_s) - F_e(delta_s) (delta - delta_s)
+  /// (just U(delta) from delta = 0): a contact cannot have met an impact slower than this, so it
+  /// bounds v0 from below (SimulationSettings::ImpactVelocity::energy).
+  static double stored_speed_squared(const PairCoeffs& c, const ContactState& s, double d) {
     const double u =
         E::potential(c, s, d) - s.origin_energy - s.origin_force * (d - s.origin_overlap);
-    return u > 0.0 ? std::sqrt(2.0 * u / c.effective_mass) : 0.0;
+    return u > 0.0 ? u * (2.0 / c.effective_mass) : 0.0;
   }
   /// For a contact from delta = 0: the elastic part's edge term times (1 + alpha v/v0), or, for
   /// 000's Jankowski reading, the damping scale's term K (|v| tau)^(1/2) alpha v/v0 and the
