@@ -182,7 +182,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
     const ContactList& cl = sim.pair_contacts();
     const auto u = static_cast<std::size_t>(c);
     observe(
-        watch_first_contact && c >= 0 ? cl.touching[u] : -1, c >= 0 ? cl.rate[u] : 0.0,
+        watch_first_contact && c >= 0 ? cl.touching[u] : -1, c >= 0 ? sim.approach_rate(cl, u) : 0.0,
         [&](std::size_t a) { return p.velocity.row(watched_beads[a]).matrix().norm(); },
         sim.time());
   }

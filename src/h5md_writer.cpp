@@ -420,7 +420,7 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
         f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
         f.overlap.push_back(cl.overlap[c]);
         f.normal_force.push_back(cl.force[c]);
-        f.rate.push_back(cl.rate[c]);
+        f.rate.push_back(sim.approach_rate(cl, c));
         f.impact_velocity.push_back(cl.state[c].impact_velocity);
       }
     };

@@ -241,7 +241,7 @@ CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __
 
 // The arrays the vectorised pair loop reads and writes, as restrict pointers.
 struct PairColumns {
-  double *overlap, *force, *rate, *work, *power;
+  double *overlap, *force, *work, *power;
   double* impact_velocity;                                                 // laws that read v0
   double *damping_origin, *origin_overlap, *origin_force, *origin_energy;  // ... with origins
 };
@@ -268,7 +268,6 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
   const PairCoeffs c_local = coeffs;
   double* __restrict overlap = out.overlap;
   double* __restrict force = out.force;
-  double* __restrict rate = out.rate;
   double* __restrict work = out.work;
   double* __restrict power = out.power;
   double* __restrict impact_velocity = out.impact_velocity;
@@ -331,7 +330,6 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
     }
     overlap[c] = here ? d_on : overlap[c];
     force[c] = here ? fc : force[c];
-    rate[c] = here ? r : rate[c];
   }
   return any != 0;
 }
@@ -349,10 +347,10 @@ struct HistoryView {
 // iteration, far more than the registers hold.
 template <class KernelT, bool clamp>
 CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                                      const double* __restrict v, const PairCoeffs& coeffs,
+                                      const PairCoeffs& coeffs,
                                       double radius_sum, double* __restrict overlap,
-                                      double* __restrict force, double* __restrict rate,
-                                      double* __restrict work, HistoryView h,
+                                      double* __restrict force, double* __restrict work,
+                                      HistoryView h,
                                       std::uint64_t* __restrict fallback) {
   const PairCoeffs c_local = coeffs;
   double* __restrict max_overlap = h.max_overlap;
@@ -367,7 +365,6 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
 #pragma GCC ivdep
   for (std::size_t c = c0; c < c1; ++c) {
     const double d = radius_sum - (x[c + 1] - x[c]);
-    const double r = v[c] - v[c + 1];
     const bool on = d > 0.0;
     const double d_on = on ? d : 0.0;
     const kernels::PlasticHistory old{
@@ -396,7 +393,6 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
     work[c] = here ? w : work[c];
     overlap[c] = here ? d_on : overlap[c];
     force[c] = here ? f : force[c];
-    rate[c] = here ? r : rate[c];
     if constexpr (!KernelT::columns_always_exact) {
       fallback[c - c0] = static_cast<std::uint64_t>(!here);
       any |= static_cast<std::uint64_t>(!here);
@@ -479,7 +475,6 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
   ContactState& s = cl.state[c];
   const double d_old = cl.overlap[c];
   const double f_old = cl.force[c];
-  cl.rate[c] = rate;
   if (d > 0.0) {
     ContactEvent event = ContactEvent::none;
     const bool begins_overlapped = !cl.touching[c] && d_old > 0.0;
@@ -542,6 +537,7 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
   // The contact ended during this step: close the integrals at d = 0 (F = 0, P = 0).
   cl.touching[c] = 0;
   cl.end_step[c] = step;
+  cl.end_rate[c] = rate;
   cl.force[c] = 0.0;
   if constexpr (kernels::splits_force<KernelT>) {
     cl.work[c] += rules.half_dt * cl.power[c];
@@ -592,7 +588,6 @@ void ContactList::resize(std::size_t n) {
   coeffs.resize(n);
   state.resize(n);
   overlap.resize(n);
-  rate.resize(n);
   force.resize(n);
   nx.resize(n);
   ny.resize(n);
@@ -602,6 +597,7 @@ void ContactList::resize(std::size_t n) {
   power.resize(n);
   floor_hits.resize(n);
   onset_rate.resize(n);
+  end_rate.resize(n);
   onset_step.resize(n);
   end_step.resize(n);
 }
@@ -612,7 +608,6 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
   coeffs[to] = o.coeffs[from];
   state[to] = o.state[from];
   overlap[to] = o.overlap[from];
-  rate[to] = o.rate[from];
   force[to] = o.force[from];
   nx[to] = o.nx[from];
   ny[to] = o.ny[from];
@@ -622,6 +617,7 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
   power[to] = o.power[from];
   floor_hits[to] = o.floor_hits[from];
   onset_rate[to] = o.onset_rate[from];
+  end_rate[to] = o.end_rate[from];
   onset_step[to] = o.onset_step[from];
   end_step[to] = o.end_step[from];
 }
@@ -635,10 +631,10 @@ void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, 
   touching[k] = 0;
   work[k] = power[k] = 0.0;
   floor_hits[k] = 0;
-  onset_rate[k] = 0.0;
+  onset_rate[k] = end_rate[k] = 0.0;
   onset_step[k] = end_step[k] = -1;
   overlap[k] = std::max(0.0, delta0);
-  rate[k] = force[k] = 0.0;
+  force[k] = 0.0;
   nx[k] = n.x();
   ny[k] = n.y();
   nz[k] = n.z();
@@ -896,7 +892,6 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
   constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
   const PairColumns columns{overlap,
                             pairs_.force.data(),
-                            pairs_.rate.data(),
                             pairs_.work.data(),
                             pairs_.power.data(),
                             pair_impact_velocity_.data(),
@@ -920,9 +915,9 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
       std::uint64_t fallback[chain_block];
       const bool any = with_flags(
           [&]<bool clamped>() {
-            return columns_pairs_block<KernelT, clamped>(b0, b1, x, v, coeffs, radius_sum, overlap,
-                                                         pairs_.force.data(), pairs_.rate.data(),
-                                                         pairs_.work.data(), view, fallback);
+            return columns_pairs_block<KernelT, clamped>(b0, b1, x, coeffs, radius_sum, overlap,
+                                                         pairs_.force.data(), pairs_.work.data(),
+                                                         view, fallback);
           },
           rules.clamp);
       if (any)  // beyond the branch-free form (plastic flow): the pair's own update, as the
@@ -1004,22 +999,24 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
     if (flags & block_onset)
       for (std::size_t c = b0; c < b1; ++c)
         if (onset[c - b0]) {
-          record_onset(pairs_, c, run_step, pairs_.rate[c], rules, reads_v0);
+          const double r = v[c] - v[c + 1];  // as the loop computed it
+          record_onset(pairs_, c, run_step, r, rules, reads_v0);
           if constexpr (edges)
-            add_edge<split>(
-                pairs_, c,
-                onset_correction(KernelT::edge_terms(coeffs, state_of(c), pairs_.rate[c]),
-                                 overlap[c], pairs_.rate[c], rules),
-                rules);
+            add_edge<split>(pairs_, c,
+                            onset_correction(KernelT::edge_terms(coeffs, state_of(c), r),
+                                             overlap[c], r, rules),
+                            rules);
         }
     if (flags & block_end)
       for (std::size_t c = b0; c < b1; ++c)
         if (ended[c - b0]) {
+          const double r = v[c] - v[c + 1];
           pairs_.end_step[c] = run_step;
+          pairs_.end_rate[c] = r;
           if constexpr (edges && split)
             add_edge<true>(pairs_, c,
-                           end_correction(KernelT::edge_terms(coeffs, state_of(c), pairs_.rate[c]),
-                                          radius_sum - (x[c + 1] - x[c]), pairs_.rate[c], rules),
+                           end_correction(KernelT::edge_terms(coeffs, state_of(c), r),
+                                          radius_sum - (x[c + 1] - x[c]), r, rules),
                            rules);
           note_separation(pairs_, c, run_step);
         }
@@ -1255,7 +1252,7 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
       continue;
     const std::size_t at = entry * watched_pairs_.size() + k;
     log_.touching[at] = static_cast<std::int8_t>(pairs_.touching[static_cast<std::size_t>(c)]);
-    log_.rate[at] = pairs_.rate[static_cast<std::size_t>(c)];
+    log_.rate[at] = approach_rate(pairs_, static_cast<std::size_t>(c));
   }
   for (std::size_t k = 0; k < watched_particles_.size(); ++k) {
     const auto i = static_cast<std::size_t>(watched_particles_[k]);
@@ -1726,7 +1723,7 @@ void Simulation::note_separation(const ContactList& cl, std::size_t c, std::int6
   // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
   // them in its two half kicks.
   const double parting =
-      cl.rate[c] - settings_.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
+      cl.end_rate[c] - settings_.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
   const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
   isolated_logs_[std::min(thread, isolated_logs_.size() - 1)].push_back(
       {step, first, second, approach, -parting / approach});
@@ -1797,7 +1794,8 @@ void Simulation::record_step(std::int64_t s) {
     if (c < 0) continue;
     log_.touching[entry * watched_pairs_.size() + k] =
         static_cast<std::int8_t>(pairs_.touching[static_cast<std::size_t>(c)]);
-    log_.rate[entry * watched_pairs_.size() + k] = pairs_.rate[static_cast<std::size_t>(c)];
+    log_.rate[entry * watched_pairs_.size() + k] =
+        approach_rate(pairs_, static_cast<std::size_t>(c));
   }
   for (std::size_t k = 0; k < watched_particles_.size(); ++k)
     log_.speed[entry * watched_particles_.size() + k] =
@@ -1835,6 +1833,15 @@ EnergyReport Simulation::energies() const {
   e.dissipated = retired_dissipated_ + (split ? work : work - e.stored);
   e.wall_work = wall_work_;
   return e;
+}
+
+double Simulation::approach_rate(const ContactList& cl, std::size_t c) const {
+  const Particles& p = scene_.particles;
+  const Eigen::Vector3d n(cl.nx[c], cl.ny[c], cl.nz[c]);
+  const Eigen::Vector3d vi = p.velocity.row(cl.first[c]).transpose();
+  if (&cl == &wall_contacts_)
+    return n.dot(vi - scene_.walls[static_cast<std::size_t>(cl.second[c])].velocity);
+  return n.dot(vi - p.velocity.row(cl.second[c]).transpose().matrix());
 }
 
 Eigen::Vector3d Simulation::momentum() const {

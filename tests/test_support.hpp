@@ -101,7 +101,7 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
     if (touching && t_start < 0) {
       // delta went from <= 0 to > 0 during this step; the previous value is unknown (0 stored),
       // so interpolate with the approach rate.
-      t_start = sim.time() - geometric_overlap() / cl.rate[c];
+      t_start = sim.time() - geometric_overlap() / cl.onset_rate[c];
       r.approach = cl.onset_rate[c];
     }
     if (t_start >= 0) {
@@ -109,9 +109,9 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
       r.max_force = std::max(r.max_force, cl.force[c]);
       if (!touching) {
         // Ended during this step: the last overlap was previous_overlap > 0, now <= 0.
-        const double t_end = previous_time + previous_overlap / -cl.rate[c];
+        const double t_end = previous_time + previous_overlap / -cl.end_rate[c];
         r.duration = t_end - t_start;
-        r.separation = cl.rate[c];
+        r.separation = cl.end_rate[c];
         return r;
       }
     }
@@ -140,6 +140,10 @@ inline double identity_restitution(double alpha) {
 inline void expect_same_history(const ContactState& a, const ContactState& b,
                                 const std::string& where) {
   EXPECT_EQ(a.impact_velocity, b.impact_velocity) << where;
+  EXPECT_EQ(a.damping_origin, b.damping_origin) << where;
+  EXPECT_EQ(a.origin_overlap, b.origin_overlap) << where;
+  EXPECT_EQ(a.origin_force, b.origin_force) << where;
+  EXPECT_EQ(a.origin_energy, b.origin_energy) << where;
   EXPECT_EQ(a.max_overlap, b.max_overlap) << where;
   EXPECT_EQ(a.max_force, b.max_force) << where;
   EXPECT_EQ(a.residual_overlap, b.residual_overlap) << where;

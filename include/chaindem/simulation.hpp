@@ -84,7 +84,6 @@ struct ContactList {
   std::vector<PairCoeffs> coeffs;
   std::vector<ContactState> state;
   std::vector<double> overlap;         ///< delta of the last evaluation (0 when apart) [m]
-  std::vector<double> rate;            ///< approach rate v [m/s]
   std::vector<double> force;           ///< normal force after the tension policy [N]
   std::vector<double> nx, ny, nz;      ///< unit normal from `first` towards `second`
   std::vector<std::uint8_t> touching;  ///< 1 while delta > 0
@@ -96,6 +95,7 @@ struct ContactList {
   std::vector<double> power;       ///< other laws: damping power (F - F_e) v, last evaluation [W]
   std::vector<int> floor_hits;     ///< contacts of this pair whose v0 was raised to the floor
   std::vector<double> onset_rate;  ///< approach rate at the last first touch (0: never) [m/s]
+  std::vector<double> end_rate;    ///< approach rate at the last separation [m/s]
   /// Step of the last first touch and of the last separation (-1: none). A contact ended at step
   /// s touched during steps [onset_step, s - 1].
   std::vector<std::int64_t> onset_step, end_step;
@@ -140,7 +140,7 @@ class Simulation {
   struct StepLog {
     std::int64_t steps = 0;
     std::vector<std::int8_t> touching;  ///< 1 touching, 0 apart, -1 not a candidate contact
-    std::vector<double> rate;           ///< approach rate [m/s] (0 when not a candidate)
+    std::vector<double> rate;           ///< approach rate at the step's end [m/s] (0 if none)
     std::vector<double> speed;          ///< |v| [m/s]
   };
   /// Index of the candidate contact of particles i < j in pair_contacts(), or -1.
@@ -171,6 +171,9 @@ class Simulation {
   const ContactList& wall_contacts() const { return wall_contacts_; }
   /// Current position of wall w (it moves with its prescribed velocity).
   Eigen::Vector3d wall_point(std::size_t w) const;
+
+  /// Approach rate of contact c of `cl` (pairs or walls) now, from the bodies' velocities [m/s].
+  double approach_rate(const ContactList& cl, std::size_t c) const;
 
   EnergyReport energies() const;
   Eigen::Vector3d momentum() const;
