@@ -28,10 +28,9 @@ struct ContactRules {
   bool energy = false;  // ... and the speed whose kinetic energy the contact stores
   bool static_origin = true;
   bool clamp = true;
-  double half_dt = 0.0;  // damping work: trapezoid in time (0 at the first evaluation)
-  double dt = 0.0;       // the time step
-  bool first = false;    // the evaluation at construction (its force gets one half kick)
-  bool edges = true;     // add the impulse the samples miss at contact edges (not for lammps)
+  double dt = 0.0;     // the time step
+  bool first = false;  // the evaluation at construction (its force gets one half kick)
+  bool edges = true;   // add the impulse the samples miss at contact edges (not for lammps)
   double onset_v0(double rate) const { return std::min(std::max(rate, v0_low), v0_high); }
 };
 
@@ -56,7 +55,6 @@ ContactRules contact_rules(const SimulationSettings& s, double floor, bool first
   }
   r.static_origin = s.static_origin;
   r.clamp = s.tension == TensionPolicy::clamp;
-  r.half_dt = first_evaluation ? 0.0 : 0.5 * s.time_step;
   r.dt = s.time_step;
   r.first = first_evaluation;
   r.edges = s.integrator == SimulationSettings::Integrator::second_order;
@@ -119,16 +117,23 @@ inline EdgeCorrection end_correction(const kernels::EdgeTerms& terms, double d, 
   return edge_correction(terms, std::clamp(1.0 + d / (-r * rules.dt), 0.0, 1.0), r, 1.0, rules);
 }
 
-// Adds an edge correction to contact c's samples, after the step's trapezoid (so that every loop
-// books the same sums in the same order). Plastic laws book their work in delta, not in time.
+// Adds an edge correction to contact c's samples. Plastic laws book their work in delta, not
+// in time.
 template <bool split>
-inline void add_edge(ContactList& cl, std::size_t c, const EdgeCorrection& e,
-                     const ContactRules& rules) {
+inline void add_edge(ContactList& cl, std::size_t c, const EdgeCorrection& e) {
   cl.force[c] += e.force;
-  if constexpr (split) {
-    cl.work[c] += rules.half_dt * e.power;
-    cl.power[c] += e.power;
-  }
+  if constexpr (split) cl.power[c] += e.power;
+}
+
+// The force after the tension policy and the damping power (F - F_e) v of a kernel that splits
+// its force, at overlap d > 0 and predicted rate rf: the arithmetic every loop shares.
+template <class KernelT>
+inline std::pair<double, double> force_and_power(const PairCoeffs& coeffs, const ContactState& s,
+                                                 double d, double rf, bool clamp) {
+  const kernels::Parts p = KernelT::parts(coeffs, s, d, rf);
+  double f = p.elastic + p.damping;
+  f = clamp & (f < 0.0) ? 0.0 : f;
+  return {f, (f - p.elastic) * rf};
 }
 }  // namespace detail
 using detail::add_edge;
@@ -136,6 +141,7 @@ using detail::contact_rules;
 using detail::ContactEvent;
 using detail::ContactRules;
 using detail::end_correction;
+using detail::force_and_power;
 using detail::onset_correction;
 using detail::raises_v0;
 
@@ -252,9 +258,9 @@ struct PairColumns {
 // how update_contact closes a contact. `look` gives the predicted rate (predicted_rate). v0 and
 // the origin are the columns' (at first touch: the policy's onset v0, from delta = 0); the onset
 // and separation bookkeeping, and the edge corrections, are left to the caller
-// (block_touching). Under the energy policy, pairs whose stored-energy speed raises v0 (which
-// takes a square root) are flagged in `fallback` and left untouched, for update_contact; returns
-// whether there are any. The flags are 64-bit, like the doubles (see columns_pairs_block).
+// (block_touching). Under the energy policy, a pair whose stored-energy speed raises v0 (which
+// takes a square root) is computed with v0 from its speed alone; the loop returns whether there
+// is any, and the caller computes those again.
 // How the vectorised loop updates v0 after first touch (ContactRules): kept, the largest speed
 // (peak), or also the stored speed (energy).
 enum class V0Update { fixed, peak, energy };
@@ -263,8 +269,7 @@ template <class KernelT, V0Update update, bool origins>
 CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
                                       const double* __restrict v, const double* __restrict look,
                                       const PairCoeffs& coeffs, double radius_sum, PairColumns out,
-                                      const ContactRules& rules,
-                                      std::uint64_t* __restrict fallback) {
+                                      const ContactRules& rules) {
   const PairCoeffs c_local = coeffs;
   double* __restrict overlap = out.overlap;
   double* __restrict force = out.force;
@@ -276,7 +281,7 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
   double* __restrict origin_force = out.origin_force;
   double* __restrict origin_energy = out.origin_energy;
   const bool clamp = rules.clamp;
-  const double half_dt = rules.half_dt;
+  const double dt = rules.dt;
   const double v0_low = rules.v0_low, v0_high = rules.v0_high;
   std::uint64_t any = 0;
 #pragma GCC ivdep
@@ -287,7 +292,6 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
     const bool on = d > 0.0;
     const double d_on = on ? d : 0.0;
     ContactState state;  // history-free kernels never read it
-    bool here = true;    // false: left to update_contact
     if constexpr (kernels::reads_impact_velocity<KernelT>) {
       // A pair touches exactly when its stored overlap is positive (after the first
       // evaluation); at first touch v0 is the policy's, from this step's rate.
@@ -304,18 +308,16 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
         const double reached = std::abs(rf);
         v0 = reached > v0 ? reached : v0;
       }
-      if constexpr (update == V0Update::energy) {
-        here = !(on & raises_v0(KernelT::stored_speed_squared(c_local, state, d_on), v0));
-        fallback[c - c0] = static_cast<std::uint64_t>(!here);
-        any |= static_cast<std::uint64_t>(!here);
-      }
+      if constexpr (update == V0Update::energy)
+        any |= static_cast<std::uint64_t>(
+            on & raises_v0(KernelT::stored_speed_squared(c_local, state, d_on), v0));
       state.impact_velocity = v0;
-      impact_velocity[c] = on & here ? v0 : stored;
+      impact_velocity[c] = on ? v0 : stored;
       if constexpr (origins) {  // a pair apart starts again from delta = 0
-        damping_origin[c] = here ? (on ? state.damping_origin : 0.0) : damping_origin[c];
-        origin_overlap[c] = here ? (on ? state.origin_overlap : 0.0) : origin_overlap[c];
-        origin_force[c] = here ? (on ? state.origin_force : 0.0) : origin_force[c];
-        origin_energy[c] = here ? (on ? state.origin_energy : 0.0) : origin_energy[c];
+        damping_origin[c] = on ? state.damping_origin : 0.0;
+        origin_overlap[c] = on ? state.origin_overlap : 0.0;
+        origin_force[c] = on ? state.origin_force : 0.0;
+        origin_energy[c] = on ? state.origin_energy : 0.0;
       }
     }
     const kernels::Parts p = KernelT::parts(c_local, state, d_on, rf);
@@ -323,13 +325,11 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
     fc = clamp & (fc < 0.0) ? 0.0 : fc;
     fc = on ? fc : 0.0;
     if constexpr (!kernels::conservative<KernelT>) {
-      const double pw = on ? (fc - p.elastic) * rf : 0.0;
-      const double w = work[c] + half_dt * (power[c] + pw);
-      work[c] = here ? w : work[c];
-      power[c] = here ? pw : power[c];
+      work[c] += dt * power[c];
+      power[c] = on ? (fc - p.elastic) * rf : 0.0;
     }
-    overlap[c] = here ? d_on : overlap[c];
-    force[c] = here ? fc : force[c];
+    overlap[c] = d_on;
+    force[c] = fc;
   }
   return any != 0;
 }
@@ -347,10 +347,9 @@ struct HistoryView {
 // iteration, far more than the registers hold.
 template <class KernelT, bool clamp>
 CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                                      const PairCoeffs& coeffs,
-                                      double radius_sum, double* __restrict overlap,
-                                      double* __restrict force, double* __restrict work,
-                                      HistoryView h,
+                                      const PairCoeffs& coeffs, double radius_sum,
+                                      double* __restrict overlap, double* __restrict force,
+                                      double* __restrict work, HistoryView h,
                                       std::uint64_t* __restrict fallback) {
   const PairCoeffs c_local = coeffs;
   double* __restrict max_overlap = h.max_overlap;
@@ -462,11 +461,13 @@ inline void record_onset(ContactList& cl, std::size_t c, std::int64_t step, doub
 // Advances one contact to overlap d: the half-step approach rate `rate` (the rate that carried the
 // bodies to d; at first touch it sets v0) and the rate the force sees, `force_rate` (predicted or
 // the same). Onset (v0 and damping origin by the policy), the force with the tension policy, and
-// the energy books: for laws that split their force, the damping work, the trapezoid in time of
-// the power (F - F_e) v (>= 0 at every evaluation, so it never decreases); for plastic laws the
-// work absorbed, the trapezoid sum 0.5 (F_old + F_new)(d_new - d_old). A contact that begins
-// overlapped (pre-compressed at the start) books the energy it stores there as plastic work
-// already done, so that starting dissipates nothing.
+// the energy books. For laws that split their force, the damping work is the trapezoid in time of
+// the power (F - F_e) v, which is >= 0 at every evaluation: `work` holds the full weight of the
+// past samples, dt P, and the current one counts half (dissipated = work + dt/2 power), so that
+// the new power never enters what is already booked. For plastic laws `work` is the work
+// absorbed, the trapezoid sum 0.5 (F_old + F_new)(d_new - d_old); a contact that begins
+// overlapped (pre-compressed at the start) books the energy it stores there as work already
+// done, so that starting dissipates nothing.
 template <class KernelT>
 inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, double rate,
                                    double force_rate, const ContactRules& rules,
@@ -501,12 +502,9 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
       }
     }
     if constexpr (kernels::splits_force<KernelT>) {
-      const kernels::Parts p = KernelT::parts(coeffs, s, d, force_rate);
-      double f = p.elastic + p.damping;
-      if (rules.clamp && f < 0.0) f = 0.0;
+      const auto [f, pw] = force_and_power<KernelT>(coeffs, s, d, force_rate, rules.clamp);
       if constexpr (!kernels::conservative<KernelT>) {
-        const double pw = (f - p.elastic) * force_rate;
-        cl.work[c] += rules.half_dt * (cl.power[c] + pw);
+        if (!rules.first) cl.work[c] += rules.dt * cl.power[c];
         cl.power[c] = pw;
       }
       cl.force[c] = f;
@@ -520,14 +518,17 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
     if constexpr (kernels::has_edge_term<KernelT>) {
       if (event == ContactEvent::onset && !begins_overlapped)
         add_edge<kernels::splits_force<KernelT>>(
-            cl, c, onset_correction(KernelT::edge_terms(coeffs, s, rate), d, rate, rules), rules);
+            cl, c, onset_correction(KernelT::edge_terms(coeffs, s, rate), d, rate, rules));
     }
+    // Nothing is dissipated at the start: the first sample's half weight is not booked.
+    if constexpr (kernels::splits_force<KernelT>)
+      if (rules.first) cl.work[c] = -0.5 * rules.dt * cl.power[c];
     cl.overlap[c] = d;
     return event;
   }
   if (!cl.touching[c]) {
-    if constexpr (kernels::splits_force<KernelT>) {  // the rest of a separation's edge sample
-      cl.work[c] += rules.half_dt * cl.power[c];
+    if constexpr (kernels::splits_force<KernelT>) {  // the last sample of a separation's edge
+      if (!rules.first) cl.work[c] += rules.dt * cl.power[c];
       cl.power[c] = 0.0;
     }
     cl.overlap[c] = 0.0;
@@ -540,13 +541,12 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
   cl.end_rate[c] = rate;
   cl.force[c] = 0.0;
   if constexpr (kernels::splits_force<KernelT>) {
-    cl.work[c] += rules.half_dt * cl.power[c];
+    cl.work[c] += rules.dt * cl.power[c];
     cl.power[c] = 0.0;
     // A force that lasts to delta = 0: the impulse its samples missed at this edge rides on this
     // evaluation. (Plastic laws end at their residual overlap, not at delta = 0.)
     if constexpr (kernels::has_edge_term<KernelT>)
-      add_edge<true>(cl, c, end_correction(KernelT::edge_terms(coeffs, s, rate), d, rate, rules),
-                     rules);
+      add_edge<true>(cl, c, end_correction(KernelT::edge_terms(coeffs, s, rate), d, rate, rules));
   } else {
     cl.work[c] += 0.5 * f_old * (0.0 - d_old);
   }
@@ -933,11 +933,10 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
           h.set(c, kernels::PlasticHistory::of(pairs_.state[c]));
         }
     } else {
-      std::uint64_t fallback[chain_block];
       bool any = false;
       auto block = [&]<V0Update update, bool origins>() {
         any = uniform_pairs_block<KernelT, update, origins>(b0, b1, x, v, look, coeffs, radius_sum,
-                                                            columns, rules, fallback);
+                                                            columns, rules);
       };
       if constexpr (reads_v0) {
         with_flags(
@@ -954,26 +953,26 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
         block.template operator()<V0Update::fixed, false>();
       }
       if constexpr (reads_v0) {
-        if (any)  // the stored-energy speed raises v0: the pair's own update, on its history
-                  // taken out of the columns
+        // The stored-energy speed raises v0 (update_contact's test, on what the loop stored):
+        // the force and power again with the raised v0, as update_contact computes them.
+        if (any)
           for (std::size_t c = b0; c < b1; ++c) {
-            if (!fallback[c - b0]) continue;
-            ContactState& s = pairs_.state[c];
+            const double d = overlap[c];
+            if (!(d > 0.0)) continue;
+            ContactState s;
             s.impact_velocity = pair_impact_velocity_[c];
             s.damping_origin = pair_damping_origin_[c];
             s.origin_overlap = pair_origin_overlap_[c];
             s.origin_force = pair_origin_force_[c];
             s.origin_energy = pair_origin_energy_[c];
+            const double q = KernelT::stored_speed_squared(coeffs, s, d);
+            if (!raises_v0(q, s.impact_velocity)) continue;
+            s.impact_velocity = pair_impact_velocity_[c] = std::sqrt(q);
             const double r = v[c] - v[c + 1];
-            const ContactEvent event =
-                update_contact<KernelT>(pairs_, c, radius_sum - (x[c + 1] - x[c]), r,
-                                        predicted_rate(r, look, c), rules, coeffs, run_step);
-            if (event == ContactEvent::end) note_separation(pairs_, c, run_step);
-            pair_impact_velocity_[c] = s.impact_velocity;
-            pair_damping_origin_[c] = s.damping_origin;
-            pair_origin_overlap_[c] = s.origin_overlap;
-            pair_origin_force_[c] = s.origin_force;
-            pair_origin_energy_[c] = s.origin_energy;
+            const auto [f, pw] =
+                force_and_power<KernelT>(coeffs, s, d, predicted_rate(r, look, c), rules.clamp);
+            pairs_.force[c] = f;
+            pairs_.power[c] = pw;
           }
       }
     }
@@ -1004,8 +1003,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
           if constexpr (edges)
             add_edge<split>(pairs_, c,
                             onset_correction(KernelT::edge_terms(coeffs, state_of(c), r),
-                                             overlap[c], r, rules),
-                            rules);
+                                             overlap[c], r, rules));
         }
     if (flags & block_end)
       for (std::size_t c = b0; c < b1; ++c)
@@ -1016,8 +1014,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
           if constexpr (edges && split)
             add_edge<true>(pairs_, c,
                            end_correction(KernelT::edge_terms(coeffs, state_of(c), r),
-                                          radius_sum - (x[c + 1] - x[c]), r, rules),
-                           rules);
+                                          radius_sum - (x[c + 1] - x[c]), r, rules));
           note_separation(pairs_, c, run_step);
         }
   }
@@ -1448,7 +1445,8 @@ void Simulation::rebuild_neighbors() {
     };
     auto retire = [&](std::size_t old) {
       const ContactState& s = list.state[old];
-      retired_dissipated_ += list.work[old];  // apart: it stores nothing
+      // Apart, it stores nothing; a split law's last sample counts half (energies()).
+      retired_dissipated_ += list.work[old] + 0.5 * settings_.time_step * list.power[old];
       retired_floor_hits_ += list.floor_hits[old];
       if (s.max_overlap > 0.0) dormant[key(list.first[old], list.second[old])] = s;
     };
@@ -1828,9 +1826,15 @@ EnergyReport Simulation::energies() const {
       }
     }
   });
-  // Laws that split their force book the damping work itself; plastic laws the work absorbed,
-  // of which they still store part.
-  e.dissipated = retired_dissipated_ + (split ? work : work - e.stored);
+  // Laws that split their force book the damping work itself (each pair's work plus half its
+  // current sample, dt/2 power: the trapezoid's last term); plastic laws the work absorbed, of
+  // which they still store part.
+  double current = 0.0;
+  if (split)
+    for (const ContactList* cl : {&pairs_, &wall_contacts_})
+      for (const double pw : cl->power) current += pw;
+  e.dissipated =
+      retired_dissipated_ + (split ? work + 0.5 * settings_.time_step * current : work - e.stored);
   e.wall_work = wall_work_;
   return e;
 }
