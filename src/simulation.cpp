@@ -221,28 +221,25 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
 }
 
-constexpr int block_onset = 1;     // a pair of the block touched for the first time
+constexpr int block_changed = 1;   // a pair of the block touched for the first time or separated
 constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius or more
-constexpr int block_end = 4;       // a pair of the block separated (delta back to 0)
 
-// After a block's pairs: touching = delta > 0, the new overlap's sign; first touches in `onset`
-// and separations in `ended`; returns block_onset, block_end and block_too_deep flags.
+// After a block's pairs: touching = delta > 0, the new overlap's sign; the pairs whose touching
+// changed (first touch if they touch now, else separation) in `changed`; returns block_changed
+// and block_too_deep flags.
 CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __restrict overlap,
-                                std::uint8_t* __restrict touching, std::uint8_t* __restrict onset,
-                                std::uint8_t* __restrict ended, double deep_limit) {
-  std::uint8_t any = 0, any_end = 0, deep = 0;
+                                std::uint8_t* __restrict touching, std::uint8_t* __restrict changed,
+                                double deep_limit) {
+  std::uint8_t any = 0, deep = 0;
   for (std::size_t c = c0; c < c1; ++c) {
     const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
-    const auto o = static_cast<std::uint8_t>(on & (touching[c] ^ 1));
-    const auto e = static_cast<std::uint8_t>((on ^ 1) & touching[c]);
-    onset[c - c0] = o;
-    ended[c - c0] = e;
-    any |= o;
-    any_end |= e;
+    const auto change = static_cast<std::uint8_t>(on ^ touching[c]);
+    changed[c - c0] = change;
+    any |= change;
     deep |= static_cast<std::uint8_t>(overlap[c] >= deep_limit);
     touching[c] = on;
   }
-  return (any ? block_onset : 0) | (any_end ? block_end : 0) | (deep ? block_too_deep : 0);
+  return (any ? block_changed : 0) | (deep ? block_too_deep : 0);
 }
 
 // The arrays the vectorised pair loop reads and writes, as restrict pointers.
@@ -902,7 +899,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
   constexpr bool edges = kernels::has_edge_term<KernelT>;
   for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
     const std::size_t b1 = std::min(b0 + chain_block, c1);
-    std::uint8_t onset[chain_block], ended[chain_block];
+    std::uint8_t changed[chain_block];
     if constexpr (kernels::history_in_columns<KernelT>) {
       HistoryColumns& h = plastic_columns_;
       const HistoryView view{h.max_overlap.data(),
@@ -977,8 +974,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
       }
     }
     // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
-    const int flags =
-        block_touching(b0, b1, overlap, pairs_.touching.data(), onset, ended, deep_limit);
+    const int flags = block_touching(b0, b1, overlap, pairs_.touching.data(), changed, deep_limit);
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
         if (overlap[c] >= deep_limit) {
@@ -995,20 +991,17 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
       return s;
     };
     constexpr bool split = kernels::splits_force<KernelT>;
-    if (flags & block_onset)
-      for (std::size_t c = b0; c < b1; ++c)
-        if (onset[c - b0]) {
-          const double r = v[c] - v[c + 1];  // as the loop computed it
+    if (flags & block_changed)
+      for (std::size_t c = b0; c < b1; ++c) {
+        if (!changed[c - b0]) continue;
+        const double r = v[c] - v[c + 1];  // as the loop computed it
+        if (pairs_.touching[c]) {          // first touch
           record_onset(pairs_, c, run_step, r, rules, reads_v0);
           if constexpr (edges)
             add_edge<split>(pairs_, c,
                             onset_correction(KernelT::edge_terms(coeffs, state_of(c), r),
                                              overlap[c], r, rules));
-        }
-    if (flags & block_end)
-      for (std::size_t c = b0; c < b1; ++c)
-        if (ended[c - b0]) {
-          const double r = v[c] - v[c + 1];
+        } else {  // separation
           pairs_.end_step[c] = run_step;
           pairs_.end_rate[c] = r;
           if constexpr (edges && split)
@@ -1017,6 +1010,7 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
                                           radius_sum - (x[c + 1] - x[c]), r, rules));
           note_separation(pairs_, c, run_step);
         }
+      }
   }
 }
 
