@@ -37,9 +37,9 @@ constexpr ParamSpec linear_stiffness_param{
 constexpr ParamSpec impact_velocity_floor_param{
     "impact_velocity_floor",
     "m/s",
-    "smallest impact velocity v0 used in the damping term; contacts that start slower (touching, "
-    "resting or pre-compressed beads, where v0 -> 0 makes the damping infinite) use this value "
-    "and are counted in the run summary",
+    "with contact.impact_velocity = onset only: smallest impact velocity v0 used in the damping "
+    "term; contacts that start slower (touching, resting or pre-compressed beads, where v0 -> 0 "
+    "makes the damping infinite) use this value and are counted in the run summary",
     0.0,
     inf,
     false,
@@ -1604,7 +1604,9 @@ std::string laws_markdown() {
         "Every normal contact law chaindem implements, from its registry (src/laws.cpp). "
         "Identifiers, formulas and readings follow `../shared/reference/contact-laws.md`; "
         "conventions: overlap delta > 0 in contact, approach rate v > 0 while compressing, "
-        "v0 the approach rate at first touch, F > 0 repulsive. Parameters go in the case's "
+        "v0 the impact velocity (the approach rate at first touch for an impact from apart; "
+        "docs/engine.md, \"Impact velocity\", for contacts in a chain), F > 0 repulsive. "
+        "Parameters go in the case's "
         "`[contact]` section.\n";
   Family family = Family::elastic;
   bool first = true;

@@ -305,9 +305,15 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
         const double reached = std::abs(rf);
         v0 = reached > v0 ? reached : v0;
       }
-      if constexpr (update == V0Update::energy)
-        any |= static_cast<std::uint64_t>(
-            on & raises_v0(KernelT::stored_speed_squared(c_local, state, d_on), v0));
+      if constexpr (update == V0Update::energy) {  // pairs the stored energy may raise v0 of
+        double q = 0.0;
+        if constexpr (KernelT::costly_potential)
+          q = KernelT::stored_speed_squared_bound(c_local, state, d_on,
+                                                  KernelT::elastic(c_local, d_on));
+        else
+          q = KernelT::stored_speed_squared(c_local, state, d_on);
+        any |= static_cast<std::uint64_t>(on & raises_v0(q, v0));
+      }
       state.impact_velocity = v0;
       impact_velocity[c] = on ? v0 : stored;
       if constexpr (origins) {  // a pair apart starts again from delta = 0
@@ -493,9 +499,16 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
     }
     if constexpr (reads_v0) {
       if (rules.peak) s.impact_velocity = std::max(s.impact_velocity, std::abs(force_rate));
-      if (rules.energy) {
-        const double q = KernelT::stored_speed_squared(coeffs, s, d);
-        if (raises_v0(q, s.impact_velocity)) s.impact_velocity = std::sqrt(q);
+      if (rules.energy) {  // (a costly potential only where its bound may raise v0)
+        bool may_raise = true;
+        if constexpr (KernelT::costly_potential)
+          may_raise = raises_v0(
+              KernelT::stored_speed_squared_bound(coeffs, s, d, KernelT::elastic(coeffs, d)),
+              s.impact_velocity);
+        if (may_raise) {
+          const double q = KernelT::stored_speed_squared(coeffs, s, d);
+          if (raises_v0(q, s.impact_velocity)) s.impact_velocity = std::sqrt(q);
+        }
       }
     }
     if constexpr (kernels::splits_force<KernelT>) {
@@ -950,8 +963,8 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
         block.template operator()<V0Update::fixed, false>();
       }
       if constexpr (reads_v0) {
-        // The stored-energy speed raises v0 (update_contact's test, on what the loop stored):
-        // the force and power again with the raised v0, as update_contact computes them.
+        // Where the stored-energy speed raises v0 (update_contact's tests, on what the loop
+        // stored), the force and power again with the raised v0, as update_contact has them.
         if (any)
           for (std::size_t c = b0; c < b1; ++c) {
             const double d = overlap[c];
@@ -962,6 +975,12 @@ void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t
             s.origin_overlap = pair_origin_overlap_[c];
             s.origin_force = pair_origin_force_[c];
             s.origin_energy = pair_origin_energy_[c];
+            if constexpr (KernelT::costly_potential) {
+              if (!raises_v0(KernelT::stored_speed_squared_bound(coeffs, s, d,
+                                                                 KernelT::elastic(coeffs, d)),
+                             s.impact_velocity))
+                continue;
+            }
             const double q = KernelT::stored_speed_squared(coeffs, s, d);
             if (!raises_v0(q, s.impact_velocity)) continue;
             s.impact_velocity = pair_impact_velocity_[c] = std::sqrt(q);

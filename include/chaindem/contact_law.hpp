@@ -513,6 +513,21 @@ struct Hysteresis : E {
         E::potential(c, s, d) - s.origin_energy - s.origin_force * (d - s.origin_overlap);
     return u > 0.0 ? u * (2.0 / c.effective_mass) : 0.0;
   }
+  /// An upper bound of stored_speed_squared from the elastic force e = F_e(delta): the exact
+  /// value where the potential is cheap (power laws, the implicit line contacts' closed form),
+  /// else, without the potential (a series or a quadrature for Liu's and Persson's laws), the
+  /// bound |F_e(delta) - F_e(delta_s)| |delta - delta_s| of a monotone elastic force.
+  static constexpr bool costly_potential = requires { E::costly_potential; };
+  static double stored_speed_squared_bound(const PairCoeffs& c, const ContactState& s, double d,
+                                           double e) {
+    if constexpr (costly_potential) {
+      return std::abs(e - s.origin_force) * std::abs(d - s.origin_overlap) *
+             (2.0 / c.effective_mass);
+    } else {
+      (void)e;
+      return stored_speed_squared(c, s, d);
+    }
+  }
   /// For a contact from delta = 0: the elastic part's edge term times (1 + alpha v/v0), or, for
   /// 000's Jankowski reading, the damping scale's term K (|v| tau)^(1/2) alpha v/v0 and the
   /// elastic one.
@@ -1003,6 +1018,7 @@ double liu_line_contact_potential(double q, double clearance, double d);
 /// law[0] = q = L (pi/2) E*/sqrt(2) [N/m], law[1] = dR [m]; stiffness q/sqrt(dR) with exponent
 /// 3/2 bounds it from above (the small-overlap limit), a scale for integrators.
 struct LiuLineElastic {
+  static constexpr bool costly_potential = true;
   static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // q delta^(3/2) / sqrt(dR)
     return power_edge(c.stiffness, 1.5, v);
   }
@@ -1023,6 +1039,7 @@ using LiuLineContact = Hysteresis<LiuLineElastic>;
 /// law[0] = C = L E* dR pi [N], law[1] = dR [m], law[2] = delta_c [m]; stiffness L pi E*/4
 /// with exponent 1 is the small-overlap limit, a scale for integrators.
 struct PerssonLineElastic {
+  static constexpr bool costly_potential = true;
   static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // L pi E* delta / 4
     return power_edge(c.stiffness, 1.0, v);
   }
