@@ -23,8 +23,8 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
 
   ImpactResult r;
   r.impact_velocity = v0;
-  state.impact_velocity = v0;
-  if (v0 < o.impact_velocity_floor) {
+  state.impact_velocity = o.reference_velocity > 0.0 ? o.reference_velocity : v0;
+  if (state.impact_velocity < o.impact_velocity_floor) {
     state.impact_velocity = o.impact_velocity_floor;
     ++r.floor_hits;
   }

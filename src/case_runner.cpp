@@ -125,13 +125,13 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
       std::ostringstream m;
       m << "the integration diverged at t = " << sim.time() << " s (energy balance error " << error
         << " of the energy involved). Reduce simulation.time_step or raise "
-           "simulation.steps_per_contact; for laws with v0 in the damping term, raise "
+           "simulation.steps_per_contact; under contact.impact_velocity = onset, raise "
            "contact.impact_velocity_floor";
       throw std::runtime_error(m.str());
     }
   };
 
-  // Observers: first contact's restitution, largest contact force per bead, pulse arrival.
+  // Observers: largest contact force per bead, pulse arrival, isolated contacts.
   CaseSummary summary;
   summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
   summary.peak_velocity.assign(static_cast<std::size_t>(count),
@@ -147,45 +147,39 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   double reference_speed = p.velocity.matrix().rowwise().norm().maxCoeff();
   for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
   const double arrival_speed = cfg.number("output.arrival_threshold") * reference_speed;
-  enum { waiting, touching, done } first_contact = scene.striker >= 0 ? waiting : done;
-  double first_v0 = nan, first_restitution = nan;
-  // Per step only what is O(1): the first contact and the watched beads. The engine takes many
-  // steps per call and records these for each step (Simulation::watch).
-  const bool watch_first_contact = first_contact != done;
+  // Per step only the watched beads (Simulation::watch records them for each step).
   std::vector<Eigen::Index> watched_beads;
   for (const Eigen::Index b : summary.arrival_beads) watched_beads.push_back(first + b);
-  sim.watch(watch_first_contact ? std::vector<std::pair<int, int>>{{static_cast<int>(scene.striker),
-                                                                    static_cast<int>(first)}}
-                                : std::vector<std::pair<int, int>>{},
-            watched_beads);
-  // pair_touching: 1 touching, 0 apart, -1 not a candidate pair now.
-  auto observe = [&](int pair_touching, double rate, auto&& speed_of, double time) {
-    if (first_contact != done && pair_touching >= 0) {
-      if (first_contact == waiting && pair_touching == 1) {
-        first_contact = touching;
-        first_v0 = rate;  // the onset rate itself, not the floored v0
-      } else if (first_contact == touching && pair_touching == 0) {
-        first_contact = done;
-        first_restitution = -rate / first_v0;
-      }
-    }
+  sim.watch({}, watched_beads);
+  auto observe_arrival = [&](auto&& speed_of, double time) {
     if (arrival_speed > 0.0)
       for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
         if (std::isnan(summary.arrival_time[a]) && speed_of(a) >= arrival_speed)
           summary.arrival_time[a] = time;
   };
+  // Contacts that began from apart and ended without either body touching anything else: the
+  // only contacts of a chain whose restitution is a binary impact's.
+  std::int64_t isolated = 0;
+  double isolated_sum = 0.0, isolated_min = nan, isolated_max = nan;
+  double first_isolated_restitution = nan, first_isolated_v0 = nan;
+  auto observe_isolated = [&] {
+    for (const auto& ic : sim.isolated_contacts()) {
+      if (isolated++ == 0) {
+        first_isolated_restitution = ic.restitution;
+        first_isolated_v0 = ic.impact_velocity;
+        isolated_min = isolated_max = ic.restitution;
+      }
+      isolated_sum += ic.restitution;
+      isolated_min = std::min(isolated_min, ic.restitution);
+      isolated_max = std::max(isolated_max, ic.restitution);
+    }
+  };
+  const double striker_initial_velocity = scene.striker >= 0 ? p.velocity(scene.striker, 0) : nan;
 
   Progress progress(control.progress, run.steps);
   const auto start = Clock::now();
-  {
-    const long c = sim.find_contact(static_cast<int>(scene.striker), static_cast<int>(first));
-    const ContactList& cl = sim.pair_contacts();
-    const auto u = static_cast<std::size_t>(c);
-    observe(
-        watch_first_contact && c >= 0 ? cl.touching[u] : -1, c >= 0 ? sim.approach_rate(cl, u) : 0.0,
-        [&](std::size_t a) { return p.velocity.row(watched_beads[a]).matrix().norm(); },
-        sim.time());
-  }
+  observe_arrival([&](std::size_t a) { return p.velocity.row(watched_beads[a]).matrix().norm(); },
+                  sim.time());
   frame();
   // Steps in chunks of at most 256 that end at every frame (progress, interruption).
   constexpr std::int64_t chunk = 256;
@@ -199,11 +193,10 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
     const std::size_t beads = watched_beads.size();
     for (std::int64_t s = 0; s < steps; ++s) {
       const auto e = static_cast<std::size_t>(s);
-      observe(
-          watch_first_contact ? log.touching[e] : -1, watch_first_contact ? log.rate[e] : 0.0,
-          [&](std::size_t a) { return log.speed[e * beads + a]; },
-          static_cast<double>(at + s + 1) * sim.time_step());
+      observe_arrival([&](std::size_t a) { return log.speed[e * beads + a]; },
+                      static_cast<double>(at + s + 1) * sim.time_step());
     }
+    observe_isolated();
     if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
     progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
   }
@@ -225,7 +218,13 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
       {"ns_per_bead_step", 1e9 * wall / std::max(bead_steps, 1.0)},
       {"first_bead_final_velocity", p.velocity(first, 0)},
       {"last_bead_final_velocity", p.velocity(last, 0)},
-      {"first_contact_restitution", first_restitution},
+      {"isolated_contacts", static_cast<double>(isolated)},
+      {"isolated_restitution_mean",
+       isolated > 0 ? isolated_sum / static_cast<double>(isolated) : nan},
+      {"isolated_restitution_min", isolated_min},
+      {"isolated_restitution_max", isolated_max},
+      {"first_isolated_restitution", first_isolated_restitution},
+      {"first_isolated_impact_velocity", first_isolated_v0},
       {"largest_contact_force",
        *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end())},
       {"energy_balance_error", final_balance_error},
@@ -234,12 +233,24 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
       {"kinetic_energy", e.kinetic},
       {"stored_energy", e.stored},
       {"dissipated_energy", e.dissipated},
+      {"external_potential_energy", e.external_potential},
       {"wall_work", e.wall_work},
       {"impact_velocity_floor_hits", static_cast<double>(sim.impact_velocity_floor_hits())},
       {"neighbor_rebuilds", static_cast<double>(sim.neighbor_rebuilds())}};
-  if (scene.striker >= 0) summary.scalars["striker_final_velocity"] = p.velocity(scene.striker, 0);
-  if (const auto it = sim.settings().law_params.find("impact_velocity_floor");
-      it != sim.settings().law_params.end())
+  if (scene.striker >= 0) {
+    summary.scalars["striker_final_velocity"] = p.velocity(scene.striker, 0);
+    // Its velocity after over before, along the chain: 1 for a full rebound, < 0 if it follows.
+    summary.scalars["striker_rebound_ratio"] =
+        striker_initial_velocity != 0.0 ? -p.velocity(scene.striker, 0) / striker_initial_velocity
+                                        : nan;
+  }
+  const SimulationSettings& settings = sim.settings();
+  summary.texts = {{"impact_velocity", settings.law->uses_impact_velocity()
+                                           ? std::string(to_string(settings.impact_velocity))
+                                           : "none"},
+                   {"integrator", std::string(to_string(settings.integrator))}};
+  if (const auto it = settings.law_params.find("impact_velocity_floor");
+      it != settings.law_params.end())
     summary.scalars["impact_velocity_floor"] = it->second;
   return PendingRun(std::move(summary), std::move(owned_writer));
 }
@@ -264,7 +275,7 @@ std::size_t PendingRun::buffered_bytes() const {
 }
 
 void PendingRun::commit() {
-  writer_->finish(summary_.scalars, summary_arrays(summary_));
+  writer_->finish(summary_.scalars, summary_arrays(summary_), summary_.texts);
 }
 
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,

@@ -83,7 +83,8 @@ std::vector<std::pair<std::string, double>> CollisionReport::scalars() const {
 
 int collide_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description desc("chaindem collide options");
-  std::string law_id, tension = "law", output;
+  std::string law_id, tension = "law", output, policy = "energy";
+  double reference_velocity = 0.0;
   std::vector<std::string> sets;
   Body a, b;
   bool wall = false, json = false, dimensionless = false;
@@ -112,6 +113,11 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       "the bodies are parallel cylinders of this axial length [m] (mass rho pi R^2 L; the "
       "cylindrical laws take L from it)")("tension", po::value(&tension),
                                           "law | clamp | allow (default: the law's policy)")(
+      "impact-velocity", po::value(&policy),
+      "v0 of the hysteresis laws: energy | peak | onset | reference (an impact from apart: "
+      "all but reference give the approach velocity; docs/engine.md)")(
+      "reference-velocity", po::value(&reference_velocity),
+      "v0 under --impact-velocity reference [m/s] (default: --velocity)")(
       "dimensionless", po::bool_switch(&dimensionless),
       "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
       "json", po::bool_switch(&json), "print the results as JSON")(
@@ -226,14 +232,24 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     ImpactOptions o;
     o.tension = r.tension;
     o.record = !output.empty();
-    if (r.law->uses_impact_velocity())
-      o.impact_velocity_floor =
-          r.params.count("impact_velocity_floor") ? r.params.at("impact_velocity_floor") : 0.0;
+    if (policy != "energy" && policy != "peak" && policy != "onset" && policy != "reference")
+      return invalid("--impact-velocity: '" + policy + "' is not energy, peak, onset or reference");
+    if (vm.count("reference-velocity") && (policy != "reference" || !(reference_velocity > 0.0)))
+      return invalid("--reference-velocity: must be > 0 m/s, with --impact-velocity reference");
+    if (r.law->uses_impact_velocity()) {
+      if (policy == "onset")  // the floor is the onset policy's alone
+        o.impact_velocity_floor =
+            r.params.count("impact_velocity_floor") ? r.params.at("impact_velocity_floor") : 0.0;
+      if (policy == "reference")
+        o.reference_velocity = vm.count("reference-velocity") ? reference_velocity : velocity;
+    } else {
+      policy = "none";
+    }
     r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, velocity, o);
 
     if (json) {
       out << std::setprecision(12) << "{\"law\": \"" << r.law->id << "\", \"tension\": \""
-          << to_string(r.tension) << "\"";
+          << to_string(r.tension) << "\", \"impact_velocity_policy\": \"" << policy << "\"";
       for (const auto& [key, value] : r.params) out << ", \"param." << key << "\": " << value;
       for (const auto& [key, value] : r.scalars()) out << ", \"" << key << "\": " << value;
       out << "}\n";
@@ -257,7 +273,12 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       if (x.min_force < 0) out << "  most tensile force    " << x.min_force << " N\n";
       if (x.separation_overlap > 0)
         out << "  force ended at overlap " << x.separation_overlap << " m\n";
-      if (x.floor_hits) out << "  impact velocity raised to the floor\n";
+      if (policy != "none")
+        out << "  damping v0            "
+            << (o.reference_velocity > 0 ? o.reference_velocity
+                                         : std::max(velocity, o.impact_velocity_floor))
+            << " m/s (" << policy << " policy" << (x.floor_hits ? ", raised to the floor" : "")
+            << ")\n";
     }
     if (!output.empty()) write_loop(output, r);
   } catch (const CaseError& e) {

@@ -378,15 +378,25 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     Handle cases = group(file.get(), "cases");
     std::mutex h5;
     std::vector<std::string> failures(run_laws.size());
+    // What each law's numbers depend on: its v0 policy and the contacts that began at the floor.
+    std::vector<std::string> policy(run_laws.size());
+    std::vector<double> floor_hits(run_laws.size(), 0.0), floor(run_laws.size(), nan);
     install_stop_handlers();
     if (threads <= 0) threads = omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (std::size_t l = 0; l < run_laws.size(); ++l) {
       try {
         const CaseConfig cfg = CaseConfig::load(case_path, overrides[l]);
-        run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases.get(),
-                     run_laws[l], &h5, RunControl{nullptr, stop_flag()})
-            .commit();
+        PendingRun run =
+            run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases.get(),
+                         run_laws[l], &h5, RunControl{nullptr, stop_flag()});
+        const CaseSummary& summary = run.summary();
+        policy[l] = summary.texts.at("impact_velocity");
+        floor_hits[l] = summary.scalars.at("impact_velocity_floor_hits");
+        if (const auto it = summary.scalars.find("impact_velocity_floor");
+            it != summary.scalars.end())
+          floor[l] = it->second;
+        run.commit();
       } catch (const std::exception& e) {
         failures[l] = e.what();
       }
@@ -399,6 +409,13 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
         err << "chaindem compare: law " << run_laws[l] << " failed: " << failures[l] << "\n";
         return *stop_flag() ? 128 + *stop_flag() : 1;
       }
+    for (std::size_t l = 0; l < run_laws.size(); ++l)
+      if (floor_hits[l] > 0)
+        err << "chaindem compare: warning: law " << run_laws[l] << ": "
+            << static_cast<long long>(floor_hits[l])
+            << " contact(s) began slower than the impact-velocity floor (" << floor[l]
+            << " m/s) and were damped as if they had hit at it: their result follows the floor. "
+               "The energy policy (contact.impact_velocity = energy) needs no floor\n";
 
     // Metrics and errors.
     const Metrics reference = given_reference
@@ -413,6 +430,19 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
                 reference_law.empty() ? "data:" + reference_data : reference_law);
     attr_string(cmp.get(), "case", case_path);
     attr_strings(cmp.get(), "laws", laws);
+    {  // per law of `laws`, in its order
+      std::vector<std::string> policies;
+      std::vector<double> hits;
+      for (const auto& law : laws) {
+        const auto l = static_cast<std::size_t>(std::find(run_laws.begin(), run_laws.end(), law) -
+                                                run_laws.begin());
+        policies.push_back(policy[l]);
+        hits.push_back(floor_hits[l]);
+      }
+      attr_strings(cmp.get(), "impact_velocity", policies);
+      dataset_fixed(cmp.get(), "impact_velocity_floor_hits", {hits.size()}, hits.data(),
+                    H5T_NATIVE_DOUBLE);
+    }
     const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(beads);
     std::map<std::string, std::vector<double>> mean_error, compared;
     for (std::size_t k = 0; k < metric_names.size(); ++k) {
@@ -450,7 +480,12 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
 
     if (json) {
       out << std::setprecision(10) << "{\"reference\": \""
-          << (reference_law.empty() ? reference_data : reference_law) << "\", \"errors\": {";
+          << (reference_law.empty() ? reference_data : reference_law)
+          << "\", \"impact_velocity\": {";
+      for (std::size_t l = 0; l < run_laws.size(); ++l)
+        out << (l ? ", " : "") << "\"" << run_laws[l] << "\": {\"policy\": \"" << policy[l]
+            << "\", \"floor_hits\": " << floor_hits[l] << "}";
+      out << "}, \"errors\": {";
       for (std::size_t l = 0; l < laws.size(); ++l) {
         out << (l ? ", " : "") << "\"" << laws[l] << "\": {";
         for (std::size_t k = 0; k < metric_names.size(); ++k) {
@@ -475,6 +510,15 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
           << (reference_law.empty() ? reference_data : reference_law) << "\n"
           << "relative error [%] per bead (bead index 0 = first chain bead); mean over the n "
              "beads where both the law and the reference have a value\n";
+      std::string policies;
+      for (std::size_t l = 0; l < run_laws.size(); ++l)
+        if (policy[l] != "none")
+          policies +=
+              (policies.empty() ? "" : ", ") + run_laws[l] + " " + policy[l] +
+              (floor_hits[l] > 0
+                   ? " (" + std::to_string(static_cast<long long>(floor_hits[l])) + " at the floor)"
+                   : "");
+      if (!policies.empty()) out << "impact velocity v0: " << policies << "\n";
       out << std::fixed << std::setprecision(2);
       for (std::size_t k = 0; k < metric_names.size(); ++k) {
         const std::string& name = metric_names[k];

@@ -475,7 +475,8 @@ void H5mdWriter::Impl::append(const Frame& f) {
 }
 
 void H5mdWriter::finish(const std::map<std::string, double>& summary,
-                        const std::map<std::string, std::vector<double>>& arrays) {
+                        const std::map<std::string, std::vector<double>>& arrays,
+                        const std::map<std::string, std::string>& texts) {
   Impl& m = *impl_;
   if (m.background) {  // every queued frame is written, then HDF5 is ours again
     m.background->finish();
@@ -505,6 +506,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
     Handle s = group(m.file.get(), "summary");
     for (const auto& [key, value] : summary)
       attr_numbers<double>(s.get(), key, {value}, H5T_NATIVE_DOUBLE);
+    for (const auto& [key, value] : texts) attr_string(s.get(), key, value);
     for (const auto& [key, values] : arrays)
       dataset_fixed(s.get(), key, {static_cast<hsize_t>(values.size())}, values.data(),
                     H5T_NATIVE_DOUBLE);

@@ -55,28 +55,39 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
       << "  simulated time     " << s.at("simulated_time") << " s\n"
       << "  wall time          " << s.at("wall_time") << " s (" << s.at("ns_per_bead_step")
       << " ns per bead-step)\n";
-  if (has_striker) {
-    out << "  striker velocity   " << s.at("striker_final_velocity") << " m/s (final)\n";
-    if (!std::isnan(s.at("first_contact_restitution")))
-      out << "  first contact      restitution " << s.at("first_contact_restitution") << "\n";
-  }
+  if (has_striker)
+    out << "  striker velocity   " << s.at("striker_final_velocity")
+        << " m/s (final; rebound ratio " << s.at("striker_rebound_ratio") << ")\n";
   out << "  first bead         " << s.at("first_bead_final_velocity") << " m/s (final)\n"
       << "  last bead          " << s.at("last_bead_final_velocity") << " m/s (final)\n"
       << "  pulse arrival      ";
   for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
     out << (a ? ", " : "") << "bead " << summary.arrival_beads[a] << " at "
         << summary.arrival_time[a] << " s";
-  out << "\n  largest force      " << s.at("largest_contact_force") << " N\n"
-      << "  energy             initial " << s.at("initial_energy") << " J = kinetic "
-      << s.at("kinetic_energy") << " + stored " << s.at("stored_energy") << " + dissipated "
-      << s.at("dissipated_energy");
-  if (s.at("wall_work") != 0.0) out << " - wall work " << s.at("wall_work");
-  out << "\n  energy balance     relative error " << s.at("energy_balance_error")
-      << " (largest over frames " << s.at("energy_balance_error_max") << ")\n";
+  out << "\n  largest force      " << s.at("largest_contact_force") << " N\n";
+  // Contacts that began from apart and ended alone: the chain's binary impacts.
+  out << "  isolated contacts  " << s.at("isolated_contacts");
+  if (s.at("isolated_contacts") > 0)
+    out << ", restitution mean " << s.at("isolated_restitution_mean") << " (range "
+        << s.at("isolated_restitution_min") << " to " << s.at("isolated_restitution_max") << ")";
+  out << "\n";
+  // Every term of the balance, so that the line adds up as printed.
+  const double total = s.at("kinetic_energy") + s.at("stored_energy") + s.at("dissipated_energy") +
+                       s.at("external_potential_energy") - s.at("wall_work");
+  out << "  energy             kinetic " << s.at("kinetic_energy") << " + stored "
+      << s.at("stored_energy") << " + dissipated " << s.at("dissipated_energy")
+      << " + external potential " << s.at("external_potential_energy") << " - wall work "
+      << s.at("wall_work") << " = " << total << " J (initial " << s.at("initial_energy") << " J)\n"
+      << "  energy balance     relative error " << s.at("energy_balance_error")
+      << " (largest over frames " << s.at("energy_balance_error_max") << ")\n"
+      << "  integrator         " << summary.texts.at("integrator") << "\n"
+      << "  impact velocity    " << summary.texts.at("impact_velocity");
+  if (summary.texts.at("impact_velocity") == "none") out << " (the law has no v0)";
   if (const auto it = s.find("impact_velocity_floor"); it != s.end())
-    out << "  impact velocity    floor " << it->second << " m/s ("
-        << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic") << "), used by "
-        << s.at("impact_velocity_floor_hits") << " contact onset(s)\n";
+    out << ", floor " << it->second << " m/s ("
+        << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic") << ") used by "
+        << s.at("impact_velocity_floor_hits") << " contact onset(s)";
+  out << "\n";
   return 0;
 }
 

@@ -427,8 +427,13 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   if (uses_v0 && settings.impact_velocity == Policy::onset &&
       !settings.law_params.count("impact_velocity_floor"))
     settings.law_params["impact_velocity_floor"] = speed > 0.0 ? 0.01 * speed : 1e-6;
-  if (settings.impact_velocity != Policy::onset)
+  if (settings.impact_velocity != Policy::onset) {
+    if (uses_v0 && cfg.given("contact.impact_velocity_floor"))
+      cfg.fail("contact.impact_velocity_floor",
+               "is the floor of the onset policy, and contact.impact_velocity is " + policy +
+                   ", which needs none: give contact.impact_velocity = onset to use a floor");
     settings.law_params.erase("impact_velocity_floor");  // only the onset policy has a floor
+  }
 
   if (cfg.number("simulation.time_step") > 0.0) {
     settings.time_step = cfg.number("simulation.time_step");

@@ -201,45 +201,6 @@ std::string signature(const SweepDefinition& d) {
   return s.str();
 }
 
-// Results of one finished case, read back from its file.
-struct CaseRecord {
-  std::string status = "missing";
-  std::map<std::string, double> scalars;
-  std::map<std::string, std::vector<double>> arrays;
-};
-
-CaseRecord read_case(hid_t file, const std::string& case_group) {
-  using namespace hdf5;
-  CaseRecord r;
-  const std::string path = case_group + "/summary";
-  Handle summary(check(H5Gopen2(file, path.c_str(), H5P_DEFAULT), path), H5Gclose);
-  H5O_info_t info;
-  check_status(H5Oget_info(summary.get(), &info), "summary info");
-  for (hsize_t a = 0; a < info.num_attrs; ++a) {
-    Handle attr(check(H5Aopen_by_idx(summary.get(), ".", H5_INDEX_NAME, H5_ITER_INC, a, H5P_DEFAULT,
-                                     H5P_DEFAULT),
-                      "attribute"),
-                H5Aclose);
-    char name[256] = {};
-    H5Aget_name(attr.get(), sizeof(name), name);
-    double value = nan;
-    check_status(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), "read attribute");
-    r.scalars[name] = value;
-  }
-  for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
-    Handle d(check(H5Dopen2(summary.get(), name, H5P_DEFAULT), name), H5Dclose);
-    Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
-    const auto n = H5Sget_simple_extent_npoints(space.get());
-    std::vector<double> v(static_cast<std::size_t>(n));
-    if (n > 0)
-      check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
-                   name);
-    r.arrays[name] = v;
-  }
-  r.status = "ok";
-  return r;
-}
-
 // The string value of attribute `name` of `object`, or "" if it has none.
 std::string read_string_attr(hid_t object, const char* name) {
   using namespace hdf5;
@@ -257,6 +218,51 @@ std::string read_string_attr(hid_t object, const char* name) {
     return out;
   }
   return "";
+}
+
+// Results of one finished case, read back from its file.
+struct CaseRecord {
+  std::string status = "missing";
+  std::map<std::string, double> scalars;
+  std::map<std::string, std::string> texts;
+  std::map<std::string, std::vector<double>> arrays;
+};
+
+CaseRecord read_case(hid_t file, const std::string& case_group) {
+  using namespace hdf5;
+  CaseRecord r;
+  const std::string path = case_group + "/summary";
+  Handle summary(check(H5Gopen2(file, path.c_str(), H5P_DEFAULT), path), H5Gclose);
+  H5O_info_t info;
+  check_status(H5Oget_info(summary.get(), &info), "summary info");
+  for (hsize_t a = 0; a < info.num_attrs; ++a) {
+    Handle attr(check(H5Aopen_by_idx(summary.get(), ".", H5_INDEX_NAME, H5_ITER_INC, a, H5P_DEFAULT,
+                                     H5P_DEFAULT),
+                      "attribute"),
+                H5Aclose);
+    char name[256] = {};
+    H5Aget_name(attr.get(), sizeof(name), name);
+    Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
+    if (H5Tget_class(type.get()) == H5T_STRING) {
+      r.texts[name] = read_string_attr(summary.get(), name);
+      continue;
+    }
+    double value = nan;
+    check_status(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), "read attribute");
+    r.scalars[name] = value;
+  }
+  for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
+    Handle d(check(H5Dopen2(summary.get(), name, H5P_DEFAULT), name), H5Dclose);
+    Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
+    const auto n = H5Sget_simple_extent_npoints(space.get());
+    std::vector<double> v(static_cast<std::size_t>(n));
+    if (n > 0)
+      check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
+                   name);
+    r.arrays[name] = v;
+  }
+  r.status = "ok";
+  return r;
 }
 
 void write_string_column(hid_t group, const std::string& name,
@@ -341,6 +347,17 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
       column.push_back(it == r.scalars.end() ? nan : it->second);
     }
     dataset_fixed(summary.get(), name, {n}, column.data(), H5T_NATIVE_DOUBLE);
+  }
+  std::set<std::string> text_names;
+  for (const auto& r : records)
+    for (const auto& [name, value] : r.texts) text_names.insert(name);
+  for (const auto& name : text_names) {
+    std::vector<std::string> column;
+    for (const auto& r : records) {
+      const auto it = r.texts.find(name);
+      column.push_back(it == r.texts.end() ? "" : it->second);
+    }
+    write_string_column(summary.get(), name, column);
   }
   for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
     std::size_t width = 1;
@@ -812,6 +829,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
           // The summary row, as written (and as read_case would read it back).
           CaseRecord& record = records[c.index];
           record.scalars = c.run.summary().scalars;
+          record.texts = c.run.summary().texts;
           record.arrays = summary_arrays(c.run.summary());
           record.status = "ok";
         } catch (const std::exception& e) {

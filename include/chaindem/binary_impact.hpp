@@ -12,10 +12,15 @@ namespace chaindem {
 
 struct ImpactOptions {
   TensionPolicy tension = TensionPolicy::allow;
-  double impact_velocity_floor = 0.0;  ///< for laws with v0 in the damping term [m/s]
-  bool record = false;                 ///< keep the (t, delta, v, F) history
-  double tolerance = 1e-11;            ///< relative and absolute (scaled) error per step
-  double max_time = 0.0;               ///< give up after this time [s]; 0: 100 elastic durations
+  /// For laws with v0 in the damping term. An impact from apart reaches its largest approach
+  /// rate at first touch, so the onset, peak and energy policies all give v0 = the approach
+  /// velocity (raised to impact_velocity_floor, the onset policy's, if below it); a
+  /// reference_velocity > 0 replaces it (the reference policy) [m/s].
+  double impact_velocity_floor = 0.0;
+  double reference_velocity = 0.0;
+  bool record = false;       ///< keep the (t, delta, v, F) history
+  double tolerance = 1e-11;  ///< relative and absolute (scaled) error per step
+  double max_time = 0.0;     ///< give up after this time [s]; 0: 100 elastic durations
 };
 
 struct ImpactSample {

@@ -20,6 +20,9 @@ namespace chaindem {
 /// Scalar and per-bead results of one run (written to /summary of its file).
 struct CaseSummary {
   std::map<std::string, double> scalars;
+  /// What the numbers depend on, as words: `impact_velocity` (the policy, or "none" for a law
+  /// without v0) and `integrator`.
+  std::map<std::string, std::string> texts;
   std::vector<double> max_contact_force;  ///< per chain bead: largest contact force on it [N]
   std::vector<double> peak_velocity;      ///< per chain bead: largest v_x, every step [m/s]
   std::vector<long long> arrival_beads;   ///< chain bead indices watched for the pulse

@@ -51,10 +51,11 @@ class H5mdWriter {
   /// Appends one frame: particle state, the energies `e` (sim.energies(), which the caller has
   /// at hand), contacts, walls. Writing a run's own file happens on a background thread.
   void write_frame(const Simulation& sim, const EnergyReport& e);
-  /// Writes the run summary (scalars as attributes, arrays as datasets of /summary), closes the
-  /// file and renames it to its final name.
+  /// Writes the run summary (scalars and texts as attributes, arrays as datasets of /summary),
+  /// closes the file and renames it to its final name.
   void finish(const std::map<std::string, double>& summary,
-              const std::map<std::string, std::vector<double>>& arrays = {});
+              const std::map<std::string, std::vector<double>>& arrays = {},
+              const std::map<std::string, std::string>& texts = {});
 
   const std::string& path() const { return path_; }
   /// The frames held in memory, not yet handed to HDF5 [bytes].

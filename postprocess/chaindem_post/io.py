@@ -88,7 +88,8 @@ def _read_run(f, path: str) -> Run:
         run.energies[name] = group["value"][:]
     run.parameters = {k: str(v) for k, v in f["parameters"].attrs.items()}
     run.law = dict(f["parameters/law"].attrs.items())
-    run.summary = {k: float(v) for k, v in f["summary"].attrs.items()}
+    # Numbers, and the words they depend on (impact_velocity policy, integrator).
+    run.summary = {k: v if isinstance(v, str) else float(v) for k, v in f["summary"].attrs.items()}
     if "contacts" in f:
         run.contacts = {name: ds[:] for name, ds in f["contacts"].items()}
     return run

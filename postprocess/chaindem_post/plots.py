@@ -89,36 +89,64 @@ def force_overlap(source: Loop | Run, pair: tuple[int, int] | None = None) -> pl
     return fig
 
 
-def restitution_curve(sweep: Sweep, output: str = "first_contact_restitution",
+def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
                       restitution_axis: str = "contact.restitution", group_by: str = "contact.law",
                       where: dict[str, object] | None = None) -> plt.Figure:
-    """Achieved restitution against the input restitution, one line per law (or per value of
-    `group_by`), with the ideal e_out = c_r; `where` fixes other axes, e.g. {"striker.velocity": 1}."""
+    """Achieved restitution against the input restitution c_r, with the ideal e_out = c_r.
+
+    The default output is the restitution of the isolated contacts, those that began from apart
+    and ended with neither body touching anything else (a chain's binary impacts): the mean of
+    each case, with bars over its range. Another summary column (e.g. striker_rebound_ratio) is
+    plotted as it is. One line per value of `group_by` and of every other axis that varies;
+    `where` keeps only the cases with the given axis values, e.g. {"striker.velocity": 1}."""
     cols = sweep.columns
     keep = np.ones(len(sweep), bool)
     for key, value in (where or {}).items():
+        if key not in cols:
+            raise ValueError(f"no column {key!r} in the sweep")
         col = cols[key]
         keep &= (col == value) if col.dtype.kind in "OUS" else np.isclose(col, float(value))
-    # Every other axis must be fixed (by the sweep or by `where`), or a line would mix its values.
-    for axis in sweep.axes:
-        if axis in (restitution_axis, group_by) or axis in (where or {}):
-            continue
-        if len(set(cols[axis][keep].tolist())) > 1:
-            raise ValueError(f"axis {axis} has several values: fix it with where={{'{axis}': ...}} "
-                             f"(chaindem-plot: --where {axis}=VALUE)")
-    fig, ax = plt.subplots(figsize=(6.5, 5), constrained_layout=True)
+    if output + "_mean" in cols:
+        y, low, high = (cols[f"{output}_{part}"][keep] for part in ("mean", "min", "max"))
+    elif output in cols:
+        y = cols[output][keep]
+        low = high = y
+    else:
+        raise ValueError(f"no summary column {output!r} (nor {output}_mean) in the sweep")
+    if not np.any(np.isfinite(y)):
+        raise ValueError(
+            f"no case has a value of {output}" + (
+                ": no contact began from apart and ended alone. Give the chain gaps wider than "
+                "a bead travels during one contact (chain.gap, striker.gap)"
+                if output == "isolated_restitution" else ""))
+    others = [a for a in sweep.axes if a not in (restitution_axis, group_by) and a not in (where or {})]
     groups = cols[group_by][keep] if group_by in cols else np.array(["all"] * keep.sum())
-    x_all, y_all = cols[restitution_axis][keep], cols[output][keep]
-    for g in dict.fromkeys(groups):  # first-appearance order
-        sel = groups == g
-        order = np.argsort(x_all[sel])
-        ax.plot(x_all[sel][order], y_all[sel][order], "o-", ms=3, label=str(g))
+    keys = [tuple(cols[a][keep][k] for a in others) for k in range(keep.sum())]
+    x = cols[restitution_axis][keep]
+    fig, ax = plt.subplots(figsize=(6.5, 5), constrained_layout=True)
+    colors = {g: f"C{k % 10}" for k, g in enumerate(dict.fromkeys(groups))}
+    styles = {v: ("-", "--", ":", "-.")[k % 4] for k, v in enumerate(dict.fromkeys(keys))}
+    for g in colors:  # first-appearance order
+        for v in styles:
+            sel = (groups == g) & np.array([kv == v for kv in keys]) & np.isfinite(y)
+            if not sel.any():
+                continue
+            order = np.argsort(x[sel])
+            xs, ys = x[sel][order], y[sel][order]
+            label = ", ".join([str(g)] + [f"{a}={val:g}" if isinstance(val, (float, np.floating))
+                                          else f"{a}={val}" for a, val in zip(others, v)])
+            ax.errorbar(xs, ys, yerr=[ys - low[sel][order], high[sel][order] - ys], marker="o",
+                        linestyle=styles[v], color=colors[g], ms=3, capsize=2, label=label)
     ax.plot([0, 1], [0, 1], "k--", lw=1, label="$e_{out} = c_r$")
     ax.set_xlabel(f"input restitution $c_r$ [-] ({restitution_axis})")
     ax.set_ylabel(f"achieved restitution [-] ({output})")
     ax.set_xlim(0, 1.02)
     ax.set_ylim(0, 1.05)
-    ax.legend(fontsize="small", ncol=2)
+    if len(colors) * len(styles) > 6:  # many lines: the legend beside the axes, not over them
+        fig.set_size_inches(11, 5)
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1))
+    else:
+        ax.legend(fontsize="small")
     return fig
 
 

@@ -5,6 +5,7 @@ Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
     test_cli.py CHAINDEM_BINARY SOURCE_DIR
 """
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -144,6 +145,22 @@ class Collide(unittest.TestCase):
         self.assertAlmostEqual(d["contact_duration"] / 9.792e-4, 1.058, delta=1e-3)
         self.assertAlmostEqual(d["impulse"], 4.6 * 0.3 * (1 + d["restitution"]), places=9)
 
+    def test_impact_velocity_policies(self):
+        # An impact from apart: onset, peak and energy all take v0 = the approach velocity.
+        base = ["--law", "hunt_crossley", "--restitution", "0.5", "--velocity", "0.3",
+                "--mass", "9.2", "--mass2", "9.2", "--stiffness", "5.2e9"]
+        e = {p: self.collide(*base, "--impact-velocity", p)["restitution"]
+             for p in ("energy", "peak", "onset", "reference")}
+        self.assertEqual(len(set(e.values())), 1, e)
+        # Hunt and Crossley's constant: F = K d^n (1 + alpha v / v_ref) with alpha = 3(1 - c_r)/2,
+        # so v_ref = 2 v0 at c_r = 0.5 is the damping of alpha / 2, i.e. of c_r = 0.75 at v0.
+        d = self.collide(*base, "--impact-velocity", "reference", "--reference-velocity", "0.6")
+        self.assertEqual(d["impact_velocity_policy"], "reference")
+        base[3] = "0.75"
+        self.assertAlmostEqual(d["restitution"], self.collide(*base)["restitution"], places=12)
+        self.assertEqual(self.collide("--law", "hertz", "--dimensionless")["impact_velocity_policy"],
+                         "none")
+
     def test_dimensionless_frame(self):
         # 001's frame: unit mass on a rigid wall, K = 1, v0 = 1; exact factor: e = c_r,
         # impulse 1 + c_r, dissipated energy (1 - c_r^2)/2 (Newton's law, §1.6).
@@ -189,10 +206,50 @@ class Collide(unittest.TestCase):
                           (["--law", "hertz", "--mass", "1"], "--velocity"),
                           (["--law", "hunt_crossley", "--velocity", "1", "--mass", "1", "--stiffness", "1"],
                            "restitution"),
-                          (["--law", "hertz", "--velocity", "1", "--mass", "1", "--wall"], "stiffness")):
+                          (["--law", "hertz", "--velocity", "1", "--mass", "1", "--wall"], "stiffness"),
+                          (["--law", "hunt_crossley", "--restitution", "0.5", "--dimensionless",
+                            "--impact-velocity", "largest"], "--impact-velocity"),
+                          (["--law", "hunt_crossley", "--restitution", "0.5", "--dimensionless",
+                            "--reference-velocity", "2"], "--reference-velocity")):
             r = chaindem("collide", *args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(key, r.stderr)
+
+
+class PrecompressedChain(unittest.TestCase):
+    """The shipped pre-compressed chain: its initial stored energy is energy, not dissipation."""
+
+    def test_books(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "p.h5")
+            r = chaindem("run", os.path.join(SOURCE, "cases", "precompressed_chain.ini"), "-o", path)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(path, "r") as f:
+                s = f["summary"].attrs
+                check_energy_line(self, r.stdout, s)
+                obs = f["observables"]
+                dissipated = obs["dissipated_energy/value"][:]
+                self.assertEqual(dissipated[0], 0.0)
+                self.assertTrue(np.all(dissipated >= 0.0))
+                self.assertTrue(np.all(np.diff(dissipated) >= -1e-12 * dissipated[-1]))
+                # The initial energy holds the stored energy of the initial overlaps.
+                self.assertGreater(obs["stored_energy/value"][0], 0.0)
+                self.assertAlmostEqual(s["initial_energy"], obs["kinetic_energy/value"][0]
+                                       + obs["stored_energy/value"][0], delta=1e-12)
+                self.assertNotEqual(s["external_potential_energy"], 0.0)
+
+
+def check_energy_line(test, stdout, summary):
+    """The printed energy line names every term of the balance, and they add up as printed."""
+    line = next(l for l in stdout.splitlines() if l.strip().startswith("energy  "))
+    m = re.search(r"kinetic (\S+) \+ stored (\S+) \+ dissipated (\S+) \+ external potential "
+                  r"(\S+) - wall work (\S+) = (\S+) J \(initial (\S+) J\)", line)
+    test.assertIsNotNone(m, line)
+    k, st, d, p, w, total, initial = (float(x) for x in m.groups())
+    test.assertAlmostEqual(k + st + d + p - w, total, delta=1e-5 * abs(total))
+    test.assertAlmostEqual(total, initial, delta=2e-3 * abs(initial))  # integrator error only
+    test.assertAlmostEqual(initial, summary["initial_energy"], delta=1e-5 * abs(initial))
+    test.assertGreaterEqual(d, 0.0)
 
 
 class Output(unittest.TestCase):
@@ -216,6 +273,18 @@ class Output(unittest.TestCase):
         for word in ("steps", "time step", "wall time", "first bead", "last bead",
                      "energy balance"):
             self.assertIn(word, self.stdout)
+
+    def test_summary_names_its_policies_and_the_striker_rebound(self):
+        s = self.f["summary"].attrs
+        self.assertEqual(s["impact_velocity"], "none")  # edem_hertz_mindlin has no v0
+        self.assertEqual(s["integrator"], "second_order")
+        v = self.f["particles/chain/velocity/value"]
+        self.assertEqual(s["striker_rebound_ratio"], -v[-1, 0, 0] / v[0, 0, 0])
+        self.assertIn(f"rebound ratio {s['striker_rebound_ratio']:.6g}", self.stdout)
+        self.assertNotIn("first_contact_restitution", s)
+
+    def test_energy_line_adds_up(self):
+        check_energy_line(self, self.stdout, self.f["summary"].attrs)
 
     def test_h5md_metadata(self):
         f = self.f

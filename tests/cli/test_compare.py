@@ -5,6 +5,7 @@ Run by ctest with Debian's /usr/bin/python3:  test_compare.py CHAINDEM SOURCE_DI
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,8 @@ class Compare(unittest.TestCase):
                     "-o", cls.out, "--json")
         assert r.returncode == 0, r.stderr
         cls.errors = json.loads(r.stdout)["errors"]
+        cls.impact_velocity = json.loads(r.stdout)["impact_velocity"]
+        cls.stderr = r.stderr
 
     @classmethod
     def tearDownClass(cls):
@@ -121,6 +124,32 @@ class Compare(unittest.TestCase):
                     "-o", os.path.join(self.tmp.name, "n2.h5"))
         self.assertEqual(r.returncode, 2)
         self.assertIn("no unique outcome", r.stderr)
+
+    def test_policy_and_floor_hits_per_law(self):
+        # The touching chain under the default (energy) policy: no contact needs a floor.
+        self.assertEqual(self.impact_velocity["hunt_crossley"], {"policy": "energy", "floor_hits": 0})
+        self.assertEqual(self.impact_velocity["tsuji"]["policy"], "none")
+        self.assertNotIn("warning", self.stderr)
+        with h5py.File(self.out, "r") as f:
+            c = f["comparison"]
+            self.assertEqual(list(c.attrs["impact_velocity"]), ["none", "none", "energy"])
+            self.assertEqual(list(c["impact_velocity_floor_hits"][()]), [0, 0, 0])
+        # Under the onset policy the beads that start touching begin at the floor: counted,
+        # written and warned about.
+        out = os.path.join(self.tmp.name, "onset.h5")
+        r = compare("--laws", "hunt_crossley", "--reference", "tsuji", "-o", out,
+                    "--set", "contact.impact_velocity=onset")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # At least the 9 pairs of the chain and the last bead on the wall, which all start
+        # touching at rest (later touches of slow beads add more).
+        warned = re.search(r"warning: law hunt_crossley: (\d+) contact\(s\) began slower than "
+                           r"the impact-velocity floor", r.stderr)
+        self.assertIsNotNone(warned, r.stderr)
+        hits = int(warned.group(1))
+        self.assertGreaterEqual(hits, 10)
+        self.assertIn(f"impact velocity v0: hunt_crossley onset ({hits} at the floor)", r.stdout)
+        with h5py.File(out, "r") as f:
+            self.assertEqual(list(f["comparison/impact_velocity_floor_hits"][()]), [hits])
 
     def test_table(self):
         r = compare("--laws", "tsuji,hertz", "--reference", "edem_hertz_mindlin", "--beads",

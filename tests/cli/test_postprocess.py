@@ -26,6 +26,14 @@ def run(*args):
     return r
 
 
+def curves(fig):
+    """The labelled data lines of a figure's first axes (an error-bar plot labels its container)."""
+    ax = fig.axes[0]
+    out = {c.get_label(): c.lines[0] for c in ax.containers}
+    out.update({l.get_label(): l for l in ax.get_lines() if not l.get_label().startswith("_")})
+    return out
+
+
 class Figures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -107,26 +115,34 @@ class Figures(unittest.TestCase):
         sweep = load_sweep(self.sweep_file)
         self.assertEqual(sweep.axes, ["contact.law", "contact.restitution"])
         fig = plots.restitution_curve(sweep)
-        lines = {l.get_label(): l for l in fig.axes[0].get_lines()}
+        lines = curves(fig)
         self.assertEqual(set(lines), {"hunt_crossley", "gonthier_exact", "$e_{out} = c_r$"})
-        # Through the whole pipeline (sweep -> engine -> summary -> figure): the exact factor
-        # returns the input restitution; Hunt-Crossley under-dissipates (validation-targets §2.3).
+        # Through the whole pipeline (sweep -> engine -> isolated contacts -> summary -> figure):
+        # the exact factor returns the input restitution; Hunt-Crossley under-dissipates
+        # (Hunt and Crossley 1975 against the exact identity, Gonthier et al. 2004).
         x, y = lines["gonthier_exact"].get_xdata(), lines["gonthier_exact"].get_ydata()
         np.testing.assert_allclose(y, x, atol=5e-3)
         hc = lines["hunt_crossley"].get_ydata()
         np.testing.assert_allclose(hc, [0.5469, 0.6197, 0.7120, 0.8329, 1.0], atol=5e-3)
 
-    def test_restitution_curve_refuses_mixed_axes(self):
+    def test_restitution_curve_draws_a_line_per_value_of_other_axes(self):
         sweep = load_sweep(self.sweep_file)
         sweep.axes.append("striker.velocity")  # pretend a third axis varies
         sweep.columns["striker.velocity"] = np.resize([0.5, 1.0], len(sweep))
-        with self.assertRaises(ValueError):
-            plots.restitution_curve(sweep)
+        fig = plots.restitution_curve(sweep)
+        labels = list(curves(fig))
+        self.assertIn("hunt_crossley, striker.velocity=0.5", labels)
+        self.assertEqual(len(labels), 5)  # 2 laws x 2 speeds + the diagonal
         fig = plots.restitution_curve(sweep, where={"striker.velocity": 1.0})
         law = sweep.columns["contact.law"]
-        first = law[0]
-        expected = np.sum((law == first) & (sweep.columns["striker.velocity"] == 1.0))
-        self.assertEqual(len(fig.axes[0].get_lines()[0].get_xdata()), expected)
+        expected = np.sum((law == law[0]) & (sweep.columns["striker.velocity"] == 1.0))
+        self.assertEqual(len(curves(fig)[f"{law[0]}"].get_xdata()), expected)
+
+    def test_restitution_curve_needs_isolated_contacts(self):
+        sweep = load_sweep(self.sweep_file)
+        sweep.columns["isolated_restitution_mean"] = np.full(len(sweep), np.nan)
+        with self.assertRaisesRegex(ValueError, "chain.gap"):
+            plots.restitution_curve(sweep)
 
     def test_comparison_bars(self):
         fig = plots.comparison_bars({"a": np.array([1.0, 2.0]), "b": np.array([3.0, 4.0])},

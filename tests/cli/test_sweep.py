@@ -32,12 +32,12 @@ def laws_with_only_restitution():
     """
     out = subprocess.run([CHAINDEM, "models", "--list"], capture_output=True, text=True,
                          check=True).stdout
-    laws = []
+    laws = {}
     for line in out.splitlines():
         law, family, required = line.split("\t")
         if family in ("hysteresis", "viscous") and required == "restitution" \
                 and law != "jankowski_s000":
-            laws.append(law)
+            laws[law] = family
     return laws
 
 
@@ -79,7 +79,8 @@ class Sweep(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.laws = laws_with_only_restitution()
+        cls.family = laws_with_only_restitution()
+        cls.laws = list(cls.family)
         cls.sweep = write_sweep(cls.tmp.name, cls.laws, "0.1:1.0:0.1", "0.5, 1, 2")
         cls.out1 = os.path.join(cls.tmp.name, "one.h5")
         start = time.time()
@@ -110,6 +111,13 @@ class Sweep(unittest.TestCase):
                 self.assertIn(item, case)
             self.assertEqual(case["parameters"].attrs["contact.law"], self.laws[0])
             self.assertEqual(f["summary/max_contact_force"].shape, (n, 10))
+            # What each row depends on, in words: the v0 policy (none for laws without v0).
+            # (The hysteresis family is the one that divides by v0.)
+            policies = f["summary/impact_velocity"].asstr()[()]
+            for law, policy in zip(laws, policies):
+                self.assertEqual(policy, "energy" if self.family[law] == "hysteresis" else "none",
+                                 law)
+            self.assertEqual(set(f["summary/integrator"].asstr()[()]), {"second_order"})
         self.assertFalse(os.path.exists(self.out1 + ".partial"))
 
     def test_each_case_equals_a_single_run(self):
@@ -142,6 +150,11 @@ class Sweep(unittest.TestCase):
             for k, values, velocity in pool.map(single, range(len(laws))):
                 for name, value in values.items():
                     if name in TIMING:
+                        continue
+                    if isinstance(value, str):  # the policy and integrator, as words
+                        text = table[name][k]
+                        text = text.decode() if isinstance(text, bytes) else str(text)
+                        self.assertEqual(text, value, f"case {k} {name}")
                         continue
                     self.assertTrue(np.array_equal(table[name][k], value, equal_nan=True),
                                     f"case {k} {name}: {table[name][k]} != {value}")
