@@ -141,7 +141,10 @@ def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
     ax.set_xlabel(f"input restitution $c_r$ [-] ({restitution_axis})")
     ax.set_ylabel(f"achieved restitution [-] ({output})")
     ax.set_xlim(0, 1.02)
-    ax.set_ylim(0, 1.05)
+    # 0 to 1 for a restitution; further where the column goes (a striker that follows the
+    # chain has a negative rebound ratio).
+    finite = np.concatenate([low[np.isfinite(low)], high[np.isfinite(high)], [0.0, 1.0]])
+    ax.set_ylim(min(0.0, finite.min() - 0.05), max(1.05, finite.max() + 0.05))
     if len(colors) * len(styles) > 6:  # many lines: the legend beside the axes, not over them
         fig.set_size_inches(11, 5)
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1))
