@@ -11,6 +11,7 @@
 
 #include "chaindem/binary_impact.hpp"
 #include "chaindem/case_file.hpp"
+#include "chaindem/simulation.hpp"
 #include "hdf5_util.hpp"
 
 namespace po = boost::program_options;
@@ -232,7 +233,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     ImpactOptions o;
     o.tension = r.tension;
     o.record = !output.empty();
-    if (policy != "energy" && policy != "peak" && policy != "onset" && policy != "reference")
+    if (!impact_velocity_from(policy))
       return invalid("--impact-velocity: '" + policy + "' is not energy, peak, onset or reference");
     if (vm.count("reference-velocity") && (policy != "reference" || !(reference_velocity > 0.0)))
       return invalid("--reference-velocity: must be > 0 m/s, with --impact-velocity reference");
@@ -274,11 +275,8 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       if (x.separation_overlap > 0)
         out << "  force ended at overlap " << x.separation_overlap << " m\n";
       if (policy != "none")
-        out << "  damping v0            "
-            << (o.reference_velocity > 0 ? o.reference_velocity
-                                         : std::max(velocity, o.impact_velocity_floor))
-            << " m/s (" << policy << " policy" << (x.floor_hits ? ", raised to the floor" : "")
-            << ")\n";
+        out << "  damping v0            " << x.final_state.impact_velocity << " m/s (" << policy
+            << " policy" << (x.floor_hits ? ", raised to the floor" : "") << ")\n";
     }
     if (!output.empty()) write_loop(output, r);
   } catch (const CaseError& e) {

@@ -409,10 +409,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const bool uses_v0 = settings.law->uses_impact_velocity();
   using Policy = SimulationSettings::ImpactVelocity;
   const std::string& policy = cfg.text("contact.impact_velocity");
-  settings.impact_velocity = policy == "onset"       ? Policy::onset
-                             : policy == "reference" ? Policy::reference
-                             : policy == "peak"      ? Policy::peak
-                                                     : Policy::energy;
+  settings.impact_velocity = impact_velocity_from(policy).value();  // the key's words
   settings.static_origin = cfg.text("contact.hysteresis_origin") == "static";
   settings.integrator = cfg.text("simulation.integrator") == "lammps"
                             ? SimulationSettings::Integrator::lammps

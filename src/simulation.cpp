@@ -664,6 +664,13 @@ std::string_view to_string(SimulationSettings::ImpactVelocity policy) {
   return "?";
 }
 
+std::optional<SimulationSettings::ImpactVelocity> impact_velocity_from(std::string_view name) {
+  using Policy = SimulationSettings::ImpactVelocity;
+  for (const Policy p : {Policy::onset, Policy::peak, Policy::energy, Policy::reference})
+    if (to_string(p) == name) return p;
+  return std::nullopt;
+}
+
 std::string_view to_string(SimulationSettings::Integrator integrator) {
   return integrator == SimulationSettings::Integrator::second_order ? "second_order" : "lammps";
 }

@@ -3,6 +3,7 @@
 // history, force evaluation dispatched once per loop on the law's kernel, energy bookkeeping.
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -75,6 +76,8 @@ struct SimulationSettings {
 };
 
 std::string_view to_string(SimulationSettings::ImpactVelocity policy);
+/// The policy named `name` (as to_string writes it), or none.
+std::optional<SimulationSettings::ImpactVelocity> impact_velocity_from(std::string_view name);
 std::string_view to_string(SimulationSettings::Integrator integrator);
 
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of

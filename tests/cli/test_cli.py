@@ -226,7 +226,7 @@ class PrecompressedChain(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             with h5py.File(path, "r") as f:
                 s = f["summary"].attrs
-                check_energy_line(self, r.stdout, s)
+                check_energy_line(self, r.stdout, s, f["observables"])
                 obs = f["observables"]
                 dissipated = obs["dissipated_energy/value"][:]
                 self.assertEqual(dissipated[0], 0.0)
@@ -239,13 +239,19 @@ class PrecompressedChain(unittest.TestCase):
                 self.assertNotEqual(s["external_potential_energy"], 0.0)
 
 
-def check_energy_line(test, stdout, summary):
-    """The printed energy line names every term of the balance, and they add up as printed."""
+def check_energy_line(test, stdout, summary, observables):
+    """The printed energy line names every term of the balance, each as the file's last frame
+    has it, and they add up to the initial energy (to the integration's error)."""
     line = next(l for l in stdout.splitlines() if l.strip().startswith("energy  "))
     m = re.search(r"kinetic (\S+) \+ stored (\S+) \+ dissipated (\S+) \+ external potential "
                   r"(\S+) - wall work (\S+) = (\S+) J \(initial (\S+) J\)", line)
     test.assertIsNotNone(m, line)
     k, st, d, p, w, total, initial = (float(x) for x in m.groups())
+    # Each term, from the writer's last frame (printed to 6 digits).
+    for value, name in ((k, "kinetic_energy"), (st, "stored_energy"), (d, "dissipated_energy"),
+                        (p, "external_potential_energy"), (w, "wall_work")):
+        frame = observables[name + "/value"][-1]
+        test.assertAlmostEqual(value, frame, delta=1e-5 * abs(initial), msg=name)
     test.assertAlmostEqual(k + st + d + p - w, total, delta=1e-5 * abs(total))
     test.assertAlmostEqual(total, initial, delta=2e-3 * abs(initial))  # integrator error only
     test.assertAlmostEqual(initial, summary["initial_energy"], delta=1e-5 * abs(initial))
@@ -284,7 +290,7 @@ class Output(unittest.TestCase):
         self.assertNotIn("first_contact_restitution", s)
 
     def test_energy_line_adds_up(self):
-        check_energy_line(self, self.stdout, self.f["summary"].attrs)
+        check_energy_line(self, self.stdout, self.f["summary"].attrs, self.f["observables"])
 
     def test_h5md_metadata(self):
         f = self.f
