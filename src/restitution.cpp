@@ -1,6 +1,6 @@
 // Restitution predictors (contact-laws.md group (g)) and Newton's and Poisson's impact laws
 // (group (h)). Every predictor is declared here exactly once; see include/chaindem/restitution.hpp
-// for the conventions and ../shared/reference/contact-laws.md for the source of each formula.
+// for the conventions; each predictor's row names its source.
 #include "chaindem/restitution.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The contact-law library against the reference: every law's force at given (delta, v, v0)
-// against its formula typed again here from ../shared/reference/contact-laws.md, and every
+// against its formula typed again here from its source paper (docs/contact-laws.md), and every
 // damped law's achieved restitution in an integrated impact against the reference's values
 // (validation-targets.md §2) or the exact identity of the hysteresis family (§1.4).
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Contact-law kernels against their formulas, computed independently here from
-// ../shared/reference/contact-laws.md.
+// Contact-law kernels against their formulas as the source papers print them (docs/contact-laws.md
+// names each source), computed independently here.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
 // Reproduces the papers' tables with chaindem's laws and prints them side by side with the
-// printed values (../shared/reference/validation-targets.md §3.1 and §4.2-4.3).
+// printed values (Skrinjar, Slavic and Boltezar 2018, Table 2; Banerjee, Chanda and Das 2016,
+// Table 1).
 //
 //   validate_paper_tables 000   Skrinjar et al. 2018, Table 2: e_N of 12 laws at 11 c_r
 //   validate_paper_tables 001   Banerjee et al. 2016, Table 1: impulse, energy, COR errors

@@ -11,7 +11,7 @@
 // chosen once per force loop (with_kernel), so the hot loop has no virtual call and no per-pair
 // branch on the law.
 //
-// Conventions (../shared/reference/contact-laws.md §0.2): overlap delta > 0 in contact, approach
+// Conventions (docs/contact-laws.md): overlap delta > 0 in contact, approach
 // rate v = d(delta)/dt > 0 while compressing, force F > 0 when repulsive.
 
 #include <algorithm>
