@@ -7,7 +7,10 @@ and each figure is the best of its runs (the machine is shared: the best run is 
 disturbed), so that a drift of the machine hits both alike.
 
     /usr/bin/python3 bench/ab_engine.py BASELINE/chaindem CANDIDATE/chaindem \\
-        [--laws hertz,edem_hertz_mindlin,hunt_crossley] [--repeats 7]
+        [--laws hertz,edem_hertz_mindlin,hunt_crossley] [--repeats 7] [--loaded]
+
+--loaded: the same chain pre-compressed by a 50 N end load against a wall (engine_speed.LOADED),
+so that every pair is loaded and damped from the first step.
 
 A baseline build of an earlier revision:
     git worktree add /tmp/baseline REV && cmake -S /tmp/baseline -B /tmp/baseline/build \\
@@ -32,8 +35,11 @@ def main():
     ap.add_argument("candidate")
     ap.add_argument("--laws", default="hertz,edem_hertz_mindlin,hunt_crossley")
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--loaded", action="store_true",
+                    help="every pair pre-compressed by a 50 N end load against a wall")
     a = ap.parse_args()
     engine_speed.REPEATS = 1
+    engine_speed.CHAIN_EXTRA = engine_speed.LOADED if a.loaded else ""
     builds = {"baseline": os.path.abspath(a.baseline), "candidate": os.path.abspath(a.candidate)}
     laws = a.laws.split(",")
     best = {b: {law: float("inf") for law in laws} for b in builds}
@@ -45,7 +51,8 @@ def main():
                     t = engine_speed.ns_per_bead_step(tmp, 100000, 2000, law,
                                                       PARAMS.get(law, "restitution = 0.9"))
                     best[build][law] = min(best[build][law], t)
-    print(f"best of {a.repeats} runs, ns per bead-step (N = 1e5, 2000 steps, one thread)")
+    chain = "pre-compressed, " if a.loaded else ""
+    print(f"best of {a.repeats} runs, ns per bead-step (N = 1e5, {chain}2000 steps, one thread)")
     print(f"{'law':28s} {'baseline':>9s} {'candidate':>9s} {'ratio':>6s}")
     for law in laws:
         b, c = best["baseline"][law], best["candidate"][law]

@@ -35,6 +35,16 @@ import h5py
 CHAINDEM = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/chaindem")
 BENCH_ENGINE = os.path.join(os.path.dirname(CHAINDEM), "bench", "bench_engine")
 REPEATS = int(os.environ.get("REPEATS", "3"))
+# Lines added to the case's [chain] section (bench/ab_engine.py --loaded).
+CHAIN_EXTRA = ""
+# The chain pre-compressed against a wall by a 50 N end load: every pair carries load from the
+# start (a chain struck at rest has most of its pairs apart or touching by rounding only).
+LOADED = """end_force = 50
+static_overlap = true
+[wall_end]
+enabled = true
+material = steel
+"""
 CASE = """[simulation]
 duration = {duration}
 time_step = 3e-07
@@ -53,7 +63,7 @@ yield_stress = 1.5e9
 count = {n}
 materials = steel
 radii = 0.005
-[striker]
+{chain_extra}[striker]
 velocity = 1.0
 [output]
 interval = {interval}
@@ -68,7 +78,8 @@ def ns_per_bead_step(tmp, n, steps, law="edem_hertz_mindlin", law_params="restit
     with open(case, "w") as f:
         f.write(CASE.format(duration=duration, threads=threads, engine=engine, law=law,
                             law_params=law_params, n=n,
-                            interval=duration if every is None else every * 3e-7))
+                            interval=duration if every is None else every * 3e-7,
+                            chain_extra=CHAIN_EXTRA))
     out = os.path.join(tmp, "out.h5")
     best = float("inf")
     best_process = float("inf")
