@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "chaindem/scene_builder.hpp"
-#include "chaindem/simulation.hpp"
+#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/engine/simulation.hpp"
 
 using namespace chaindem;
 

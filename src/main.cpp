@@ -3,12 +3,12 @@
 #include <iomanip>
 #include <iostream>
 
-#include "chaindem/case_file.hpp"
-#include "chaindem/collide_command.hpp"
-#include "chaindem/compare_command.hpp"
-#include "chaindem/contact_law.hpp"
-#include "chaindem/run_command.hpp"
-#include "chaindem/sweep_command.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/commands/collide_command.hpp"
+#include "chaindem/commands/compare_command.hpp"
+#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/commands/run_command.hpp"
+#include "chaindem/commands/sweep_command.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;

@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "chaindem/case_file.hpp"
-#include "chaindem/simulation.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/engine/simulation.hpp"
 #include "test_support.hpp"
 
 namespace chaindem {

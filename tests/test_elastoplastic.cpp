@@ -16,9 +16,9 @@
 #include <tuple>
 #include <vector>
 
-#include "chaindem/binary_impact.hpp"
-#include "chaindem/contact_law.hpp"
-#include "chaindem/restitution.hpp"
+#include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/laws/restitution.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

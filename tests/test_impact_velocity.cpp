@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/case_file.hpp"
+#include "chaindem/io/case_file.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

@@ -12,8 +12,8 @@
 #include <numbers>
 #include <sstream>
 
-#include "chaindem/binary_impact.hpp"
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/laws/contact_law.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

@@ -6,7 +6,7 @@
 #include <numbers>
 #include <set>
 
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 using namespace chaindem;
 

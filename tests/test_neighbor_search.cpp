@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "chaindem/neighbor_search.hpp"
+#include "chaindem/engine/neighbor_search.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

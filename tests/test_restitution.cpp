@@ -13,7 +13,7 @@
 #include <tuple>
 #include <utility>
 
-#include "chaindem/restitution.hpp"
+#include "chaindem/laws/restitution.hpp"
 
 using namespace chaindem;
 

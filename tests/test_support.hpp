@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/scene_builder.hpp"
+#include "chaindem/io/scene_builder.hpp"
 
 namespace chaindem::test {
 

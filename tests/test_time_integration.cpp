@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/case_file.hpp"
-#include "chaindem/edge_impulse.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/laws/edge_impulse.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

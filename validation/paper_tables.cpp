@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/binary_impact.hpp"
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 using namespace chaindem;
 

@@ -1,4 +1,4 @@
-#include "chaindem/simulation.hpp"
+#include "chaindem/engine/simulation.hpp"
 
 #include <omp.h>
 
@@ -12,8 +12,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "chaindem/edge_impulse.hpp"
-#include "chaindem/neighbor_search.hpp"
+#include "chaindem/engine/neighbor_search.hpp"
+#include "chaindem/laws/edge_impulse.hpp"
 
 namespace chaindem {
 
@@ -570,30 +570,6 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
   return ContactEvent::end;
 }
 }  // namespace
-
-void Particles::resize(Eigen::Index n) {
-  position.conservativeResize(n, 3);
-  velocity.conservativeResize(n, 3);
-  force.conservativeResize(n, 3);
-  external_force.conservativeResize(n, 3);
-  radius.conservativeResize(n);
-  mass.conservativeResize(n);
-  inverse_mass.conservativeResize(n);
-  material.resize(static_cast<std::size_t>(n));
-}
-
-void Particles::set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
-                    int material_index, double density, double length) {
-  position.row(i) = x.transpose().array();
-  velocity.row(i) = v.transpose().array();
-  force.row(i).setZero();
-  external_force.row(i).setZero();
-  radius(i) = r;
-  mass(i) = length > 0.0 ? density * std::numbers::pi * r * r * length
-                         : density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
-  inverse_mass(i) = 1.0 / mass(i);
-  material[static_cast<std::size_t>(i)] = material_index;
-}
 
 void ContactList::resize(std::size_t n) {
   first.resize(n);

@@ -1,4 +1,4 @@
-#include "chaindem/xdmf_writer.hpp"
+#include "chaindem/io/xdmf_writer.hpp"
 
 #include <filesystem>
 #include <fstream>

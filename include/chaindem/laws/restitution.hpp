@@ -4,7 +4,7 @@
 // Group (g): closed-form predictions of the coefficient of restitution c_r from material data and
 // impact velocity. They can supply c_r to the laws of groups (b)-(d), or check the restitution a
 // simulation produces. Each predictor is declared exactly once, as a RestitutionPredictor in the
-// registry (src/restitution.cpp): identifier (as in contact-laws.md §0.8), citation (paper and
+// registry (src/laws/restitution.cpp): identifier (as in contact-laws.md §0.8), citation (paper and
 // table row), formula, validity, inputs with units and ranges, and the function that evaluates
 // it. The same formulas are also available as plain typed functions below.
 //
@@ -22,7 +22,7 @@
 #include <string>
 #include <string_view>
 
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 namespace chaindem {
 

@@ -1,10 +1,10 @@
-#include "chaindem/h5md_writer.hpp"
+#include "chaindem/io/h5md_writer.hpp"
 
 #include <hdf5.h>
 #include <pthread.h>
 #include <sched.h>
 
-#include "hdf5_util.hpp"
+#include "chaindem/io/hdf5_util.hpp"
 
 #include <array>
 #include <condition_variable>
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "chaindem/version.hpp"
-#include "chaindem/xdmf_writer.hpp"
+#include "chaindem/io/xdmf_writer.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
               "hid_t travels as std::int64_t in the public header");

@@ -1,11 +1,11 @@
-#include "chaindem/run_command.hpp"
+#include "chaindem/commands/run_command.hpp"
 
 #include <cmath>
 #include <csignal>
 #include <iomanip>
 #include <iostream>
 
-#include "chaindem/case_runner.hpp"
+#include "chaindem/commands/case_runner.hpp"
 
 namespace chaindem {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "chaindem/case_file.hpp"
-#include "chaindem/simulation.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/engine/simulation.hpp"
 
 namespace chaindem {
 

@@ -1,7 +1,7 @@
 // Restitution predictors (contact-laws.md group (g)) and Newton's and Poisson's impact laws
-// (group (h)). Every predictor is declared here exactly once; see include/chaindem/restitution.hpp
+// (group (h)). Every predictor is declared here exactly once; see include/chaindem/laws/restitution.hpp
 // for the conventions; each predictor's row names its source.
-#include "chaindem/restitution.hpp"
+#include "chaindem/laws/restitution.hpp"
 
 #include <algorithm>
 #include <array>

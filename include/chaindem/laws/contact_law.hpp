@@ -1,7 +1,7 @@
 #pragma once
 // Normal contact-force laws: declarations, per-pair coefficients and the inline force kernels.
 //
-// A law is declared exactly once, as a LawEntry in the registry (src/laws.cpp): identifier,
+// A law is declared exactly once, as a LawEntry in the registry (src/laws/laws.cpp): identifier,
 // citation, formula, parameters with units and ranges, the kernel that evaluates it, its damping
 // factor as a function of the restitution, and its tension policy. The case parser,
 // `chaindem models`, docs/contact-laws.md and the tests all read that registry.
@@ -202,7 +202,17 @@ double restitution_beta(double restitution);
 
 /// Duration of a free binary impact under F = K delta^n at approach speed v [s]
 /// (contact-laws.md group (a): t_c = 2 (delta_max/v) B(1/(n+1), 1/2)/(n+1)).
-double elastic_contact_time(double stiffness, double exponent, double effective_mass, double speed);
+/// (Inline: the two-body impact integrator scales its step with it, and the registry calibrates
+/// laws with that integrator.)
+inline double elastic_contact_time(double stiffness, double exponent, double effective_mass,
+                                   double speed) {
+  const double n = exponent;
+  const double delta_max =
+      std::pow((n + 1.0) * effective_mass * speed * speed / (2.0 * stiffness), 1.0 / (n + 1.0));
+  const double a = 1.0 / (n + 1.0);
+  const double beta = std::exp(std::lgamma(a) + std::lgamma(0.5) - std::lgamma(a + 0.5));
+  return 2.0 * delta_max / speed * beta / (n + 1.0);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Kernels. Each provides
@@ -722,7 +732,7 @@ struct Stronge {
 };
 
 /// vu_quoc_zhang_2002. law[0] = K_c [1/N], law[1] = C_a [m/N]. Force-driven: delta(F) below,
-/// F(delta) by a bracketed root solve (src/laws.cpp).
+/// F(delta) by a bracketed root solve (src/laws/laws.cpp).
 double vu_quoc_zhang_force(const PairCoeffs& c, double d, double lower_bound);
 struct VuQuocZhang {
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
@@ -963,12 +973,12 @@ struct Elastoplastic {
 //
 // Two parallel cylinders of axial length L; every law is an elastic force F_e(delta) times the
 // Lankarani-Nikravesh hysteresis factor (1 + alpha v/v0) of 000 §6 (alpha = 0: undamped). A wall
-// contact is half of the symmetric contact of the body with its mirror image (src/laws.cpp).
+// contact is half of the symmetric contact of the body with its mirror image (src/laws/laws.cpp).
 
 /// Hysteresis damping on a general power law: F = K delta^n (1 + alpha v/v0).
 using PowerHysteresis = Hysteresis<PowerLaw>;
 
-/// y = -W_-1(z) >= 1 for z in [-1/e, 0) (Boost.Math lambert_wm1; src/line_contact.cpp).
+/// y = -W_-1(z) >= 1 for z in [-1/e, 0) (Boost.Math lambert_wm1; src/laws/line_contact.cpp).
 double minus_lambert_wm1(double z);
 
 /// The implicit laws (hertz_cylindrical, johnson_cylindrical, radzimovsky,
@@ -1011,7 +1021,8 @@ struct ImplicitLineElastic {
 };
 using LineContactImplicit = Hysteresis<ImplicitLineElastic>;
 
-/// liu_line_contact_potential: q int_0^delta x^(3/2) (dR + x)^(-1/2) dx (src/line_contact.cpp).
+/// liu_line_contact_potential: q int_0^delta x^(3/2) (dR + x)^(-1/2) dx
+/// (src/laws/line_contact.cpp).
 double liu_line_contact_potential(double q, double clearance, double d);
 
 /// C.-S. Liu et al. (2007): F = L (pi/2) E* delta (delta/(2 (dR + delta)))^(1/2).

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "chaindem/contact_law.hpp"
-#include "chaindem/scene.hpp"
+#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/engine/scene.hpp"
 
 namespace chaindem {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/simulation.hpp"
+#include "chaindem/engine/simulation.hpp"
 
 namespace chaindem {
 

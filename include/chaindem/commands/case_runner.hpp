@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/case_file.hpp"
-#include "chaindem/scene_builder.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/io/scene_builder.hpp"
 
 namespace chaindem {
 

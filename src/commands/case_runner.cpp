@@ -1,4 +1,4 @@
-#include "chaindem/case_runner.hpp"
+#include "chaindem/commands/case_runner.hpp"
 
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 #include <memory>
 #include <sstream>
 
-#include "chaindem/h5md_writer.hpp"
+#include "chaindem/io/h5md_writer.hpp"
 
 namespace chaindem {
 namespace {

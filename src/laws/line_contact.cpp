@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 namespace chaindem {
 

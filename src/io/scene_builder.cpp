@@ -1,4 +1,4 @@
-#include "chaindem/scene_builder.hpp"
+#include "chaindem/io/scene_builder.hpp"
 
 #include <omp.h>
 #include <boost/math/tools/roots.hpp>

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "chaindem/scene.hpp"
+#include "chaindem/engine/scene.hpp"
 
 namespace chaindem {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "chaindem/binary_impact.hpp"
+#include "chaindem/laws/binary_impact.hpp"
 
 namespace chaindem {
 

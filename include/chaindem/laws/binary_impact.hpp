@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 namespace chaindem {
 

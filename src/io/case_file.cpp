@@ -1,4 +1,4 @@
-#include "chaindem/case_file.hpp"
+#include "chaindem/io/case_file.hpp"
 
 #include <algorithm>
 #include <boost/program_options.hpp>
@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "chaindem/contact_law.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 namespace po = boost::program_options;
 

@@ -1,4 +1,4 @@
-#include "chaindem/binary_impact.hpp"
+#include "chaindem/laws/binary_impact.hpp"
 
 #include <array>
 #include <boost/numeric/odeint.hpp>

@@ -1,4 +1,4 @@
-#include "chaindem/neighbor_search.hpp"
+#include "chaindem/engine/neighbor_search.hpp"
 
 #include <algorithm>
 #include <numeric>

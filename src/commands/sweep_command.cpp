@@ -1,4 +1,4 @@
-#include "chaindem/sweep_command.hpp"
+#include "chaindem/commands/sweep_command.hpp"
 
 #include <omp.h>
 #include <unistd.h>
@@ -25,9 +25,9 @@
 #include <string_view>
 #include <utility>
 
-#include "chaindem/case_runner.hpp"
+#include "chaindem/commands/case_runner.hpp"
 #include "chaindem/version.hpp"
-#include "hdf5_util.hpp"
+#include "chaindem/io/hdf5_util.hpp"
 
 #ifdef CHAINDEM_WITH_MPI
 #include <mpi.h>

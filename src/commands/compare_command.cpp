@@ -1,6 +1,6 @@
 // `chaindem compare`: one chain under several laws, per-bead errors against a reference law or
 // measured data (peak velocity, peak contact force, pulse arrival time, final velocity).
-#include "chaindem/compare_command.hpp"
+#include "chaindem/commands/compare_command.hpp"
 
 #include <omp.h>
 
@@ -16,10 +16,10 @@
 #include <optional>
 #include <sstream>
 
-#include "chaindem/case_runner.hpp"
-#include "chaindem/restitution.hpp"
+#include "chaindem/commands/case_runner.hpp"
+#include "chaindem/laws/restitution.hpp"
 #include "chaindem/version.hpp"
-#include "hdf5_util.hpp"
+#include "chaindem/io/hdf5_util.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 // `chaindem collide`: one head-on collision of two bodies, or a body and a wall, under any law.
-#include "chaindem/collide_command.hpp"
+#include "chaindem/commands/collide_command.hpp"
 
 #include <boost/program_options.hpp>
 #include <cmath>
@@ -9,10 +9,10 @@
 #include <numbers>
 #include <sstream>
 
-#include "chaindem/binary_impact.hpp"
-#include "chaindem/case_file.hpp"
-#include "chaindem/simulation.hpp"
-#include "hdf5_util.hpp"
+#include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/hdf5_util.hpp"
 
 namespace po = boost::program_options;
 
