@@ -1,0 +1,114 @@
+#pragma once
+// Line-contact family: cylinders of axial length L, elastic parts composed with hysteresis.
+
+#include "chaindem/laws/families/hysteresis.hpp"
+
+namespace chaindem::kernels {
+
+// ---- Cylindrical line-contact laws (contact-laws.md group (f)) --------------------------------
+//
+// Two parallel cylinders of axial length L; every law is an elastic force F_e(delta) times the
+// Lankarani-Nikravesh hysteresis factor (1 + alpha v/v0) of 000 §6 (alpha = 0: undamped). A wall
+// contact is half of the symmetric contact of the body with its mirror image (src/laws/laws.cpp).
+
+/// Hysteresis damping on a general power law: F = K delta^n (1 + alpha v/v0).
+using PowerHysteresis = Hysteresis<PowerLaw>;
+
+/// y = -W_-1(z) >= 1 for z in [-1/e, 0) (Boost.Math lambert_wm1; src/laws/line_contact.cpp).
+double minus_lambert_wm1(double z);
+
+/// The implicit laws (hertz_cylindrical, johnson_cylindrical, radzimovsky,
+/// goldsmith_cylindrical, dubowsky_freudenstein_cylindrical, esdu_78035) all read
+/// delta = a F (ln(b/F) + k). With y = ln(b/F) + k this is y e^(-y) = delta e^(-k)/(a b), so
+/// y = -W_-1(-delta e^(-k)/(a b)) and F = delta/(a y): a closed form instead of the per-step
+/// Newton iteration of 000. delta(F) peaks at F* = b e^(k-1), delta* = a F* (y = 1); past the
+/// peak no force exists, and the force continues along the secant F = delta/a through the peak
+/// (continuous, monotone, energy conserving).
+/// law[0] = a [m/N], law[1] = e^(-k)/(a b) [1/m] (so delta* = 1/(e law[1])): k and b enter
+/// only through law[1];
+/// stiffness = 1/a and exponent = 1 (the secant through the peak: the largest secant stiffness),
+/// a scale for integrators; the time step uses the law's own tangent (scene_builder.cpp).
+struct ImplicitLineElastic {
+  static constexpr double minus_inverse_e = -0.36787944117144233;
+  static double elastic(const PairCoeffs& c, double d) {
+    if (!(d > 0.0)) return 0.0;
+    const double z = -d * c.law[1];
+    const double y = z > minus_inverse_e ? minus_lambert_wm1(z) : 1.0;
+    return d / (c.law[0] * y);
+  }
+  /// Energy L int W d(delta) = F delta/2 - a F^2/4 (integration by parts of delta(F)); past
+  /// the peak the secant adds (delta^2 - delta*^2)/(2a).
+  static double potential(const PairCoeffs& c, const ContactState&, double d) {
+    if (!(d > 0.0)) return 0.0;
+    const double a = c.law[0];
+    if (-d * c.law[1] > minus_inverse_e) {
+      const double f = elastic(c, d);
+      return 0.5 * f * d - 0.25 * a * f * f;
+    }
+    const double peak = -minus_inverse_e / c.law[1];
+    return (0.5 * d * d - 0.25 * peak * peak) / a;
+  }
+  /// delta(F), the law as printed: -a F ln(a law[1] F) up to F*, then a F.
+  static double overlap_at(const PairCoeffs& c, double f) {
+    const double a = c.law[0];
+    const double x = a * c.law[1] * f;  // e^(-y)
+    return x < -minus_inverse_e ? -a * f * std::log(x) : a * f;
+  }
+};
+using LineContactImplicit = Hysteresis<ImplicitLineElastic>;
+
+/// liu_line_contact_potential: q int_0^delta x^(3/2) (dR + x)^(-1/2) dx
+/// (src/laws/line_contact.cpp).
+double liu_line_contact_potential(double q, double clearance, double d);
+
+/// C.-S. Liu et al. (2007): F = L (pi/2) E* delta (delta/(2 (dR + delta)))^(1/2).
+/// law[0] = q = L (pi/2) E*/sqrt(2) [N/m], law[1] = dR [m]; stiffness q/sqrt(dR) with exponent
+/// 3/2 bounds it from above (the small-overlap limit), a scale for integrators.
+struct LiuLineElastic {
+  static constexpr bool costly_potential = true;
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // q delta^(3/2) / sqrt(dR)
+    return power_edge(c.stiffness, 1.5, v);
+  }
+  static double elastic(const PairCoeffs& c, double d) {
+    return d > 0.0 ? c.law[0] * d * std::sqrt(d / (c.law[1] + d)) : 0.0;
+  }
+  static double potential(const PairCoeffs& c, const ContactState&, double d) {
+    return d > 0.0 ? liu_line_contact_potential(c.law[0], c.law[1], d) : 0.0;
+  }
+};
+using LiuLineContact = Hysteresis<LiuLineElastic>;
+
+/// Persson (003 Eq. 6): P = E* dR pi (b^2 + 1) b^2 / (2 - log10(b^2 + 1) - 2 b^4) with
+/// b = tan(eps/2), cos(eps) = dR/(dR + delta), so b^2 = u = delta/(2 dR + delta) (no
+/// trigonometry). The load turns infinite at b = 0.9623 (eps = 87.8°, delta = 25 dR) and
+/// negative beyond (003 Eq. 9); past delta_c = law[2] (16 dR, eps = 86.6°, where 003 first
+/// reports the inconsistency) the force continues along its tangent at delta_c.
+/// law[0] = C = L E* dR pi [N], law[1] = dR [m], law[2] = delta_c [m]; stiffness L pi E*/4
+/// with exponent 1 is the small-overlap limit, a scale for integrators.
+struct PerssonLineElastic {
+  static constexpr bool costly_potential = true;
+  static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // L pi E* delta / 4
+    return power_edge(c.stiffness, 1.0, v);
+  }
+  static double curve(const PairCoeffs& c, double d) {
+    const double u = d / (2.0 * c.law[1] + d);
+    return c.law[0] * (u + 1.0) * u / (2.0 - std::log10(1.0 + u) - 2.0 * u * u);
+  }
+  static double slope(const PairCoeffs& c, double d) {
+    const double dr = c.law[1], u = d / (2.0 * dr + d);
+    const double num = (u + 1.0) * u, den = 2.0 - std::log10(1.0 + u) - 2.0 * u * u;
+    const double dnum = 2.0 * u + 1.0;
+    const double dden = -1.0 / ((1.0 + u) * std::numbers::ln10) - 4.0 * u;
+    const double du = 2.0 * dr / ((2.0 * dr + d) * (2.0 * dr + d));
+    return c.law[0] * (dnum * den - num * dden) / (den * den) * du;
+  }
+  static double elastic(const PairCoeffs& c, double d) {
+    if (!(d > 0.0)) return 0.0;
+    const double dc = c.law[2];
+    return d <= dc ? curve(c, d) : curve(c, dc) + slope(c, dc) * (d - dc);
+  }
+  static double potential(const PairCoeffs& c, const ContactState&, double d);
+};
+using PerssonLineContact = Hysteresis<PerssonLineElastic>;
+
+}  // namespace chaindem::kernels

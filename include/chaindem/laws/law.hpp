@@ -1,0 +1,193 @@
+#pragma once
+// Normal contact-force laws: the registry's types (a law's row, its parameters, per-pair
+// coefficients and history). The kernels are in families/, joined in contact_law.hpp.
+//
+// A law is declared exactly once, as a LawEntry in the registry (src/laws/laws.cpp): identifier,
+// citation, formula, parameters with units and ranges, the kernel that evaluates it, its damping
+// factor as a function of the restitution, and its tension policy. The case parser,
+// `chaindem models`, docs/contact-laws.md and the tests all read that registry.
+//
+// Laws of one family share one kernel: the hysteresis laws differ only by their damping factor
+// alpha(c_r), the viscous laws by their damping coefficient chi and exponent m. The kernel is
+// chosen once per force loop (with_kernel), so the hot loop has no virtual call and no per-pair
+// branch on the law.
+//
+// Conventions (docs/contact-laws.md): overlap delta > 0 in contact, approach
+// rate v = d(delta)/dt > 0 while compressing, force F > 0 when repulsive.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "chaindem/laws/kernel_list.hpp"
+
+namespace chaindem {
+
+/// Which shared kernel evaluates a law: one enumerator per line of kernel_list.hpp, where each
+/// is listed with its type and the force it evaluates.
+#define CHAINDEM_KERNEL_ENUMERATOR(name, type) name,
+enum class Kernel { CHAINDEM_KERNELS(CHAINDEM_KERNEL_ENUMERATOR) };
+#undef CHAINDEM_KERNEL_ENUMERATOR
+
+/// Law families, as grouped in contact-laws.md.
+enum class Family {
+  elastic,
+  linear_viscoelastic,
+  viscous,
+  hysteresis,
+  piecewise,
+  elastoplastic,
+  cylindrical
+};
+std::string_view to_string(Family f);
+
+/// How a law treats a tensile force at the end of contact (contact-laws.md §0.4).
+enum class TensionPolicy {
+  clamp,  ///< F = max(F, 0): the bodies separate at F = 0, still overlapped (end at F = 0)
+  allow,  ///< tensile force allowed until the overlap closes (end at delta = 0)
+};
+std::string_view to_string(TensionPolicy t);
+
+/// One parameter of a law: key in the [contact] section, unit, allowed range, default.
+struct ParamSpec {
+  std::string_view key;
+  std::string_view unit;
+  std::string_view description;
+  double min;
+  double max;
+  bool min_inclusive;
+  bool max_inclusive;
+  std::optional<double> default_value;  ///< nullopt: required, unless default_text says how
+  std::string_view default_text = {};   ///< how a derived default is obtained
+
+  bool admits(double x) const {
+    const bool lo = min_inclusive ? x >= min : x > min;
+    const bool hi = max_inclusive ? x <= max : x < max;
+    return std::isfinite(x) && lo && hi;
+  }
+  std::string range_text() const;  ///< e.g. "(0, 1]"
+};
+
+/// Geometry and materials of one contact: two spheres, or a sphere and a plane (a wall).
+struct PairInput {
+  double effective_modulus;     ///< E* = 1/((1-nu_i^2)/E_i + (1-nu_j^2)/E_j) [Pa]
+  double effective_radius;      ///< R* = R_i R_j/(R_i+R_j), or R for a sphere on a plane [m]
+  double effective_mass;        ///< m* = m_i m_j/(m_i+m_j), or m against a wall [kg]
+  double youngs_modulus = 0.0;  ///< E, mean of the two bodies (laws written for one material)
+  double poisson_ratio = 0.0;   ///< nu, mean of the two bodies
+  double yield_stress = 0.0;    ///< smaller yield stress of the two (0: none given) [Pa]
+  // Line-contact laws (group (f)) need the bodies themselves, not only R*.
+  double radius_i = 0.0;        ///< radius of body i [m]
+  double radius_j = 0.0;        ///< radius of body j; 0 for a wall [m]
+  double contact_length = 0.0;  ///< axial length L of cylinders (0: spheres) [m]
+};
+
+/// Per-pair coefficients, computed once when a pair enters the neighbor structure. The meaning
+/// of `damping` is fixed by the kernel (chi, C, alpha, |beta| or D).
+struct PairCoeffs {
+  double stiffness = 0.0;         ///< K [N/m^n]
+  double exponent = 1.5;          ///< n, elastic exponent
+  double damping = 0.0;           ///< damping coefficient or factor, per kernel
+  double damping_exponent = 0.0;  ///< m, exponent of delta in the damping term
+  double effective_mass = 0.0;    ///< m* [kg]
+  double restitution = 1.0;       ///< c_r, for kernels that use it directly
+  double length = 0.0;            ///< a length scale of the law (Lee-Wang epsilon) [m]
+  double shape = 0.0;             ///< a dimensionless shape parameter (Lee-Wang q)
+  // Elastoplastic laws (group (e)); `stiffness` is then the Hertz K = (4/3) E* sqrt(R*).
+  double radius = 0.0;           ///< R* (R against a plane) [m]
+  double yield_overlap = 0.0;    ///< delta_y, end of the elastic (Hertz) branch [m]
+  double yield_force = 0.0;      ///< F_y = K delta_y^(3/2) [N]
+  double plastic_overlap = 0.0;  ///< delta_p, start of the last (fully plastic) branch [m]
+  double plastic_force = 0.0;    ///< F_p, loading force at delta_p [N]
+  std::array<double, 3> law{};   ///< law-specific constants, documented per model (kernels::ep)
+};
+
+/// The law's history of one pair: what its kernel reads and advances (the engine keeps its own
+/// per-contact bookkeeping, touching and work, in ContactList). Plastic laws keep it across
+/// separations.
+struct ContactState {
+  double impact_velocity =
+      0.0;  ///< v0 of the hysteresis laws, as the engine's policy sets it [m/s]
+  /// Hysteresis laws: the damping scale g(delta_s) their damping is measured from, for a contact
+  /// that started pre-compressed at delta_s (0: from delta = 0; Hysteresis), and that origin's
+  /// overlap delta_s, elastic force F_e(delta_s) and stored energy U(delta_s).
+  double damping_origin = 0.0;
+  double origin_overlap = 0.0;    ///< [m]
+  double origin_force = 0.0;      ///< [N]
+  double origin_energy = 0.0;     ///< [J]
+  double max_overlap = 0.0;       ///< plastic laws: largest overlap ever reached [m]
+  double max_force = 0.0;         ///< plastic laws: force at max_overlap [N]
+  double residual_overlap = 0.0;  ///< plastic laws: overlap where unloading reaches F = 0 [m]
+  double unload_stiffness = 0.0;  ///< plastic laws: K_u of the frozen unloading branch
+  double unload_exponent = 0.0;   ///< elastoplastic laws: n_u of the frozen unloading branch
+  int unloading = 0;              ///< plastic laws: on the frozen unloading branch
+  int regime = 0;  ///< elastoplastic laws: 0 elastic, 1 elastoplastic, 2 fully plastic
+};
+
+/// Resolved numeric parameters of the chosen law, by key.
+using LawParams = std::map<std::string, double, std::less<>>;
+
+struct LawEntry {
+  std::string_view id;        ///< identifier, as in contact-laws.md
+  std::string_view title;     ///< short human name
+  std::string_view citation;  ///< paper and equation/table
+  std::string_view formula;   ///< plain-text force law
+  std::string_view damping;   ///< how the damping follows from the parameters
+  std::string_view notes;     ///< readings, misprints, validity, hazards
+  Family family;
+  Kernel kernel;
+  TensionPolicy tension;  ///< default tension policy (the case may override it)
+  std::span<const ParamSpec> params;
+  /// Dimensionless damping factor as a function of the restitution c_r: alpha of the hysteresis
+  /// family, chi/sqrt(K m*) or C/sqrt(K m*) of the viscous laws; nullptr for laws without one.
+  double (*damping_factor)(double restitution);
+  /// Per-pair coefficients from materials, geometry and the law's parameters.
+  PairCoeffs (*prepare)(const LawEntry&, const PairInput&, const LawParams&);
+
+  const ParamSpec* find_param(std::string_view key) const;
+  bool uses_impact_velocity() const;  ///< v0 in the damping term (needs a floor)
+};
+
+/// All laws, in documentation order.
+std::span<const LawEntry> all_laws();
+/// The law with this identifier, or nullptr.
+const LawEntry* find_law(std::string_view id);
+
+/// A published law chaindem does not implement, and why.
+struct UnimplementedLaw {
+  std::string_view id, source, reason;
+};
+std::span<const UnimplementedLaw> unimplemented_laws();
+
+/// Markdown reference of every law (docs/contact-laws.md is this text).
+std::string laws_markdown();
+
+/// Hertz stiffness K = (4/3) E* sqrt(R*) [N/m^1.5].
+inline double hertz_stiffness(double effective_modulus, double effective_radius) {
+  return 4.0 / 3.0 * effective_modulus * std::sqrt(effective_radius);
+}
+/// beta = ln c_r / sqrt(ln^2 c_r + pi^2) in [-1, 0]; the limit -1 at c_r = 0.
+double restitution_beta(double restitution);
+
+/// Duration of a free binary impact under F = K delta^n at approach speed v [s]
+/// (contact-laws.md group (a): t_c = 2 (delta_max/v) B(1/(n+1), 1/2)/(n+1)).
+/// (Inline: the two-body impact integrator scales its step with it, and the registry calibrates
+/// laws with that integrator.)
+inline double elastic_contact_time(double stiffness, double exponent, double effective_mass,
+                                   double speed) {
+  const double n = exponent;
+  const double delta_max =
+      std::pow((n + 1.0) * effective_mass * speed * speed / (2.0 * stiffness), 1.0 / (n + 1.0));
+  const double a = 1.0 / (n + 1.0);
+  const double beta = std::exp(std::lgamma(a) + std::lgamma(0.5) - std::lgamma(a + 0.5));
+  return 2.0 * delta_max / speed * beta / (n + 1.0);
+}
+
+}  // namespace chaindem
