@@ -2,7 +2,7 @@
 // Normal contact-force laws: the registry's types (a law's row, its parameters, per-pair
 // coefficients and history). The kernels are in families/, joined in contact_law.hpp.
 //
-// A law is declared exactly once, as a LawEntry in the registry (src/laws/laws.cpp): identifier,
+// A law is declared exactly once, as a LawEntry row of its family (src/laws/families/): identifier,
 // citation, formula, parameters with units and ranges, the kernel that evaluates it, its damping
 // factor as a function of the restitution, and its tension policy. The case parser,
 // `chaindem models`, docs/contact-laws.md and the tests all read that registry.

@@ -92,7 +92,7 @@ struct Stronge {
 };
 
 /// vu_quoc_zhang_2002. law[0] = K_c [1/N], law[1] = C_a [m/N]. Force-driven: delta(F) below,
-/// F(delta) by a bracketed root solve (src/laws/laws.cpp).
+/// F(delta) by a bracketed root solve (src/laws/families/elastoplastic.cpp).
 double vu_quoc_zhang_force(const PairCoeffs& c, double d, double lower_bound);
 struct VuQuocZhang {
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y

@@ -9,7 +9,8 @@ namespace chaindem::kernels {
 //
 // Two parallel cylinders of axial length L; every law is an elastic force F_e(delta) times the
 // Lankarani-Nikravesh hysteresis factor (1 + alpha v/v0) of 000 §6 (alpha = 0: undamped). A wall
-// contact is half of the symmetric contact of the body with its mirror image (src/laws/laws.cpp).
+// contact is half of the symmetric contact of the body with its mirror image
+// (src/laws/families/line_contact.cpp).
 
 /// Hysteresis damping on a general power law: F = K delta^n (1 + alpha v/v0).
 using PowerHysteresis = Hysteresis<PowerLaw>;

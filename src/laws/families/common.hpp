@@ -1,0 +1,116 @@
+#pragma once
+// What the law families share: parameter declarations every family uses and the helpers that turn
+// parameters into per-pair coefficients. Private to src/laws/.
+#include <array>
+#include <boost/math/tools/roots.hpp>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <numbers>
+#include <span>
+#include <stdexcept>
+
+#include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/laws/contact_law.hpp"
+
+namespace chaindem {
+
+inline constexpr double inf = std::numeric_limits<double>::infinity();
+
+inline constexpr double pi = std::numbers::pi;
+
+inline constexpr ParamSpec hertz_stiffness_param{
+    "stiffness",
+    "N/m^1.5",
+    "Hertz stiffness K; overrides (4/3) E* sqrt(R*) from the materials for every pair",
+    0.0,
+    inf,
+    false,
+    false,
+    std::nullopt,
+    "(4/3) E* sqrt(R*) from the materials"};
+
+inline constexpr ParamSpec linear_stiffness_param{
+    "stiffness", "N/m", "linear spring stiffness K", 0.0, inf, false, false, std::nullopt};
+
+inline constexpr ParamSpec impact_velocity_floor_param{
+    "impact_velocity_floor",
+    "m/s",
+    "with contact.impact_velocity = onset only: smallest impact velocity v0 used in the damping "
+    "term; contacts that start slower (touching, resting or pre-compressed beads, where v0 -> 0 "
+    "makes the damping infinite) use this value and are counted in the run summary",
+    0.0,
+    inf,
+    false,
+    false,
+    std::nullopt,
+    "automatic: 1 % of the case's largest relative speed (collide: none); the automatic time "
+    "step keeps damping at the floor stable"};
+
+inline constexpr ParamSpec restitution_closed{
+    "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, true,
+    true,          std::nullopt};
+
+inline constexpr ParamSpec restitution_open{
+    "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, false,
+    true,          std::nullopt};
+
+// Restitution and Hertz stiffness: the viscous laws, and the laws of other families that damp
+// like them.
+inline constexpr std::array viscous_closed_params{restitution_closed, hertz_stiffness_param};
+inline constexpr std::array viscous_open_params{restitution_open, hertz_stiffness_param};
+
+inline double param_or(const LawParams& p, std::string_view key, double fallback) {
+  const auto it = p.find(key);
+  return it == p.end() ? fallback : it->second;
+}
+
+inline double hertz_k(const PairInput& in, const LawParams& p) {
+  return param_or(p, "stiffness", hertz_stiffness(in.effective_modulus, in.effective_radius));
+}
+
+inline double factor(const LawEntry& law, const LawParams& p) {
+  return law.damping_factor(p.at("restitution"));
+}
+
+inline PairCoeffs base(double k, double n, const PairInput& in) {
+  PairCoeffs c;
+  c.stiffness = k;
+  c.exponent = n;
+  c.effective_mass = in.effective_mass;
+  return c;
+}
+
+inline double log_decrement_ratio(double c) {
+  return -restitution_beta(c);
+}  // xi of the linear oscillator
+
+// Shared by the viscous laws and Jankowski's piecewise law (a viscous law while approaching).
+// Viscous laws with chi = factor(c_r) sqrt(K m*).
+inline PairCoeffs prepare_viscous(const LawEntry& law, const PairInput& in, const LawParams& p) {
+  PairCoeffs c = base(hertz_k(in, p), 1.5, in);
+  c.damping = factor(law, p) * std::sqrt(c.stiffness * in.effective_mass);
+  c.damping_exponent = 0.25;
+  return c;
+}
+
+// Jankowski's damping ratio, 001 Eq. 36 in the reading that reproduces 001 Table 1.
+inline double jankowski_xi(double c) {
+  return 4.5 * std::sqrt(5.0) * (1.0 - c * c) / (c * (c * (9.0 * pi - 16.0) + 16.0));
+}
+
+inline double jankowski_factor(double c) {
+  return 2.0 * jankowski_xi(c);
+}
+
+// Each family's rows of the registry, in documentation order.
+std::span<const LawEntry> elastic_laws();
+std::span<const LawEntry> kelvin_voigt_laws();
+std::span<const LawEntry> viscous_laws();
+std::span<const LawEntry> hysteresis_laws();
+std::span<const LawEntry> piecewise_laws();
+std::span<const LawEntry> elastoplastic_laws();
+std::span<const LawEntry> line_contact_laws();
+
+}  // namespace chaindem

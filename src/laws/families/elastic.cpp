@@ -1,0 +1,92 @@
+// Elastic family: power-law springs (Hooke, Hertz, fitted power laws, areas).
+// Its parameters, how they become per-pair coefficients, its damping factors and its rows of the
+// registry (src/laws/registry.cpp joins the families in documentation order).
+#include "common.hpp"
+
+namespace chaindem {
+namespace {
+
+constexpr std::array linear_params{linear_stiffness_param};
+
+constexpr std::array hertz_params{hertz_stiffness_param};
+
+constexpr std::array power_law_params{
+    ParamSpec{"stiffness", "N/m^n", "stiffness K", 0.0, inf, false, false, std::nullopt},
+    ParamSpec{"exponent", "-", "elastic exponent n", 0.0, inf, false, false, std::nullopt}};
+
+constexpr std::array brandlein_params{ParamSpec{"stiffness", "N/m^1.08",
+                                                "stiffness K (depends on the contact length only)",
+                                                0.0, inf, false, false, std::nullopt}};
+
+constexpr std::array plane_plane_params{ParamSpec{"half_width", "m", "half width a of the contact",
+                                                  0.0, inf, false, false, std::nullopt}};
+
+constexpr std::array luo_nahon_area_params{
+    ParamSpec{"contact_area", "m^2", "impacting (contact) area A", 0.0, inf, false, false,
+              std::nullopt},
+    ParamSpec{"mean_radius", "m", "average radius r_a from the polygon centre", 0.0, inf, false,
+              false, std::nullopt}};
+
+PairCoeffs prepare_linear(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return base(p.at("stiffness"), 1.0, in);
+}
+
+PairCoeffs prepare_hertz(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return base(hertz_k(in, p), 1.5, in);
+}
+
+PairCoeffs prepare_power_law(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return base(p.at("stiffness"), p.at("exponent"), in);
+}
+
+PairCoeffs prepare_brandlein(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return base(p.at("stiffness"), 1.08, in);
+}
+
+// 000 Eq. 5: K = a / (0.475 (h_i + h_j)) with h = (1 - nu^2)/E, i.e. a E* / 0.475.
+PairCoeffs prepare_plane_plane(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return base(p.at("half_width") * in.effective_modulus / 0.475, 1.0, in);
+}
+
+// 001 Eq. 12: F = 2 E* A delta / (pi r_a).
+PairCoeffs prepare_luo_nahon_area(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return base(2.0 * in.effective_modulus * p.at("contact_area") / (pi * p.at("mean_radius")), 1.0,
+              in);
+}
+
+constexpr std::array rows{
+    // (a) Elastic
+    LawEntry{"hooke", "Linear spring", "001 Eqs. 5-7; 000 Eq. 1 with n = 1", "F = K delta",
+             "none (elastic)", "t_c = pi sqrt(m*/K)", Family::elastic, Kernel::linear_spring,
+             TensionPolicy::clamp, linear_params, nullptr, prepare_linear},
+    LawEntry{"hertz", "Hertz (1881), sphere-sphere and sphere-plane",
+             "000 Eqs. 1-4; 001 Eqs. 1-3 (`hertz_sphere_sphere`, `hertz_sphere_plane`)",
+             "F = K delta^(3/2), K = (4/3) E* sqrt(R*) (R* = R against a plane)", "none (elastic)",
+             "t_c = 2.943275 delta_max/v0", Family::elastic, Kernel::hertz, TensionPolicy::clamp,
+             hertz_params, nullptr, prepare_hertz},
+    LawEntry{"power_law", "Generic power law", "000 Eq. 1; 001 Eq. 62; 002 Tables 2-9, 11",
+             "F = K delta^n", "none (elastic)", "002 fits give K in N/mm^n: K_SI = K_mm 1000^n",
+             Family::elastic, Kernel::power_law, TensionPolicy::clamp, power_law_params, nullptr,
+             prepare_power_law},
+    LawEntry{"brandlein", "Brandlein et al. line/rolling contact", "001 Eq. 8", "F = K delta^1.08",
+             "none (elastic)", "K depends only on the contact length; no value given",
+             Family::elastic, Kernel::power_law, TensionPolicy::clamp, brandlein_params, nullptr,
+             prepare_brandlein},
+    LawEntry{"hertz_plane_plane", "Plane-plane stiffness (Nikravesh)", "000 Eq. 5",
+             "F = K delta, K = a / (0.475 (h_i + h_j)), h = (1 - nu^2)/E", "none (elastic)",
+             "exponent not printed: a/h has units N/m, so read as linear (uncertain)",
+             Family::elastic, Kernel::linear_spring, TensionPolicy::clamp, plane_plane_params,
+             nullptr, prepare_plane_plane},
+    LawEntry{"luo_nahon_contact_area", "Luo & Nahon polyhedral contact-area law", "001 Eq. 12",
+             "F = 2 E* A delta / (pi r_a)", "none (elastic)", "geometry-specific (polyhedra)",
+             Family::elastic, Kernel::linear_spring, TensionPolicy::clamp, luo_nahon_area_params,
+             nullptr, prepare_luo_nahon_area},
+};
+
+}  // namespace
+
+std::span<const LawEntry> elastic_laws() {
+  return rows;
+}
+
+}  // namespace chaindem

@@ -1,0 +1,64 @@
+// Piecewise family: a dashpot while approaching, and plastic power laws.
+// Its parameters, how they become per-pair coefficients, its damping factors and its rows of the
+// registry (src/laws/registry.cpp joins the families in documentation order).
+#include "common.hpp"
+
+namespace chaindem {
+namespace {
+
+constexpr std::array plastic_hertz_params{restitution_open, hertz_stiffness_param};
+
+constexpr std::array plastic_linear_params{restitution_open, linear_stiffness_param};
+
+// kernels::PlasticPower: restitution, and law[0] = c_r^(-2n), the unloading stiffness factor
+// (a pow per unloading otherwise).
+PairCoeffs plastic_power(PairCoeffs c, const LawParams& p) {
+  c.restitution = p.at("restitution");
+  c.law[0] = std::pow(c.restitution * c.restitution, -c.exponent);
+  return c;
+}
+
+PairCoeffs prepare_plastic_hertz(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return plastic_power(base(hertz_k(in, p), 1.5, in), p);
+}
+
+PairCoeffs prepare_plastic_linear(const LawEntry&, const PairInput& in, const LawParams& p) {
+  return plastic_power(base(p.at("stiffness"), 1.0, in), p);
+}
+
+constexpr std::array rows{
+    // (d) Piecewise hysteretic laws
+    LawEntry{"jankowski_piecewise", "Jankowski (2005), nonlinear viscoelastic pounding",
+             "001 Eq. 36",
+             "F = K delta^(3/2) + C delta^(1/4) v while v > 0, F = K delta^(3/2) while v <= 0",
+             "C = 2 xi sqrt(K m*), xi = (9 sqrt(5)/2)(1 - c_r^2)/(c_r (c_r (9 pi - 16) + 16))",
+             "reading of the garbled 001 Eq. 36 that reproduces 001 Table 1", Family::piecewise,
+             Kernel::jankowski_piecewise, TensionPolicy::clamp, viscous_open_params,
+             jankowski_factor, prepare_viscous},
+    LawEntry{"valles_reinhorn", "Valles & Reinhorn piecewise-linear gap element", "001 Eq. 35",
+             "F = K1 delta loading; F = K2 (delta - delta_P) unloading",
+             "K2 = K1/c_r^2, delta_P = (1 - c_r^2) delta_max (continuity and energy ratio c_r^2)",
+             "e_out = c_r in an isolated impact; reloading follows the unloading line",
+             Family::piecewise, Kernel::plastic_power, TensionPolicy::clamp, plastic_linear_params,
+             nullptr, prepare_plastic_linear},
+    LawEntry{"lankarani_nikravesh_plastic", "Lankarani & Nikravesh (1994), permanent indentation",
+             "002 §3.8; 001 Eq. 4",
+             "F = K delta^n loading; F = F_m ((delta - delta_p)/(delta_m - delta_p))^n unloading",
+             "delta_p = (1 - c_r^2) delta_m at the actual turning point",
+             "e_out = c_r in an isolated impact; permanent overlap kept across re-contacts",
+             Family::piecewise, Kernel::plastic_power, TensionPolicy::clamp, plastic_hertz_params,
+             nullptr, prepare_plastic_hertz},
+    LawEntry{"gharib_hurmuzlu_plastic", "Gharib & Hurmuzlu (2012), permanent indentation",
+             "002 §3.12", "F = K_c delta^n loading; F = K_r (delta - delta_p)^n unloading",
+             "delta_p = (1 - e_w^2) delta_m, K_r = K_c e_w^(-2n) (restitution = e_w)",
+             "same curve as lankarani_nikravesh_plastic", Family::piecewise, Kernel::plastic_power,
+             TensionPolicy::clamp, plastic_hertz_params, nullptr, prepare_plastic_hertz},
+};
+
+}  // namespace
+
+std::span<const LawEntry> piecewise_laws() {
+  return rows;
+}
+
+}  // namespace chaindem
