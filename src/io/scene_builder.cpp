@@ -92,7 +92,8 @@ std::vector<ExtraParticle> parse_extra(const CaseConfig& cfg) {
 }  // namespace
 
 namespace {
-// Line contacts whose force is not a power law (implicit, Liu, Persson): the half period
+// Laws whose elastic force is not a power law (the line contacts of Johnson, Liu and Persson):
+// the half period
 // pi sqrt(m*/k_t) at the tangent stiffness k_t of the deepest overlap the case reaches (the
 // impact at `speed`, where the kinetic energy is stored, or the initial overlap). Their
 // stiffness grows with the overlap, so this is shorter than the contact (an impact of steel
@@ -142,9 +143,7 @@ double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double spe
     const double k = p.coeffs.stiffness, n = p.coeffs.exponent, m = p.effective_mass;
     const double line = with_kernel(p.kernel, [&](auto kernel) {
       using KernelT = decltype(kernel);
-      if constexpr (std::is_same_v<KernelT, kernels::LineContactImplicit> ||
-                    std::is_same_v<KernelT, kernels::LiuLineContact> ||
-                    std::is_same_v<KernelT, kernels::PerssonLineContact>)
+      if constexpr (!kernels::power_law_elastic<KernelT>)
         return line_contact_time<KernelT>(p, speed);
       else
         return -1.0;

@@ -65,8 +65,7 @@ double elastic_overlap(Kernel kernel, const PairCoeffs& coeffs, double force) {
     using KernelT = decltype(k);
     if constexpr (requires { KernelT::overlap_at(coeffs, force); }) {
       return KernelT::overlap_at(coeffs, force);
-    } else if constexpr (std::is_same_v<KernelT, kernels::LiuLineContact> ||
-                         std::is_same_v<KernelT, kernels::PerssonLineContact>) {
+    } else if constexpr (!kernels::power_law_elastic<KernelT>) {
       // Increasing elastic force: bracket from the power-law estimate, then toms748.
       auto g = [&](double d) { return KernelT::elastic(coeffs, d) - force; };
       double hi = std::pow(force / coeffs.stiffness, 1.0 / coeffs.exponent);

@@ -47,6 +47,20 @@ consteval bool is_conservative() {
 template <class KernelT>
 inline constexpr bool conservative = is_conservative<KernelT>();
 
+/// True for kernels whose elastic force is the power law K delta^n of their coefficients
+/// `stiffness` and `exponent` (its contact time and static overlap in closed form). Kernels
+/// whose elastic part is another curve declare `power_law = false`: for them K and n are only a
+/// scale, and the time step and the static overlap are found from the curve itself.
+template <class KernelT>
+consteval bool has_power_law_elastic() {
+  if constexpr (requires { KernelT::power_law; })
+    return KernelT::power_law;
+  else
+    return true;
+}
+template <class KernelT>
+inline constexpr bool power_law_elastic = has_power_law_elastic<KernelT>();
+
 /// True for kernels an engine may evaluate on their history kept in columns (PlasticHistory).
 template <class KernelT>
 inline constexpr bool history_in_columns = requires(const PairCoeffs& c, PlasticHistory& h) {

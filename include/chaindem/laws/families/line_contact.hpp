@@ -30,6 +30,7 @@ double minus_lambert_wm1(double z);
 /// stiffness = 1/a and exponent = 1 (the secant through the peak: the largest secant stiffness),
 /// a scale for integrators; the time step uses the law's own tangent (scene_builder.cpp).
 struct ImplicitLineElastic {
+  static constexpr bool power_law = false;  // `stiffness` and `exponent` are only a scale
   static constexpr double minus_inverse_e = -0.36787944117144233;
   static double elastic(const PairCoeffs& c, double d) {
     if (!(d > 0.0)) return 0.0;
@@ -66,6 +67,7 @@ double liu_line_contact_potential(double q, double clearance, double d);
 /// law[0] = q = L (pi/2) E*/sqrt(2) [N/m], law[1] = dR [m]; stiffness q/sqrt(dR) with exponent
 /// 3/2 bounds it from above (the small-overlap limit), a scale for integrators.
 struct LiuLineElastic {
+  static constexpr bool power_law = false;
   static constexpr bool costly_potential = true;
   static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // q delta^(3/2) / sqrt(dR)
     return power_edge(c.stiffness, 1.5, v);
@@ -87,6 +89,7 @@ using LiuLineContact = Hysteresis<LiuLineElastic>;
 /// law[0] = C = L E* dR pi [N], law[1] = dR [m], law[2] = delta_c [m]; stiffness L pi E*/4
 /// with exponent 1 is the small-overlap limit, a scale for integrators.
 struct PerssonLineElastic {
+  static constexpr bool power_law = false;
   static constexpr bool costly_potential = true;
   static EdgeTerm elastic_edge(const PairCoeffs& c, double v) {  // L pi E* delta / 4
     return power_edge(c.stiffness, 1.0, v);
