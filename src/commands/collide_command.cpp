@@ -9,10 +9,10 @@
 #include <numbers>
 #include <sstream>
 
-#include "chaindem/laws/binary_impact.hpp"
-#include "chaindem/io/case_file.hpp"
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/case_file.hpp"
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/laws/binary_impact.hpp"
 
 namespace po = boost::program_options;
 
@@ -161,35 +161,21 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       wall = true;
       velocity = 1.0;
     }
+    LawParams given;
     for (const auto& s : sets) {
       const auto eq = s.find('=');
       if (eq == std::string::npos) return invalid("--set '" + s + "': expected key=value");
       const std::string key = s.substr(0, eq);
-      const ParamSpec* spec = r.law->find_param(key);
-      if (!spec)
-        return invalid("--set " + key + ": not a parameter of law '" + std::string(r.law->id) +
-                       "'");
-      double x = 0;
       try {
-        x = std::stod(s.substr(eq + 1));
+        given[key] = r.law->find_param(key) ? std::stod(s.substr(eq + 1)) : 0.0;
       } catch (const std::exception&) {
         return invalid("--set " + key + ": '" + s.substr(eq + 1) + "' is not a number");
       }
-      if (!spec->admits(x)) {
-        std::ostringstream m;
-        m << "--set " << key << " = " << x << " is out of range for law '" << r.law->id
-          << "': allowed " << spec->range_text() << " " << spec->unit;
-        return invalid(m.str());
-      }
-      r.params[key] = x;
     }
-    for (const auto& p : r.law->params) {
-      if (r.params.count(std::string(p.key))) continue;
-      if (p.default_value)
-        r.params[std::string(p.key)] = *p.default_value;
-      else if (p.default_text.empty())
-        return invalid("law '" + std::string(r.law->id) + "' needs --set " + std::string(p.key) +
-                       "=... (" + std::string(p.description) + ", " + p.range_text() + ")");
+    try {
+      r.params = resolve_law_params(*r.law, given);
+    } catch (const LawParamError& e) {
+      return invalid("--set " + e.key + ": " + e.what());
     }
     if (!(velocity > 0.0)) return invalid("--velocity: must be > 0 m/s");
 
@@ -207,17 +193,15 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       if (!(m2 > 0)) return invalid("--mass2 (or --wall): body 2 needs a mass");
     }
     r.effective_mass = wall ? m1 : m1 * m2 / (m1 + m2);
-    PairInput in{0.0, 0.0, r.effective_mass};
-    if (a.youngs_modulus > 0) {
-      const double h1 = (1 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus;
-      const double h2 = (1 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus;
-      in.effective_modulus = 1.0 / (h1 + h2);
-      in.youngs_modulus = 0.5 * (a.youngs_modulus + b.youngs_modulus);
-      in.poisson_ratio = 0.5 * (a.poisson_ratio + b.poisson_ratio);
-    }
+    PairInput in{0.0, 0.0, 0.0};
+    if (a.youngs_modulus > 0)
+      in = mixed_materials({a.youngs_modulus, a.poisson_ratio, a.yield},
+                           {b.youngs_modulus, b.poisson_ratio, b.yield});
+    else  // a stiffness given directly: only the yield stress is read
+      in.yield_stress = std::min(a.yield, b.yield);
+    in.effective_mass = r.effective_mass;
     in.effective_radius =
         wall ? a.radius : (a.radius > 0 ? a.radius * b.radius / (a.radius + b.radius) : 0.0);
-    in.yield_stress = std::min(a.yield, b.yield);
     in.radius_i = a.radius;
     in.radius_j = wall ? 0.0 : b.radius;
     in.contact_length = length;
@@ -225,11 +209,10 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
       return invalid("--stiffness (or the materials and radii): the law needs a stiffness");
 
-    r.tension = tension == "law"     ? r.law->tension
-                : tension == "allow" ? TensionPolicy::allow
-                : tension == "clamp"
-                    ? TensionPolicy::clamp
-                    : throw CaseError("--tension: '" + tension + "' is not law, clamp or allow");
+    const std::optional<TensionPolicy> policy_of_tension = tension_from(tension, *r.law);
+    if (!policy_of_tension)
+      return invalid("--tension: '" + tension + "' is not law, clamp or allow");
+    r.tension = *policy_of_tension;
     ImpactOptions o;
     o.tension = r.tension;
     o.record = !output.empty();

@@ -1390,11 +1390,10 @@ Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
 namespace {
 // Material part of PairInput: E*, mean E and nu, the smaller yield stress.
 PairInput material_input(const Material& a, const Material& b, double radius, double mass) {
-  PairInput in{1.0 / (a.compliance() + b.compliance()), radius, mass};
-  in.youngs_modulus = 0.5 * (a.youngs_modulus + b.youngs_modulus);
-  in.poisson_ratio = 0.5 * (a.poisson_ratio + b.poisson_ratio);
-  in.yield_stress = std::min(a.yield_stress.value_or(INFINITY), b.yield_stress.value_or(INFINITY));
-  if (std::isinf(in.yield_stress)) in.yield_stress = 0.0;
+  PairInput in = mixed_materials({a.youngs_modulus, a.poisson_ratio, a.yield_stress.value_or(0.0)},
+                                 {b.youngs_modulus, b.poisson_ratio, b.yield_stress.value_or(0.0)});
+  in.effective_radius = radius;
+  in.effective_mass = mass;
   return in;
 }
 }  // namespace

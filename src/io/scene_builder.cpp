@@ -28,37 +28,25 @@ bool engine_contact_key(const std::string& key) {
          key == "contact.reference_velocity" || key == "contact.hysteresis_origin";
 }
 
-// Resolves the [contact] section against the chosen law's declared parameters.
+// Resolves the [contact] section against the chosen law's declared parameters
+// (resolve_law_params): the law's keys given in the case, and any other [contact] key given,
+// which is an error unless `ignore_foreign` (a sweep over laws sets keys some laws lack).
 const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignore_foreign) {
   const LawEntry* law = find_law(cfg.text("contact.law"));
   if (!law) cfg.fail("contact.law", "unknown law '" + cfg.text("contact.law") + "'");
-  std::string declared;
-  for (const auto& p : law->params) declared += (declared.empty() ? "" : ", ") + std::string(p.key);
-  if (declared.empty()) declared = "none";
+  LawParams given;
   for (const auto& [key, value] : cfg.resolved()) {
-    if (key.rfind("contact.", 0) != 0 || engine_contact_key(key)) continue;
-    if (!law->find_param(key.substr(8)) && cfg.given(key) && !ignore_foreign)
-      cfg.fail(key, "is not a parameter of law '" + std::string(law->id) +
-                        "' (its parameters: " + declared + ")");
+    if (key.rfind("contact.", 0) != 0 || engine_contact_key(key) || !cfg.given(key)) continue;
+    const std::string name = key.substr(8);
+    if (law->find_param(name))
+      given[name] = cfg.number(key);
+    else if (!ignore_foreign)
+      given[name] = 0.0;  // refused by name before any value is read
   }
-  for (const auto& p : law->params) {
-    const std::string key = "contact." + std::string(p.key);
-    if (cfg.given(key)) {
-      const double x = cfg.number(key);
-      if (!p.admits(x)) {
-        std::ostringstream m;
-        m << x << " is out of range for law '" << law->id << "': allowed " << p.range_text();
-        if (p.unit != "-") m << ' ' << p.unit;
-        cfg.fail(key, m.str());
-      }
-      params[std::string(p.key)] = x;
-    } else if (p.default_value) {
-      params[std::string(p.key)] = *p.default_value;
-    } else if (p.default_text.empty()) {
-      cfg.fail(key, "is missing: law '" + std::string(law->id) + "' requires it (" +
-                        std::string(p.description) + ", " + p.range_text() + " " +
-                        std::string(p.unit) + ")");
-    }
+  try {
+    params = resolve_law_params(*law, given);
+  } catch (const LawParamError& e) {
+    cfg.fail("contact." + e.key, e.what());
   }
   return *law;
 }
@@ -193,10 +181,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   // Law.
   SimulationSettings& settings = run.settings;
   settings.law = &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params);
-  const std::string& tension = cfg.text("contact.tension");
-  settings.tension = tension == "law"     ? settings.law->tension
-                     : tension == "allow" ? TensionPolicy::allow
-                                          : TensionPolicy::clamp;
+  settings.tension = tension_from(cfg.text("contact.tension"), *settings.law).value();  // its words
 
   // Chain description.
   const auto count = static_cast<Eigen::Index>(cfg.integer("chain.count"));

@@ -72,6 +72,59 @@ bool LawEntry::uses_impact_velocity() const {
                      [](auto k) { return kernels::reads_only_impact_velocity<decltype(k)>; });
 }
 
+LawParams resolve_law_params(const LawEntry& law, const LawParams& given) {
+  for (const auto& [key, value] : given) {
+    if (law.find_param(key)) continue;
+    std::string declared;
+    for (const auto& p : law.params)
+      declared += (declared.empty() ? "" : ", ") + std::string(p.key);
+    throw LawParamError(key, "is not a parameter of law '" + std::string(law.id) +
+                                 "' (its parameters: " + (declared.empty() ? "none" : declared) +
+                                 ")");
+  }
+  LawParams params;
+  for (const auto& p : law.params) {
+    const std::string key(p.key);
+    if (const auto it = given.find(key); it != given.end()) {
+      if (!p.admits(it->second)) {
+        std::ostringstream m;
+        m << it->second << " is out of range for law '" << law.id << "': allowed "
+          << p.range_text();
+        if (p.unit != "-") m << ' ' << p.unit;
+        throw LawParamError(key, m.str());
+      }
+      params[key] = it->second;
+    } else if (p.default_value) {
+      params[key] = *p.default_value;
+    } else if (p.default_text.empty()) {
+      throw LawParamError(key, "is missing: law '" + std::string(law.id) + "' requires it (" +
+                                   std::string(p.description) + ", " + p.range_text() + " " +
+                                   std::string(p.unit) + ")");
+    }
+  }
+  return params;
+}
+
+std::optional<TensionPolicy> tension_from(std::string_view word, const LawEntry& law) {
+  if (word == "law") return law.tension;
+  if (word == "clamp") return TensionPolicy::clamp;
+  if (word == "allow") return TensionPolicy::allow;
+  return std::nullopt;
+}
+
+PairInput mixed_materials(const BodyMaterial& a, const BodyMaterial& b) {
+  auto compliance = [](const BodyMaterial& m) {
+    return (1.0 - m.poisson_ratio * m.poisson_ratio) / m.youngs_modulus;
+  };
+  PairInput in{1.0 / (compliance(a) + compliance(b)), 0.0, 0.0};
+  in.youngs_modulus = 0.5 * (a.youngs_modulus + b.youngs_modulus);
+  in.poisson_ratio = 0.5 * (a.poisson_ratio + b.poisson_ratio);
+  const double ya = a.yield_stress > 0.0 ? a.yield_stress : INFINITY;
+  const double yb = b.yield_stress > 0.0 ? b.yield_stress : INFINITY;
+  in.yield_stress = std::isinf(std::min(ya, yb)) ? 0.0 : std::min(ya, yb);
+  return in;
+}
+
 std::span<const LawEntry> all_laws() {
   // The families' rows, copied once into one array in documentation order (the rows are
   // constants: this needs no other static to be initialised first).

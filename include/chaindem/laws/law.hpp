@@ -22,6 +22,7 @@
 #include <numbers>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -165,6 +166,35 @@ struct UnimplementedLaw {
   std::string_view id, source, reason;
 };
 std::span<const UnimplementedLaw> unimplemented_laws();
+
+/// A law parameter that is unknown to the law, out of its range, or missing; `key` is the
+/// parameter's key (without a section), what() says what is wrong with it.
+struct LawParamError : std::invalid_argument {
+  std::string key;
+  LawParamError(std::string k, const std::string& what)
+      : std::invalid_argument(what), key(std::move(k)) {}
+};
+
+/// The law's parameters from the values a user gave (by key): each checked against its declared
+/// range, the declared defaults filled in. Every command that takes law parameters (case files,
+/// sweeps, `collide`, `compare`) reads them through this. Throws LawParamError for a key the law
+/// does not declare, a value out of range, or a required parameter not given (one without a
+/// default or a derived default, ParamSpec::default_text).
+LawParams resolve_law_params(const LawEntry& law, const LawParams& given);
+
+/// The tension policy named by a word: "law" (the law's own), "clamp" or "allow"; nullopt for
+/// any other word.
+std::optional<TensionPolicy> tension_from(std::string_view word, const LawEntry& law);
+
+/// What a contact law reads of the two bodies' materials.
+struct BodyMaterial {
+  double youngs_modulus;      ///< E [Pa]
+  double poisson_ratio;       ///< nu
+  double yield_stress = 0.0;  ///< [Pa]; 0: none given
+};
+/// The material part of a pair's PairInput (geometry and mass left at 0): E* = 1/(h_i + h_j)
+/// with h = (1 - nu^2)/E, the mean E and nu, and the smaller yield stress of those given.
+PairInput mixed_materials(const BodyMaterial& a, const BodyMaterial& b);
 
 /// Markdown reference of every law (docs/contact-laws.md is this text).
 std::string laws_markdown();
