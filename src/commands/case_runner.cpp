@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 
+#include "chaindem/commands/progress.hpp"
 #include "chaindem/io/h5md_writer.hpp"
 
 namespace chaindem {
@@ -20,46 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double divergence_limit = 0.1;
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-// Progress on a stream: a rewritten line on a terminal, a plain line every 10 s otherwise.
-class Progress {
- public:
-  Progress(std::ostream* out, std::int64_t total)
-      : out_(out),
-        total_(total),
-        tty_(isatty(STDERR_FILENO) != 0),
-        start_(Clock::now()),
-        last_(start_) {}
-  void update(std::int64_t done) {
-    if (!out_) return;
-    const auto now = Clock::now();
-    if (std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.5 : 10.0)) return;
-    last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double rate = static_cast<double>(done) / elapsed;
-    const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
-    std::ostringstream line;
-    line << std::fixed << std::setprecision(1)
-         << "run: " << 100.0 * static_cast<double>(done) / static_cast<double>(total_) << "% ("
-         << done << "/" << total_ << " steps, " << std::setprecision(0) << rate << " steps/s, ETA "
-         << eta << " s)";
-    if (tty_)
-      *out_ << "\r" << line.str() << std::flush;
-    else
-      *out_ << line.str() << std::endl;
-    printed_ = true;
-  }
-  ~Progress() {
-    if (out_ && tty_ && printed_) *out_ << "\r" << std::string(72, ' ') << "\r" << std::flush;
-  }
-
- private:
-  std::ostream* out_;
-  std::int64_t total_;
-  bool tty_;
-  Clock::time_point start_, last_;
-  bool printed_ = false;
-};
 
 volatile std::sig_atomic_t stop_signal = 0;
 extern "C" void chaindem_request_stop(int signal) {
@@ -176,7 +137,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   };
   const double striker_initial_velocity = scene.striker >= 0 ? p.velocity(scene.striker, 0) : nan;
 
-  Progress progress(control.progress, run.steps);
+  Progress progress(control.progress, run.steps, "run", "steps", false);
   const auto start = Clock::now();
   observe_arrival([&](std::size_t a) { return p.velocity.row(watched_beads[a]).matrix().norm(); },
                   sim.time());

@@ -1,4 +1,5 @@
 #include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/commands/progress.hpp"
 
 #include <omp.h>
 #include <unistd.h>
@@ -26,8 +27,8 @@
 #include <utility>
 
 #include "chaindem/commands/case_runner.hpp"
-#include "chaindem/version.hpp"
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/version.hpp"
 
 #ifdef CHAINDEM_WITH_MPI
 #include <mpi.h>
@@ -376,49 +377,6 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
   for (const auto& r : records) status.push_back(r.status);
   write_string_column(summary.get(), "status", status);
 }
-
-class SweepProgress {
- public:
-  SweepProgress(std::ostream* out, std::size_t total)
-      : out_(out),
-        total_(total),
-        tty_(isatty(STDERR_FILENO) != 0),
-        start_(Clock::now()),
-        last_(start_) {}
-  void done_one() {
-    const std::size_t done = ++done_;
-    if (!out_) return;
-    std::lock_guard lock(mutex_);
-    const auto now = Clock::now();
-    if (done != total_ && std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.25 : 10.0))
-      return;
-    last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double rate = static_cast<double>(done) / std::max(elapsed, 1e-9);
-    const double eta = static_cast<double>(total_ - done) / std::max(rate, 1e-9);
-    std::ostringstream line;
-    if (tty_) {
-      const int width = 30,
-                filled = static_cast<int>(width * done / std::max<std::size_t>(total_, 1));
-      line << "\r[" << std::string(static_cast<std::size_t>(filled), '=')
-           << std::string(static_cast<std::size_t>(width - filled), ' ') << "] ";
-    } else {
-      line << "sweep: ";
-    }
-    line << done << "/" << total_ << " cases, " << std::fixed << std::setprecision(1) << rate
-         << " cases/s, ETA " << std::setprecision(0) << eta << " s";
-    *out_ << line.str() << (tty_ ? (done == total_ ? "\n" : "") : "\n") << std::flush;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  std::ostream* out_;
-  std::size_t total_;
-  std::atomic<std::size_t> done_{0};
-  bool tty_;
-  Clock::time_point start_, last_;
-  std::mutex mutex_;
-};
 
 // The MPI ranks of this run. MPI starts only when a launcher (mpirun, mpiexec, srun) started
 // the process: a plain `chaindem sweep` then skips MPI_Init, which costs ~0.4 s (hardware
@@ -790,7 +748,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   install_stop_handlers();
   const volatile std::sig_atomic_t& stop_signal = *stop_flag();
   if (threads <= 0) threads = omp_get_max_threads();
-  SweepProgress progress(quiet ? nullptr : log, todo.size());
+  Progress progress(quiet ? nullptr : log, static_cast<std::int64_t>(todo.size()), "sweep", "cases",
+                    true);
   std::vector<std::string> failures(d.cases.size());
   std::vector<CaseRecord> records(d.cases.size());  // of the cases run now
   auto last_flush = std::chrono::steady_clock::now();
@@ -866,7 +825,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       } catch (const std::exception& e) {
         failures[k] = e.what();
       }
-      progress.done_one();
+      progress.add_one();
     }
   }
   auto drain_start = std::chrono::steady_clock::now();
