@@ -11,8 +11,9 @@
 #include <tuple>
 #include <vector>
 
-#include "chaindem/io/case_file.hpp"
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "reference_tables.hpp"
 #include "test_support.hpp"
 
 namespace chaindem {
@@ -28,11 +29,8 @@ std::string walled_chain(int beads, const std::string& law, const std::string& c
   return "[simulation]\nduration = " + std::to_string(3.5e-5 * beads) +
          "\nsteps_per_contact = 60\n"
          "[contact]\nlaw = " +
-         law + "\n" + contact_extra +
-         "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
-         "yield_stress = 1e9\n"
-         "[chain]\ncount = " +
-         std::to_string(beads) + "\nmaterials = steel\nradii = " + radii +
+         law + "\n" + contact_extra + test::material_section("steel", test::elastoplastic_steel) +
+         "[chain]\ncount = " + std::to_string(beads) + "\nmaterials = steel\nradii = " + radii +
          "\n"
          "[striker]\nvelocity = 1.5\ngap = 1e-5\n"
          "[wall_start]\nenabled = true\nmaterial = steel\ngap = 1e-3\n"
@@ -72,7 +70,7 @@ TEST(ChainEngine, ReproducesTheGeneralEngine) {
       {"hertz", ""},
       {"edem_hertz_mindlin", "restitution = 0.8\n"},
       {"hunt_crossley", "restitution = 0.7\n"},
-      // Flores at c_r = 0.6 (alpha = 0.53): at 0.5 (alpha = 0.8) the last bead of the dimer
+      // Flores at c_r = 0.6 (alpha = 1.07): at 0.5 (alpha = 1.6) the last bead of the dimer
       // chain ends squeezed against the wall by two 46 N forces that nearly cancel, and with
       // v0 following each contact's own motion (the peak policy) the engines' rounding
       // differences grow there to 2e-7 over the run.
@@ -387,10 +385,8 @@ TEST(ChainEngine, RandomPassesMatchStepByStep) {
     const bool start_wall = rng() % 2, end_wall = rng() % 2;
     const std::string ini =
         "[simulation]\nduration = 1\nsteps_per_contact = 40\n[contact]\nlaw = " +
-        laws[rng() % laws.size()] +
-        "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
-        "yield_stress = 1e9\n[chain]\ncount = " +
-        std::to_string(beads) +
+        laws[rng() % laws.size()] + test::material_section("steel", test::elastoplastic_steel) +
+        "[chain]\ncount = " + std::to_string(beads) +
         "\nmaterials = steel\nradii = " + (rng() % 2 ? "0.005" : "0.005, 0.004") +
         "\n[striker]\nvelocity = 2\ngap = 0\n" +
         (start_wall ? "[wall_start]\nenabled = true\nmaterial = steel\ngap = 0\nvelocity = 0.1\n"
@@ -439,17 +435,13 @@ namespace {
 // chains yield near the striker and stay elastic further on, so both the branch-free elastic
 // regime and the hand-over to the per-pair update run; a loaded chain presses every pair.
 TEST(ChainEngine, VectorisedPairLoopsEqualThePerPairLoop) {
-  const std::vector<std::pair<std::string, std::string>> laws{
+  std::vector<std::pair<std::string, std::string>> laws{
       {"hunt_crossley", "restitution = 0.7\n"},
       {"edem_hertz_mindlin", "restitution = 0.7\n"},
-      {"lankarani_nikravesh_plastic", "restitution = 0.6\n"},
-      {"thornton_1997", ""},
-      {"stronge_2000", ""},
-      {"kogut_etsion_2002", ""},
-      {"jackson_green_2005", ""},
-      {"du_wang_2009", ""},
-      {"brake_2012", "plastic_overlap_ratio = 10\n"},
-      {"ma_liu_2015", "xi = 8\npsi = 1.5\n"}};
+      {"lankarani_nikravesh_plastic", "restitution = 0.6\n"}};
+  // Every elastoplastic law whose parameters do not depend on the pair.
+  for (const test::ElastoplasticLaw& l : test::elastoplastic_laws)
+    if (l.pair_params.empty()) laws.emplace_back(l.id, test::ini_lines(l.params));
   // Struck slowly (elastic) and fast (plastic where the pulse has
   // been), loaded (every pair pressed from the first step), and loaded lightly, so that pressed
   // pairs open behind the pulse and touch again from delta = 0.

@@ -19,6 +19,7 @@
 #include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/laws/contact_law.hpp"
 #include "chaindem/laws/restitution.hpp"
+#include "reference_tables.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;
@@ -27,8 +28,12 @@ namespace {
 
 constexpr double pi = std::numbers::pi;
 
-// Two steel spheres: E = 200 GPa, nu = 0.3, sigma_y = 1 GPa, R = 10 mm, rho = 7800 kg/m^3.
-constexpr double youngs = 200e9, nu = 0.3, sigma = 1e9, radius = 0.01, density = 7800.0;
+// Two steel spheres of R = 10 mm (test::elastoplastic_steel: E = 200 GPa, nu = 0.3,
+// sigma_y = 1 GPa, rho = 7800 kg/m^3).
+constexpr double youngs = test::elastoplastic_steel.youngs_modulus,
+                 nu = test::elastoplastic_steel.poisson_ratio,
+                 sigma = test::elastoplastic_steel.yield_stress, radius = 0.01,
+                 density = test::elastoplastic_steel.density;
 const double e_star = youngs / (2.0 * (1.0 - nu * nu));
 const double r_star = radius / 2.0;
 const double m_star = density * 4.0 / 3.0 * pi * radius * radius * radius / 2.0;
@@ -75,39 +80,44 @@ const double jg_c = 1.295 * std::exp(0.736 * nu);
 
 struct Case {
   std::string id;
-  LawParams params;    // beyond the defaults
+  LawParams params;    // beyond the defaults: test::elastoplastic_laws and the pair's own
   double delta_y;      // end of the Hertz branch in units of its own scale (see elastic_end)
   double elastic_end;  // the loading curve is Hertz up to elastic_end * delta_y
 };
+
+// The parameters of test::elastoplastic_laws, with `pair` (the row's parameters that depend on
+// the pair) added.
+LawParams params_of(std::string_view id, const LawParams& pair = {}) {
+  LawParams p = test::elastoplastic_law(id).params;
+  for (const auto& [key, value] : pair) p[key] = value;
+  return p;
+}
 
 std::vector<Case> cases() {
   // Stronge: F_y = pi theta sigma R^2 (3 pi/4)^2 (theta sigma/E*)^2 as printed; delta_y from
   // value continuity with Hertz.
   const double fy_stronge = pi * theta_stronge * sigma * r_star * r_star * std::pow(3 * pi / 4, 2) *
                             std::pow(theta_stronge * sigma / e_star, 2);
+  const double ratio_bd =
+      test::elastoplastic_law("burgoyne_daraio_2014").params.at("plastic_overlap_ratio");
   return {
-      {"thornton_1997", {}, yield_overlap(sigma), 1.0},
-      {"stronge_2000", {}, std::pow(fy_stronge / k_hertz, 2.0 / 3.0), 1.0},
+      {"thornton_1997", params_of("thornton_1997"), yield_overlap(sigma), 1.0},
+      {"stronge_2000", params_of("stronge_2000"), std::pow(fy_stronge / k_hertz, 2.0 / 3.0), 1.0},
       // K_c F_y = 0.05, C_a F_y/a_y = 0.3 (no values in the sources).
       {"vu_quoc_zhang_2002",
-       {{"k_c", 0.05 / fy16}, {"c_a", 0.3 * std::sqrt(r_star * dy16) / fy16}},
-       dy16,
-       1.0},
-      {"kogut_etsion_2002", {}, yield_overlap((0.454 + 0.41 * nu) * 2.8 * sigma), 1.0},
-      {"jackson_green_2005", {}, yield_overlap(jg_c * sigma), 1.9},
-      {"du_wang_2009", {}, yield_overlap((1.0 + pi / 2.0) * sigma), 1.0},
-      // delta_p = 10 delta_y keeps Brake's cubic monotone with the default pressures.
-      {"brake_2012", {{"plastic_overlap_ratio", 10.0}}, dy16, 1.0},
-      // Burgoyne-Daraio with Brake's fully plastic constants: p0 = 2.8 sigma_y, c2 = a_p^2 -
-      // 2 R delta_p, delta_p = 10 delta_y (no values in the sources).
+       params_of("vu_quoc_zhang_2002",
+                 {{"k_c", 0.05 / fy16}, {"c_a", 0.3 * std::sqrt(r_star * dy16) / fy16}}),
+       dy16, 1.0},
+      {"kogut_etsion_2002", params_of("kogut_etsion_2002"),
+       yield_overlap((0.454 + 0.41 * nu) * 2.8 * sigma), 1.0},
+      {"jackson_green_2005", params_of("jackson_green_2005"), yield_overlap(jg_c * sigma), 1.9},
+      {"du_wang_2009", params_of("du_wang_2009"), yield_overlap((1.0 + pi / 2.0) * sigma), 1.0},
+      {"brake_2012", params_of("brake_2012"), dy16, 1.0},
+      // c2 = a_p^2 - 2 R delta_p, with Brake's a_p (p0 = 2.8 sigma_y).
       {"burgoyne_daraio_2014",
-       {{"c1", 2.8},
-        {"c2", a_p * a_p - 2.0 * r_star * 10.0 * dy16},
-        {"plastic_overlap_ratio", 10.0}},
-       dy16,
-       1.0},
-      // xi = 8 (delta_p = 32 delta_y), psi = 1.5 (no values in the sources).
-      {"ma_liu_2015", {{"xi", 8.0}, {"psi", 1.5}}, yield_overlap(1.61 * sigma), 1.0},
+       params_of("burgoyne_daraio_2014", {{"c2", a_p * a_p - 2.0 * r_star * ratio_bd * dy16}}),
+       dy16, 1.0},
+      {"ma_liu_2015", params_of("ma_liu_2015"), yield_overlap(1.61 * sigma), 1.0},
   };
 }
 
@@ -426,7 +436,7 @@ TEST(Elastoplastic, MaLiuSlopesPiRPyAtYieldAndK1AtFullPlasticity) {
   const Case k = find_case("ma_liu_2015");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
-  const MaLiuRow r = ma_liu_row(8.0, 1.5);
+  const MaLiuRow r = ma_liu_row(k.params.at("xi"), k.params.at("psi"));
   auto f = [&](double d) { return loading_force(l, c, d); };
   EXPECT_NEAR(c.yield_force, r.fy, 1e-12 * r.fy);
   EXPECT_NEAR(c.plastic_overlap, 32.0 * r.dy, 1e-12 * r.dp);  // (xi^2/2) delta_y
@@ -461,7 +471,7 @@ TEST(Elastoplastic, BrakeHermiteCubicMatchesValueAndSlopeAtBothEnds) {
   const Case k = find_case("brake_2012");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
-  const BrakeRow b = brake_row(10.0);
+  const BrakeRow b = brake_row(k.params.at("plastic_overlap_ratio"));
   auto f = [&](double d) { return loading_force(l, c, d); };
   EXPECT_NEAR(below(f, b.dy), b.fy, 1e-11 * b.fy);
   EXPECT_NEAR(above(f, b.dy), b.fy, 1e-11 * b.fy);
@@ -716,7 +726,7 @@ TEST(ElastoplasticRestitution, MaLiuAgreesWithMaLiuPredictorWhenFullyPlastic) {
   const Case k = find_case("ma_liu_2015");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
-  const MaLiuRow row = ma_liu_row(8.0, 1.5);
+  const MaLiuRow row = ma_liu_row(k.params.at("xi"), k.params.at("psi"));
   const double r_pe = hertz(row.dp) * r_star / row.fp;
   const double v_y = yield_velocity(e_star, r_star, m_star, row.p_y);
   const double exact = std::sqrt(0.8 * std::pow(0.75, 2.0 / 3.0)) / 0.81;  // 1.00327
@@ -897,7 +907,7 @@ TEST(ElastoplasticRegistry, YieldStressFromMaterialsOrParameterAndInvalidInput) 
   // Burgoyne & Daraio refuses a c2 that makes the fully plastic force negative.
   const LawEntry& bd = law("burgoyne_daraio_2014");
   const std::string m2 = invalid_argument_message([&] {
-    bd.prepare(bd, steel(), {{"c1", 2.8}, {"c2", -1.0}, {"plastic_overlap_ratio", 10.0}});
+    bd.prepare(bd, steel(), params_of("burgoyne_daraio_2014", {{"c2", -1.0}}));
   });
   EXPECT_NE(m2.find("c2"), std::string::npos) << m2;
 }

@@ -14,9 +14,12 @@
 
 #include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/laws/contact_law.hpp"
+#include "reference_tables.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;
+using chaindem::test::hysteresis_alpha;
+using chaindem::test::hysteresis_alpha_formulas;
 using chaindem::test::identity_restitution;
 
 namespace {
@@ -54,36 +57,6 @@ ImpactResult scaled_impact(std::string_view id, double c_r, TensionPolicy tensio
   return simulate_impact(l, c, 1.0, 1.0, o);
 }
 
-// e_out of the hysteresis family from the exact identity (1 + e) alpha = ln((1 + alpha)/(1 -
-// alpha e)), solved here by bisection on (0, min(1, 1/alpha)), independently of the library.
-
-// alpha(c) of every hysteresis row, typed from contact-laws.md group (d).
-const std::map<std::string, std::function<double(double)>> alpha_formulas{
-    {"hunt_crossley", [](double c) { return 3 * (1 - c) / 2; }},
-    {"marhefka_orin", [](double c) { return 3 * (1 - c * c) / (2 * (1 + c * c * c)); }},
-    {"herbert_mcwhannell", [](double c) { return 6 * (1 - c) / ((2 * c - 1) * (2 * c - 1) + 3); }},
-    {"herbert_mcwhannell_s001", [](double c) { return 6 * (1 - c) / ((c - 1) * (c - 1) + 3); }},
-    {"lee_wang", [](double c) { return 3 * (1 - c) / 4; }},
-    {"lankarani_nikravesh", [](double c) { return 3 * (1 - c * c) / 4; }},
-    {"gonthier", [](double c) { return (1 - c * c) / c; }},
-    {"zhiying_qishao", [](double c) { return 3 * (1 - c * c) * std::exp(2 * (1 - c)) / 4; }},
-    {"flores", [](double c) { return 8 * (1 - c) / (5 * c); }},
-    {"ye_li_zhu", [](double c) { return 8 * (1 - c) / (5 * c); }},
-    {"gharib_hurmuzlu", [](double c) { return 1 / c; }},
-    {"hu_guo", [](double c) { return 3 * (1 - c) / (2 * c); }},
-    {"hu_guo_s000", [](double c) { return 3 * (1 - c) / (4 * c); }},
-    {"hu_et_al", [](double c) { return -6.6626 * std::log(c) / (3.85238 + std::log(c)); }},
-    {"shen", [](double c) { return 3 * (1 - c) / (2 * std::pow(c, 0.89)); }},
-    {"carvalho_martins", [](double c) { return 3 * (1 - c) * (11 - c) / (2 * (1 + 9 * c)); }},
-    {"safaeifar_farshidianfar", [](double c) { return 5 * (1 - c) / (4 * c); }},
-    {"zhang_et_al_2020",
-     [](double c) {
-       return 3 * (1 - c) / (2 * (0.618 * std::exp(-3.25 * c) + 0.899 * std::exp(0.09025 * c)) * c);
-     }},
-    {"zhao_et_al_2021", [](double c) { return 4 * (1 - c) / (1.302 * c); }},
-    {"khulief_shabana", [](double c) { return 3 * (1 - c * c) / 4; }},
-};
-
 }  // namespace
 
 // ---- Forces against the formulas ---------------------------------------------------------------
@@ -96,7 +69,7 @@ TEST(LawForces, HysteresisFamilyMatchesFormulas) {
     if (l.kernel != Kernel::hertz_hysteresis && l.kernel != Kernel::linear_hysteresis) continue;
     const bool exact = l.id == "gonthier_exact" || l.id == "zhang_sharf" || l.id == "luo_nahon" ||
                        l.id == "khatiwada";
-    ASSERT_TRUE(exact || alpha_formulas.count(std::string(l.id))) << l.id << " has no test formula";
+    ASSERT_TRUE(exact || hysteresis_alpha_formulas.count(l.id)) << l.id << " has no test formula";
     for (double c : {0.2, 0.5, 0.8}) {
       const bool linear = l.kernel == Kernel::linear_hysteresis;
       const double k = linear ? 3e7 : k_hertz;
@@ -109,7 +82,7 @@ TEST(LawForces, HysteresisFamilyMatchesFormulas) {
         alpha = co.damping;
         EXPECT_NEAR(identity_restitution(alpha), c, 1e-9) << l.id;
       } else {
-        alpha = alpha_formulas.at(std::string(l.id))(c);
+        alpha = hysteresis_alpha(l.id, c);
       }
       const double elastic = linear ? k * d : k * std::pow(d, 1.5);
       EXPECT_NEAR(kernel_force(l, co, s, d, v), elastic * (1 + alpha * v / 0.8), 1e-12 * elastic)

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "chaindem/laws/contact_law.hpp"
+#include "reference_tables.hpp"
 
 using namespace chaindem;
 
@@ -114,26 +115,19 @@ TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
   EXPECT_EQ(restitution_beta(1.0), 0.0);
 }
 
-// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0) with alpha from contact-laws.md (d).
+// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0) with alpha from contact-laws.md (d)
+// (reference_tables.hpp).
 TEST(HysteresisLaws, ForceMatchesFormula) {
-  struct Row {
-    const char* id;
-    double (*alpha)(double);
-  };
-  const Row rows[] = {
-      {"hunt_crossley", [](double c) { return 3.0 * (1.0 - c) / 2.0; }},
-      {"lankarani_nikravesh", [](double c) { return 3.0 * (1.0 - c * c) / 4.0; }},
-      {"flores", [](double c) { return 8.0 * (1.0 - c) / (5.0 * c); }},
-  };
   const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
-  for (const Row& row : rows) {
+  for (const char* id : {"hunt_crossley", "lankarani_nikravesh", "flores"}) {
     for (double c_r : {0.2, 0.5, 0.95}) {
       const double d = 5e-6, v = -0.3, v0 = 0.7;
-      const double expected = k * std::pow(d, 1.5) * (1.0 + row.alpha(c_r) * v / v0);
+      const double expected =
+          k * std::pow(d, 1.5) * (1.0 + test::hysteresis_alpha(id, c_r) * v / v0);
       EXPECT_NEAR(
-          evaluate(law(row.id), {{"restitution", c_r}, {"impact_velocity_floor", 1e-6}}, d, v, v0),
+          evaluate(law(id), {{"restitution", c_r}, {"impact_velocity_floor", 1e-6}}, d, v, v0),
           expected, 1e-12 * k * std::pow(d, 1.5))
-          << row.id;
+          << id;
     }
   }
   // Printed values of alpha(0.5): 0.75, 0.5625, 1.6 (contact-laws.md group (d) table).

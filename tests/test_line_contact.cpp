@@ -10,6 +10,7 @@
 
 #include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/laws/contact_law.hpp"
+#include "reference_tables.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;
@@ -355,7 +356,7 @@ TEST(LineContactLaws, Seed000PinInHoleImpact) {
 // the hysteresis family's exact restitution, whatever F_e(delta) (the identity of contact-laws.md
 // §0.5 integrates m v dv/(1 + alpha v/v0) = -dU over a cycle, where U returns to 0).
 TEST(LineContactLaws, HysteresisFactorGivesTheExactRestitution) {
-  const double alpha = 0.75 * (1 - 0.49);  // c_r = 0.7
+  const double alpha = hysteresis_alpha("lankarani_nikravesh", 0.7);
   // (1 + e) alpha = ln((1 + alpha)/(1 - alpha e)), by bisection.
   double lo = 1e-9, hi = 1.0;
   for (int k = 0; k < 200; ++k) {

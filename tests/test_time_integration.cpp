@@ -11,6 +11,7 @@
 
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/laws/edge_impulse.hpp"
+#include "reference_tables.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;
@@ -41,8 +42,7 @@ double observed_order(const std::vector<double>& errors) {
 // The default case's chain: a striker on 20 touching steel beads ending at a wall.
 std::string walled_chain(const std::string& contact) {
   return "[simulation]\nduration = 1e-3\n[contact]\n" + contact +
-         "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
-         "yield_stress = 1e9\n"
+         material_section("steel", elastoplastic_steel) +
          "[chain]\ncount = 20\nmaterials = steel\nradii = 0.005\n"
          "[striker]\nvelocity = 1.0\n[wall_end]\nenabled = true\nmaterial = steel\n";
 }
