@@ -3,12 +3,13 @@
 #include <iomanip>
 #include <iostream>
 
-#include "chaindem/io/case_file.hpp"
 #include "chaindem/commands/collide_command.hpp"
+#include "chaindem/commands/command_line.hpp"
 #include "chaindem/commands/compare_command.hpp"
-#include "chaindem/laws/contact_law.hpp"
 #include "chaindem/commands/run_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/laws/contact_law.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
@@ -34,9 +35,9 @@ int models(const std::vector<std::string>& args) {
   desc.add_options()("help,h", "this help")("markdown", po::bool_switch(&markdown),
                                             "print docs/contact-laws.md")(
       "list", po::bool_switch(&list), "one line per law: id, family, required parameters");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(desc).run(), vm);
-  po::notify(vm);
+  const auto parsed = parse_command_line(args, desc, nullptr, "models", &std::cerr);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
   if (markdown) {
     std::cout << laws_markdown();
     return 0;
@@ -91,20 +92,9 @@ int run(const std::vector<std::string>& args) {
       "set", po::value(&o.overrides)->composing(),
       "override a case key: --set section.key=value (repeatable; wins over the file)")(
       "quiet,q", po::bool_switch(&o.quiet), "no progress and no summary");
-  po::options_description hidden;
-  hidden.add_options()("case", po::value(&o.case_path));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("case", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "chaindem run: " << e.what() << "\n";
-    return 2;
-  }
+  const auto parsed = parse_command_line(args, desc, &o.case_path, "run", &std::cerr);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     std::cout << "usage: chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...]\n\n"
                  "Runs one case and writes an H5MD/HDF5 file (docs/output-format.md). Case keys "

@@ -1,5 +1,6 @@
 // `chaindem collide`: one head-on collision of two bodies, or a body and a wall, under any law.
 #include "chaindem/commands/collide_command.hpp"
+#include "chaindem/commands/command_line.hpp"
 
 #include <boost/program_options.hpp>
 #include <cmath>
@@ -123,14 +124,9 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
       "json", po::bool_switch(&json), "print the results as JSON")(
       "output,o", po::value(&output), "write force, overlap and velocity through the contact");
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    err << "chaindem collide: " << e.what() << "\n";
-    return 2;
-  }
+  const auto parsed = parse_command_line(args, desc, nullptr, "collide", &err);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     out << "usage: chaindem collide --law ID [--restitution C] --velocity V\n"
            "         (--mass M [--mass2 M2 | --wall] --stiffness K\n"

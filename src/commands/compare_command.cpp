@@ -1,6 +1,7 @@
 // `chaindem compare`: one chain under several laws, per-bead errors against a reference law or
 // measured data (peak velocity, peak contact force, pulse arrival time, final velocity).
 #include "chaindem/commands/compare_command.hpp"
+#include "chaindem/commands/command_line.hpp"
 
 #include <omp.h>
 
@@ -17,9 +18,9 @@
 #include <sstream>
 
 #include "chaindem/commands/case_runner.hpp"
+#include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/laws/restitution.hpp"
 #include "chaindem/version.hpp"
-#include "chaindem/io/hdf5_util.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -259,20 +260,9 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       "beads shown in the table (default: 8 spread over the chain)")(
       "threads", po::value(&threads), "OpenMP threads (one law per thread)")(
       "json", po::bool_switch(&json), "print the errors as JSON");
-  po::options_description hidden;
-  hidden.add_options()("case", po::value(&case_path));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("case", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    err << "chaindem compare: " << e.what() << "\n";
-    return 2;
-  }
+  const auto parsed = parse_command_line(args, desc, &case_path, "compare", &err);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     out << "usage: chaindem compare CASE.ini --laws A,B,... (--reference LAW | --reference-data "
            "FILE.csv)\n\n"

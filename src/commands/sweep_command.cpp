@@ -1,4 +1,5 @@
 #include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/commands/command_line.hpp"
 #include "chaindem/commands/progress.hpp"
 
 #include <omp.h>
@@ -595,20 +596,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "threads", po::value(&threads), "OpenMP threads (default: OMP_NUM_THREADS or all cores)")(
       "set", po::value(&sets)->composing(), "a case key for every case: --set section.key=value")(
       "quiet,q", po::bool_switch(&quiet), "no progress");
-  po::options_description hidden;
-  hidden.add_options()("sweep", po::value(&sweep_path));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description pos;
-  pos.add("sweep", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    if (log) *log << "chaindem sweep: " << e.what() << "\n";
-    return 2;
-  }
+  const auto parsed = parse_command_line(args, desc, &sweep_path, "sweep", log);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
     if (rank == 0)
       out << "usage: chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N] [--set key=value ...]\n"

@@ -1,0 +1,22 @@
+#pragma once
+// What every command does with its arguments: Boost.Program_options over the command's options,
+// and at most one positional argument (the case or sweep file).
+
+#include <boost/program_options.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace chaindem {
+
+/// Parses `args` against `options`, the first positional argument into `*positional` (nullptr:
+/// none allowed). On a parse error writes "chaindem COMMAND: what" to `err` (when not null) and
+/// returns nullopt; the command then exits with status 2.
+std::optional<boost::program_options::variables_map> parse_command_line(
+    const std::vector<std::string>& args,
+    const boost::program_options::options_description& options, std::string* positional,
+    std::string_view command, std::ostream* err);
+
+}  // namespace chaindem

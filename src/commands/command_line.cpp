@@ -1,0 +1,31 @@
+#include "chaindem/commands/command_line.hpp"
+
+namespace po = boost::program_options;
+
+namespace chaindem {
+
+std::optional<po::variables_map> parse_command_line(const std::vector<std::string>& args,
+                                                    const po::options_description& options,
+                                                    std::string* positional,
+                                                    std::string_view command, std::ostream* err) {
+  po::options_description all;
+  all.add(options);
+  po::positional_options_description pos;
+  if (positional) {
+    po::options_description hidden;
+    hidden.add_options()("positional-argument", po::value(positional));
+    all.add(hidden);
+    pos.add("positional-argument", 1);
+  }
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    if (err) *err << "chaindem " << command << ": " << e.what() << "\n";
+    return std::nullopt;
+  }
+  return vm;
+}
+
+}  // namespace chaindem
