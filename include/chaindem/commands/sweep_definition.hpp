@@ -1,0 +1,41 @@
+#pragma once
+// A sweep file (docs/sweeps.md): a base case, keys set for every case, and axes over any case
+// keys, combined as a grid or zipped; each case is the base case with its overrides.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace chaindem::sweep {
+
+/// One swept case key and its values.
+struct Axis {
+  std::string key;                  // case key, section.name
+  std::vector<std::string> values;  // as text
+};
+
+/// A sweep as read from its file, with its cases enumerated.
+struct SweepDefinition {
+  std::string path, text;
+  std::string base;  // base case file, resolved against the sweep file's folder
+  std::string combine = "grid";
+  std::string output;
+  std::vector<std::string> fixed;  // "key=value" applied to every case
+  std::vector<Axis> axes;
+  std::vector<std::vector<std::string>> cases;  // per case: the axis values
+};
+
+/// Reads SWEEP.ini; `extra_fixed` are keys set for every case from the command line
+/// (section.key=value). Throws CaseError for an invalid file.
+SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed);
+/// The overrides of case k over the base case (its fixed keys, its axis values, one thread).
+std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k);
+/// "case k (key=value, ...)", for messages.
+std::string case_label(const SweepDefinition& d, std::size_t k);
+/// The case's group name in the file, case-NNNNNN.
+std::string case_name(std::size_t k);
+/// What identifies a sweep (version, sweep file, base case, overrides): a rerun may resume only
+/// the same sweep.
+std::string signature(const SweepDefinition& d);
+
+}  // namespace chaindem::sweep

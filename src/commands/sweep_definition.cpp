@@ -1,0 +1,166 @@
+#include "chaindem/commands/sweep_definition.hpp"
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/version.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace chaindem::sweep {
+namespace {
+
+std::string format_number(double x) {
+  std::ostringstream s;
+  s << std::setprecision(12) << x;
+  return s.str();
+}
+
+// "a, b, c" or "start:stop:step" (inclusive).
+std::vector<std::string> axis_values(const std::string& key, const std::string& text) {
+  std::vector<std::string> out;
+  if (text.find(':') != std::string::npos && text.find(',') == std::string::npos) {
+    std::vector<double> parts;
+    std::stringstream s(text);
+    std::string item;
+    while (std::getline(s, item, ':')) {
+      try {
+        std::size_t used = 0;
+        parts.push_back(std::stod(item, &used));
+        if (item.find_first_not_of(" \t", used) != std::string::npos)
+          throw std::invalid_argument(item);
+      } catch (const std::exception&) {
+        throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step");
+      }
+    }
+    if (parts.size() != 3 || !(parts[2] > 0) || parts[1] < parts[0])
+      throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step with step > 0");
+    const auto n = static_cast<long>(std::floor((parts[1] - parts[0]) / parts[2] + 1e-9)) + 1;
+    if (n > 1000000) throw CaseError("axes." + key + ": more than 1e6 values");
+    for (long k = 0; k < n; ++k)
+      out.push_back(format_number(parts[0] + static_cast<double>(k) * parts[2]));
+    return out;
+  }
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ',')) {
+    const auto b = item.find_first_not_of(" \t");
+    const auto e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  if (out.empty()) throw CaseError("axes." + key + ": no values");
+  return out;
+}
+
+}  // namespace
+
+SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
+  SweepDefinition d;
+  d.path = fs::weakly_canonical(path).string();
+  std::ifstream in(path);
+  if (!in) throw CaseError("cannot read sweep file '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  d.text = text.str();
+  std::istringstream s(d.text);
+  po::parsed_options parsed(nullptr);
+  try {
+    parsed = po::parse_config_file(s, po::options_description(), true);
+  } catch (const po::error& e) {
+    throw CaseError(path + ": " + e.what());
+  }
+  std::set<std::string> seen;
+  for (const auto& opt : parsed.options) {
+    const std::string& key = opt.string_key;
+    const std::string value = opt.value.empty() ? "" : opt.value.front();
+    if (!seen.insert(key).second) throw CaseError(path + ": key '" + key + "' is given twice");
+    if (key == "sweep.base") {
+      d.base = fs::weakly_canonical(fs::path(path).parent_path() / value).string();
+    } else if (key == "sweep.combine") {
+      if (value != "grid" && value != "zip")
+        throw CaseError(path + ": sweep.combine: '" + value + "' is not grid or zip");
+      d.combine = value;
+    } else if (key == "sweep.output") {
+      d.output = value;
+    } else if (key.rfind("set.", 0) == 0) {
+      d.fixed.push_back(key.substr(4) + "=" + value);
+    } else if (key.rfind("axes.", 0) == 0) {
+      d.axes.push_back({key.substr(5), axis_values(key.substr(5), value)});
+    } else {
+      throw CaseError(path + ": unknown key '" + key +
+                      "' (sections: [sweep] base, combine, output; [set] and [axes] case keys)");
+    }
+  }
+  if (d.base.empty()) throw CaseError(path + ": sweep.base is missing (the base case file)");
+  d.fixed.insert(d.fixed.end(), extra_fixed.begin(), extra_fixed.end());
+  if (d.output.empty()) d.output = fs::path(path).stem().string() + ".h5";
+
+  // Cases: the full grid (first axis slowest) or the axes zipped.
+  if (d.axes.empty()) {
+    d.cases.push_back({});
+  } else if (d.combine == "zip") {
+    const std::size_t n = d.axes.front().values.size();
+    for (const auto& a : d.axes)
+      if (a.values.size() != n)
+        throw CaseError(path + ": axes." + a.key + ": " + std::to_string(a.values.size()) +
+                        " values, but zipped axes need the same count (" + std::to_string(n) + ")");
+    for (std::size_t k = 0; k < n; ++k) {
+      std::vector<std::string> c;
+      for (const auto& a : d.axes) c.push_back(a.values[k]);
+      d.cases.push_back(c);
+    }
+  } else {
+    std::size_t total = 1;
+    for (const auto& a : d.axes) total *= a.values.size();
+    if (total > 10000000) throw CaseError(path + ": more than 1e7 cases");
+    for (std::size_t k = 0; k < total; ++k) {
+      std::vector<std::string> c(d.axes.size());
+      std::size_t rest = k;
+      for (std::size_t a = d.axes.size(); a-- > 0;) {
+        c[a] = d.axes[a].values[rest % d.axes[a].values.size()];
+        rest /= d.axes[a].values.size();
+      }
+      d.cases.push_back(c);
+    }
+  }
+  return d;
+}
+
+std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k) {
+  std::vector<std::string> o = d.fixed;
+  for (std::size_t a = 0; a < d.axes.size(); ++a) o.push_back(d.axes[a].key + "=" + d.cases[k][a]);
+  o.push_back("simulation.threads=1");  // parallelism is across cases
+  return o;
+}
+
+std::string case_label(const SweepDefinition& d, std::size_t k) {
+  std::string s = "case " + std::to_string(k);
+  for (std::size_t a = 0; a < d.axes.size(); ++a)
+    s += (a ? ", " : " (") + d.axes[a].key + "=" + d.cases[k][a];
+  return d.axes.empty() ? s : s + ")";
+}
+
+std::string case_name(std::size_t k) {
+  std::ostringstream s;
+  s << "case-" << std::setw(6) << std::setfill('0') << k;
+  return s.str();
+}
+
+// What identifies a sweep: a rerun may resume only the same sweep.
+std::string signature(const SweepDefinition& d) {
+  std::ifstream base(d.base);
+  std::stringstream s;
+  s << "chaindem " << version << "\n"
+    << d.text << "\n--- base " << d.base << "\n"
+    << base.rdbuf() << "\n--- overrides\n";
+  for (const auto& f : d.fixed) s << f << "\n";
+  return s.str();
+}
+
+}  // namespace chaindem::sweep
