@@ -20,7 +20,7 @@
 
 #include <array>
 #include <cmath>
-#include "chaindem/laws/law.hpp"
+#include "chaindem/laws/pair.hpp"
 
 namespace chaindem::kernels {
 

@@ -72,3 +72,11 @@ struct Hertz {
 };
 
 }  // namespace chaindem::kernels
+
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// clang-format off
+#define CHAINDEM_ELASTIC_KERNELS(X) \
+  X(linear_spring, kernels::LinearSpring) /* F = K delta */ \
+  X(power_law, kernels::PowerLaw) /* F = K delta^n */ \
+  X(hertz, kernels::Hertz) /* F = K delta^(3/2) */
+// clang-format on

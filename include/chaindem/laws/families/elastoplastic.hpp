@@ -330,3 +330,17 @@ struct Elastoplastic {
 };
 
 }  // namespace chaindem::kernels
+
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// clang-format off
+#define CHAINDEM_ELASTOPLASTIC_KERNELS(X) \
+  X(thornton_1997, kernels::Elastoplastic<kernels::ep::Thornton>) /* Hertz, then F_y + pi p_y R (delta - delta_y) */ \
+  X(stronge_2000, kernels::Elastoplastic<kernels::ep::Stronge>) /* Hertz, logarithmic, linear */ \
+  X(vu_quoc_zhang_2002, kernels::Elastoplastic<kernels::ep::VuQuocZhang>) /* force-driven delta(F) */ \
+  X(kogut_etsion_2002, kernels::Elastoplastic<kernels::ep::KogutEtsion>) /* power-law fits in delta/delta_y */ \
+  X(jackson_green_2005, kernels::Elastoplastic<kernels::ep::JacksonGreen>) /* Hertz to omega = 1.9, then the Jackson-Green fit */ \
+  X(du_wang_2009, kernels::Elastoplastic<kernels::ep::DuWang>) /* Hertz, then linear tangent */ \
+  X(brake_2012, kernels::Elastoplastic<kernels::ep::Brake>) /* Hertz, Hermite cubic, fully plastic linear */ \
+  X(burgoyne_daraio_2014, kernels::Elastoplastic<kernels::ep::BurgoyneDaraio>) /* Hertz, delta (alpha + beta ln delta), linear */ \
+  X(ma_liu_2015, kernels::Elastoplastic<kernels::ep::MaLiu>) /* Hertz, logarithmic, linear */
+// clang-format on

@@ -101,3 +101,11 @@ struct HertzRootScale : Hertz {
 using HertzV0RootDamping = Hysteresis<HertzRootScale>;
 
 }  // namespace chaindem::kernels
+
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// clang-format off
+#define CHAINDEM_HYSTERESIS_KERNELS(X) \
+  X(hertz_hysteresis, kernels::HertzHysteresis) /* F = K delta^(3/2) (1 + alpha v/v0) */ \
+  X(linear_hysteresis, kernels::LinearHysteresis) /* F = K delta (1 + alpha v/v0) */ \
+  X(hertz_v0_root_damping, kernels::HertzV0RootDamping) /* F = K delta^(3/2) + alpha K delta^(1/2) v/v0 */
+// clang-format on

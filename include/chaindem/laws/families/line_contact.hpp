@@ -1,6 +1,8 @@
 #pragma once
 // Line-contact family: cylinders of axial length L, elastic parts composed with hysteresis.
 
+#include <numbers>
+
 #include "chaindem/laws/families/hysteresis.hpp"
 
 namespace chaindem::kernels {
@@ -116,3 +118,12 @@ struct PerssonLineElastic {
 using PerssonLineContact = Hysteresis<PerssonLineElastic>;
 
 }  // namespace chaindem::kernels
+
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// clang-format off
+#define CHAINDEM_LINE_CONTACT_KERNELS(X) \
+  X(power_hysteresis, kernels::PowerHysteresis) /* F = K delta^n (1 + alpha v/v0) */ \
+  X(line_contact_implicit, kernels::LineContactImplicit) /* delta = a F (ln(b/F) + k) */ \
+  X(liu_line_contact, kernels::LiuLineContact) /* F = q delta (delta/(dR + delta))^(1/2) */ \
+  X(persson_line_contact, kernels::PerssonLineContact) /* Persson's u = delta/(2 dR + delta) */
+// clang-format on

@@ -90,3 +90,10 @@ struct PlasticPower {
 };
 
 }  // namespace chaindem::kernels
+
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// clang-format off
+#define CHAINDEM_PIECEWISE_KERNELS(X) \
+  X(jankowski_piecewise, kernels::JankowskiPiecewise) /* dashpot chi delta^(1/4) v while approaching only */ \
+  X(plastic_power, kernels::PlasticPower) /* loading K delta^n, frozen power-law unloading */
+// clang-format on

@@ -93,3 +93,13 @@ struct LeeWangTransition : Hertz {
 };
 
 }  // namespace chaindem::kernels
+
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// clang-format off
+#define CHAINDEM_VISCOUS_KERNELS(X) \
+  X(linear_viscoelastic, kernels::LinearViscoelastic) /* F = K delta + C v */ \
+  X(viscous_power, kernels::ViscousPower) /* F = K delta^n + chi delta^m v */ \
+  X(hertz_viscous_quarter, kernels::HertzViscousQuarter) /* F = K delta^(3/2) + chi delta^(1/4) v */ \
+  X(hertz_mindlin, kernels::HertzMindlin) /* F = K delta^(3/2) + 2 sqrt(5/6) |beta| sqrt(S_n m*) v */ \
+  X(lee_wang_transition, kernels::LeeWangTransition) /* F = K delta^(3/2) + T(delta) D v */
+// clang-format on
