@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "chaindem/laws/contact_law.hpp"
 #include "chaindem/engine/scene.hpp"
+#include "chaindem/laws/contact_law.hpp"
 
 namespace chaindem {
 
@@ -199,7 +199,13 @@ class Simulation {
 
  private:
   void step_general();
+  /// The general engine's contact and particle forces (compute_forces).
+  void evaluate_general_contacts(const detail::ContactRules& rules, bool first);
   void build_chain_contacts();
+  /// The chain engine's contact and particle forces at construction (compute_forces).
+  void evaluate_chain_contacts(const detail::ContactRules& rules);
+  /// advance() on the chain engine: n steps in passes.
+  void advance_chain(std::int64_t n);
   struct ChainPass;
   struct ChainRange;
   void chain_pass(std::int64_t steps, std::int64_t log_offset);
