@@ -153,6 +153,129 @@ double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double spe
   return t;
 }
 
+namespace {
+
+// The largest relative speed of the case: the spread of body and wall velocities, plus what
+// gravity can add over the run.
+double largest_relative_speed(const Scene& scene, double duration) {
+  Eigen::Vector3d lo = scene.particles.velocity.colwise().minCoeff().transpose();
+  Eigen::Vector3d hi = scene.particles.velocity.colwise().maxCoeff().transpose();
+  for (const auto& w : scene.walls) {
+    lo = lo.cwiseMin(w.velocity);
+    hi = hi.cwiseMax(w.velocity);
+  }
+  return (hi - lo).norm() + scene.gravity.norm() * duration;
+}
+
+// The impact velocity of the laws with v0 in the damping term (contact-laws.md §0.7). The onset
+// policy needs a floor for contacts that start at rest: unless given, 1 % of the case's largest
+// relative speed, a physical choice independent of the time step. The reference policy uses
+// the largest relative speed unless given.
+void set_impact_velocity_policy(const CaseConfig& cfg, SimulationSettings& settings, double speed) {
+  const bool uses_v0 = settings.law->uses_impact_velocity();
+  using Policy = SimulationSettings::ImpactVelocity;
+  const std::string& policy = cfg.text("contact.impact_velocity");
+  settings.impact_velocity = impact_velocity_from(policy).value();  // the key's words
+  settings.static_origin = cfg.text("contact.hysteresis_origin") == "static";
+  settings.integrator = cfg.text("simulation.integrator") == "lammps"
+                            ? SimulationSettings::Integrator::lammps
+                            : SimulationSettings::Integrator::second_order;
+  settings.reference_velocity = cfg.number("contact.reference_velocity");
+  if (settings.reference_velocity == 0.0) settings.reference_velocity = speed;
+  if (uses_v0 && settings.impact_velocity == Policy::reference &&
+      !(settings.reference_velocity > 0.0))
+    cfg.fail("contact.reference_velocity",
+             "is needed: nothing moves in the case, so there is no largest relative speed to use "
+             "(allowed: (0, inf) m/s)");
+  if (uses_v0 && settings.impact_velocity == Policy::onset &&
+      !settings.law_params.count("impact_velocity_floor"))
+    settings.law_params["impact_velocity_floor"] = speed > 0.0 ? 0.01 * speed : 1e-6;
+  if (settings.impact_velocity != Policy::onset) {
+    if (uses_v0 && cfg.given("contact.impact_velocity_floor"))
+      cfg.fail("contact.impact_velocity_floor",
+               "is the floor of the onset policy, and contact.impact_velocity is " + policy +
+                   ", which needs none: give contact.impact_velocity = onset to use a floor");
+    settings.law_params.erase("impact_velocity_floor");  // only the onset policy has a floor
+  }
+}
+
+// The time step: given, or the shortest contact time of the case over steps_per_contact, reduced
+// where the damping needs it; the number of steps of the run.
+void choose_time_step(const CaseConfig& cfg, RunSetup& run,
+                      const std::vector<TimeScalePair>& time_scale_pairs, double speed) {
+  SimulationSettings& settings = run.settings;
+  using Policy = SimulationSettings::ImpactVelocity;
+  const bool uses_v0 = settings.law->uses_impact_velocity();
+  if (cfg.number("simulation.time_step") > 0.0) {
+    settings.time_step = cfg.number("simulation.time_step");
+    run.time_step_note = "given";
+  } else {
+    const double t_contact = shortest_contact_time(time_scale_pairs, speed);
+    if (!std::isfinite(t_contact))
+      cfg.fail("simulation.time_step",
+               "cannot be chosen automatically: nothing moves and no contact is loaded; give a "
+               "time step");
+    const double per_contact = cfg.number("simulation.steps_per_contact");
+    settings.time_step = t_contact / per_contact;
+    std::ostringstream note;
+    note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed
+         << " m/s / " << per_contact << " steps";
+    // The explicit step must also resolve the damping: with C = dF/dv, the damping coefficient of
+    // the stiffest contact at the deepest overlap the case reaches, C dt / m* stays below 1/4 for
+    // the second-order integration (stable below 1/2) and below 1 for the half-step one (stable
+    // below 4). For the hysteresis laws C = alpha F_e / v0 with v0 as the policy sets it for an
+    // impact at the case's largest speed: the floor (onset: every contact that starts at rest),
+    // the reference velocity, or that speed (peak).
+    double v0 = speed;
+    if (settings.impact_velocity == Policy::onset && uses_v0)
+      v0 = settings.law_params.at("impact_velocity_floor");
+    if (settings.impact_velocity == Policy::reference) v0 = settings.reference_velocity;
+    const double limit =
+        settings.integrator == SimulationSettings::Integrator::second_order ? 0.25 : 1.0;
+    double dt_damping = std::numeric_limits<double>::infinity();
+    for (const auto& c : time_scale_pairs) {
+      const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
+      double d_max =
+          speed > 0.0 ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0)) : 0.0;
+      d_max = std::max(d_max, c.initial_overlap);
+      if (!(d_max > 0.0) || !(v0 > 0.0)) continue;
+      const double damping = damping_coefficient(settings.law->kernel, c.coeffs, d_max, v0);
+      if (damping > 0.0) dt_damping = std::min(dt_damping, limit * m / damping);
+    }
+    if (dt_damping < settings.time_step) {
+      settings.time_step = dt_damping;
+      note << "; reduced to " << dt_damping << " s so that the damping stays stable";
+      if (settings.impact_velocity == Policy::onset && uses_v0)
+        note << " (at the impact-velocity floor)";
+    }
+    run.time_step_note = note.str();
+  }
+  const double steps = std::ceil(run.duration / settings.time_step - 1e-9);
+  if (!(steps <= 1e12))
+    cfg.fail(
+        cfg.number("simulation.time_step") > 0.0 ? "simulation.time_step" : "simulation.duration",
+        "needs " + std::to_string(steps) + " steps; at most 1e12 allowed");
+  run.steps = static_cast<std::int64_t>(steps);
+}
+
+// Output frames and file.
+void set_output(const CaseConfig& cfg, RunSetup& run) {
+  const SimulationSettings& settings = run.settings;
+  double interval = cfg.number("output.interval");
+  if (interval == 0.0) interval = run.duration / 200.0;
+  interval = std::min(interval, run.duration);
+  run.output_every = std::max<std::int64_t>(1, std::llround(interval / settings.time_step));
+  run.write_contacts = cfg.flag("output.contacts");
+  if (cfg.has("output.file")) {
+    run.output_file = cfg.text("output.file");
+    if (run.output_file.empty()) cfg.fail("output.file", "is empty");
+  } else {
+    run.output_file = std::filesystem::path(cfg.origin()).stem().string() + ".h5";
+  }
+}
+
+}  // namespace
+
 RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   RunSetup run;
   Scene& scene = run.scene;
@@ -377,106 +500,12 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
                                   .dot(scene.walls[w].normal),
                 (static_cast<int>(w) == start_wall && i == 0) ||
                     (static_cast<int>(w) == end_wall && i == last_bead));
-  // Largest relative speed: spread of body and wall velocities, plus what gravity can add.
-  Eigen::Vector3d lo = p.velocity.colwise().minCoeff().transpose();
-  Eigen::Vector3d hi = p.velocity.colwise().maxCoeff().transpose();
-  for (const auto& w : scene.walls) {
-    lo = lo.cwiseMin(w.velocity);
-    hi = hi.cwiseMax(w.velocity);
-  }
-  const double speed = (hi - lo).norm() + scene.gravity.norm() * run.duration;
+  const double speed = largest_relative_speed(scene, run.duration);
 
-  // The impact velocity of the laws with v0 in the damping term (contact-laws.md §0.7). The onset
-  // policy needs a floor for contacts that start at rest: unless given, 1 % of the case's largest
-  // relative speed, a physical choice independent of the time step. The reference policy uses
-  // the largest relative speed unless given.
-  const bool uses_v0 = settings.law->uses_impact_velocity();
-  using Policy = SimulationSettings::ImpactVelocity;
-  const std::string& policy = cfg.text("contact.impact_velocity");
-  settings.impact_velocity = impact_velocity_from(policy).value();  // the key's words
-  settings.static_origin = cfg.text("contact.hysteresis_origin") == "static";
-  settings.integrator = cfg.text("simulation.integrator") == "lammps"
-                            ? SimulationSettings::Integrator::lammps
-                            : SimulationSettings::Integrator::second_order;
-  settings.reference_velocity = cfg.number("contact.reference_velocity");
-  if (settings.reference_velocity == 0.0) settings.reference_velocity = speed;
-  if (uses_v0 && settings.impact_velocity == Policy::reference &&
-      !(settings.reference_velocity > 0.0))
-    cfg.fail("contact.reference_velocity",
-             "is needed: nothing moves in the case, so there is no largest relative speed to use "
-             "(allowed: (0, inf) m/s)");
-  if (uses_v0 && settings.impact_velocity == Policy::onset &&
-      !settings.law_params.count("impact_velocity_floor"))
-    settings.law_params["impact_velocity_floor"] = speed > 0.0 ? 0.01 * speed : 1e-6;
-  if (settings.impact_velocity != Policy::onset) {
-    if (uses_v0 && cfg.given("contact.impact_velocity_floor"))
-      cfg.fail("contact.impact_velocity_floor",
-               "is the floor of the onset policy, and contact.impact_velocity is " + policy +
-                   ", which needs none: give contact.impact_velocity = onset to use a floor");
-    settings.law_params.erase("impact_velocity_floor");  // only the onset policy has a floor
-  }
+  set_impact_velocity_policy(cfg, settings, speed);
 
-  if (cfg.number("simulation.time_step") > 0.0) {
-    settings.time_step = cfg.number("simulation.time_step");
-    run.time_step_note = "given";
-  } else {
-    const double t_contact = shortest_contact_time(time_scale_pairs, speed);
-    if (!std::isfinite(t_contact))
-      cfg.fail("simulation.time_step",
-               "cannot be chosen automatically: nothing moves and no contact is loaded; give a "
-               "time step");
-    const double per_contact = cfg.number("simulation.steps_per_contact");
-    settings.time_step = t_contact / per_contact;
-    std::ostringstream note;
-    note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed
-         << " m/s / " << per_contact << " steps";
-    // The explicit step must also resolve the damping: with C = dF/dv, the damping coefficient of
-    // the stiffest contact at the deepest overlap the case reaches, C dt / m* stays below 1/4 for
-    // the second-order integration (stable below 1/2) and below 1 for the half-step one (stable
-    // below 4). For the hysteresis laws C = alpha F_e / v0 with v0 as the policy sets it for an
-    // impact at the case's largest speed: the floor (onset: every contact that starts at rest),
-    // the reference velocity, or that speed (peak).
-    double v0 = speed;
-    if (settings.impact_velocity == Policy::onset && uses_v0)
-      v0 = settings.law_params.at("impact_velocity_floor");
-    if (settings.impact_velocity == Policy::reference) v0 = settings.reference_velocity;
-    const double limit =
-        settings.integrator == SimulationSettings::Integrator::second_order ? 0.25 : 1.0;
-    double dt_damping = std::numeric_limits<double>::infinity();
-    for (const auto& c : time_scale_pairs) {
-      const double k = c.coeffs.stiffness, n = c.coeffs.exponent, m = c.effective_mass;
-      double d_max =
-          speed > 0.0 ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0)) : 0.0;
-      d_max = std::max(d_max, c.initial_overlap);
-      if (!(d_max > 0.0) || !(v0 > 0.0)) continue;
-      const double damping = damping_coefficient(settings.law->kernel, c.coeffs, d_max, v0);
-      if (damping > 0.0) dt_damping = std::min(dt_damping, limit * m / damping);
-    }
-    if (dt_damping < settings.time_step) {
-      settings.time_step = dt_damping;
-      note << "; reduced to " << dt_damping << " s so that the damping stays stable";
-      if (settings.impact_velocity == Policy::onset && uses_v0)
-        note << " (at the impact-velocity floor)";
-    }
-    run.time_step_note = note.str();
-  }
-  const double steps = std::ceil(run.duration / settings.time_step - 1e-9);
-  if (!(steps <= 1e12))
-    cfg.fail(
-        cfg.number("simulation.time_step") > 0.0 ? "simulation.time_step" : "simulation.duration",
-        "needs " + std::to_string(steps) + " steps; at most 1e12 allowed");
-  run.steps = static_cast<std::int64_t>(steps);
-  double interval = cfg.number("output.interval");
-  if (interval == 0.0) interval = run.duration / 200.0;
-  interval = std::min(interval, run.duration);
-  run.output_every = std::max<std::int64_t>(1, std::llround(interval / settings.time_step));
-  run.write_contacts = cfg.flag("output.contacts");
-  if (cfg.has("output.file")) {
-    run.output_file = cfg.text("output.file");
-    if (run.output_file.empty()) cfg.fail("output.file", "is empty");
-  } else {
-    run.output_file = std::filesystem::path(cfg.origin()).stem().string() + ".h5";
-  }
+  choose_time_step(cfg, run, time_scale_pairs, speed);
+  set_output(cfg, run);
   return run;
 }
 
