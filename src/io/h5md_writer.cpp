@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "chaindem/version.hpp"
 #include "chaindem/io/xdmf_writer.hpp"
+#include "chaindem/version.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
               "hid_t travels as std::int64_t in the public header");
@@ -63,6 +63,30 @@ struct Clock {
   }
 };
 
+// The per-contact columns of /contacts besides `first` and `second` (docs/output-format.md):
+// name, unit, and the value of contact c of a list, in file order. A new column is one row here.
+struct ContactColumn {
+  const char* name;
+  const char* unit;
+  double (*value)(const Simulation& sim, const ContactList& cl, std::size_t c);
+};
+constexpr std::array contact_columns{
+    ContactColumn{
+        "overlap", "m",
+        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.overlap[c]; }},
+    ContactColumn{
+        "normal_force", "N",
+        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.force[c]; }},
+    ContactColumn{"approach_rate", "m/s",
+                  [](const Simulation& sim, const ContactList& cl, std::size_t c) {
+                    return sim.approach_rate(cl, c);
+                  }},
+    ContactColumn{"impact_velocity", "m/s",
+                  [](const Simulation&, const ContactList& cl, std::size_t c) {
+                    return cl.state[c].impact_velocity;
+                  }},
+};
+
 // One output frame, copied out of the simulation.
 struct Frame {
   std::int64_t step = 0;
@@ -74,12 +98,12 @@ struct Frame {
   std::array<double, 3> momentum{};
   std::vector<double> walls;  // walls x 3
   std::vector<std::int32_t> first, second;
-  std::vector<double> overlap, normal_force, rate, impact_velocity;
+  std::array<std::vector<double>, contact_columns.size()> contact_values;  // per column
 
   std::size_t bytes() const {
-    return 8 * (position.size() + velocity.size() + force.size() + walls.size() + overlap.size() +
-                normal_force.size() + rate.size() + impact_velocity.size()) +
-           4 * (first.size() + second.size());
+    std::size_t doubles = position.size() + velocity.size() + force.size() + walls.size();
+    for (const auto& v : contact_values) doubles += v.size();
+    return 8 * doubles + 4 * (first.size() + second.size());
   }
 };
 
@@ -202,7 +226,14 @@ struct H5mdWriter::Impl {
   TimeSeries momentum;
   TimeSeries wall_position;
   bool contacts = false;
-  Growing c_offset, c_first, c_second, c_overlap, c_force, c_rate, c_v0;
+  Growing c_offset, c_first, c_second;
+  std::array<Growing, contact_columns.size()> c_values;  // contact_columns, in order
+  /// Every /contacts dataset.
+  std::vector<Growing*> contact_datasets() {
+    std::vector<Growing*> all{&c_offset, &c_first, &c_second};
+    for (Growing& g : c_values) all.push_back(&g);
+    return all;
+  }
   std::int64_t contact_rows = 0;
 
   std::unique_ptr<Background> background;  // own file: frames are written on this thread
@@ -251,10 +282,9 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim, bool write_c
     c_offset.append(&zero, 1);
     c_first = Growing(-1, "first", {}, Scalar::int32, "", 4096, lock);
     c_second = Growing(-1, "second", {}, Scalar::int32, "", 4096, lock);
-    c_overlap = Growing(-1, "overlap", {}, Scalar::float64, "m", 4096, lock);
-    c_force = Growing(-1, "normal_force", {}, Scalar::float64, "N", 4096, lock);
-    c_rate = Growing(-1, "approach_rate", {}, Scalar::float64, "m/s", 4096, lock);
-    c_v0 = Growing(-1, "impact_velocity", {}, Scalar::float64, "m/s", 4096, lock);
+    for (std::size_t k = 0; k < contact_columns.size(); ++k)
+      c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
+                            contact_columns[k].unit, 4096, lock);
   }
 }
 
@@ -264,8 +294,8 @@ std::size_t H5mdWriter::Impl::buffered_bytes() const {
                       force.value.buffered_bytes() + momentum.value.buffered_bytes() +
                       wall_position.value.buffered_bytes();
   for (const auto& [name, series] : energy) total += series.value.buffered_bytes();
-  for (const Growing* g : {&c_offset, &c_first, &c_second, &c_overlap, &c_force, &c_rate, &c_v0})
-    total += g->buffered_bytes();
+  for (const Growing* g : {&c_offset, &c_first, &c_second}) total += g->buffered_bytes();
+  for (const Growing& g : c_values) total += g.buffered_bytes();
   return total;
 }
 
@@ -347,8 +377,7 @@ void H5mdWriter::Impl::create() {
     attr_string(g, "layout",
                 "ragged: frame k holds rows offset[k] .. offset[k+1]-1; second < 0 is wall "
                 "-(second+1); only touching contacts are listed");
-    for (Growing* c : {&c_offset, &c_first, &c_second, &c_overlap, &c_force, &c_rate, &c_v0})
-      c->attach(g);
+    for (Growing* c : contact_datasets()) c->attach(g);
   }
 
   {  // /parameters
@@ -402,7 +431,7 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
                                 std::pair{&f.velocity, &p.velocity}, std::pair{&f.force, &p.force}})
     target->assign(source->data(), source->data() + source->size());
   f.walls.clear();
-  for (auto* v : {&f.overlap, &f.normal_force, &f.rate, &f.impact_velocity}) v->clear();
+  for (auto& v : f.contact_values) v.clear();
   f.first.clear();
   f.second.clear();
   f.energy = {e.kinetic, e.stored, e.dissipated, e.external_potential, e.wall_work, e.balance()};
@@ -418,10 +447,8 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
         if (!cl.touching[c]) continue;
         f.first.push_back(cl.first[c]);
         f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
-        f.overlap.push_back(cl.overlap[c]);
-        f.normal_force.push_back(cl.force[c]);
-        f.rate.push_back(sim.approach_rate(cl, c));
-        f.impact_velocity.push_back(cl.state[c].impact_velocity);
+        for (std::size_t k = 0; k < contact_columns.size(); ++k)
+          f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
       }
     };
     collect(sim.pair_contacts(), false);
@@ -465,10 +492,8 @@ void H5mdWriter::Impl::append(const Frame& f) {
     const hsize_t rows = f.first.size();
     c_first.append(f.first.data(), rows);
     c_second.append(f.second.data(), rows);
-    c_overlap.append(f.overlap.data(), rows);
-    c_force.append(f.normal_force.data(), rows);
-    c_rate.append(f.rate.data(), rows);
-    c_v0.append(f.impact_velocity.data(), rows);
+    for (std::size_t k = 0; k < contact_columns.size(); ++k)
+      c_values[k].append(f.contact_values[k].data(), rows);
     contact_rows += static_cast<std::int64_t>(rows);
     c_offset.append(&contact_rows, 1);
   }
@@ -499,9 +524,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
   for (auto& [name, series] : m.energy) series.value.close();
   if (!m.wall_names.empty()) m.wall_position.value.close();
   if (m.contacts)
-    for (Growing* g :
-         {&m.c_offset, &m.c_first, &m.c_second, &m.c_overlap, &m.c_force, &m.c_rate, &m.c_v0})
-      g->close();
+    for (Growing* g : m.contact_datasets()) g->close();
   {
     Handle s = group(m.file.get(), "summary");
     for (const auto& [key, value] : summary)
