@@ -62,6 +62,41 @@ void write_loop(const std::string& path, const CollisionReport& r) {
   std::rename(partial.c_str(), path.c_str());
 }
 
+// The results: a JSON object, or a table for a reader.
+void print_collision(std::ostream& out, const CollisionReport& r, double velocity,
+                     const std::string& policy, bool json) {
+  if (json) {
+    out << std::setprecision(12) << "{\"law\": \"" << r.law->id << "\", \"tension\": \""
+        << to_string(r.tension) << "\", \"impact_velocity_policy\": \"" << policy << "\"";
+    for (const auto& [key, value] : r.params) out << ", \"param." << key << "\": " << value;
+    for (const auto& [key, value] : r.scalars()) out << ", \"" << key << "\": " << value;
+    out << "}\n";
+  } else {
+    const auto& x = r.result;
+    out << std::setprecision(6) << "collide: " << r.law->id << " (tension " << to_string(r.tension)
+        << "), v0 = " << velocity << " m/s, m* = " << r.effective_mass
+        << " kg, K = " << r.coeffs.stiffness << " N/m^" << r.coeffs.exponent << "\n";
+    if (r.params.count("restitution"))
+      out << "  restitution target    " << r.params.at("restitution") << "\n";
+    out << "  restitution achieved  " << x.restitution
+        << (x.separated ? "" : "  (the bodies did not separate)") << "\n"
+        << "  peak force            " << x.peak_force << " N\n"
+        << "  maximum overlap       " << x.max_overlap << " m\n"
+        << "  contact duration      " << x.contact_duration << " s (force " << x.force_duration
+        << " s)\n"
+        << "  impulse               " << x.impulse << " N s\n"
+        << "  dissipated energy     " << x.dissipated_energy << " J ("
+        << 100.0 * x.dissipated_energy / (0.5 * r.effective_mass * velocity * velocity)
+        << " % of the impact energy)\n";
+    if (x.min_force < 0) out << "  most tensile force    " << x.min_force << " N\n";
+    if (x.separation_overlap > 0)
+      out << "  force ended at overlap " << x.separation_overlap << " m\n";
+    if (policy != "none")
+      out << "  damping v0            " << x.final_state.impact_velocity << " m/s (" << policy
+          << " policy" << (x.floor_hits ? ", raised to the floor" : "") << ")\n";
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, double>> CollisionReport::scalars() const {
@@ -227,36 +262,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     }
     r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, velocity, o);
 
-    if (json) {
-      out << std::setprecision(12) << "{\"law\": \"" << r.law->id << "\", \"tension\": \""
-          << to_string(r.tension) << "\", \"impact_velocity_policy\": \"" << policy << "\"";
-      for (const auto& [key, value] : r.params) out << ", \"param." << key << "\": " << value;
-      for (const auto& [key, value] : r.scalars()) out << ", \"" << key << "\": " << value;
-      out << "}\n";
-    } else {
-      const auto& x = r.result;
-      out << std::setprecision(6) << "collide: " << r.law->id << " (tension "
-          << to_string(r.tension) << "), v0 = " << velocity << " m/s, m* = " << r.effective_mass
-          << " kg, K = " << r.coeffs.stiffness << " N/m^" << r.coeffs.exponent << "\n";
-      if (r.params.count("restitution"))
-        out << "  restitution target    " << r.params.at("restitution") << "\n";
-      out << "  restitution achieved  " << x.restitution
-          << (x.separated ? "" : "  (the bodies did not separate)") << "\n"
-          << "  peak force            " << x.peak_force << " N\n"
-          << "  maximum overlap       " << x.max_overlap << " m\n"
-          << "  contact duration      " << x.contact_duration << " s (force " << x.force_duration
-          << " s)\n"
-          << "  impulse               " << x.impulse << " N s\n"
-          << "  dissipated energy     " << x.dissipated_energy << " J ("
-          << 100.0 * x.dissipated_energy / (0.5 * r.effective_mass * velocity * velocity)
-          << " % of the impact energy)\n";
-      if (x.min_force < 0) out << "  most tensile force    " << x.min_force << " N\n";
-      if (x.separation_overlap > 0)
-        out << "  force ended at overlap " << x.separation_overlap << " m\n";
-      if (policy != "none")
-        out << "  damping v0            " << x.final_state.impact_velocity << " m/s (" << policy
-            << " policy" << (x.floor_hits ? ", raised to the floor" : "") << ")\n";
-    }
+    print_collision(out, r, velocity, policy, json);
     if (!output.empty()) write_loop(output, r);
   } catch (const CaseError& e) {
     return invalid(e.what());
