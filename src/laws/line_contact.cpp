@@ -49,7 +49,7 @@ double liu_line_contact_potential(double q, double clearance, double d) {
 // times slower, and the engine evaluates the stored energy at every output frame).
 double PerssonLineElastic::potential(const PairCoeffs& c, const ContactState&, double d) {
   if (!(d > 0.0)) return 0.0;
-  const double dc = c.law[2], end = std::min(d, dc);
+  const double dc = c.law[last_exact], end = std::min(d, dc);
   const double u = boost::math::quadrature::gauss_kronrod<double, 61>::integrate(
       [&](double x) { return curve(c, x); }, 0.0, end, 0);
   if (d <= dc) return u;

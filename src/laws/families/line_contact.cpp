@@ -150,7 +150,9 @@ PairCoeffs line_implicit(const LawEntry& law, const PairInput& in, const LawPara
   const double b = B * g.length;
   if (g.wall) a *= 0.5;  // the wall sees half the mirror pair's overlap at the same force
   PairCoeffs c = base(1.0 / a, 1.0, in);
-  c.law = {a, std::exp(-k) / (a * b), 0.0};
+  using K = kernels::ImplicitLineElastic;
+  c.law[K::compliance] = a;
+  c.law[K::inverse_reach] = std::exp(-k) / (a * b);
   c.damping = law.damping_factor ? factor(law, p) : 0.0;
   return c;
 }
@@ -197,7 +199,8 @@ PairCoeffs prepare_liu_cylindrical(const LawEntry& law, const PairInput& in, con
   double q = g.length * 0.5 * pi * g.modulus / std::numbers::sqrt2, dr = g.clearance;
   if (g.wall) q *= 2.0, dr *= 0.5;  // F(2 delta; q, dR) = F(delta; 2q, dR/2)
   PairCoeffs c = base(q / std::sqrt(dr), 1.5, in);
-  c.law = {q, dr, 0.0};
+  c.law[kernels::LiuLineElastic::load_scale] = q;
+  c.law[kernels::LiuLineElastic::clearance] = dr;
   c.damping = factor(law, p);
   return c;
 }
@@ -207,7 +210,10 @@ PairCoeffs prepare_persson(const LawEntry& law, const PairInput& in, const LawPa
   const double scale = g.wall ? 0.5 : 1.0;  // u(2 delta; dR) = u(delta; dR/2), C unchanged
   const double dr = g.clearance * scale;
   PairCoeffs c = base(g.length * g.modulus * g.clearance * pi / (4.0 * dr), 1.0, in);
-  c.law = {g.length * g.modulus * g.clearance * pi, dr, 16.0 * dr};
+  using K = kernels::PerssonLineElastic;
+  c.law[K::load_scale] = g.length * g.modulus * g.clearance * pi;
+  c.law[K::clearance] = dr;
+  c.law[K::last_exact] = 16.0 * dr;
   c.damping = factor(law, p);
   return c;
 }

@@ -10,11 +10,11 @@ constexpr std::array plastic_hertz_params{restitution_open, hertz_stiffness_para
 
 constexpr std::array plastic_linear_params{restitution_open, linear_stiffness_param};
 
-// kernels::PlasticPower: restitution, and law[0] = c_r^(-2n), the unloading stiffness factor
+// kernels::PlasticPower: restitution, and unload_ratio = c_r^(-2n), the unloading stiffness factor
 // (a pow per unloading otherwise).
 PairCoeffs plastic_power(PairCoeffs c, const LawParams& p) {
   c.restitution = p.at("restitution");
-  c.law[0] = std::pow(c.restitution * c.restitution, -c.exponent);
+  c.law[kernels::PlasticPower::unload_ratio] = std::pow(c.restitution * c.restitution, -c.exponent);
   return c;
 }
 

@@ -26,14 +26,16 @@ struct JankowskiPiecewise : Hertz {
 /// i.e. K_u = K c^(-2n); reloading follows the unloading curve up to delta_max. The pair keeps
 /// its permanent overlap across separations (re-contact starts on the flattened surfaces).
 struct PlasticPower {
+  // Its coefficient in PairCoeffs::law: c_r^(-2n), the unloading stiffness over K.
+  static constexpr int unload_ratio = 0;
   static double unload_force(const ContactState& s, double n, double d) {
     return d > s.residual_overlap ? s.unload_stiffness * power(d - s.residual_overlap, n) : 0.0;
   }
-  /// The unloading branch from the turning point; c.law[0] = c_r^(-2n) (prepared once).
+  /// The unloading branch from the turning point; c.law[unload_ratio] = c_r^(-2n) (prepared once).
   static void freeze(const PairCoeffs& c, ContactState& s) {
     const double c2 = c.restitution * c.restitution;
     s.residual_overlap = (1.0 - c2) * s.max_overlap;
-    s.unload_stiffness = c.stiffness * c.law[0];
+    s.unload_stiffness = c.stiffness * c.law[unload_ratio];
   }
   static double force(const PairCoeffs& c, ContactState& s, double d, double) {
     if (d >= s.max_overlap) {  // virgin loading
@@ -66,7 +68,7 @@ struct PlasticPower {
     const bool freeze_now = !loading & (h.unloading == 0.0);  // freeze(), as selects
     const double c2 = c.restitution * c.restitution;
     const double residual = freeze_now ? (1.0 - c2) * h.max_overlap : h.residual_overlap;
-    const double k_u = freeze_now ? c.stiffness * c.law[0] : h.unload_stiffness;
+    const double k_u = freeze_now ? c.stiffness * c.law[unload_ratio] : h.unload_stiffness;
     const double x = d > residual ? d - residual : 0.0;
     const double f_unload = d > residual ? k_u * pow15(x) : 0.0;
     h.unloading = loading ? 0.0 : 1.0;
