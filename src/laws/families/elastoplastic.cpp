@@ -166,7 +166,7 @@ PairCoeffs prepare_stronge(const LawEntry& law, const PairInput& in, const LawPa
   // the peak pressure p_y = (3/2) theta_y sigma_y. delta_y = (F_y/K)^(2/3) (value continuity).
   const double theta = p.at("theta_y");
   PairCoeffs c = elastoplastic_base(in, 1.5 * theta * yield_stress_of(law, in, p));
-  c.law[0] = theta;
+  c.law[kernels::ep::Stronge::yield_angle] = theta;
   c.plastic_overlap = 0.5 * c.yield_overlap * (1.0 + std::exp(3.0 * (2.8 - theta)));
   c.plastic_force = 2.8 * c.yield_force / theta * (2.0 * c.plastic_overlap / c.yield_overlap - 1.0);
   return c;
@@ -175,8 +175,8 @@ PairCoeffs prepare_stronge(const LawEntry& law, const PairInput& in, const LawPa
 PairCoeffs prepare_vu_quoc_zhang(const LawEntry& law, const PairInput& in, const LawParams& p) {
   PairCoeffs c = elastoplastic_base(in, p.at("yield_pressure_ratio") * yield_stress_of(law, in, p));
   const double kc = p.at("k_c"), ca = p.at("c_a");
-  c.law[0] = kc;
-  c.law[1] = ca;
+  c.law[kernels::ep::VuQuocZhang::k_c] = kc;
+  c.law[kernels::ep::VuQuocZhang::c_a] = ca;
   // The root solve needs delta(F) increasing on the elastoplastic branch:
   // d ln(delta)/dF > 0  <=>  2 (a_e' + C_a)(1 + K_c x) > K_c (a_e + C_a x), x = F - F_y,
   // a_e = R^(1/2) (F/K)^(1/3). Checked from F_y to 1e12 F_y (it holds for large F whenever
@@ -202,7 +202,7 @@ PairCoeffs prepare_kogut_etsion(const LawEntry& law, const PairInput& in, const 
   // Critical pressure K H (Chang-Etsion-Bogy), K = 0.454 + 0.41 nu, H = (H/Y) Y.
   const double k = 0.454 + 0.41 * in.poisson_ratio;
   PairCoeffs c = elastoplastic_base(in, k * p.at("hardness_ratio") * yield_stress_of(law, in, p));
-  c.law[0] = param_or(p, "residual_fraction", -1.0);
+  c.law[kernels::ep::KogutEtsion::given_residual] = param_or(p, "residual_fraction", -1.0);
   c.plastic_overlap = 6.0 * c.yield_overlap;
   c.plastic_force = 1.40 * c.yield_force * std::pow(6.0, 1.263);
   return c;
@@ -211,7 +211,7 @@ PairCoeffs prepare_kogut_etsion(const LawEntry& law, const PairInput& in, const 
 PairCoeffs prepare_jackson_green(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const double cc = 1.295 * std::exp(0.736 * in.poisson_ratio);
   PairCoeffs c = elastoplastic_base(in, cc * yield_stress_of(law, in, p));
-  c.law[0] = 4.0 * p.at("hardness_ratio") / cc;
+  c.law[kernels::ep::JacksonGreen::hardness_factor] = 4.0 * p.at("hardness_ratio") / cc;
   return c;
 }
 
@@ -226,8 +226,9 @@ PairCoeffs prepare_brake(const LawEntry& law, const PairInput& in, const LawPara
   const double a_p = 3.0 * pi * c.radius * p0 / (4.0 * in.effective_modulus);
   c.plastic_overlap = p.at("plastic_overlap_ratio") * c.yield_overlap;
   c.plastic_force = pi * p0 * a_p * a_p;
-  c.law[0] = 2.0 * in.effective_modulus * std::sqrt(c.radius * c.yield_overlap);  // F'_y
-  c.law[1] = 2.0 * pi * c.radius * p0;                                            // F'_p
+  c.law[kernels::ep::Brake::yield_slope] =
+      2.0 * in.effective_modulus * std::sqrt(c.radius * c.yield_overlap);  // F'_y
+  c.law[kernels::ep::Brake::plastic_slope] = 2.0 * pi * c.radius * p0;     // F'_p
   return c;
 }
 
@@ -237,7 +238,7 @@ PairCoeffs prepare_burgoyne_daraio(const LawEntry& law, const PairInput& in, con
   const double p0 = p.at("c1") * sy;
   c.plastic_overlap = p.at("plastic_overlap_ratio") * c.yield_overlap;
   c.plastic_force = p0 * pi * (2.0 * c.radius * c.plastic_overlap + p.at("c2"));
-  c.law[0] = 2.0 * pi * c.radius * p0;
+  c.law[kernels::ep::BurgoyneDaraio::plastic_slope] = 2.0 * pi * c.radius * p0;
   if (!(c.plastic_force > 0.0)) {
     std::ostringstream m;
     m << "law 'burgoyne_daraio_2014': c2 = " << p.at("c2") << " m^2 makes the force at delta_p "
@@ -253,12 +254,13 @@ PairCoeffs prepare_ma_liu(const LawEntry& law, const PairInput& in, const LawPar
   const double p_y = 1.61 * sy;
   PairCoeffs c = elastoplastic_base(in, p_y);
   const double l = std::log(xi * xi / 2.0), r = c.radius;
-  c.law[0] = pi * r * (p_y * (1.0 + l) - 2.0 * psi * sy) / l;  // c1
-  c.law[1] = pi * r * (2.0 * psi * sy - p_y) / l;              // c2
-  c.law[2] = 2.0 * pi * r * psi * sy;                          // k1
+  c.law[kernels::ep::MaLiu::c1] = pi * r * (p_y * (1.0 + l) - 2.0 * psi * sy) / l;  // c1
+  c.law[kernels::ep::MaLiu::c2] = pi * r * (2.0 * psi * sy - p_y) / l;              // c2
+  c.law[kernels::ep::MaLiu::k1] = 2.0 * pi * r * psi * sy;                          // k1
   c.plastic_overlap = xi * xi / 2.0 * c.yield_overlap;
   c.plastic_force =
-      c.plastic_overlap * (c.law[0] + c.law[1] * l) + c.yield_force - c.law[0] * c.yield_overlap;
+      c.plastic_overlap * (c.law[kernels::ep::MaLiu::c1] + c.law[kernels::ep::MaLiu::c2] * l) +
+      c.yield_force - c.law[kernels::ep::MaLiu::c1] * c.yield_overlap;
   return c;
 }
 

@@ -72,15 +72,18 @@ struct Thornton {
   }
 };
 
-/// stronge_2000. law[0] = theta_y; F_y as printed, delta_y = (F_y/K)^(2/3);
+/// stronge_2000. Coefficient yield_angle = theta_y; F_y as printed, delta_y = (F_y/K)^(2/3);
 /// x = 2 delta/delta_y - 1.
 struct Stronge {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int yield_angle = 0;       ///< theta_y, the printed yield parameter
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
     const double x = 2.0 * d / c.yield_overlap - 1.0;
-    if (d < c.plastic_overlap) return c.yield_force * x * (1.0 + std::log(x) / (3.0 * c.law[0]));
-    return 2.8 * c.yield_force / c.law[0] * x;
+    if (d < c.plastic_overlap)
+      return c.yield_force * x * (1.0 + std::log(x) / (3.0 * c.law[yield_angle]));
+    return 2.8 * c.yield_force / c.law[yield_angle] * x;
   }
   static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
     if (d_max < c.yield_overlap) return elastic(c);
@@ -91,10 +94,13 @@ struct Stronge {
   }
 };
 
-/// vu_quoc_zhang_2002. law[0] = K_c [1/N], law[1] = C_a [m/N]. Force-driven: delta(F) below,
+/// vu_quoc_zhang_2002. Coefficients k_c = K_c [1/N], c_a = C_a [m/N]. Force-driven: delta(F) below,
 /// F(delta) by a bracketed root solve (src/laws/families/elastoplastic.cpp).
 double vu_quoc_zhang_force(const PairCoeffs& c, double d, double lower_bound);
 struct VuQuocZhang {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int k_c = 0;               ///< K_c [1/N]
+  static constexpr int c_a = 1;               ///< C_a [m/N]
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   /// delta(F) on the elastoplastic branch (F >= F_y), with the row's symbols read as: E the
   /// Young's modulus of identical spheres (E/(1 - nu^2) = 2 E*), R = R*, and the row's delta the
@@ -102,8 +108,8 @@ struct VuQuocZhang {
   /// a^ep = a^e + C_a (F - F_y), R^ep = (1 + K_c (F - F_y)) R, overlap = (a^ep)^2 / R^ep.
   static double overlap(const PairCoeffs& c, double f) {
     const double x = f - c.yield_force;
-    const double a = std::sqrt(c.radius) * std::cbrt(f / c.stiffness) + c.law[1] * x;
-    return a * a / (c.radius * (1.0 + c.law[0] * x));
+    const double a = std::sqrt(c.radius) * std::cbrt(f / c.stiffness) + c.law[c_a] * x;
+    return a * a / (c.radius * (1.0 + c.law[k_c] * x));
   }
   static double loading(const PairCoeffs& c, const ContactState& s, double d) {
     if (d <= c.yield_overlap) return hertz(c, d);
@@ -115,13 +121,17 @@ struct VuQuocZhang {
     if (f_max <= c.yield_force) return elastic(c);
     // As printed: F = (4E*/(3R)) a_e^3, a_e^2 = (C_R)_max R (delta - delta_r), i.e.
     // K (C_R)_max^(3/2) (delta - delta_r)^(3/2).
-    const double cr = 1.0 + c.law[0] * (f_max - c.yield_force);
+    const double cr = 1.0 + c.law[k_c] * (f_max - c.yield_force);
     return through(d_max, f_max, c.stiffness * cr * std::sqrt(cr), 1.5, 1);
   }
 };
 
-/// kogut_etsion_2002. law[0] = delta_res/delta_max if >= 0, else (< 0) the finite-element fit.
+/// kogut_etsion_2002. Coefficient given_residual = delta_res/delta_max if >= 0, else (< 0) the
+/// finite-element fit.
 struct KogutEtsion {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int given_residual =
+      0;  ///< delta_res/delta_max if >= 0, else (< 0) the finite-element fit
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     const double w = d / c.yield_overlap;
@@ -132,7 +142,7 @@ struct KogutEtsion {
   /// delta_res/delta_max: the parameter, or the fit, continued above omega = 110 like the loading
   /// fit and capped at 0.99 (reached near omega = 4700; the fit itself passes 1 near 1e4).
   static double residual_fraction(const PairCoeffs& c, double w_max) {
-    if (c.law[0] >= 0.0) return c.law[0];
+    if (c.law[given_residual] >= 0.0) return c.law[given_residual];
     return std::min(0.99, 1.02 * (1.0 - std::pow((w_max + 5.9) / 6.9, -0.54)));
   }
   static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
@@ -145,14 +155,17 @@ struct KogutEtsion {
   }
 };
 
-/// jackson_green_2005. law[0] = 4 H/(C S_y).
+/// jackson_green_2005. Coefficient hardness_factor = 4 H/(C S_y).
 struct JacksonGreen {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int hardness_factor = 0;   ///< 4 H/(C S_y)
   static constexpr double elastic_end = 1.9;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     const double w = d / c.yield_overlap;
     if (w <= 1.9) return hertz(c, d);
-    return c.yield_force * (std::exp(-0.25 * std::pow(w, 5.0 / 12.0)) * w * std::sqrt(w) +
-                            c.law[0] * (1.0 - std::exp(-0.04 * std::pow(w, 5.0 / 9.0))) * w);
+    return c.yield_force *
+           (std::exp(-0.25 * std::pow(w, 5.0 / 12.0)) * w * std::sqrt(w) +
+            c.law[hardness_factor] * (1.0 - std::exp(-0.04 * std::pow(w, 5.0 / 9.0))) * w);
   }
   static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
     if (d_max <= 1.9 * c.yield_overlap) return elastic(c);
@@ -176,19 +189,24 @@ struct DuWang {
   }
 };
 
-/// brake_2012. law[0] = F'_y, law[1] = F'_p = 2 pi R p0 (the fully plastic branch
-/// pi p0 (2 R delta + c) = F_p + F'_p (delta - delta_p)).
+/// brake_2012. Coefficients yield_slope = F'_y, plastic_slope = F'_p = 2 pi R p0 (the fully plastic
+/// branch pi p0 (2 R delta + c) = F_p + F'_p (delta - delta_p)).
 struct Brake {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int yield_slope = 0;       ///< F'_y, the loading slope at delta_y [N/m]
+  static constexpr int plastic_slope = 1;     ///< F'_p = 2 pi R p0 [N/m]
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
-    if (d >= c.plastic_overlap) return c.plastic_force + c.law[1] * (d - c.plastic_overlap);
+    if (d >= c.plastic_overlap)
+      return c.plastic_force + c.law[plastic_slope] * (d - c.plastic_overlap);
     const double span = c.plastic_overlap - c.yield_overlap;
     const double s = (d - c.yield_overlap) / span;
     const double fy = c.yield_force, fp = c.plastic_force;
-    const double a3 = 2.0 * fy - 2.0 * fp + span * (c.law[0] + c.law[1]);
-    const double a2 = -3.0 * fy + 3.0 * fp - span * (2.0 * c.law[0] + c.law[1]);
-    return ((a3 * s + a2) * s + span * c.law[0]) * s + fy;
+    const double a3 = 2.0 * fy - 2.0 * fp + span * (c.law[yield_slope] + c.law[plastic_slope]);
+    const double a2 =
+        -3.0 * fy + 3.0 * fp - span * (2.0 * c.law[yield_slope] + c.law[plastic_slope]);
+    return ((a3 * s + a2) * s + span * c.law[yield_slope]) * s + fy;
   }
   static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
     if (d_max < c.yield_overlap) return elastic(c);
@@ -198,14 +216,17 @@ struct Brake {
   }
 };
 
-/// burgoyne_daraio_2014. law[0] = 2 pi R p0 (fully plastic slope). The middle branch
+/// burgoyne_daraio_2014. Coefficient plastic_slope = 2 pi R p0. The middle branch
 /// delta (alpha + beta ln delta) through (delta_y, F_y) and (delta_p, F_p), written without the
 /// unit-dependent alpha, beta.
 struct BurgoyneDaraio {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int plastic_slope = 0;     ///< 2 pi R p0, the fully plastic slope [N/m]
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
-    if (d >= c.plastic_overlap) return c.plastic_force + c.law[0] * (d - c.plastic_overlap);
+    if (d >= c.plastic_overlap)
+      return c.plastic_force + c.law[plastic_slope] * (d - c.plastic_overlap);
     const double ky = c.yield_force / c.yield_overlap, kp = c.plastic_force / c.plastic_overlap;
     return d * (ky + (kp - ky) * std::log(d / c.yield_overlap) /
                          std::log(c.plastic_overlap / c.yield_overlap));
@@ -218,14 +239,18 @@ struct BurgoyneDaraio {
   }
 };
 
-/// ma_liu_2015. law[0] = c1 [N/m], law[1] = c2 [N/m], law[2] = k1 [N/m]; c3 = F_y - c1 delta_y.
+/// ma_liu_2015. Coefficients c1, c2, k1 [N/m]; c3 = F_y - c1 delta_y.
 struct MaLiu {
+  // Its coefficients in PairCoeffs::law.
+  static constexpr int c1 = 0;                ///< c1 [N/m]
+  static constexpr int c2 = 1;                ///< c2 [N/m]
+  static constexpr int k1 = 2;                ///< k1, the fully plastic slope [N/m]
   static constexpr double elastic_end = 1.0;  ///< Hertz below elastic_end delta_y
   static double loading(const PairCoeffs& c, const ContactState&, double d) {
     if (d < c.yield_overlap) return hertz(c, d);
-    if (d >= c.plastic_overlap) return c.plastic_force + c.law[2] * (d - c.plastic_overlap);
-    return d * (c.law[0] + c.law[1] * std::log(d / c.yield_overlap)) + c.yield_force -
-           c.law[0] * c.yield_overlap;
+    if (d >= c.plastic_overlap) return c.plastic_force + c.law[k1] * (d - c.plastic_overlap);
+    return d * (c.law[c1] + c.law[c2] * std::log(d / c.yield_overlap)) + c.yield_force -
+           c.law[c1] * c.yield_overlap;
   }
   static Branch unloading(const PairCoeffs& c, double d_max, double f_max) {
     if (d_max < c.yield_overlap) return elastic(c);
