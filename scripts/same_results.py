@@ -3,8 +3,8 @@
 
 Runs every case in cases/ (`run`) and every sweep in cases/sweeps/ (`sweep`) with both builds,
 and compares the files: every dataset and attribute, byte for byte, except those that measure
-the machine (wall time, ns per bead-step) or name the run (a sweep's session id). Also compares
-what the builds print for `models --markdown` and `case-format` with docs/contact-laws.md and
+the machine (wall time, ns per bead-step) or name the run (which invocation of a sweep computed a
+case). Also compares what the builds print for `models --markdown` and `case-format` with docs/contact-laws.md and
 docs/case-format.md. A change meant to change no result (a restructuring, a speed-up) should
 leave all of it identical.
 
@@ -30,7 +30,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Attributes that measure the machine or name the run, not the physics.
-MACHINE = {"wall_time", "ns_per_bead_step", "sweep_session"}
+MACHINE = {"wall_time", "ns_per_bead_step", "sweep_invocation"}
 # The sweep's own timing table (/summary) holds the same two measurements per case.
 MACHINE_DATASETS = {"summary/wall_time", "summary/ns_per_bead_step"}
 

@@ -230,7 +230,7 @@ def run_process(cmd: list[str], cwd: Path, log: Path,
     t0 = time.perf_counter()
     hwm_kib = 0
     with open(log, "w") as out:
-        # own session: on a timeout the whole group (time + program) is ended
+        # its own process group: on a timeout the whole group (time + program) is ended
         proc = subprocess.Popen(full, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 start_new_session=True)
         try:

@@ -179,7 +179,7 @@ struct RunOutcome {
 
 // Runs `todo` (this rank's unfinished cases, longest first) on `threads` threads into
 // /cases of `partial`. A finished case is queued for writing (WriteQueue), its group labelled
-// with this run's session id; at most every 5 s a write flushes the file (a flush costs more as
+// with this invocation's id; at most every 5 s a write flushes the file (a flush costs more as
 // the file grows): a later kill, even SIGKILL, finds a readable file with every case finished
 // before the last flush.
 RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
@@ -190,9 +190,10 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   r.records.resize(n);
   r.thread_time.assign(static_cast<std::size_t>(threads), {0.0, 0.0});
   // Which run of the command computed a case (the resume test reads it).
-  std::ostringstream session_id;
-  session_id << getpid() << "-" << std::chrono::system_clock::now().time_since_epoch().count();
-  const std::map<std::string, std::string> session_label{{"sweep_session", session_id.str()}};
+  std::ostringstream invocation_id;
+  invocation_id << getpid() << "-" << std::chrono::system_clock::now().time_since_epoch().count();
+  const std::map<std::string, std::string> invocation_label{
+      {"sweep_invocation", invocation_id.str()}};
   const volatile std::sig_atomic_t& stop_signal = *stop_flag();
   std::mutex h5;
   auto last_flush = Clock::now();
@@ -245,7 +246,7 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       try {
         const CaseConfig& cfg = *v.configs[k];
         PendingRun run = run_to_group(cfg, build_run(cfg), cases_group, case_name(k), &h5,
-                                      RunControl{nullptr, stop_flag()}, session_label);
+                                      RunControl{nullptr, stop_flag()}, invocation_label);
         v.configs[k].reset();
         const double seconds = seconds_since(start);
         clock[0] += seconds;

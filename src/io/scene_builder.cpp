@@ -167,11 +167,12 @@ double largest_relative_speed(const Scene& scene, double duration) {
   return (hi - lo).norm() + scene.gravity.norm() * duration;
 }
 
-// The impact velocity of the laws with v0 in the damping term (contact-laws.md §0.7). The onset
-// policy needs a floor for contacts that start at rest: unless given, 1 % of the case's largest
-// relative speed, a physical choice independent of the time step. The reference policy uses
-// the largest relative speed unless given.
-void set_impact_velocity_policy(const CaseConfig& cfg, SimulationSettings& settings, double speed) {
+// The damping policies: the integrator, the hysteresis origin, and the impact velocity of the
+// laws with v0 in the damping term (contact-laws.md §0.7). The onset policy needs a floor for
+// contacts that start at rest: unless given, 1 % of the case's largest relative speed, a
+// physical choice independent of the time step. The reference policy uses the largest relative
+// speed unless given.
+void set_contact_policies(const CaseConfig& cfg, SimulationSettings& settings, double speed) {
   const bool uses_v0 = settings.law->uses_impact_velocity();
   using Policy = SimulationSettings::ImpactVelocity;
   const std::string& policy = cfg.text("contact.impact_velocity");
@@ -502,7 +503,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
                     (static_cast<int>(w) == end_wall && i == last_bead));
   const double speed = largest_relative_speed(scene, run.duration);
 
-  set_impact_velocity_policy(cfg, settings, speed);
+  set_contact_policies(cfg, settings, speed);
 
   choose_time_step(cfg, run, time_scale_pairs, speed);
   set_output(cfg, run);

@@ -185,7 +185,7 @@ class Sweep(unittest.TestCase):
             run = layout(g)
         os.remove(out)
         run = {name: attrs for name, attrs in run.items() if not name.startswith("h5md")}
-        self.assertEqual(case.pop("/") - {"sweep_session"}, run.pop("/"))
+        self.assertEqual(case.pop("/") - {"sweep_invocation"}, run.pop("/"))
         self.assertEqual(case, run)
 
     def test_bitwise_identical_with_two_threads(self):
@@ -277,7 +277,7 @@ class Resume(unittest.TestCase):
             self.assertIn("run the same command to resume", err)
             self.assertFalse(os.path.exists(out))  # nothing that looks complete
             with h5py.File(partial, "r") as f:
-                before = {name: g.attrs["sweep_session"] for name, g in f["cases"].items()
+                before = {name: g.attrs["sweep_invocation"] for name, g in f["cases"].items()
                           if g.attrs.get("chaindem_status") == "complete"}
             self.assertTrue(0 < len(before) < 60, len(before))
 
@@ -286,10 +286,10 @@ class Resume(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn(f"{len(before)} already finished", r.stderr)
             with h5py.File(out, "r") as f:
-                for name, session in before.items():  # finished cases were not recomputed
-                    self.assertEqual(f["cases"][name].attrs["sweep_session"], session, name)
-                sessions = {g.attrs["sweep_session"] for g in f["cases"].values()}
-                self.assertEqual(len(sessions), 2)
+                for name, invocation in before.items():  # finished cases were not recomputed
+                    self.assertEqual(f["cases"][name].attrs["sweep_invocation"], invocation, name)
+                invocations = {g.attrs["sweep_invocation"] for g in f["cases"].values()}
+                self.assertEqual(len(invocations), 2)
             # The resumed sweep's file equals an uninterrupted run's.
             assert_same_summary(self, summary(reference), summary(out))
             with h5py.File(reference, "r") as a, h5py.File(out, "r") as b:

@@ -30,7 +30,7 @@ struct RunMetadata {
   std::string time_step_note;
   std::int64_t expected_frames = 4096;  ///< sizes the chunks of the time series
   /// String attributes of the run's root group, written with its status (a sweep's
-  /// `sweep_session`): a group that has its status has its labels.
+  /// `sweep_invocation`): a group that has its status has its labels.
   std::map<std::string, std::string> labels;
 };
 
