@@ -1,8 +1,8 @@
 // The chain engine: a line of beads whose pair c joins beads c and c + 1 for the whole run,
 // advanced in cache-sized passes of several steps (docs/engine.md, "Chain engine").
-#include "contact_update.hpp"
+#include "chain_engine.hpp"
 
-namespace chaindem {
+namespace chaindem::detail {
 namespace {
 
 // Pairs per block of the chain engine's vectorised loop.
@@ -248,6 +248,9 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
   }
 }
 
+// The chain engine's stops. `when`: " at step N", or nothing at construction. A wall meets
+// only the end particle: one pressed into it by a radius could let its neighbour reach the wall
+// too, which only the general engine would see.
 [[noreturn]] void throw_wall_too_deep(int particle, const std::string& wall,
                                       const std::string& when = "") {
   throw std::runtime_error("chain engine: particle " + std::to_string(particle) +
@@ -265,53 +268,67 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 
 }  // namespace
 
+ChainEngine::ChainEngine(EngineState& state) : state_(state) {
+  build_contacts();
+  evaluate_contacts(contact_rules(state_.settings, state_.impact_velocity_floor, true));
+  state_.book_wall_power();
+}
+
+// The chain's pairs are fixed: each watched pair is looked up once.
+void ChainEngine::watch_changed() {
+  watched_chain_pair_.clear();
+  for (const auto& [i, j] : state_.watched_pairs)
+    watched_chain_pair_.push_back(state_.find_contact(i, j));
+}
+
 // The chain engine's contacts: pair c joins particles c and c + 1 for the whole run (in 1D no
 // other pair can meet while overlaps stay below the radii), each wall meets the particle at its
 // end. Built once; there is no neighbor search.
-void Simulation::build_chain_contacts() {
-  const Particles& p = scene_.particles;
+void ChainEngine::build_contacts() {
+  const Particles& p = state_.scene.particles;
   const auto n = static_cast<std::size_t>(p.size());
-  pairs_.resize(n - 1);
+  state_.pairs.resize(n - 1);
   radius_sum_.resize(n - 1);
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     radius_sum_[c] = p.radius(i) + p.radius(i + 1);
     const double d0 = radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0));
-    pairs_.start_entry(c, static_cast<int>(c), static_cast<int>(c + 1),
-                       pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1)),
-                       initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))),
-                       Eigen::Vector3d::UnitX());
+    state_.pairs.start_entry(c, static_cast<int>(c), static_cast<int>(c + 1),
+                             state_.pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1)),
+                             initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))),
+                             Eigen::Vector3d::UnitX());
   }
   std::vector<std::pair<int, int>> walls;
-  for (std::size_t w = 0; w < scene_.walls.size(); ++w)
-    walls.emplace_back(scene_.walls[w].normal.x() > 0.0 ? 0 : static_cast<int>(n - 1),
+  for (std::size_t w = 0; w < state_.scene.walls.size(); ++w)
+    walls.emplace_back(state_.scene.walls[w].normal.x() > 0.0 ? 0 : static_cast<int>(n - 1),
                        static_cast<int>(w));
   std::sort(walls.begin(), walls.end());
-  wall_contacts_.resize(walls.size());
+  state_.wall_contacts.resize(walls.size());
   for (std::size_t c = 0; c < walls.size(); ++c) {
     const auto [i, w] = walls[c];
-    const Wall& wall = scene_.walls[static_cast<std::size_t>(w)];
-    wall_contacts_.start_entry(
-        c, i, w, wall_coeffs(i, w),
+    const Wall& wall = state_.scene.walls[static_cast<std::size_t>(w)];
+    state_.wall_contacts.start_entry(
+        c, i, w, state_.wall_coeffs(i, w),
         initial_overlap(p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x(),
                         p.radius(i)),
         -wall.normal);
   }
   uniform_pairs_ = true;
   for (std::size_t c = 1; c + 1 < n && uniform_pairs_; ++c)
-    uniform_pairs_ = radius_sum_[c] == radius_sum_[0] &&
-                     std::memcmp(&pairs_.coeffs[c], &pairs_.coeffs[0], sizeof(PairCoeffs)) == 0;
+    uniform_pairs_ =
+        radius_sum_[c] == radius_sum_[0] &&
+        std::memcmp(&state_.pairs.coeffs[c], &state_.pairs.coeffs[0], sizeof(PairCoeffs)) == 0;
   base_force_x_.resize(n);
   zero_base_force_ = true;
   for (std::size_t i = 0; i < n; ++i) {
     const auto k = static_cast<Eigen::Index>(i);
-    base_force_x_[i] = p.external_force(k, 0) + p.mass(k) * scene_.gravity.x();
+    base_force_x_[i] = p.external_force(k, 0) + p.mass(k) * state_.scene.gravity.x();
     zero_base_force_ = zero_base_force_ && base_force_x_[i] == 0.0;
   }
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
+  state_.pairs_share_coeffs = uniform_pairs_;
   min_radius_ = p.radius.minCoeff();
-  build_incidence();
-  ++rebuilds_;
+  state_.build_incidence();
 }
 
 // Chain passes. A pass advances the whole chain by several steps, one tile (a stretch of a few
@@ -330,14 +347,14 @@ void Simulation::build_chain_contacts() {
 // gather to the neighbour).
 enum class Edge : std::uint8_t { chain_end, ran_first, runs_later };
 
-struct Simulation::ChainRange {
+struct ChainEngine::ChainRange {
   std::int64_t step;  ///< step within the pass, from 0
   std::size_t lo, hi;
   Edge left, right;
 };
 
-struct Simulation::ChainPass {
-  std::int64_t log_offset;  ///< log_ entry of the pass's first step
+struct ChainEngine::ChainPass {
+  std::int64_t log_offset;  ///< step-log entry of the pass's first step
   /// Earliest contact found too deep, as step * keys_per_step + pair (or pairs + wall contact);
   /// `none` if none.
   std::atomic<std::uint64_t> fault;
@@ -356,17 +373,18 @@ struct Simulation::ChainPass {
 // evaluation: touching, or a pair that starts overlapped). `step` counts the steps of the pass
 // from 0; without a pass (the evaluation at construction) the step is the run's step 0.
 template <class KernelT>
-void Simulation::chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass) {
-  const Particles& p = scene_.particles;
+void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step,
+                                ChainPass* pass) {
+  const Particles& p = state_.scene.particles;
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
-  const double* look = lookahead_.col(0).data();
+  const double* look = state_.lookahead.col(0).data();
   const double* radius_sum = radius_sum_.data();
-  const double* overlap = pairs_.overlap.data();
-  const double* force = pairs_.force.data();
-  const double* power = pairs_.power.data();
-  const ContactRules rules = contact_rules(settings_, impact_velocity_floor_, !pass);
-  const std::int64_t run_step = pass ? step_ + step + 1 : 0;
+  const double* overlap = state_.pairs.overlap.data();
+  const double* force = state_.pairs.force.data();
+  const double* power = state_.pairs.power.data();
+  const ContactRules rules = contact_rules(state_.settings, state_.impact_velocity_floor, !pass);
+  const std::int64_t run_step = pass ? state_.step + step + 1 : 0;
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
     const std::size_t b1 = std::min(b0 + block, c1);
@@ -387,171 +405,205 @@ void Simulation::chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, 
         pass->note_fault(step, c);
       }
       const double r = v[c] - v[c + 1];
-      const ContactEvent event =
-          update_contact<KernelT>(pairs_, c, dc, r, predicted_rate(r, look, c), rules,
-                                  uniform_pairs_ ? pairs_.coeffs[0] : pairs_.coeffs[c], run_step);
-      if (event == ContactEvent::end) note_separation(pairs_, c, run_step);
+      const ContactEvent event = update_contact<KernelT>(
+          state_.pairs, c, dc, r, predicted_rate(r, look, c), rules,
+          uniform_pairs_ ? state_.pairs.coeffs[0] : state_.pairs.coeffs[c], run_step);
+      if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
     }
   }
 }
+
+// What one call of the vectorised pair loop reads: the chain's x columns, its one coefficient
+// record and radius sum, the contact rules and the run's step.
+struct ChainEngine::VectorPairs {
+  const double* x;
+  const double* v;
+  const double* look;
+  const PairCoeffs& coeffs;
+  double radius_sum;
+  double* overlap;
+  ContactRules rules;
+  std::int64_t run_step;
+};
 
 // Pairs [c0, c1) of a uniform chain under a law without a loading history, or a plastic law whose
 // history is in columns: every pair through a branch-free loop (uniform_pairs_block,
 // columns_pairs_block); only the rare first touches, separations and plastic flows leave it.
 template <class KernelT>
-void Simulation::chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step,
-                                    ChainPass& pass) {
-  const Particles& p = scene_.particles;
-  const double* x = p.position.col(0).data();
-  const double* v = p.velocity.col(0).data();
-  const double* look = lookahead_.col(0).data();
-  const PairCoeffs& coeffs = pairs_.coeffs[0];
-  const double radius_sum = radius_sum_[0];
-  double* overlap = pairs_.overlap.data();
+void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step,
+                                       ChainPass& pass) {
+  const Particles& p = state_.scene.particles;
+  const VectorPairs vp{p.position.col(0).data(),
+                       p.velocity.col(0).data(),
+                       state_.lookahead.col(0).data(),
+                       state_.pairs.coeffs[0],
+                       radius_sum_[0],
+                       state_.pairs.overlap.data(),
+                       contact_rules(state_.settings, state_.impact_velocity_floor, false),
+                       state_.step + step + 1};
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = min_radius_;
-  const ContactRules rules = contact_rules(settings_, impact_velocity_floor_, false);
-  const std::int64_t run_step = step_ + step + 1;
+  for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
+    const std::size_t b1 = std::min(b0 + chain_block, c1);
+    if constexpr (kernels::history_in_columns<KernelT>)
+      plastic_block<KernelT>(vp, b0, b1);
+    else
+      v0_block<KernelT>(vp, b0, b1);
+    // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
+    std::uint8_t changed[chain_block];
+    const int flags =
+        block_touching(b0, b1, vp.overlap, state_.pairs.touching.data(), changed, deep_limit);
+    if (flags & block_too_deep)
+      for (std::size_t c = b0; c < b1; ++c)
+        if (vp.overlap[c] >= deep_limit) {
+          pass.note_fault(step, c);
+          break;
+        }
+    if (flags & block_changed) book_touch_changes<KernelT>(vp, b0, b1, changed);
+  }
+}
+
+// Pairs [b0, b1) of a plastic law whose histories are in columns: the branch-free loop, then,
+// for the pairs beyond its form (plastic flow), the pair's own update as the per-pair loop does
+// it, on its history taken out of the columns.
+template <class KernelT>
+void ChainEngine::plastic_block(const VectorPairs& vp, std::size_t b0, std::size_t b1) {
+  ContactList& pairs = state_.pairs;
+  HistoryColumns& h = plastic_columns_;
+  const HistoryView view{h.max_overlap.data(),
+                         h.max_force.data(),
+                         h.residual_overlap.data(),
+                         h.unload_stiffness.data(),
+                         h.unload_exponent.data(),
+                         h.unloading.data(),
+                         h.regime.data()};
+  std::uint64_t fallback[chain_block];
+  const bool any = with_flags(
+      [&]<bool clamped>() {
+        return columns_pairs_block<KernelT, clamped>(b0, b1, vp.x, vp.coeffs, vp.radius_sum,
+                                                     vp.overlap, pairs.force.data(),
+                                                     pairs.work.data(), view, fallback);
+      },
+      vp.rules.clamp);
+  if (!any) return;
+  for (std::size_t c = b0; c < b1; ++c) {
+    if (!fallback[c - b0]) continue;
+    h.get(c).store(pairs.state[c]);
+    const double r = vp.v[c] - vp.v[c + 1];
+    const ContactEvent event =
+        update_contact<KernelT>(pairs, c, vp.radius_sum - (vp.x[c + 1] - vp.x[c]), r,
+                                predicted_rate(r, vp.look, c), vp.rules, vp.coeffs, vp.run_step);
+    if (event == ContactEvent::end) state_.note_separation(pairs, c, vp.run_step);
+    h.set(c, kernels::PlasticHistory::of(pairs.state[c]));
+  }
+}
+
+// Pairs [b0, b1) of a law without a loading history: the branch-free loop, then, for laws that
+// read v0, the pairs whose stored-energy speed raises v0 (update_contact's tests, on what the
+// loop stored), their force and power again with the raised v0, as update_contact has them.
+template <class KernelT>
+void ChainEngine::v0_block(const VectorPairs& vp, std::size_t b0, std::size_t b1) {
+  ContactList& pairs = state_.pairs;
   constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
-  const PairColumns columns{overlap,
-                            pairs_.force.data(),
-                            pairs_.work.data(),
-                            pairs_.power.data(),
+  const PairColumns columns{vp.overlap,
+                            pairs.force.data(),
+                            pairs.work.data(),
+                            pairs.power.data(),
                             pair_impact_velocity_.data(),
                             pair_damping_origin_.data(),
                             pair_origin_overlap_.data(),
                             pair_origin_force_.data(),
                             pair_origin_energy_.data()};
-  constexpr bool edges = kernels::has_edge_term<KernelT>;
-  for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
-    const std::size_t b1 = std::min(b0 + chain_block, c1);
-    std::uint8_t changed[chain_block];
-    if constexpr (kernels::history_in_columns<KernelT>) {
-      HistoryColumns& h = plastic_columns_;
-      const HistoryView view{h.max_overlap.data(),
-                             h.max_force.data(),
-                             h.residual_overlap.data(),
-                             h.unload_stiffness.data(),
-                             h.unload_exponent.data(),
-                             h.unloading.data(),
-                             h.regime.data()};
-      std::uint64_t fallback[chain_block];
-      const bool any = with_flags(
-          [&]<bool clamped>() {
-            return columns_pairs_block<KernelT, clamped>(b0, b1, x, coeffs, radius_sum, overlap,
-                                                         pairs_.force.data(), pairs_.work.data(),
-                                                         view, fallback);
-          },
-          rules.clamp);
-      if (any)  // beyond the branch-free form (plastic flow): the pair's own update, as the
-                // per-pair loop does it, on its history taken out of the columns
-        for (std::size_t c = b0; c < b1; ++c) {
-          if (!fallback[c - b0]) continue;
-          h.get(c).store(pairs_.state[c]);
-          const double r = v[c] - v[c + 1];
-          const ContactEvent event =
-              update_contact<KernelT>(pairs_, c, radius_sum - (x[c + 1] - x[c]), r,
-                                      predicted_rate(r, look, c), rules, coeffs, run_step);
-          if (event == ContactEvent::end) note_separation(pairs_, c, run_step);
-          h.set(c, kernels::PlasticHistory::of(pairs_.state[c]));
-        }
-    } else {
-      bool any = false;
-      auto block = [&]<V0Update update, bool origins>() {
-        any = uniform_pairs_block<KernelT, update, origins>(b0, b1, x, v, look, coeffs, radius_sum,
-                                                            columns, rules);
-      };
-      if constexpr (reads_v0) {
-        with_flags(
-            [&]<bool origins>() {
-              if (rules.energy)
-                block.template operator()<V0Update::energy, origins>();
-              else if (rules.peak)
-                block.template operator()<V0Update::peak, origins>();
-              else
-                block.template operator()<V0Update::fixed, origins>();
-            },
-            any_damping_origin_);
-      } else {
-        block.template operator()<V0Update::fixed, false>();
-      }
-      if constexpr (reads_v0) {
-        // Where the stored-energy speed raises v0 (update_contact's tests, on what the loop
-        // stored), the force and power again with the raised v0, as update_contact has them.
-        if (any)
-          for (std::size_t c = b0; c < b1; ++c) {
-            const double d = overlap[c];
-            if (!(d > 0.0)) continue;
-            ContactState s;
-            s.impact_velocity = pair_impact_velocity_[c];
-            s.damping_origin = pair_damping_origin_[c];
-            s.origin_overlap = pair_origin_overlap_[c];
-            s.origin_force = pair_origin_force_[c];
-            s.origin_energy = pair_origin_energy_[c];
-            if constexpr (KernelT::costly_potential) {
-              if (!raises_v0(KernelT::stored_speed_squared_bound(coeffs, s, d,
-                                                                 KernelT::elastic(coeffs, d)),
-                             s.impact_velocity))
-                continue;
-            }
-            const double q = KernelT::stored_speed_squared(coeffs, s, d);
-            if (!raises_v0(q, s.impact_velocity)) continue;
-            s.impact_velocity = pair_impact_velocity_[c] = std::sqrt(q);
-            const double r = v[c] - v[c + 1];
-            const auto [f, pw] =
-                force_and_power<KernelT>(coeffs, s, d, predicted_rate(r, look, c), rules.clamp);
-            pairs_.force[c] = f;
-            pairs_.power[c] = pw;
-          }
-      }
-    }
-    // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
-    const int flags = block_touching(b0, b1, overlap, pairs_.touching.data(), changed, deep_limit);
-    if (flags & block_too_deep)
-      for (std::size_t c = b0; c < b1; ++c)
-        if (overlap[c] >= deep_limit) {
-          pass.note_fault(step, c);
-          break;
-        }
-    // The state an edge term reads (v0 of the hysteresis laws, the plastic laws' residual
-    // overlap), as the loop left it.
-    auto state_of = [&](std::size_t c) {
+  bool any = false;
+  auto block = [&]<V0Update update, bool origins>() {
+    any = uniform_pairs_block<KernelT, update, origins>(b0, b1, vp.x, vp.v, vp.look, vp.coeffs,
+                                                        vp.radius_sum, columns, vp.rules);
+  };
+  if constexpr (!reads_v0) {
+    block.template operator()<V0Update::fixed, false>();
+  } else {
+    with_flags(
+        [&]<bool origins>() {
+          if (vp.rules.energy)
+            block.template operator()<V0Update::energy, origins>();
+          else if (vp.rules.peak)
+            block.template operator()<V0Update::peak, origins>();
+          else
+            block.template operator()<V0Update::fixed, origins>();
+        },
+        any_damping_origin_);
+    if (!any) return;
+    for (std::size_t c = b0; c < b1; ++c) {
+      const double d = vp.overlap[c];
+      if (!(d > 0.0)) continue;
       ContactState s;
-      if constexpr (reads_v0) s.impact_velocity = pair_impact_velocity_[c];
-      if constexpr (kernels::history_in_columns<KernelT>)
-        s.residual_overlap = plastic_columns_.residual_overlap[c];
-      return s;
-    };
-    constexpr bool split = kernels::splits_force<KernelT>;
-    if (flags & block_changed)
-      for (std::size_t c = b0; c < b1; ++c) {
-        if (!changed[c - b0]) continue;
-        const double r = v[c] - v[c + 1];  // as the loop computed it
-        if (pairs_.touching[c]) {          // first touch
-          record_onset(pairs_, c, run_step, r, rules, reads_v0);
-          if constexpr (edges)
-            add_edge<split>(pairs_, c,
-                            onset_correction(KernelT::edge_terms(coeffs, state_of(c), r),
-                                             overlap[c], r, rules));
-        } else {  // separation
-          pairs_.end_step[c] = run_step;
-          pairs_.end_rate[c] = r;
-          if constexpr (reads_v0)  // a later contact starts from delta = 0 (update_contact)
-            pair_damping_origin_[c] = pair_origin_overlap_[c] = pair_origin_force_[c] =
-                pair_origin_energy_[c] = 0.0;
-          if constexpr (edges && split)
-            add_edge<true>(pairs_, c,
-                           end_correction(KernelT::edge_terms(coeffs, state_of(c), r),
-                                          radius_sum - (x[c + 1] - x[c]), r, rules));
-          note_separation(pairs_, c, run_step);
-        }
+      s.impact_velocity = pair_impact_velocity_[c];
+      s.damping_origin = pair_damping_origin_[c];
+      s.origin_overlap = pair_origin_overlap_[c];
+      s.origin_force = pair_origin_force_[c];
+      s.origin_energy = pair_origin_energy_[c];
+      if constexpr (KernelT::costly_potential) {
+        if (!raises_v0(KernelT::stored_speed_squared_bound(vp.coeffs, s, d,
+                                                           KernelT::elastic(vp.coeffs, d)),
+                       s.impact_velocity))
+          continue;
       }
+      const double q = KernelT::stored_speed_squared(vp.coeffs, s, d);
+      if (!raises_v0(q, s.impact_velocity)) continue;
+      s.impact_velocity = pair_impact_velocity_[c] = std::sqrt(q);
+      const double r = vp.v[c] - vp.v[c + 1];
+      const auto [f, pw] =
+          force_and_power<KernelT>(vp.coeffs, s, d, predicted_rate(r, vp.look, c), vp.rules.clamp);
+      pairs.force[c] = f;
+      pairs.power[c] = pw;
+    }
+  }
+}
+
+// The first touches and separations the vectorised loop found among pairs [b0, b1) (`changed`):
+// their onset and separation books, and the edge corrections, from the state an edge term reads
+// (v0 of the hysteresis laws, the plastic laws' residual overlap) as the loop left it.
+template <class KernelT>
+void ChainEngine::book_touch_changes(const VectorPairs& vp, std::size_t b0, std::size_t b1,
+                                     const std::uint8_t* changed) {
+  ContactList& pairs = state_.pairs;
+  constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
+  constexpr bool edges = kernels::has_edge_term<KernelT>;
+  constexpr bool split = kernels::splits_force<KernelT>;
+  auto state_of = [&](std::size_t c) {
+    ContactState s;
+    if constexpr (reads_v0) s.impact_velocity = pair_impact_velocity_[c];
+    if constexpr (kernels::history_in_columns<KernelT>)
+      s.residual_overlap = plastic_columns_.residual_overlap[c];
+    return s;
+  };
+  for (std::size_t c = b0; c < b1; ++c) {
+    if (!changed[c - b0]) continue;
+    const double r = vp.v[c] - vp.v[c + 1];  // as the loop computed it
+    if (pairs.touching[c]) {                 // first touch
+      record_onset(pairs, c, vp.run_step, r, vp.rules, reads_v0);
+      if constexpr (edges)
+        add_edge<split>(pairs, c,
+                        onset_correction(KernelT::edge_terms(vp.coeffs, state_of(c), r),
+                                         vp.overlap[c], r, vp.rules));
+    } else {  // separation
+      pairs.end_step[c] = vp.run_step;
+      pairs.end_rate[c] = r;
+      if constexpr (reads_v0)  // a later contact starts from delta = 0 (update_contact)
+        pair_damping_origin_[c] = pair_origin_overlap_[c] = pair_origin_force_[c] =
+            pair_origin_energy_[c] = 0.0;
+      if constexpr (edges && split)
+        add_edge<true>(pairs, c,
+                       end_correction(KernelT::edge_terms(vp.coeffs, state_of(c), r),
+                                      vp.radius_sum - (vp.x[c + 1] - vp.x[c]), r, vp.rules));
+      state_.note_separation(pairs, c, vp.run_step);
+    }
   }
 }
 
 template <class KernelT>
-bool Simulation::chain_vectorised() const {
+bool ChainEngine::vectorised() const {
   constexpr bool vectorisable = kernels::history_free<KernelT> ||
                                 kernels::reads_only_impact_velocity<KernelT> ||
                                 kernels::history_in_columns<KernelT>;
@@ -559,20 +611,20 @@ bool Simulation::chain_vectorised() const {
     return false;
   } else {
     // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
-    if (!settings_.chain_vector_pairs || !uniform_pairs_ || pairs_.size() < chain_block)
+    if (!state_.settings.chain_vector_pairs || !uniform_pairs_ || state_.pairs.size() < chain_block)
       return false;
     if constexpr (kernels::history_in_columns<KernelT>)
-      return KernelT::columns_usable(pairs_.coeffs[0]);
+      return KernelT::columns_usable(state_.pairs.coeffs[0]);
     return true;
   }
 }
 
-bool Simulation::uses_vectorised_pairs() const {
-  return chain_ && with_kernel(settings_.law->kernel,
-                               [&](auto kernel) { return chain_vectorised<decltype(kernel)>(); });
+bool ChainEngine::vectorised_pairs() const {
+  return with_kernel(state_.settings.law->kernel,
+                     [&](auto kernel) { return vectorised<decltype(kernel)>(); });
 }
 
-void Simulation::HistoryColumns::load(const std::vector<ContactState>& states) {
+void ChainEngine::HistoryColumns::load(const std::vector<ContactState>& states) {
   const std::size_t n = states.size();
   for (auto* column : {&max_overlap, &max_force, &residual_overlap, &unload_stiffness,
                        &unload_exponent, &unloading, &regime})
@@ -580,17 +632,17 @@ void Simulation::HistoryColumns::load(const std::vector<ContactState>& states) {
   for (std::size_t c = 0; c < n; ++c) set(c, kernels::PlasticHistory::of(states[c]));
 }
 
-void Simulation::HistoryColumns::store(std::vector<ContactState>& states) const {
+void ChainEngine::HistoryColumns::store(std::vector<ContactState>& states) const {
   for (std::size_t c = 0; c < states.size(); ++c) get(c).store(states[c]);
 }
 
-kernels::PlasticHistory Simulation::HistoryColumns::get(std::size_t c) const {
+kernels::PlasticHistory ChainEngine::HistoryColumns::get(std::size_t c) const {
   return {
       max_overlap[c], max_force[c], residual_overlap[c], unload_stiffness[c], unload_exponent[c],
       unloading[c],   regime[c]};
 }
 
-void Simulation::HistoryColumns::set(std::size_t c, const kernels::PlasticHistory& h) {
+void ChainEngine::HistoryColumns::set(std::size_t c, const kernels::PlasticHistory& h) {
   max_overlap[c] = h.max_overlap;
   max_force[c] = h.max_force;
   residual_overlap[c] = h.residual_overlap;
@@ -600,45 +652,45 @@ void Simulation::HistoryColumns::set(std::size_t c, const kernels::PlasticHistor
   regime[c] = h.regime;
 }
 
-struct Simulation::ColumnsGuard {
-  Simulation* sim = nullptr;  // nullptr: nothing loaded
-  bool plastic = false;       // plastic_columns_, else the v0 columns
+struct ChainEngine::ColumnsGuard {
+  ChainEngine* engine = nullptr;  // nullptr: nothing loaded
+  bool plastic = false;           // plastic_columns_, else the v0 columns
   ColumnsGuard() = default;
-  ColumnsGuard(Simulation* s, bool p) : sim(s), plastic(p) {}
+  ColumnsGuard(ChainEngine* e, bool p) : engine(e), plastic(p) {}
   ColumnsGuard(const ColumnsGuard&) = delete;
   ColumnsGuard& operator=(const ColumnsGuard&) = delete;
   ~ColumnsGuard() {
-    if (!sim) return;
+    if (!engine) return;
     if (plastic) {
-      sim->plastic_columns_.store(sim->pairs_.state);
+      engine->plastic_columns_.store(engine->state_.pairs.state);
       return;
     }
-    std::vector<ContactState>& states = sim->pairs_.state;
+    std::vector<ContactState>& states = engine->state_.pairs.state;
     for (std::size_t c = 0; c < states.size(); ++c) {
-      states[c].impact_velocity = sim->pair_impact_velocity_[c];
-      states[c].damping_origin = sim->pair_damping_origin_[c];
-      states[c].origin_overlap = sim->pair_origin_overlap_[c];
-      states[c].origin_force = sim->pair_origin_force_[c];
-      states[c].origin_energy = sim->pair_origin_energy_[c];
+      states[c].impact_velocity = engine->pair_impact_velocity_[c];
+      states[c].damping_origin = engine->pair_damping_origin_[c];
+      states[c].origin_overlap = engine->pair_origin_overlap_[c];
+      states[c].origin_force = engine->pair_origin_force_[c];
+      states[c].origin_energy = engine->pair_origin_energy_[c];
     }
   }
 };
 
-Simulation::ColumnsGuard Simulation::load_history_columns() {
+ChainEngine::ColumnsGuard ChainEngine::load_history_columns() {
   enum { none, plastic, v0 };
-  const int columns = with_kernel(settings_.law->kernel, [&](auto kernel) {
+  const int columns = with_kernel(state_.settings.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    if (!chain_vectorised<KernelT>()) return int{none};
+    if (!vectorised<KernelT>()) return int{none};
     if constexpr (kernels::history_in_columns<KernelT>) return int{plastic};
     if constexpr (kernels::reads_only_impact_velocity<KernelT>) return int{v0};
     return int{none};
   });
   if (columns == plastic) {
-    plastic_columns_.load(pairs_.state);
+    plastic_columns_.load(state_.pairs.state);
     return ColumnsGuard(this, true);
   }
   if (columns == v0) {
-    const std::vector<ContactState>& states = pairs_.state;
+    const std::vector<ContactState>& states = state_.pairs.state;
     for (auto* column : {&pair_impact_velocity_, &pair_damping_origin_, &pair_origin_overlap_,
                          &pair_origin_force_, &pair_origin_energy_})
       column->resize(states.size());
@@ -658,31 +710,31 @@ Simulation::ColumnsGuard Simulation::load_history_columns() {
 
 // Gathers particles [begin, end): contact forces (and walls at the ends) into the force, then,
 // if closing_kick is nonzero, the step's closing half kick v += closing_kick f / m.
-void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing_kick) {
-  Particles& p = scene_.particles;
+void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick) {
+  Particles& p = state_.scene.particles;
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
   double* v = p.velocity.col(0).data();
   const double* inverse_mass = p.inverse_mass.data();
-  const double* pair_force = pairs_.force.data();
-  double* peak = tracking_ ? peak_contact_force_.data() : nullptr;
-  double* peak_v = tracking_ ? peak_velocity_x_.data() : nullptr;
+  const double* pair_force = state_.pairs.force.data();
+  double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
+  double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
-  double* look = lookahead_.col(0).data();
-  const bool predict = look_kick_ != 0.0;
+  double* look = state_.lookahead.col(0).data();
+  const bool predict = state_.look_kick != 0.0;
   const std::size_t b = std::max<std::size_t>(begin, 1), e = std::min(end, n - 1);
   if (b < e) {
     if (closing_kick == 0.0) {  // at construction: the look-ahead of a first step, dt/2 a_0
       gather_interior(b, e, f, base_force_x_.data(), pair_force, peak);
-      for (std::size_t i = b; i < e; ++i) look[i] = look_kick_ * f[i] * mass[i];
+      for (std::size_t i = b; i < e; ++i) look[i] = state_.look_kick * f[i] * mass[i];
     } else {
       with_flags(
           [&]<bool track, bool uniform, bool has_base, bool predicted>() {
             gather_kick_interior<track, uniform, has_base, predicted>(
                 b, e, f, base, pair_force, v, mass, closing_kick, look, peak, peak_v);
           },
-          tracking_, mass.inverse_mass == nullptr, base != nullptr, predict);
+          state_.tracking, mass.inverse_mass == nullptr, base != nullptr, predict);
     }
   }
   // The two end particles, which also meet the walls.
@@ -691,17 +743,17 @@ void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing
     const double f_old = closing_kick == 0.0 ? std::nan("") : f[i];
     f[i] = i == 0 ? base_force_x_[0] + -pair_force[0] : base_force_x_[n - 1] + pair_force[n - 2];
     if (peak) peak[i] = std::max(peak[i], pair_force[i == 0 ? 0 : n - 2]);
-    for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
-      if (static_cast<std::size_t>(wall_contacts_.first[c]) != i) continue;
-      f[i] += -wall_contacts_.force[c] * wall_contacts_.nx[c];
-      if (peak) peak[i] = std::max(peak[i], wall_contacts_.force[c]);
+    for (std::size_t c = 0; c < state_.wall_contacts.size(); ++c) {
+      if (static_cast<std::size_t>(state_.wall_contacts.first[c]) != i) continue;
+      f[i] += -state_.wall_contacts.force[c] * state_.wall_contacts.nx[c];
+      if (peak) peak[i] = std::max(peak[i], state_.wall_contacts.force[c]);
     }
     if (closing_kick != 0.0) {
       if (predict) look[i] = closing_kick * ((f[i] + f[i]) - f_old) * inverse_mass[i];
       v[i] += closing_kick * f[i] * inverse_mass[i];
       if (peak_v) peak_v[i] = std::max(peak_v[i], v[i]);
     } else {
-      look[i] = look_kick_ * f[i] * inverse_mass[i];
+      look[i] = state_.look_kick * f[i] * inverse_mass[i];
     }
   }
 }
@@ -709,10 +761,10 @@ void Simulation::chain_gather(std::size_t begin, std::size_t end, double closing
 // One step of one range of a pass: drift, the walls at the chain's ends, the pairs, the gather
 // with the closing kick, and what the watchers record.
 template <class KernelT, bool vector_pairs>
-void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
-  Particles& p = scene_.particles;
+void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
+  Particles& p = state_.scene.particles;
   const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
-  const double dt = settings_.time_step, half = 0.5 * dt;
+  const double dt = state_.settings.time_step, half = 0.5 * dt;
   // Particles this range drifts and gathers (the table in docs/engine.md, "Passes and tiles").
   const std::size_t drift_begin = r.left == Edge::ran_first ? r.lo + 1 : r.lo;
   const std::size_t drift_end = r.right == Edge::ran_first ? r.hi : r.hi + 1;
@@ -730,20 +782,22 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
           mass.inverse_mass == nullptr);
   };
   // The wall contacts of end particle i (0 or np), once it has drifted.
-  const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
-  const ContactRules wall_rules = contact_rules(settings_, impact_velocity_floor_, false);
+  const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
+  const ContactRules wall_rules =
+      contact_rules(state_.settings, state_.impact_velocity_floor, false);
   auto walls_of = [&](std::size_t end_particle) {
     for (std::size_t c = 0; c < wall_contacts; ++c) {
-      const auto i = static_cast<std::size_t>(wall_contacts_.first[c]);
+      const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);
       if (i != end_particle) continue;
-      const auto w = static_cast<std::size_t>(wall_contacts_.second[c]);
-      const std::int64_t run_step = step_ + r.step + 1;
-      if (update_wall<KernelT>(c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w],
-                               wall_rules, run_step) == ContactEvent::end)
-        note_separation(wall_contacts_, c, run_step);
+      const auto w = static_cast<std::size_t>(state_.wall_contacts.second[c]);
+      const std::int64_t run_step = state_.step + r.step + 1;
+      if (state_.update_wall<KernelT>(
+              c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w], wall_rules,
+              run_step) == ContactEvent::end)
+        state_.note_separation(state_.wall_contacts, c, run_step);
       pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
-          wall_contacts_.force[c];
-      if (wall_contacts_.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
+          state_.wall_contacts.force[c];
+      if (state_.wall_contacts.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
         pass.note_fault(r.step, np + c);
     }
   };
@@ -751,7 +805,7 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
   // pairs, then gather the particles whose two pairs are done. Each particle and pair does the
   // same arithmetic as with one chunk; interleaving keeps the square-root unit busy while the
   // drift and gather loops move data (they would otherwise run one after the other).
-  const std::size_t chunk = std::max<std::size_t>(settings_.chain_chunk_pairs, 1);
+  const std::size_t chunk = std::max<std::size_t>(state_.settings.chain_chunk_pairs, 1);
   std::size_t drifted = drift_begin, gathered = gather_begin;
   for (std::size_t c0 = r.lo;;) {
     const std::size_t c1 = std::min(r.hi, c0 + chunk);
@@ -762,11 +816,11 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
     if (c0 == r.lo && r.left == Edge::chain_end) walls_of(0);
     if (last && r.right == Edge::chain_end) walls_of(np);
     if (vector_pairs)
-      chain_pairs_vector<KernelT>(c0, c1, r.step, pass);
+      advance_pairs_vector<KernelT>(c0, c1, r.step, pass);
     else
-      chain_pairs<KernelT>(c0, c1, r.step, &pass);
+      advance_pairs<KernelT>(c0, c1, r.step, &pass);
     const std::size_t gather_to = last ? gather_end : std::min(gather_end, c1);
-    if (gathered < gather_to) chain_gather(gathered, gather_to, half);
+    if (gathered < gather_to) gather(gathered, gather_to, half);
     gathered = std::max(gathered, gather_to);
     if (last) break;
     c0 = c1;
@@ -777,15 +831,16 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
     const long c = watched_chain_pair_[k];
     if (c < 0 || static_cast<std::size_t>(c) < r.lo || static_cast<std::size_t>(c) >= r.hi)
       continue;
-    const std::size_t at = entry * watched_pairs_.size() + k;
-    log_.touching[at] = static_cast<std::int8_t>(pairs_.touching[static_cast<std::size_t>(c)]);
-    log_.rate[at] = approach_rate(pairs_, static_cast<std::size_t>(c));
+    const std::size_t at = entry * state_.watched_pairs.size() + k;
+    state_.log.touching[at] =
+        static_cast<std::int8_t>(state_.pairs.touching[static_cast<std::size_t>(c)]);
+    state_.log.rate[at] = state_.approach_rate(state_.pairs, static_cast<std::size_t>(c));
   }
-  for (std::size_t k = 0; k < watched_particles_.size(); ++k) {
-    const auto i = static_cast<std::size_t>(watched_particles_[k]);
+  for (std::size_t k = 0; k < state_.watched_particles.size(); ++k) {
+    const auto i = static_cast<std::size_t>(state_.watched_particles[k]);
     if (i >= gather_begin && i < gather_end)
-      log_.speed[entry * watched_particles_.size() + k] =
-          p.velocity.row(watched_particles_[k]).matrix().norm();
+      state_.log.speed[entry * state_.watched_particles.size() + k] =
+          p.velocity.row(state_.watched_particles[k]).matrix().norm();
   }
 }
 
@@ -793,11 +848,11 @@ void Simulation::chain_range(ChainPass& pass, const ChainRange& r) {
 // one region per thread. A region's ranges shrink by one pair per step at each cut, so that it
 // never needs the step of a particle another thread owns; the triangles left at the cuts are
 // filled afterwards (also in parallel), each step in order.
-void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
-  Particles& p = scene_.particles;
+void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
+  Particles& p = state_.scene.particles;
   const std::size_t np = static_cast<std::size_t>(p.size()) - 1;
-  const double dt = settings_.time_step;
-  const std::size_t walls = scene_.walls.size(), wall_contacts = wall_contacts_.size();
+  const double dt = state_.settings.time_step;
+  const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
   const auto K = static_cast<std::size_t>(steps);
 
   ChainPass pass{log_offset, {ChainPass::none}, np + wall_contacts};
@@ -806,26 +861,26 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
   pass_wall_force_.assign(K * wall_contacts, 0.0);
   for (std::size_t s = 0; s < K; ++s)
     for (std::size_t w = 0; w < walls; ++w) {
-      wall_offset_[w] += dt * scene_.walls[w].velocity;
-      pass_wall_point_[s * walls + w] = wall_point(w);
+      state_.wall_offset[w] += dt * state_.scene.walls[w].velocity;
+      pass_wall_point_[s * walls + w] = state_.wall_point(w);
     }
 
-  const std::size_t tile = std::max(settings_.chain_tile_pairs, 2 * K);
-  std::size_t regions = static_cast<std::size_t>(std::max(settings_.threads, 1));
+  const std::size_t tile = std::max(state_.settings.chain_tile_pairs, 2 * K);
+  std::size_t regions = static_cast<std::size_t>(std::max(state_.settings.threads, 1));
   while (regions > 1 && (np <= parallel_threshold || np / regions < 4 * K + 2 * tile)) --regions;
   auto cut = [&](std::size_t j) { return np * j / regions; };
 
-  with_kernel(settings_.law->kernel, [&](auto kernel) {
+  with_kernel(state_.settings.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
     constexpr bool vectorisable = kernels::history_free<KernelT> ||
                                   kernels::reads_only_impact_velocity<KernelT> ||
                                   kernels::history_in_columns<KernelT>;
-    const bool vector_pairs = chain_vectorised<KernelT>();
+    const bool vector_pairs = vectorised<KernelT>();
     auto range = [&](const ChainRange& r) {
       if constexpr (vectorisable) {
-        if (vector_pairs) return chain_range<KernelT, true>(pass, r);
+        if (vector_pairs) return run_range<KernelT, true>(pass, r);
       }
-      chain_range<KernelT, false>(pass, r);
+      run_range<KernelT, false>(pass, r);
     };
     auto run_region = [&](std::size_t j) {
       const bool first = j == 0, last = j + 1 == regions;
@@ -874,69 +929,78 @@ void Simulation::chain_pass(std::int64_t steps, std::int64_t log_offset) {
     }
   });
 
-  // The walls' work, step by step: the trapezoidal rule on the power before and after each
-  // (nothing to add while no wall moves along its normal).
-  const double half = 0.5 * dt;
+  book_wall_work(K);
+  state_.step += steps;
+  state_.time = static_cast<double>(state_.step) * dt;
+  if (const std::uint64_t f = pass.fault.load(); f != ChainPass::none) report_fault(pass, f, steps);
+}
+
+// The walls' work over the K steps of a pass, step by step: the trapezoidal rule on the power
+// before and after each (nothing to add while no wall moves along its normal).
+void ChainEngine::book_wall_work(std::size_t K) {
+  EngineState& st = state_;
+  const std::size_t wall_contacts = st.wall_contacts.size();
+  const double half = 0.5 * st.settings.time_step;
   double power_before = 0.0;
-  for (const double w : wall_power_) power_before += w;
+  for (const double w : st.wall_power) power_before += w;
   bool moving = false;
-  for (const Wall& wall : scene_.walls) moving = moving || wall.velocity.dot(wall.normal) != 0.0;
+  for (const Wall& wall : st.scene.walls) moving = moving || wall.velocity.dot(wall.normal) != 0.0;
   for (std::size_t s = 0; s < K && moving; ++s) {
-    std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
+    std::fill(st.wall_power.begin(), st.wall_power.end(), 0.0);
     for (std::size_t c = 0; c < wall_contacts; ++c) {
-      const Wall& wall = scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])];
-      wall_power_[static_cast<std::size_t>(wall_contacts_.second[c])] +=
-          pass_wall_force_[s * wall_contacts + c] * wall.velocity.dot(wall.normal);
+      const auto w = static_cast<std::size_t>(st.wall_contacts.second[c]);
+      const Wall& wall = st.scene.walls[w];
+      st.wall_power[w] += pass_wall_force_[s * wall_contacts + c] * wall.velocity.dot(wall.normal);
     }
     double power_after = 0.0;
-    for (const double w : wall_power_) power_after += w;
-    wall_work_ += half * (power_before + power_after);
+    for (const double w : st.wall_power) power_after += w;
+    st.wall_work += half * (power_before + power_after);
     power_before = power_after;
-  }
-  step_ += steps;
-  time_ = static_cast<double>(step_) * dt;
-
-  // A fault found during the pass is reported at its end (the state is the pass's end), with the
-  // step where it happened.
-  if (const std::uint64_t f = pass.fault.load(); f != ChainPass::none) {
-    const std::size_t key = f % pass.keys_per_step;
-    const std::string when =
-        " at step " +
-        std::to_string(step_ - steps + static_cast<std::int64_t>(f / pass.keys_per_step) + 1);
-    if (key < np) throw_too_deep(key, when);
-    const std::size_t c = key - np;
-    throw_wall_too_deep(wall_contacts_.first[c],
-                        scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name,
-                        when);
   }
 }
 
+// A fault found during a pass of `steps` steps (the earliest, as ChainPass::note_fault keys it)
+// is reported at the pass's end, which is the state left, with the step where it happened.
+void ChainEngine::report_fault(const ChainPass& pass, std::uint64_t fault, std::int64_t steps) {
+  const std::size_t np = state_.pairs.size();
+  const std::size_t key = fault % pass.keys_per_step;
+  const std::string when =
+      " at step " + std::to_string(state_.step - steps +
+                                   static_cast<std::int64_t>(fault / pass.keys_per_step) + 1);
+  if (key < np) throw_too_deep(key, when);
+  const std::size_t c = key - np;
+  throw_wall_too_deep(
+      state_.wall_contacts.first[c],
+      state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name, when);
+}
+
 // The contact forces at construction: every pair and wall contact, then the particle forces.
-void Simulation::evaluate_chain_contacts(const ContactRules& rules) {
-  with_kernel(settings_.law->kernel, [&](auto kernel) {
+void ChainEngine::evaluate_contacts(const ContactRules& rules) {
+  with_kernel(state_.settings.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    chain_pairs<KernelT>(0, pairs_.size(), 0, nullptr);
-    evaluate_walls<KernelT>(rules, step_);
+    advance_pairs<KernelT>(0, state_.pairs.size(), 0, nullptr);
+    state_.evaluate_walls<KernelT>(rules, state_.step);
   });
-  const Particles& p = scene_.particles;
-  for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
-    if (wall_contacts_.overlap[c] >= p.radius(wall_contacts_.first[c]))
-      throw_wall_too_deep(wall_contacts_.first[c],
-                          scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])].name);
-  chain_gather(0, static_cast<std::size_t>(p.size()), 0.0);
+  const Particles& p = state_.scene.particles;
+  for (std::size_t c = 0; c < state_.wall_contacts.size(); ++c)
+    if (state_.wall_contacts.overlap[c] >= p.radius(state_.wall_contacts.first[c]))
+      throw_wall_too_deep(
+          state_.wall_contacts.first[c],
+          state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name);
+  gather(0, static_cast<std::size_t>(p.size()), 0.0);
 }
 
 // Passes of equal length (at most chain_pass_steps): a short last pass would reload every tile
 // for a few steps only.
-void Simulation::advance_chain(std::int64_t n) {
-  const std::int64_t most = std::max(settings_.chain_pass_steps, 1);
+void ChainEngine::advance(std::int64_t n) {
+  const std::int64_t most = std::max(state_.settings.chain_pass_steps, 1);
   const std::int64_t passes = (n + most - 1) / most;
   const ColumnsGuard columns = load_history_columns();
   for (std::int64_t k = 0, done = 0; k < passes; ++k) {
     const std::int64_t length = (n - done) / (passes - k);
-    chain_pass(length, done);
+    run_pass(length, done);
     done += length;
   }
 }
 
-}  // namespace chaindem
+}  // namespace chaindem::detail

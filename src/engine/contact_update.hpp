@@ -2,7 +2,7 @@
 // What the chain engine and the general engine share, per contact: the rules a loop's contacts
 // follow (impact-velocity policy, tension, time step), the update of one contact (its force,
 // history, first touch, separation and damping work), the impulse sampling misses at a contact's
-// edges, and the wall contacts. Private to src/engine/.
+// edges, and the loop helpers. Private to src/engine/.
 
 #include <omp.h>
 
@@ -20,9 +20,8 @@
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/laws/edge_impulse.hpp"
 
-namespace chaindem {
+namespace chaindem::detail {
 
-namespace detail {
 // How the contacts of one loop set and update v0 (SimulationSettings::ImpactVelocity), apply the
 // tension policy and integrate their damping work.
 struct ContactRules {
@@ -148,20 +147,9 @@ inline std::pair<double, double> force_and_power(const PairCoeffs& coeffs, const
   f = clamp & (f < 0.0) ? 0.0 : f;
   return {f, (f - p.elastic) * rf};
 }
-}  // namespace detail
-using detail::add_edge;
-using detail::contact_rules;
-using detail::ContactEvent;
-using detail::ContactRules;
-using detail::end_correction;
-using detail::force_and_power;
-using detail::onset_correction;
-using detail::raises_v0;
-
-namespace {
 
 // Below this many items a parallel region costs more than it saves.
-constexpr std::size_t parallel_threshold = 4096;
+inline constexpr std::size_t parallel_threshold = 4096;
 
 // body(i) for i in [0, n): on OpenMP threads (static schedule) for large n, else a plain loop
 // that never enters the OpenMP runtime (whose per-region cost dominates small chains and sweeps).
@@ -194,9 +182,6 @@ inline double predicted_rate(double r, const double* look, std::size_t c) {
   return r + (look[c] - look[c + 1]);
 }
 
-// The chain engine's stops. `when`: " at step N", or nothing at construction. A wall meets
-// only the end particle: one pressed into it by a radius could let its neighbour reach the wall
-// too, which only the general engine would see.
 // The overlap a contact starts with: below 1e-9 of the smaller radius it is the rounding of the
 // positions of touching bodies (x + r1 + r2 need not be exact), not a pre-compression, and the
 // contact starts at delta = 0 like any other (its first evaluation is then its first touch).
@@ -319,33 +304,4 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
   return ContactEvent::end;
 }
 
-}  // namespace
-
-template <class KernelT>
-ContactEvent Simulation::update_wall(std::size_t c, const Eigen::Vector3d& point,
-                                     const ContactRules& rules, std::int64_t step) {
-  const Particles& p = scene_.particles;
-  ContactList& cl = wall_contacts_;
-  const int i = cl.first[c];
-  const Wall& wall = scene_.walls[static_cast<std::size_t>(cl.second[c])];
-  const Eigen::Vector3d x = p.position.row(i).transpose();
-  const Eigen::Vector3d v = p.velocity.row(i).transpose();
-  const Eigen::Vector3d ahead = lookahead_.row(i).transpose();
-  const double distance = (x - point).dot(wall.normal);
-  // Normal from the particle towards the wall: -wall.normal.
-  cl.nx[c] = -wall.normal.x();
-  cl.ny[c] = -wall.normal.y();
-  cl.nz[c] = -wall.normal.z();
-  const double rate = (wall.velocity - v).dot(wall.normal);
-  return update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, rate - ahead.dot(wall.normal),
-                                 rules, cl.coeffs[c], step);
-}
-
-template <class KernelT>
-void Simulation::evaluate_walls(const ContactRules& rules, std::int64_t step) {
-  for (std::size_t c = 0; c < wall_contacts_.size(); ++c)
-    update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts_.second[c])), rules,
-                         step);
-}
-
-}  // namespace chaindem
+}  // namespace chaindem::detail

@@ -1,7 +1,9 @@
-// Simulation: what both engines share (construction, the choice of engine, advance, the
-// bookkeeping of isolated contacts, energies); the engines are in chain_engine.cpp and
-// general_engine.cpp, the per-contact update in contact_update.hpp.
-#include "contact_update.hpp"
+// Simulation: the choice of engine and what it reports of the state the engine advances
+// (engine_state.hpp); the engines are in chain_engine.cpp and general_engine.cpp.
+#include "chaindem/engine/simulation.hpp"
+
+#include "chain_engine.hpp"
+#include "general_engine.hpp"
 
 namespace chaindem {
 
@@ -31,51 +33,21 @@ std::string_view to_string(SimulationSettings::Integrator integrator) {
 }
 
 Simulation::Simulation(Scene scene, SimulationSettings settings)
-    : scene_(std::move(scene)), settings_(std::move(settings)) {
-  if (!settings_.law) throw std::invalid_argument("Simulation: no contact law");
-  if (!(settings_.time_step > 0.0))
-    throw std::invalid_argument("Simulation: time step must be > 0");
-  if (!(settings_.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
-  if (settings_.law->uses_impact_velocity() &&
-      settings_.impact_velocity == SimulationSettings::ImpactVelocity::onset)
-    impact_velocity_floor_ = settings_.law_params.at("impact_velocity_floor");
-  if (settings_.law->uses_impact_velocity() &&
-      settings_.impact_velocity == SimulationSettings::ImpactVelocity::reference &&
-      !(settings_.reference_velocity > 0.0))
-    throw std::invalid_argument("Simulation: the reference impact velocity must be > 0");
-  wall_offset_.assign(scene_.walls.size(), Eigen::Vector3d::Zero());
-  {
-    const Particles& p = scene_.particles;
-    loaded_.assign(static_cast<std::size_t>(p.size()), 0);
-    for (Eigen::Index i = 0; i < p.size(); ++i) {
-      const Eigen::Vector3d f =
-          p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
-      initial_external_ += f.dot(p.position.row(i).transpose().matrix());
-      loaded_[static_cast<std::size_t>(i)] = f != Eigen::Vector3d::Zero();
-    }
-  }
-  isolated_logs_.resize(static_cast<std::size_t>(std::max(settings_.threads, 1)));
-  lookahead_ = Vec3Array::Zero(scene_.particles.size(), 3);
-  // Only laws with a velocity-dependent force read the predicted rate.
-  const bool damped = with_kernel(settings_.law->kernel, [](auto kernel) {
-    using KernelT = decltype(kernel);
-    return kernels::splits_force<KernelT> && !kernels::conservative<KernelT>;
-  });
-  look_kick_ = settings_.integrator == SimulationSettings::Integrator::second_order && damped
-                   ? 0.5 * settings_.time_step
-                   : 0.0;
-  wall_power_.assign(scene_.walls.size(), 0.0);
-  scene_.particles.force.setZero();
-  const bool chain = forms_chain(scene_);
-  if (settings_.engine == SimulationSettings::Engine::chain && !chain)
+    : state_(std::make_unique<detail::EngineState>(std::move(scene), std::move(settings))) {
+  using Engine = SimulationSettings::Engine;
+  const Engine wanted = state_->settings.engine;
+  const bool chain = forms_chain(state_->scene);
+  if (wanted == Engine::chain && !chain)
     throw std::invalid_argument("Simulation: the scene is not a chain on the x axis");
-  chain_ = chain && settings_.engine != SimulationSettings::Engine::general;
-  if (chain_)
-    build_chain_contacts();
+  if (chain && wanted != Engine::general)
+    engine_ = std::make_unique<detail::ChainEngine>(*state_);
   else
-    rebuild_neighbors();
-  compute_forces();
+    engine_ = std::make_unique<detail::GeneralEngine>(*state_);
 }
+
+Simulation::~Simulation() = default;
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 
 bool forms_chain(const Scene& scene) {
   const Particles& p = scene.particles;
@@ -100,194 +72,102 @@ bool forms_chain(const Scene& scene) {
 }
 
 void Simulation::track_extremes() {
-  const Particles& p = scene_.particles;
-  peak_velocity_x_ = p.velocity.col(0);
-  peak_contact_force_ = Eigen::ArrayXd::Zero(p.size());
-  for (const ContactList* cl : {&pairs_, &wall_contacts_})
+  detail::EngineState& st = *state_;
+  const Particles& p = st.scene.particles;
+  st.peak_velocity_x = p.velocity.col(0);
+  st.peak_contact_force = Eigen::ArrayXd::Zero(p.size());
+  for (const ContactList* cl : {&st.pairs, &st.wall_contacts})
     for (std::size_t c = 0; c < cl->size(); ++c) {
       if (!cl->touching[c]) continue;
-      const bool pair = cl == &pairs_;
+      const bool pair = cl == &st.pairs;
       for (const int i : {cl->first[c], pair ? cl->second[c] : -1})
-        if (i >= 0) peak_contact_force_(i) = std::max(peak_contact_force_(i), cl->force[c]);
+        if (i >= 0) st.peak_contact_force(i) = std::max(st.peak_contact_force(i), cl->force[c]);
     }
-  tracking_ = true;
-}
-
-void Simulation::compute_forces() {
-  const bool first = step_ == 0;  // at construction
-  const ContactRules rules = contact_rules(settings_, impact_velocity_floor_, first);
-  if (chain_)
-    evaluate_chain_contacts(rules);
-  else
-    evaluate_general_contacts(rules, first);
-  // Power delivered by each wall: the contact force times the wall's normal speed.
-  std::fill(wall_power_.begin(), wall_power_.end(), 0.0);
-  for (std::size_t c = 0; c < wall_contacts_.size(); ++c) {
-    const Wall& wall = scene_.walls[static_cast<std::size_t>(wall_contacts_.second[c])];
-    wall_power_[static_cast<std::size_t>(wall_contacts_.second[c])] +=
-        wall_contacts_.force[c] * wall.velocity.dot(wall.normal);
-  }
+  st.tracking = true;
 }
 
 void Simulation::step() {
   advance(1);
 }
 
-// A contact is isolated when, from its first touch to its separation, no other contact of
-// either body touched and neither body carried a load: its restitution is then a binary one.
-// Neighbour contacts are judged from their own first-touch and separation steps, which are
-// exact whatever order the chain engine's passes evaluate them in: a neighbour is at step s or
-// s - 1 when this contact is evaluated at step s, and touched during [onset, s - 1] if it still
-// touches since before step s, or separated after this contact's first touch.
-void Simulation::note_separation(const ContactList& cl, std::size_t c, std::int64_t step) {
-  const std::int64_t onset = cl.onset_step[c];
-  const double approach = cl.onset_rate[c];
-  if (onset <= 0 || !(approach > 0.0)) return;  // began pressed together, not an impact
-  const bool wall = &cl == &wall_contacts_;
-  const int first = cl.first[c], second = wall ? -cl.second[c] - 1 : cl.second[c];
-  for (const int body : {first, second}) {
-    if (body < 0) continue;
-    const auto b = static_cast<std::size_t>(body);
-    if (loaded_[b]) return;
-    for (int k = incidence_offset_[b]; k < incidence_offset_[b + 1]; ++k) {
-      const int e = incidence_[k];
-      const ContactList& other = e >= 0 ? pairs_ : wall_contacts_;
-      const auto o = static_cast<std::size_t>(e >= 0 ? e : -e - 1);
-      if (&other == &cl && o == c) continue;
-      const std::int64_t on = other.onset_step[o], end = other.end_step[o];
-      if ((on > end && on < step) || end > onset) return;
-    }
-  }
-  // The bodies part at the rate that carried them across delta = 0, less what the pair's force
-  // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
-  // them in its two half kicks.
-  const double parting =
-      cl.end_rate[c] - settings_.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
-  const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
-  isolated_logs_[std::min(thread, isolated_logs_.size() - 1)].push_back(
-      {step, first, second, approach, -parting / approach});
-}
-
-void Simulation::collect_isolated() {
-  isolated_.clear();
-  for (auto& log : isolated_logs_) {
-    isolated_.insert(isolated_.end(), log.begin(), log.end());
-    log.clear();
-  }
-  std::sort(isolated_.begin(), isolated_.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.step, a.first, a.second) < std::tie(b.step, b.first, b.second);
-  });
-}
-
 void Simulation::advance(std::int64_t n) {
+  detail::EngineState& st = *state_;
   const auto steps = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
-  log_.steps = static_cast<std::int64_t>(steps);
-  log_.touching.assign(steps * watched_pairs_.size(), -1);
-  log_.rate.assign(steps * watched_pairs_.size(), 0.0);
-  log_.speed.assign(steps * watched_particles_.size(), 0.0);
-  if (chain_) {
-    advance_chain(n);
-    collect_isolated();
-    return;
-  }
-  for (std::int64_t s = 0; s < n; ++s) {
-    step_general();
-    record_step(s);
-  }
-  collect_isolated();
+  st.log.steps = static_cast<std::int64_t>(steps);
+  st.log.touching.assign(steps * st.watched_pairs.size(), -1);
+  st.log.rate.assign(steps * st.watched_pairs.size(), 0.0);
+  st.log.speed.assign(steps * st.watched_particles.size(), 0.0);
+  engine_->advance(n);
+  st.collect_isolated();
 }
 
 void Simulation::watch(std::vector<std::pair<int, int>> pairs,
                        std::vector<Eigen::Index> particles) {
-  watched_pairs_ = std::move(pairs);
-  watched_particles_ = std::move(particles);
-  watched_chain_pair_.clear();  // the chain engine's pairs are fixed: look them up once
-  if (chain_)
-    for (const auto& [i, j] : watched_pairs_) watched_chain_pair_.push_back(find_contact(i, j));
+  state_->watched_pairs = std::move(pairs);
+  state_->watched_particles = std::move(particles);
+  engine_->watch_changed();
 }
 
 long Simulation::find_contact(int i, int j) const {
-  const auto lo = std::lower_bound(pairs_.first.begin(), pairs_.first.end(), i);
-  for (auto it = lo; it != pairs_.first.end() && *it == i; ++it) {
-    const auto c = static_cast<std::size_t>(it - pairs_.first.begin());
-    if (pairs_.second[c] == j) return static_cast<long>(c);
-  }
-  return -1;
-}
-
-void Simulation::record_step(std::int64_t s) {
-  const auto entry = static_cast<std::size_t>(s);
-  for (std::size_t k = 0; k < watched_pairs_.size(); ++k) {
-    const long c = find_contact(watched_pairs_[k].first, watched_pairs_[k].second);
-    if (c < 0) continue;
-    log_.touching[entry * watched_pairs_.size() + k] =
-        static_cast<std::int8_t>(pairs_.touching[static_cast<std::size_t>(c)]);
-    log_.rate[entry * watched_pairs_.size() + k] =
-        approach_rate(pairs_, static_cast<std::size_t>(c));
-  }
-  for (std::size_t k = 0; k < watched_particles_.size(); ++k)
-    log_.speed[entry * watched_particles_.size() + k] =
-        scene_.particles.velocity.row(watched_particles_[k]).matrix().norm();
-}
-
-EnergyReport Simulation::energies() const {
-  const Particles& p = scene_.particles;
-  EnergyReport e;
-  e.kinetic = 0.5 * (p.mass * p.velocity.square().rowwise().sum()).sum();
-  double potential = 0.0;
-  for (Eigen::Index i = 0; i < p.size(); ++i) {
-    const Eigen::Vector3d f =
-        p.external_force.row(i).transpose().matrix() + p.mass(i) * scene_.gravity;
-    potential -= f.dot(p.position.row(i).transpose().matrix());
-  }
-  e.external_potential = potential + initial_external_;
-  double work = 0.0;
-  bool split = false;
-  with_kernel(settings_.law->kernel, [&](auto kernel) {
-    using KernelT = decltype(kernel);
-    split = kernels::splits_force<KernelT>;
-    for (const ContactList* cl : {&pairs_, &wall_contacts_}) {
-      // A uniform chain's pairs share one coefficient record (less to read per frame).
-      const bool shared = cl == &pairs_ && chain_ && uniform_pairs_;
-      for (std::size_t c = 0; c < cl->size(); ++c) {
-        work += cl->work[c];
-        if (cl->touching[c])
-          e.stored += KernelT::potential(cl->coeffs[shared ? 0 : c], cl->state[c], cl->overlap[c]);
-      }
-    }
-  });
-  // Laws that split their force book the damping work itself (each pair's work plus half its
-  // current sample, dt/2 power: the trapezoid's last term); plastic laws the work absorbed, of
-  // which they still store part.
-  double current = 0.0;
-  if (split)
-    for (const ContactList* cl : {&pairs_, &wall_contacts_})
-      for (const double pw : cl->power) current += pw;
-  e.dissipated =
-      retired_dissipated_ + (split ? work + 0.5 * settings_.time_step * current : work - e.stored);
-  e.wall_work = wall_work_;
-  return e;
-}
-
-double Simulation::approach_rate(const ContactList& cl, std::size_t c) const {
-  const Particles& p = scene_.particles;
-  const Eigen::Vector3d n(cl.nx[c], cl.ny[c], cl.nz[c]);
-  const Eigen::Vector3d vi = p.velocity.row(cl.first[c]).transpose();
-  if (&cl == &wall_contacts_)
-    return n.dot(vi - scene_.walls[static_cast<std::size_t>(cl.second[c])].velocity);
-  return n.dot(vi - p.velocity.row(cl.second[c]).transpose().matrix());
+  return state_->find_contact(i, j);
 }
 
 Eigen::Vector3d Simulation::momentum() const {
-  const Particles& p = scene_.particles;
+  const Particles& p = state_->scene.particles;
   return p.velocity.matrix().transpose() * p.mass.matrix();  // no N x 3 temporary
 }
 
+// What the state holds, as the engine left it.
+const Simulation::StepLog& Simulation::step_log() const {
+  return state_->log;
+}
+const std::vector<Simulation::IsolatedContact>& Simulation::isolated_contacts() const {
+  return state_->isolated;
+}
+double Simulation::time() const {
+  return state_->time;
+}
+std::int64_t Simulation::step_count() const {
+  return state_->step;
+}
+const SimulationSettings& Simulation::settings() const {
+  return state_->settings;
+}
+const Scene& Simulation::scene() const {
+  return state_->scene;
+}
+const ContactList& Simulation::pair_contacts() const {
+  return state_->pairs;
+}
+const ContactList& Simulation::wall_contacts() const {
+  return state_->wall_contacts;
+}
+Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
+  return state_->wall_point(w);
+}
+double Simulation::approach_rate(const ContactList& cl, std::size_t c) const {
+  return state_->approach_rate(cl, c);
+}
+EnergyReport Simulation::energies() const {
+  return state_->energies();
+}
 std::int64_t Simulation::impact_velocity_floor_hits() const {
-  std::int64_t hits = retired_floor_hits_;
-  for (const ContactList* cl : {&pairs_, &wall_contacts_})
-    for (const int h : cl->floor_hits) hits += h;
-  return hits;
+  return state_->impact_velocity_floor_hits();
+}
+std::int64_t Simulation::neighbor_rebuilds() const {
+  return engine_->neighbor_rebuilds();
+}
+bool Simulation::uses_chain_engine() const {
+  return dynamic_cast<const detail::ChainEngine*>(engine_.get()) != nullptr;
+}
+bool Simulation::uses_vectorised_pairs() const {
+  return engine_->vectorised_pairs();
+}
+const Eigen::ArrayXd& Simulation::peak_contact_force() const {
+  return state_->peak_contact_force;
+}
+const Eigen::ArrayXd& Simulation::peak_velocity_x() const {
+  return state_->peak_velocity_x;
 }
 
 }  // namespace chaindem

@@ -1,11 +1,13 @@
 #pragma once
-// The particle engine: velocity-Verlet integration, neighbor structure with per-pair contact
-// history, force evaluation dispatched once per loop on the law's kernel, energy bookkeeping.
+// A run of particles: its settings, its contact lists and energy books, and Simulation, which
+// steps it on one of two engines (velocity Verlet, force evaluation dispatched once per loop on
+// the law's kernel): the chain engine for beads on a line, the general engine with a neighbor
+// search for anything else (docs/engine.md).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -15,8 +17,8 @@
 namespace chaindem {
 
 namespace detail {
-struct ContactRules;                     // how a loop's contacts set v0 and book their work
-enum class ContactEvent : std::uint8_t;  // what an evaluation did to a contact
+struct EngineState;  // what both engines advance (src/engine/engine_state.hpp)
+class Engine;        // the chain engine or the general engine
 }  // namespace detail
 
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
@@ -129,7 +131,12 @@ struct EnergyReport {
 
 class Simulation {
  public:
+  /// Checks the settings against the scene, picks the engine (SimulationSettings::engine),
+  /// builds the contacts and evaluates the forces of step 0.
   Simulation(Scene scene, SimulationSettings settings);
+  ~Simulation();
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
 
   /// Advances by one velocity-Verlet step.
   void step();
@@ -150,7 +157,7 @@ class Simulation {
   long find_contact(int i, int j) const;
   /// Watches particle pairs (i, j) (i < j) and particles: see StepLog.
   void watch(std::vector<std::pair<int, int>> pairs, std::vector<Eigen::Index> particles);
-  const StepLog& step_log() const { return log_; }
+  const StepLog& step_log() const;
 
   /// A contact that began and ended isolated: an impact from apart during which neither body
   /// touched anything else or carried a load, so that its restitution is a binary one.
@@ -162,16 +169,16 @@ class Simulation {
     double restitution;      ///< -(approach rate at separation) / impact_velocity
   };
   /// The isolated contacts that ended during the last advance(), in order of step and bodies.
-  const std::vector<IsolatedContact>& isolated_contacts() const { return isolated_; }
+  const std::vector<IsolatedContact>& isolated_contacts() const;
 
-  double time() const { return time_; }
-  std::int64_t step_count() const { return step_; }
-  double time_step() const { return settings_.time_step; }
-  const SimulationSettings& settings() const { return settings_; }
-  const Scene& scene() const { return scene_; }
-  const Particles& particles() const { return scene_.particles; }
-  const ContactList& pair_contacts() const { return pairs_; }
-  const ContactList& wall_contacts() const { return wall_contacts_; }
+  double time() const;
+  std::int64_t step_count() const;
+  double time_step() const { return settings().time_step; }
+  const SimulationSettings& settings() const;
+  const Scene& scene() const;
+  const Particles& particles() const { return scene().particles; }
+  const ContactList& pair_contacts() const;
+  const ContactList& wall_contacts() const;
   /// Current position of wall w (it moves with its prescribed velocity).
   Eigen::Vector3d wall_point(std::size_t w) const;
 
@@ -182,10 +189,10 @@ class Simulation {
   Eigen::Vector3d momentum() const;
   /// Contacts whose impact velocity was raised to the law's floor, over the whole run.
   std::int64_t impact_velocity_floor_hits() const;
-  std::int64_t neighbor_rebuilds() const { return rebuilds_; }
+  std::int64_t neighbor_rebuilds() const;
 
   /// True when the 1D chain engine steps this simulation.
-  bool uses_chain_engine() const { return chain_; }
+  bool uses_chain_engine() const;
   /// Whether the chain engine evaluates the pairs in its vectorised loop (uniform chains of 256
   /// pairs or more under a law with a branch-free form; docs/engine.md).
   bool uses_vectorised_pairs() const;
@@ -194,124 +201,12 @@ class Simulation {
   /// touching contacts; 0 if none yet) and its largest velocity along x. Folded into the step's
   /// own loops, so it costs almost nothing per step.
   void track_extremes();
-  const Eigen::ArrayXd& peak_contact_force() const { return peak_contact_force_; }
-  const Eigen::ArrayXd& peak_velocity_x() const { return peak_velocity_x_; }
+  const Eigen::ArrayXd& peak_contact_force() const;
+  const Eigen::ArrayXd& peak_velocity_x() const;
 
  private:
-  void step_general();
-  /// The general engine's contact and particle forces (compute_forces).
-  void evaluate_general_contacts(const detail::ContactRules& rules, bool first);
-  void build_chain_contacts();
-  /// The chain engine's contact and particle forces at construction (compute_forces).
-  void evaluate_chain_contacts(const detail::ContactRules& rules);
-  /// advance() on the chain engine: n steps in passes.
-  void advance_chain(std::int64_t n);
-  struct ChainPass;
-  struct ChainRange;
-  void chain_pass(std::int64_t steps, std::int64_t log_offset);
-  template <class KernelT, bool vector_pairs>
-  void chain_range(ChainPass& pass, const ChainRange& range);
-  template <class KernelT>
-  void chain_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass);
-  template <class KernelT>
-  void chain_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass);
-  /// Whether the chain engine runs the law on its vectorised pair loop (chain_pairs_vector).
-  template <class KernelT>
-  bool chain_vectorised() const;
-  /// Loads the plastic histories into plastic_columns_ when the vectorised loop keeps them there;
-  /// the returned guard stores them back into pairs_.state (also when a step throws).
-  struct ColumnsGuard;
-  ColumnsGuard load_history_columns();
-  void chain_gather(std::size_t d0, std::size_t d1, double closing_kick);
-  template <class KernelT>
-  detail::ContactEvent update_wall(std::size_t c, const Eigen::Vector3d& point,
-                                   const detail::ContactRules& rules, std::int64_t step);
-  void record_step(std::int64_t s);
-  void rebuild_neighbors();
-  /// Per-particle incidence lists (CSR) of the current contacts, pairs then walls.
-  void build_incidence();
-  /// Books the contact of `cl` at c that has just separated at step `step`, if it was isolated.
-  void note_separation(const ContactList& cl, std::size_t c, std::int64_t step);
-  /// Sorts the isolated contacts the threads logged during advance() into isolated_.
-  void collect_isolated();
-  /// Contact forces and particle forces (at construction for the chain engine, whose steps
-  /// evaluate them in chain_range).
-  void compute_forces();
-  template <class KernelT>
-  void evaluate_pairs(const detail::ContactRules& rules, std::int64_t step);
-  template <class KernelT>
-  void evaluate_walls(const detail::ContactRules& rules, std::int64_t step);
-  void gather_forces(bool first);
-  PairCoeffs pair_coeffs(int i, int j) const;
-  PairCoeffs wall_coeffs(int i, int w) const;
-
-  Scene scene_;
-  SimulationSettings settings_;
-  double impact_velocity_floor_ = 0.0;
-  double initial_external_ = 0.0;  ///< sum f_ext . x at the start [J]
-  /// Predicted rate: each particle's velocity at the end of the next step is its half-step
-  /// velocity plus this, dt/2 (2 a_n - a_(n-1)) (0 for the half-step rate) [m/s]
-  Vec3Array lookahead_;
-  double look_kick_ = 0.0;            ///< dt/2 for the predicted rate, 0 for the half-step rate [s]
-  std::vector<std::uint8_t> loaded_;  ///< particle carries an applied load or gravity
-  std::vector<std::vector<IsolatedContact>> isolated_logs_;  ///< per thread, during advance()
-  std::vector<IsolatedContact> isolated_;
-  double time_ = 0.0;
-  std::int64_t step_ = 0;
-  std::int64_t rebuilds_ = 0;
-
-  ContactList pairs_;
-  ContactList wall_contacts_;
-  // Per-particle incidence (CSR) into the contact lists, in a fixed order, so that force sums
-  // are bitwise identical for any thread count.
-  std::vector<int> incidence_offset_;
-  std::vector<int> incidence_;    ///< >= 0: pair index; < 0: -(wall contact index) - 1
-  Vec3Array reference_position_;  ///< positions at the last neighbor rebuild
-  std::vector<Eigen::Vector3d> wall_offset_;
-  std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;
-  double retired_dissipated_ = 0.0;  ///< dissipated by pairs that left the neighbor structure
-  /// Plastic histories of pairs outside the neighbor structure, by (first << 32 | second).
-  std::unordered_map<std::uint64_t, ContactState> dormant_pairs_, dormant_walls_;
-  std::int64_t retired_floor_hits_ = 0;
-  double wall_work_ = 0.0;
-  std::vector<double> wall_power_;  ///< power delivered by each wall at the last evaluation [W]
-
-  bool tracking_ = false;
-  Eigen::ArrayXd peak_contact_force_, peak_velocity_x_;
-
-  // Chain engine: pair c joins particles c and c + 1 for good.
-  bool chain_ = false;
-  std::vector<double> radius_sum_;    ///< r_c + r_(c+1)
-  std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
-  bool zero_base_force_ = false;      ///< base_force_x_ is all zero
-  bool uniform_mass_ = false;         ///< every particle has the same mass
-  double min_radius_ = 0.0;           ///< bounds every overlap of the chain engine
-  /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
-  /// then run a vectorised loop that evaluates every pair.
-  bool uniform_pairs_ = false;
-  /// Laws that read only v0, on the vectorised loop: each pair's v0 and damping origin
-  /// (ContactState::impact_velocity, damping_origin, origin_overlap, origin_force,
-  /// origin_energy) as columns, the working copy of pairs_.state during advance().
-  std::vector<double> pair_impact_velocity_, pair_damping_origin_, pair_origin_overlap_,
-      pair_origin_force_, pair_origin_energy_;
-  bool any_damping_origin_ = false;  ///< some pair started pre-compressed with a static origin
-  /// Plastic laws on the vectorised loop: the pairs' histories as columns (PlasticHistory's
-  /// fields, one array each), the working copy of pairs_.state during advance().
-  struct HistoryColumns {
-    std::vector<double> max_overlap, max_force, residual_overlap, unload_stiffness, unload_exponent,
-        unloading, regime;
-    void load(const std::vector<ContactState>& states);
-    void store(std::vector<ContactState>& states) const;
-    kernels::PlasticHistory get(std::size_t c) const;
-    void set(std::size_t c, const kernels::PlasticHistory& h);
-  } plastic_columns_;
-
-  std::vector<std::pair<int, int>> watched_pairs_;
-  std::vector<Eigen::Index> watched_particles_;
-  std::vector<long> watched_chain_pair_;  ///< chain engine: pair index of each watched pair, or -1
-  StepLog log_;
-  std::vector<Eigen::Vector3d> pass_wall_point_;  ///< chain pass: [step * walls + w]
-  std::vector<double> pass_wall_force_;           ///< chain pass: [step * wall contacts + c]
+  std::unique_ptr<detail::EngineState> state_;  // behind a pointer: the engines keep its address
+  std::unique_ptr<detail::Engine> engine_;
 };
 
 }  // namespace chaindem

@@ -1,0 +1,195 @@
+// EngineState: the state both engines advance, and what they do to it alike (engine_state.hpp).
+#include "engine_state.hpp"
+
+namespace chaindem {
+
+namespace {
+// Material part of PairInput: E*, mean E and nu, the smaller yield stress.
+PairInput material_input(const Material& a, const Material& b, double radius, double mass) {
+  PairInput in = mixed_materials({a.youngs_modulus, a.poisson_ratio, a.yield_stress.value_or(0.0)},
+                                 {b.youngs_modulus, b.poisson_ratio, b.yield_stress.value_or(0.0)});
+  in.effective_radius = radius;
+  in.effective_mass = mass;
+  return in;
+}
+}  // namespace
+
+PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j) {
+  const Particles& p = scene.particles;
+  PairInput in = material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
+                                scene.materials[static_cast<std::size_t>(p.material[j])],
+                                p.radius(i) * p.radius(j) / (p.radius(i) + p.radius(j)),
+                                p.mass(i) * p.mass(j) / (p.mass(i) + p.mass(j)));
+  in.radius_i = p.radius(i);
+  in.radius_j = p.radius(j);
+  in.contact_length = scene.cylinder_length;
+  return in;
+}
+
+PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
+  const Particles& p = scene.particles;
+  PairInput in = material_input(scene.materials[static_cast<std::size_t>(p.material[i])],
+                                scene.materials[static_cast<std::size_t>(scene.walls[w].material)],
+                                p.radius(i), p.mass(i));
+  in.radius_i = p.radius(i);
+  in.contact_length = scene.cylinder_length;
+  return in;
+}
+
+namespace detail {
+
+EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
+    : scene(std::move(scene_in)), settings(std::move(settings_in)) {
+  if (!settings.law) throw std::invalid_argument("Simulation: no contact law");
+  if (!(settings.time_step > 0.0)) throw std::invalid_argument("Simulation: time step must be > 0");
+  if (!(settings.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
+  if (settings.law->uses_impact_velocity() &&
+      settings.impact_velocity == SimulationSettings::ImpactVelocity::onset)
+    impact_velocity_floor = settings.law_params.at("impact_velocity_floor");
+  if (settings.law->uses_impact_velocity() &&
+      settings.impact_velocity == SimulationSettings::ImpactVelocity::reference &&
+      !(settings.reference_velocity > 0.0))
+    throw std::invalid_argument("Simulation: the reference impact velocity must be > 0");
+  wall_offset.assign(scene.walls.size(), Eigen::Vector3d::Zero());
+  const Particles& p = scene.particles;
+  loaded.assign(static_cast<std::size_t>(p.size()), 0);
+  for (Eigen::Index i = 0; i < p.size(); ++i) {
+    const Eigen::Vector3d f =
+        p.external_force.row(i).transpose().matrix() + p.mass(i) * scene.gravity;
+    initial_external += f.dot(p.position.row(i).transpose().matrix());
+    loaded[static_cast<std::size_t>(i)] = f != Eigen::Vector3d::Zero();
+  }
+  isolated_logs.resize(static_cast<std::size_t>(std::max(settings.threads, 1)));
+  lookahead = Vec3Array::Zero(p.size(), 3);
+  // Only laws with a velocity-dependent force read the predicted rate.
+  const bool damped = with_kernel(settings.law->kernel, [](auto kernel) {
+    using KernelT = decltype(kernel);
+    return kernels::splits_force<KernelT> && !kernels::conservative<KernelT>;
+  });
+  look_kick = settings.integrator == SimulationSettings::Integrator::second_order && damped
+                  ? 0.5 * settings.time_step
+                  : 0.0;
+  wall_power.assign(scene.walls.size(), 0.0);
+  scene.particles.force.setZero();
+}
+
+PairCoeffs EngineState::pair_coeffs(int i, int j) const {
+  return settings.law->prepare(*settings.law, pair_input(scene, i, j), settings.law_params);
+}
+
+PairCoeffs EngineState::wall_coeffs(int i, int w) const {
+  return settings.law->prepare(*settings.law, wall_input(scene, i, static_cast<std::size_t>(w)),
+                               settings.law_params);
+}
+
+// Incidence lists: pairs in list order, then wall contacts, for every particle.
+void EngineState::build_incidence() {
+  const std::size_t n = static_cast<std::size_t>(scene.particles.size());
+  incidence_offset.assign(n + 1, 0);
+  for (std::size_t c = 0; c < pairs.size(); ++c) {
+    ++incidence_offset[pairs.first[c] + 1];
+    ++incidence_offset[pairs.second[c] + 1];
+  }
+  for (std::size_t c = 0; c < wall_contacts.size(); ++c)
+    ++incidence_offset[wall_contacts.first[c] + 1];
+  for (std::size_t i = 0; i < n; ++i) incidence_offset[i + 1] += incidence_offset[i];
+  incidence.assign(static_cast<std::size_t>(incidence_offset[n]), 0);
+  std::vector<int> fill(incidence_offset.begin(), incidence_offset.end() - 1);
+  for (std::size_t c = 0; c < pairs.size(); ++c) {
+    incidence[fill[pairs.first[c]]++] = static_cast<int>(c);
+    incidence[fill[pairs.second[c]]++] = static_cast<int>(c);
+  }
+  for (std::size_t c = 0; c < wall_contacts.size(); ++c)
+    incidence[fill[wall_contacts.first[c]]++] = -static_cast<int>(c) - 1;
+}
+
+long EngineState::find_contact(int i, int j) const {
+  const auto lo = std::lower_bound(pairs.first.begin(), pairs.first.end(), i);
+  for (auto it = lo; it != pairs.first.end() && *it == i; ++it) {
+    const auto c = static_cast<std::size_t>(it - pairs.first.begin());
+    if (pairs.second[c] == j) return static_cast<long>(c);
+  }
+  return -1;
+}
+
+double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
+  const Particles& p = scene.particles;
+  const Eigen::Vector3d n(cl.nx[c], cl.ny[c], cl.nz[c]);
+  const Eigen::Vector3d vi = p.velocity.row(cl.first[c]).transpose();
+  if (&cl == &wall_contacts)
+    return n.dot(vi - scene.walls[static_cast<std::size_t>(cl.second[c])].velocity);
+  return n.dot(vi - p.velocity.row(cl.second[c]).transpose().matrix());
+}
+
+// A contact is isolated when, from its first touch to its separation, no other contact of
+// either body touched and neither body carried a load: its restitution is then a binary one.
+// Neighbour contacts are judged from their own first-touch and separation steps, which are
+// exact whatever order the chain engine's passes evaluate them in: a neighbour is at step s or
+// s - 1 when this contact is evaluated at step s, and touched during [onset, s - 1] if it still
+// touches since before step s, or separated after this contact's first touch.
+void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int64_t at) {
+  const std::int64_t onset = cl.onset_step[c];
+  const double approach = cl.onset_rate[c];
+  if (onset <= 0 || !(approach > 0.0)) return;  // began pressed together, not an impact
+  const bool wall = &cl == &wall_contacts;
+  const int first = cl.first[c], second = wall ? -cl.second[c] - 1 : cl.second[c];
+  for (const int body : {first, second}) {
+    if (body < 0) continue;
+    const auto b = static_cast<std::size_t>(body);
+    if (loaded[b]) return;
+    for (int k = incidence_offset[b]; k < incidence_offset[b + 1]; ++k) {
+      const int e = incidence[k];
+      const ContactList& other = e >= 0 ? pairs : wall_contacts;
+      const auto o = static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+      if (&other == &cl && o == c) continue;
+      const std::int64_t on = other.onset_step[o], end = other.end_step[o];
+      if ((on > end && on < at) || end > onset) return;
+    }
+  }
+  // The bodies part at the rate that carried them across delta = 0, less what the pair's force
+  // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
+  // them in its two half kicks.
+  const double parting =
+      cl.end_rate[c] - settings.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
+  const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
+  isolated_logs[std::min(thread, isolated_logs.size() - 1)].push_back(
+      {at, first, second, approach, -parting / approach});
+}
+
+void EngineState::collect_isolated() {
+  isolated.clear();
+  for (auto& thread_log : isolated_logs) {
+    isolated.insert(isolated.end(), thread_log.begin(), thread_log.end());
+    thread_log.clear();
+  }
+  std::sort(isolated.begin(), isolated.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.step, a.first, a.second) < std::tie(b.step, b.first, b.second);
+  });
+}
+
+void EngineState::record_step(std::int64_t s) {
+  const auto entry = static_cast<std::size_t>(s);
+  for (std::size_t k = 0; k < watched_pairs.size(); ++k) {
+    const long c = find_contact(watched_pairs[k].first, watched_pairs[k].second);
+    if (c < 0) continue;
+    log.touching[entry * watched_pairs.size() + k] =
+        static_cast<std::int8_t>(pairs.touching[static_cast<std::size_t>(c)]);
+    log.rate[entry * watched_pairs.size() + k] = approach_rate(pairs, static_cast<std::size_t>(c));
+  }
+  for (std::size_t k = 0; k < watched_particles.size(); ++k)
+    log.speed[entry * watched_particles.size() + k] =
+        scene.particles.velocity.row(watched_particles[k]).matrix().norm();
+}
+
+// Power delivered by each wall: the contact force times the wall's normal speed.
+void EngineState::book_wall_power() {
+  std::fill(wall_power.begin(), wall_power.end(), 0.0);
+  for (std::size_t c = 0; c < wall_contacts.size(); ++c) {
+    const Wall& wall = scene.walls[static_cast<std::size_t>(wall_contacts.second[c])];
+    wall_power[static_cast<std::size_t>(wall_contacts.second[c])] +=
+        wall_contacts.force[c] * wall.velocity.dot(wall.normal);
+  }
+}
+
+}  // namespace detail
+}  // namespace chaindem

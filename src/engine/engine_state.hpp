@@ -1,0 +1,130 @@
+#pragma once
+// What the two engines share: the state they advance (particles, contact lists with their
+// history, the energy books, the logs observers read) and the contract each engine keeps.
+// Private to src/engine/; Simulation (simulation.hpp) is the public face.
+
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "contact_update.hpp"
+
+namespace chaindem::detail {
+
+/// The state of a run that both engines step and Simulation reports: built from the scene and
+/// the settings (which it checks), it holds what an engine must leave behind after each step so
+/// that energies, logs and output read the same whichever engine ran.
+struct EngineState {
+  EngineState(Scene scene, SimulationSettings settings);
+
+  Scene scene;
+  SimulationSettings settings;
+  double impact_velocity_floor = 0.0;  ///< v0 floor of the onset policy [m/s] (0: none)
+  double initial_external = 0.0;       ///< sum f_ext . x at the start [J]
+  /// Predicted rate: each particle's velocity at the end of the next step is its half-step
+  /// velocity plus this, dt/2 (2 a_n - a_(n-1)) (0 for the half-step rate) [m/s]
+  Vec3Array lookahead;
+  double look_kick = 0.0;            ///< dt/2 for the predicted rate, 0 for the half-step rate [s]
+  std::vector<std::uint8_t> loaded;  ///< particle carries an applied load or gravity
+  double time = 0.0;
+  std::int64_t step = 0;
+
+  ContactList pairs;
+  ContactList wall_contacts;
+  /// Every pair's coefficients equal pairs.coeffs[0] (a uniform chain): loops may read that one
+  /// record, which is less to read per step and per frame.
+  bool pairs_share_coeffs = false;
+  // Per-particle incidence (CSR) into the contact lists, in a fixed order, so that force sums
+  // are bitwise identical for any thread count.
+  std::vector<int> incidence_offset;
+  std::vector<int> incidence;                ///< >= 0: pair index; < 0: -(wall contact index) - 1
+  std::vector<Eigen::Vector3d> wall_offset;  ///< how far each wall has moved from its point [m]
+
+  // Energy books beyond the contact lists' own columns.
+  double retired_dissipated = 0.0;  ///< dissipated by pairs that left the neighbor structure [J]
+  std::int64_t retired_floor_hits = 0;
+  double wall_work = 0.0;          ///< work done on the particles by moving walls [J]
+  std::vector<double> wall_power;  ///< power delivered by each wall at the last evaluation [W]
+
+  // Extremes (Simulation::track_extremes) and the step log (Simulation::watch).
+  bool tracking = false;
+  Eigen::ArrayXd peak_contact_force, peak_velocity_x;
+  std::vector<std::pair<int, int>> watched_pairs;
+  std::vector<Eigen::Index> watched_particles;
+  Simulation::StepLog log;
+
+  // Isolated contacts: logged per thread during advance(), then sorted (collect_isolated).
+  std::vector<std::vector<Simulation::IsolatedContact>> isolated_logs;
+  std::vector<Simulation::IsolatedContact> isolated;
+
+  /// Current position of wall w.
+  Eigen::Vector3d wall_point(std::size_t w) const { return scene.walls[w].point + wall_offset[w]; }
+  PairCoeffs pair_coeffs(int i, int j) const;
+  PairCoeffs wall_coeffs(int i, int w) const;
+  /// Per-particle incidence lists of the current contacts, pairs then walls.
+  void build_incidence();
+  /// Index of the contact of particles i < j in `pairs`, or -1.
+  long find_contact(int i, int j) const;
+  /// Approach rate of contact c of `cl` (pairs or wall_contacts) now [m/s].
+  double approach_rate(const ContactList& cl, std::size_t c) const;
+  /// Books the contact of `cl` at c that has just separated at step `at`, if it was isolated.
+  void note_separation(const ContactList& cl, std::size_t c, std::int64_t at);
+  /// Sorts the isolated contacts the threads logged during advance() into `isolated`.
+  void collect_isolated();
+  /// Records entry s of the step log from the current state.
+  void record_step(std::int64_t s);
+  /// Sets wall_power from the wall contacts' forces and the walls' normal speeds.
+  void book_wall_power();
+  /// The energy books (energy_books.cpp).
+  EnergyReport energies() const;
+  std::int64_t impact_velocity_floor_hits() const;
+
+  /// Advances wall contact c, its wall at `point`; returns what happened to it.
+  template <class KernelT>
+  ContactEvent update_wall(std::size_t c, const Eigen::Vector3d& point, const ContactRules& rules,
+                           std::int64_t at);
+  /// Advances every wall contact, each wall at its current point.
+  template <class KernelT>
+  void evaluate_walls(const ContactRules& rules, std::int64_t at) {
+    for (std::size_t c = 0; c < wall_contacts.size(); ++c)
+      update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts.second[c])), rules,
+                           at);
+  }
+};
+
+/// What an engine does. It is built on an EngineState, whose contacts it creates and whose forces
+/// it evaluates once (step 0); advance(n) then moves the state by n steps, leaving every shared
+/// column (positions, velocities, forces, contact lists, energy books, isolated contacts logged
+/// per thread, step-log entries [0, n)) as a step-by-step run leaves them.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual void advance(std::int64_t n) = 0;
+  /// The watched pairs or particles have changed.
+  virtual void watch_changed() {}
+  virtual bool vectorised_pairs() const { return false; }
+  virtual std::int64_t neighbor_rebuilds() const = 0;
+};
+
+template <class KernelT>
+ContactEvent EngineState::update_wall(std::size_t c, const Eigen::Vector3d& point,
+                                      const ContactRules& rules, std::int64_t at) {
+  const Particles& p = scene.particles;
+  ContactList& cl = wall_contacts;
+  const int i = cl.first[c];
+  const Wall& wall = scene.walls[static_cast<std::size_t>(cl.second[c])];
+  const Eigen::Vector3d x = p.position.row(i).transpose();
+  const Eigen::Vector3d v = p.velocity.row(i).transpose();
+  const Eigen::Vector3d ahead = lookahead.row(i).transpose();
+  const double distance = (x - point).dot(wall.normal);
+  // Normal from the particle towards the wall: -wall.normal.
+  cl.nx[c] = -wall.normal.x();
+  cl.ny[c] = -wall.normal.y();
+  cl.nz[c] = -wall.normal.z();
+  const double rate = (wall.velocity - v).dot(wall.normal);
+  return update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, rate - ahead.dot(wall.normal),
+                                 rules, cl.coeffs[c], at);
+}
+
+}  // namespace chaindem::detail

@@ -1,0 +1,36 @@
+#pragma once
+// The general engine: spheres in 3D, their pairs found by a neighbor search with a skin,
+// velocity Verlet over every particle (docs/engine.md).
+
+#include "engine_state.hpp"
+
+namespace chaindem::detail {
+
+class GeneralEngine final : public Engine {
+ public:
+  /// Finds the candidate contacts and evaluates the forces of step 0.
+  explicit GeneralEngine(EngineState& state);
+  void advance(std::int64_t n) override;
+  std::int64_t neighbor_rebuilds() const override { return rebuilds_; }
+
+ private:
+  void step();
+  /// Contact forces (pairs, walls, separations in list order) and particle forces.
+  void compute_forces();
+  template <class KernelT>
+  void evaluate_pairs(const ContactRules& rules);
+  void gather_forces(bool first);
+  /// A new candidate list, keeping the history of the pairs in both lists.
+  void rebuild_neighbors();
+  /// Whether two surfaces may have closed the skin since the last rebuild.
+  bool skin_crossed() const;
+
+  EngineState& state_;
+  std::int64_t rebuilds_ = 0;
+  Vec3Array reference_position_;  ///< positions at the last neighbor rebuild
+  std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;
+  /// Plastic histories of pairs outside the neighbor structure, by (first << 32 | second).
+  std::unordered_map<std::uint64_t, ContactState> dormant_pairs_, dormant_walls_;
+};
+
+}  // namespace chaindem::detail
