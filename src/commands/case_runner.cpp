@@ -43,11 +43,9 @@ namespace {
 using WriterFactory =
     std::function<std::unique_ptr<H5mdWriter>(const RunMetadata&, const Simulation&, bool)>;
 
-PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
-                    const RunControl& control,
-                    const std::map<std::string, std::string>& labels = {}) {
-  Simulation sim(std::move(run.scene), run.settings);
-  sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
+// What the run's file records of its parameters, beside the case itself.
+RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simulation& sim,
+                         const std::map<std::string, std::string>& labels) {
   RunMetadata meta;
   meta.parameters = cfg.resolved();
   meta.case_text = cfg.source_text();
@@ -60,39 +58,43 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
   meta.labels = labels;
-  std::unique_ptr<H5mdWriter> owned_writer = make_writer(meta, sim, run.write_contacts);
-  H5mdWriter& writer = *owned_writer;
+  return meta;
+}
 
-  const Scene& scene = sim.scene();
-  const Particles& p = sim.particles();
-  const Eigen::Index first = scene.chain_first, count = scene.chain_count;
+// Energy balance, relative to the largest energy that has taken part so far.
+struct EnergyBalance {
+  EnergyReport initial;
+  double scale = 0.0;
+  double worst = 0.0;  // over the output frames
 
-  // Energy balance, relative to the largest energy that has taken part so far.
-  const EnergyReport e0 = sim.energies();
-  double scale = 0.0, worst_balance = 0.0;
-  auto balance_error = [&](const EnergyReport& e) {
+  double error(const EnergyReport& e) {
     scale = std::max(scale, e.kinetic + e.stored + std::abs(e.dissipated) + std::abs(e.wall_work) +
-                                std::abs(e.external_potential - e0.external_potential));
-    return scale > 0.0 ? std::abs(e.balance() - e0.balance()) / scale : 0.0;
-  };
-  auto frame = [&] {
-    const EnergyReport energies = sim.energies();
-    writer.write_frame(sim, energies);
-    const double error = balance_error(energies);
-    worst_balance = std::max(worst_balance, error);
-    // An explicit integration that gains or loses this much energy has gone unstable; stop
-    // rather than write a file of nonsense.
-    if (!(error < divergence_limit)) {
-      std::ostringstream m;
-      m << "the integration diverged at t = " << sim.time() << " s (energy balance error " << error
-        << " of the energy involved). Reduce simulation.time_step or raise "
-           "simulation.steps_per_contact; under contact.impact_velocity = onset, raise "
-           "contact.impact_velocity_floor";
-      throw std::runtime_error(m.str());
-    }
-  };
+                                std::abs(e.external_potential - initial.external_potential));
+    return scale > 0.0 ? std::abs(e.balance() - initial.balance()) / scale : 0.0;
+  }
+};
 
-  // Observers: largest contact force per bead, pulse arrival, isolated contacts.
+// Writes one output frame and checks the energy balance at it.
+void write_frame(const Simulation& sim, H5mdWriter& writer, EnergyBalance& balance) {
+  const EnergyReport energies = sim.energies();
+  writer.write_frame(sim, energies);
+  const double error = balance.error(energies);
+  balance.worst = std::max(balance.worst, error);
+  // An explicit integration that gains or loses this much energy has gone unstable; stop
+  // rather than write a file of nonsense.
+  if (!(error < divergence_limit)) {
+    std::ostringstream m;
+    m << "the integration diverged at t = " << sim.time() << " s (energy balance error " << error
+      << " of the energy involved). Reduce simulation.time_step or raise "
+         "simulation.steps_per_contact; under contact.impact_velocity = onset, raise "
+         "contact.impact_velocity_floor";
+    throw std::runtime_error(m.str());
+  }
+}
+
+// The per-bead results, before the run: extremes at their starting values, and the beads the
+// case watches for the pulse (output.arrival_beads, negative from the end), not yet reached.
+CaseSummary empty_summary(const CaseConfig& cfg, Eigen::Index count) {
   CaseSummary summary;
   summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
   summary.peak_velocity.assign(static_cast<std::size_t>(count),
@@ -105,43 +107,70 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
     summary.arrival_beads.push_back(k);
   }
   summary.arrival_time.assign(summary.arrival_beads.size(), nan);
-  double reference_speed = p.velocity.matrix().rowwise().norm().maxCoeff();
-  for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
-  const double arrival_speed = cfg.number("output.arrival_threshold") * reference_speed;
-  // Per step only the watched beads (Simulation::watch records them for each step).
-  std::vector<Eigen::Index> watched_beads;
-  for (const Eigen::Index b : summary.arrival_beads) watched_beads.push_back(first + b);
-  sim.watch({}, watched_beads);
-  auto observe_arrival = [&](auto&& speed_of, double time) {
-    if (arrival_speed > 0.0)
-      for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
-        if (std::isnan(summary.arrival_time[a]) && speed_of(a) >= arrival_speed)
-          summary.arrival_time[a] = time;
-  };
-  // Contacts that began from apart and ended without either body touching anything else: the
-  // only contacts of a chain whose restitution is a binary impact's.
-  std::int64_t isolated = 0;
-  double isolated_sum = 0.0, isolated_min = nan, isolated_max = nan;
-  double first_isolated_restitution = nan, first_isolated_v0 = nan;
-  auto observe_isolated = [&] {
-    for (const auto& ic : sim.isolated_contacts()) {
-      if (isolated++ == 0) {
-        first_isolated_restitution = ic.restitution;
-        first_isolated_v0 = ic.impact_velocity;
-        isolated_min = isolated_max = ic.restitution;
-      }
-      isolated_sum += ic.restitution;
-      isolated_min = std::min(isolated_min, ic.restitution);
-      isolated_max = std::max(isolated_max, ic.restitution);
-    }
-  };
-  const double striker_initial_velocity = scene.striker >= 0 ? p.velocity(scene.striker, 0) : nan;
+  return summary;
+}
 
+// Pulse arrival: the first time each watched bead moves at the arrival speed, a fraction
+// (output.arrival_threshold) of the fastest body or wall at the start.
+struct ArrivalWatch {
+  std::vector<Eigen::Index> particles;  // the watched beads
+  double speed = 0.0;
+
+  template <class SpeedOf>
+  void observe(CaseSummary& summary, SpeedOf&& speed_of, double time) const {
+    if (speed > 0.0)
+      for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
+        if (std::isnan(summary.arrival_time[a]) && speed_of(a) >= speed)
+          summary.arrival_time[a] = time;
+  }
+};
+
+ArrivalWatch watch_arrival(const CaseConfig& cfg, Simulation& sim, const CaseSummary& summary) {
+  const Scene& scene = sim.scene();
+  double reference_speed = sim.particles().velocity.matrix().rowwise().norm().maxCoeff();
+  for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
+  ArrivalWatch arrival;
+  arrival.speed = cfg.number("output.arrival_threshold") * reference_speed;
+  for (const Eigen::Index b : summary.arrival_beads)
+    arrival.particles.push_back(scene.chain_first + b);
+  // Per step only the watched beads (Simulation::watch records them for each step).
+  sim.watch({}, arrival.particles);
+  return arrival;
+}
+
+// Contacts that began from apart and ended without either body touching anything else: the
+// only contacts of a chain whose restitution is a binary impact's.
+struct IsolatedContacts {
+  std::int64_t count = 0;
+  double sum = 0.0, min = nan, max = nan;
+  double first_restitution = nan, first_impact_velocity = nan;
+
+  void observe(const Simulation& sim) {
+    for (const auto& ic : sim.isolated_contacts()) {
+      if (count++ == 0) {
+        first_restitution = ic.restitution;
+        first_impact_velocity = ic.impact_velocity;
+        min = max = ic.restitution;
+      }
+      sum += ic.restitution;
+      min = std::min(min, ic.restitution);
+      max = std::max(max, ic.restitution);
+    }
+  }
+};
+
+// Runs the steps, observing every step and writing every output frame; returns the wall time
+// [s].
+double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control,
+                 H5mdWriter& writer, EnergyBalance& balance, const ArrivalWatch& arrival,
+                 IsolatedContacts& isolated, CaseSummary& summary) {
   Progress progress(control.progress, run.steps, "run", "steps", false);
   const auto start = Clock::now();
-  observe_arrival([&](std::size_t a) { return p.velocity.row(watched_beads[a]).matrix().norm(); },
-                  sim.time());
-  frame();
+  const Particles& p = sim.particles();
+  arrival.observe(
+      summary, [&](std::size_t a) { return p.velocity.row(arrival.particles[a]).matrix().norm(); },
+      sim.time());
+  write_frame(sim, writer, balance);
   // Steps in chunks of at most 256 that end at every frame (progress, interruption).
   constexpr std::int64_t chunk = 256;
   while (sim.step_count() < run.steps) {
@@ -151,17 +180,28 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
         std::min({run.steps - at, run.output_every - at % run.output_every, chunk});
     sim.advance(steps);
     const Simulation::StepLog& log = sim.step_log();
-    const std::size_t beads = watched_beads.size();
+    const std::size_t beads = arrival.particles.size();
     for (std::int64_t s = 0; s < steps; ++s) {
       const auto e = static_cast<std::size_t>(s);
-      observe_arrival([&](std::size_t a) { return log.speed[e * beads + a]; },
-                      static_cast<double>(at + s + 1) * sim.time_step());
+      arrival.observe(
+          summary, [&](std::size_t a) { return log.speed[e * beads + a]; },
+          static_cast<double>(at + s + 1) * sim.time_step());
     }
-    observe_isolated();
-    if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) frame();
+    isolated.observe(sim);
+    if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps)
+      write_frame(sim, writer, balance);
     progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
   }
-  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The results of the finished run: per-bead extremes, scalars and the policies they depend on.
+void finish_summary(CaseSummary& summary, const Simulation& sim, const RunSetup& run,
+                    EnergyBalance& balance, const IsolatedContacts& isolated, double wall_time,
+                    double striker_initial_velocity) {
+  const Scene& scene = sim.scene();
+  const Particles& p = sim.particles();
+  const Eigen::Index first = scene.chain_first, count = scene.chain_count;
   for (Eigen::Index k = 0; k < count; ++k) {
     summary.max_contact_force[static_cast<std::size_t>(k)] = sim.peak_contact_force()(first + k);
     summary.peak_velocity[static_cast<std::size_t>(k)] = sim.peak_velocity_x()(first + k);
@@ -169,28 +209,28 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
 
   const Eigen::Index last = first + count - 1;
   const EnergyReport e = sim.energies();
-  const double final_balance_error = balance_error(e);
+  const double final_balance_error = balance.error(e);
   const double bead_steps = static_cast<double>(p.size()) * static_cast<double>(run.steps);
   summary.scalars = {
       {"steps", static_cast<double>(run.steps)},
       {"time_step", sim.time_step()},
       {"simulated_time", sim.time()},
-      {"wall_time", wall},
-      {"ns_per_bead_step", 1e9 * wall / std::max(bead_steps, 1.0)},
+      {"wall_time", wall_time},
+      {"ns_per_bead_step", 1e9 * wall_time / std::max(bead_steps, 1.0)},
       {"first_bead_final_velocity", p.velocity(first, 0)},
       {"last_bead_final_velocity", p.velocity(last, 0)},
-      {"isolated_contacts", static_cast<double>(isolated)},
+      {"isolated_contacts", static_cast<double>(isolated.count)},
       {"isolated_restitution_mean",
-       isolated > 0 ? isolated_sum / static_cast<double>(isolated) : nan},
-      {"isolated_restitution_min", isolated_min},
-      {"isolated_restitution_max", isolated_max},
-      {"first_isolated_restitution", first_isolated_restitution},
-      {"first_isolated_impact_velocity", first_isolated_v0},
+       isolated.count > 0 ? isolated.sum / static_cast<double>(isolated.count) : nan},
+      {"isolated_restitution_min", isolated.min},
+      {"isolated_restitution_max", isolated.max},
+      {"first_isolated_restitution", isolated.first_restitution},
+      {"first_isolated_impact_velocity", isolated.first_impact_velocity},
       {"largest_contact_force",
        *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end())},
       {"energy_balance_error", final_balance_error},
-      {"energy_balance_error_max", worst_balance},
-      {"initial_energy", e0.balance()},
+      {"energy_balance_error_max", balance.worst},
+      {"initial_energy", balance.initial.balance()},
       {"kinetic_energy", e.kinetic},
       {"stored_energy", e.stored},
       {"dissipated_energy", e.dissipated},
@@ -213,7 +253,28 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   if (const auto it = settings.law_params.find("impact_velocity_floor");
       it != settings.law_params.end())
     summary.scalars["impact_velocity_floor"] = it->second;
-  return PendingRun(std::move(summary), std::move(owned_writer));
+}
+
+PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
+                    const RunControl& control,
+                    const std::map<std::string, std::string>& labels = {}) {
+  Simulation sim(std::move(run.scene), run.settings);
+  sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
+  std::unique_ptr<H5mdWriter> writer =
+      make_writer(run_metadata(cfg, run, sim, labels), sim, run.write_contacts);
+
+  EnergyBalance balance{sim.energies()};
+  CaseSummary summary = empty_summary(cfg, sim.scene().chain_count);
+  const ArrivalWatch arrival = watch_arrival(cfg, sim, summary);
+  IsolatedContacts isolated;
+  const Scene& scene = sim.scene();
+  const double striker_initial_velocity =
+      scene.striker >= 0 ? sim.particles().velocity(scene.striker, 0) : nan;
+
+  const double wall_time =
+      run_steps(sim, run, control, *writer, balance, arrival, isolated, summary);
+  finish_summary(summary, sim, run, balance, isolated, wall_time, striker_initial_velocity);
+  return PendingRun(std::move(summary), std::move(writer));
 }
 
 }  // namespace

@@ -97,6 +97,179 @@ void print_collision(std::ostream& out, const CollisionReport& r, double velocit
   }
 }
 
+// What the command line gives.
+struct CollideInput {
+  std::string law_id, tension = "law", output, policy = "energy";
+  double reference_velocity = 0.0;
+  std::vector<std::string> sets;
+  Body a, b;
+  bool wall = false, json = false, dimensionless = false;
+  double length = 0.0;
+  double velocity = 0;
+};
+
+void add_collide_options(po::options_description& desc, CollideInput& in) {
+  desc.add_options()("help,h", "this help")("law", po::value(&in.law_id), "contact law identifier")(
+      "set", po::value(&in.sets)->composing(),
+      "law parameter: --set key=value (e.g. restitution=0.5, stiffness=5.2e9)")(
+      "restitution", po::value<double>(), "shortcut for --set restitution=X")(
+      "stiffness", po::value<double>(), "shortcut for --set stiffness=X")(
+      "velocity", po::value(&in.velocity), "impact (approach) velocity v0 [m/s]")(
+      "mass", po::value(&in.a.mass), "mass of body 1 [kg] (default: from density and radius)")(
+      "mass2", po::value(&in.b.mass), "mass of body 2 [kg]")("radius", po::value(&in.a.radius),
+                                                             "radius of body 1 [m]")(
+      "radius2", po::value(&in.b.radius), "radius of body 2 [m] (default: radius)")(
+      "youngs-modulus", po::value(&in.a.youngs_modulus), "E of body 1 [Pa]")(
+      "poisson-ratio", po::value(&in.a.poisson_ratio), "nu of body 1")(
+      "density", po::value(&in.a.density), "density of body 1 [kg/m^3]")(
+      "yield-stress", po::value(&in.a.yield), "yield stress of body 1 [Pa]")(
+      "youngs-modulus2", po::value(&in.b.youngs_modulus), "E of body 2 (default: body 1's)")(
+      "poisson-ratio2", po::value(&in.b.poisson_ratio), "nu of body 2 (default: body 1's)")(
+      "density2", po::value(&in.b.density), "density of body 2 (default: body 1's)")(
+      "yield-stress2", po::value(&in.b.yield), "yield stress of body 2 (default: body 1's)")(
+      "wall", po::bool_switch(&in.wall), "body 2 is a rigid, fixed plane (m* = m, R* = R)")(
+      "length", po::value(&in.length),
+      "the bodies are parallel cylinders of this axial length [m] (mass rho pi R^2 L; the "
+      "cylindrical laws take L from it)")("tension", po::value(&in.tension),
+                                          "law | clamp | allow (default: the law's policy)")(
+      "impact-velocity", po::value(&in.policy),
+      "v0 of the hysteresis laws: energy | peak | onset | reference (an impact from apart: "
+      "all but reference give the approach velocity; docs/engine.md)")(
+      "reference-velocity", po::value(&in.reference_velocity),
+      "v0 under --impact-velocity reference [m/s] (default: --velocity)")(
+      "dimensionless", po::bool_switch(&in.dimensionless),
+      "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
+      "json", po::bool_switch(&in.json), "print the results as JSON")(
+      "output,o", po::value(&in.output), "write force, overlap and velocity through the contact");
+}
+
+void print_collide_usage(std::ostream& out, const po::options_description& desc) {
+  out << "usage: chaindem collide --law ID [--restitution C] --velocity V\n"
+         "         (--mass M [--mass2 M2 | --wall] --stiffness K\n"
+         "          | --radius R --youngs-modulus E --poisson-ratio NU --density RHO [--wall])\n"
+         "       chaindem collide --law ID --restitution C --dimensionless\n\n"
+         "Integrates one head-on impact (Dormand-Prince, dense output; contact end located to\n"
+         "round-off) and reports the achieved restitution, peak force, maximum overlap, contact\n"
+         "duration, impulse and dissipated energy.\n\n"
+      << desc;
+}
+
+// The shortcuts --restitution and --stiffness become --set keys; --dimensionless replaces the
+// bodies and the velocity with its unified frame.
+void apply_shortcuts(CollideInput& in, const po::variables_map& vm) {
+  if (vm.count("restitution"))
+    in.sets.push_back("restitution=" + std::to_string(vm["restitution"].as<double>()));
+  if (vm.count("stiffness"))
+    in.sets.push_back("stiffness=" + std::to_string(vm["stiffness"].as<double>()));
+  if (in.dimensionless) {
+    in.sets.push_back("stiffness=1");
+    in.a = Body{};
+    in.a.mass = 1.0;
+    in.wall = true;
+    in.velocity = 1.0;
+  }
+}
+
+// The law's parameters from the --set keys. A key the law does not take is kept (as 0) so that
+// resolving the parameters refuses it by name.
+LawParams resolve_sets(const std::vector<std::string>& sets, const LawEntry& law) {
+  LawParams given;
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) throw CaseError("--set '" + s + "': expected key=value");
+    const std::string key = s.substr(0, eq);
+    try {
+      given[key] = law.find_param(key) ? std::stod(s.substr(eq + 1)) : 0.0;
+    } catch (const std::exception&) {
+      throw CaseError("--set " + key + ": '" + s.substr(eq + 1) + "' is not a number");
+    }
+  }
+  try {
+    return resolve_law_params(law, given);
+  } catch (const LawParamError& e) {
+    throw CaseError("--set " + e.key + ": " + e.what());
+  }
+}
+
+// The contact of the two bodies (or the body and the wall), its effective mass included. Body 2
+// defaults to body 1's material and radius.
+PairInput contact_pair(const CollideInput& in) {
+  const Body& a = in.a;
+  Body b = in.b;
+  if (b.youngs_modulus == 0) b.youngs_modulus = a.youngs_modulus;
+  if (b.poisson_ratio == 0) b.poisson_ratio = a.poisson_ratio;
+  if (b.density == 0) b.density = a.density;
+  if (b.yield == 0) b.yield = a.yield;
+  if (b.radius == 0) b.radius = a.radius;
+  const double m1 = body_mass(a, in.length);
+  if (!(m1 > 0)) throw CaseError("--mass (or --radius and --density): body 1 needs a mass");
+  double m2 = std::numeric_limits<double>::infinity();
+  if (!in.wall) {
+    m2 = body_mass(b, in.length);
+    if (!(m2 > 0)) throw CaseError("--mass2 (or --wall): body 2 needs a mass");
+  }
+  const double effective_mass = in.wall ? m1 : m1 * m2 / (m1 + m2);
+  PairInput pair{0.0, 0.0, 0.0};
+  if (a.youngs_modulus > 0)
+    pair = mixed_materials({a.youngs_modulus, a.poisson_ratio, a.yield},
+                           {b.youngs_modulus, b.poisson_ratio, b.yield});
+  else  // a stiffness given directly: only the yield stress is read
+    pair.yield_stress = std::min(a.yield, b.yield);
+  pair.effective_mass = effective_mass;
+  pair.effective_radius =
+      in.wall ? a.radius : (a.radius > 0 ? a.radius * b.radius / (a.radius + b.radius) : 0.0);
+  pair.radius_i = a.radius;
+  pair.radius_j = in.wall ? 0.0 : b.radius;
+  pair.contact_length = in.length;
+  return pair;
+}
+
+// The integration's policies: tension, and the impact velocity of the damping. For a law without
+// v0 in its damping, the policy becomes "none".
+ImpactOptions impact_options(CollideInput& in, const po::variables_map& vm, CollisionReport& r) {
+  const std::optional<TensionPolicy> policy_of_tension = tension_from(in.tension, *r.law);
+  if (!policy_of_tension)
+    throw CaseError("--tension: '" + in.tension + "' is not law, clamp or allow");
+  r.tension = *policy_of_tension;
+  ImpactOptions o;
+  o.tension = r.tension;
+  o.record = !in.output.empty();
+  if (!impact_velocity_from(in.policy))
+    throw CaseError("--impact-velocity: '" + in.policy +
+                    "' is not energy, peak, onset or reference");
+  if (vm.count("reference-velocity") &&
+      (in.policy != "reference" || !(in.reference_velocity > 0.0)))
+    throw CaseError("--reference-velocity: must be > 0 m/s, with --impact-velocity reference");
+  if (r.law->uses_impact_velocity()) {
+    if (in.policy == "onset")  // the floor is the onset policy's alone
+      o.impact_velocity_floor =
+          r.params.count("impact_velocity_floor") ? r.params.at("impact_velocity_floor") : 0.0;
+    if (in.policy == "reference")
+      o.reference_velocity = vm.count("reference-velocity") ? in.reference_velocity : in.velocity;
+  } else {
+    in.policy = "none";
+  }
+  return o;
+}
+
+// The collision the command line describes; invalid input throws CaseError.
+CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
+  CollisionReport r;
+  r.law = find_law(in.law_id);
+  if (!r.law) throw CaseError("--law: unknown law '" + in.law_id + "' (see `chaindem models`)");
+  apply_shortcuts(in, vm);
+  r.params = resolve_sets(in.sets, *r.law);
+  if (!(in.velocity > 0.0)) throw CaseError("--velocity: must be > 0 m/s");
+  const PairInput pair = contact_pair(in);
+  r.effective_mass = pair.effective_mass;
+  r.coeffs = r.law->prepare(*r.law, pair, r.params);
+  if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
+    throw CaseError("--stiffness (or the materials and radii): the law needs a stiffness");
+  const ImpactOptions o = impact_options(in, vm, r);
+  r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, in.velocity, o);
+  return r;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, double>> CollisionReport::scalars() const {
@@ -119,58 +292,14 @@ std::vector<std::pair<std::string, double>> CollisionReport::scalars() const {
 }
 
 int collide_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CollideInput in;
   po::options_description desc("chaindem collide options");
-  std::string law_id, tension = "law", output, policy = "energy";
-  double reference_velocity = 0.0;
-  std::vector<std::string> sets;
-  Body a, b;
-  bool wall = false, json = false, dimensionless = false;
-  double length = 0.0;
-  double velocity = 0;
-  desc.add_options()("help,h", "this help")("law", po::value(&law_id), "contact law identifier")(
-      "set", po::value(&sets)->composing(),
-      "law parameter: --set key=value (e.g. restitution=0.5, stiffness=5.2e9)")(
-      "restitution", po::value<double>(), "shortcut for --set restitution=X")(
-      "stiffness", po::value<double>(), "shortcut for --set stiffness=X")(
-      "velocity", po::value(&velocity), "impact (approach) velocity v0 [m/s]")(
-      "mass", po::value(&a.mass), "mass of body 1 [kg] (default: from density and radius)")(
-      "mass2", po::value(&b.mass), "mass of body 2 [kg]")("radius", po::value(&a.radius),
-                                                          "radius of body 1 [m]")(
-      "radius2", po::value(&b.radius), "radius of body 2 [m] (default: radius)")(
-      "youngs-modulus", po::value(&a.youngs_modulus), "E of body 1 [Pa]")(
-      "poisson-ratio", po::value(&a.poisson_ratio), "nu of body 1")(
-      "density", po::value(&a.density), "density of body 1 [kg/m^3]")(
-      "yield-stress", po::value(&a.yield), "yield stress of body 1 [Pa]")(
-      "youngs-modulus2", po::value(&b.youngs_modulus), "E of body 2 (default: body 1's)")(
-      "poisson-ratio2", po::value(&b.poisson_ratio), "nu of body 2 (default: body 1's)")(
-      "density2", po::value(&b.density), "density of body 2 (default: body 1's)")(
-      "yield-stress2", po::value(&b.yield), "yield stress of body 2 (default: body 1's)")(
-      "wall", po::bool_switch(&wall), "body 2 is a rigid, fixed plane (m* = m, R* = R)")(
-      "length", po::value(&length),
-      "the bodies are parallel cylinders of this axial length [m] (mass rho pi R^2 L; the "
-      "cylindrical laws take L from it)")("tension", po::value(&tension),
-                                          "law | clamp | allow (default: the law's policy)")(
-      "impact-velocity", po::value(&policy),
-      "v0 of the hysteresis laws: energy | peak | onset | reference (an impact from apart: "
-      "all but reference give the approach velocity; docs/engine.md)")(
-      "reference-velocity", po::value(&reference_velocity),
-      "v0 under --impact-velocity reference [m/s] (default: --velocity)")(
-      "dimensionless", po::bool_switch(&dimensionless),
-      "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
-      "json", po::bool_switch(&json), "print the results as JSON")(
-      "output,o", po::value(&output), "write force, overlap and velocity through the contact");
+  add_collide_options(desc, in);
   const auto parsed = parse_command_line(args, desc, nullptr, "collide", &err);
   if (!parsed) return 2;
   const po::variables_map& vm = *parsed;
   if (vm.count("help")) {
-    out << "usage: chaindem collide --law ID [--restitution C] --velocity V\n"
-           "         (--mass M [--mass2 M2 | --wall] --stiffness K\n"
-           "          | --radius R --youngs-modulus E --poisson-ratio NU --density RHO [--wall])\n"
-           "       chaindem collide --law ID --restitution C --dimensionless\n\n"
-           "Integrates one head-on impact (Dormand-Prince, dense output; contact end located to\n"
-           "round-off) and reports the achieved restitution, peak force, maximum overlap, contact\n"
-           "duration, impulse and dissipated energy.\n\n"
-        << desc;
+    print_collide_usage(out, desc);
     return 0;
   }
   auto invalid = [&](const std::string& what) {
@@ -178,92 +307,9 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     return 2;
   };
   try {
-    CollisionReport r;
-    r.law = find_law(law_id);
-    if (!r.law) return invalid("--law: unknown law '" + law_id + "' (see `chaindem models`)");
-    if (vm.count("restitution"))
-      sets.push_back("restitution=" + std::to_string(vm["restitution"].as<double>()));
-    if (vm.count("stiffness"))
-      sets.push_back("stiffness=" + std::to_string(vm["stiffness"].as<double>()));
-    if (dimensionless) {
-      sets.push_back("stiffness=1");
-      a = Body{};
-      a.mass = 1.0;
-      wall = true;
-      velocity = 1.0;
-    }
-    LawParams given;
-    for (const auto& s : sets) {
-      const auto eq = s.find('=');
-      if (eq == std::string::npos) return invalid("--set '" + s + "': expected key=value");
-      const std::string key = s.substr(0, eq);
-      try {
-        given[key] = r.law->find_param(key) ? std::stod(s.substr(eq + 1)) : 0.0;
-      } catch (const std::exception&) {
-        return invalid("--set " + key + ": '" + s.substr(eq + 1) + "' is not a number");
-      }
-    }
-    try {
-      r.params = resolve_law_params(*r.law, given);
-    } catch (const LawParamError& e) {
-      return invalid("--set " + e.key + ": " + e.what());
-    }
-    if (!(velocity > 0.0)) return invalid("--velocity: must be > 0 m/s");
-
-    // Second body defaults to the first's material and radius.
-    if (b.youngs_modulus == 0) b.youngs_modulus = a.youngs_modulus;
-    if (b.poisson_ratio == 0) b.poisson_ratio = a.poisson_ratio;
-    if (b.density == 0) b.density = a.density;
-    if (b.yield == 0) b.yield = a.yield;
-    if (b.radius == 0) b.radius = a.radius;
-    const double m1 = body_mass(a, length);
-    if (!(m1 > 0)) return invalid("--mass (or --radius and --density): body 1 needs a mass");
-    double m2 = std::numeric_limits<double>::infinity();
-    if (!wall) {
-      m2 = body_mass(b, length);
-      if (!(m2 > 0)) return invalid("--mass2 (or --wall): body 2 needs a mass");
-    }
-    r.effective_mass = wall ? m1 : m1 * m2 / (m1 + m2);
-    PairInput in{0.0, 0.0, 0.0};
-    if (a.youngs_modulus > 0)
-      in = mixed_materials({a.youngs_modulus, a.poisson_ratio, a.yield},
-                           {b.youngs_modulus, b.poisson_ratio, b.yield});
-    else  // a stiffness given directly: only the yield stress is read
-      in.yield_stress = std::min(a.yield, b.yield);
-    in.effective_mass = r.effective_mass;
-    in.effective_radius =
-        wall ? a.radius : (a.radius > 0 ? a.radius * b.radius / (a.radius + b.radius) : 0.0);
-    in.radius_i = a.radius;
-    in.radius_j = wall ? 0.0 : b.radius;
-    in.contact_length = length;
-    r.coeffs = r.law->prepare(*r.law, in, r.params);
-    if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
-      return invalid("--stiffness (or the materials and radii): the law needs a stiffness");
-
-    const std::optional<TensionPolicy> policy_of_tension = tension_from(tension, *r.law);
-    if (!policy_of_tension)
-      return invalid("--tension: '" + tension + "' is not law, clamp or allow");
-    r.tension = *policy_of_tension;
-    ImpactOptions o;
-    o.tension = r.tension;
-    o.record = !output.empty();
-    if (!impact_velocity_from(policy))
-      return invalid("--impact-velocity: '" + policy + "' is not energy, peak, onset or reference");
-    if (vm.count("reference-velocity") && (policy != "reference" || !(reference_velocity > 0.0)))
-      return invalid("--reference-velocity: must be > 0 m/s, with --impact-velocity reference");
-    if (r.law->uses_impact_velocity()) {
-      if (policy == "onset")  // the floor is the onset policy's alone
-        o.impact_velocity_floor =
-            r.params.count("impact_velocity_floor") ? r.params.at("impact_velocity_floor") : 0.0;
-      if (policy == "reference")
-        o.reference_velocity = vm.count("reference-velocity") ? reference_velocity : velocity;
-    } else {
-      policy = "none";
-    }
-    r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, velocity, o);
-
-    print_collision(out, r, velocity, policy, json);
-    if (!output.empty()) write_loop(output, r);
+    const CollisionReport r = collide(in, vm);
+    print_collision(out, r, in.velocity, in.policy, in.json);
+    if (!in.output.empty()) write_loop(in.output, r);
   } catch (const CaseError& e) {
     return invalid(e.what());
   } catch (const std::invalid_argument& e) {

@@ -236,92 +236,108 @@ double relative_error_percent(double x, double reference) {
   return 100.0 * std::abs(x - reference) / std::abs(reference);
 }
 
-}  // namespace
-
-int compare_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  po::options_description desc("chaindem compare options");
+// What the command line gives.
+struct CompareInput {
   std::string case_path, laws_text, reference_law, reference_data, quantity = "velocity", output,
                                                                    beads_text;
   std::vector<std::string> sets;
   int threads = 0;
   bool json = false;
-  desc.add_options()("help,h", "this help")("laws", po::value(&laws_text),
+
+  // The reference as the printed results name it.
+  const std::string& reference_name() const {
+    return reference_law.empty() ? reference_data : reference_law;
+  }
+};
+
+void add_compare_options(po::options_description& desc, CompareInput& in) {
+  desc.add_options()("help,h", "this help")("laws", po::value(&in.laws_text),
                                             "laws to compare, comma separated")(
-      "reference", po::value(&reference_law),
+      "reference", po::value(&in.reference_law),
       "reference law, or 'newton': the event-driven solution with Newton's impact law (rigid "
       "beads, restitution contact.restitution; needs gaps between all bodies)")(
-      "reference-data", po::value(&reference_data),
+      "reference-data", po::value(&in.reference_data),
       "reference measurements: CSV with a header, time [s] then one column per chain bead")(
-      "reference-quantity", po::value(&quantity),
+      "reference-quantity", po::value(&in.quantity),
       "what the CSV columns are: velocity [m/s] (default) or force [N]")(
-      "output,o", po::value(&output), "HDF5 output (default: CASE-compare.h5)")(
-      "set", po::value(&sets)->composing(), "a case key: --set section.key=value")(
-      "beads", po::value(&beads_text),
+      "output,o", po::value(&in.output), "HDF5 output (default: CASE-compare.h5)")(
+      "set", po::value(&in.sets)->composing(), "a case key: --set section.key=value")(
+      "beads", po::value(&in.beads_text),
       "beads shown in the table (default: 8 spread over the chain)")(
-      "threads", po::value(&threads), "OpenMP threads (one law per thread)")(
-      "json", po::bool_switch(&json), "print the errors as JSON");
-  const auto parsed = parse_command_line(args, desc, &case_path, "compare", &err);
-  if (!parsed) return 2;
-  const po::variables_map& vm = *parsed;
-  if (vm.count("help")) {
-    out << "usage: chaindem compare CASE.ini --laws A,B,... (--reference LAW | --reference-data "
-           "FILE.csv)\n\n"
-           "Runs the case under each law (in parallel) and reports, per chain bead, the relative\n"
-           "error [%] of each against the reference: peak velocity, peak contact force, pulse\n"
-           "arrival time and final velocity (the layout of paper 004's Table 6). Case parameters\n"
-           "a law does not take are ignored for that law. docs/compare.md.\n\n"
-        << desc;
-    return 0;
-  }
-  auto invalid = [&](const std::string& what) {
-    err << "chaindem compare: invalid input: " << what << "\n";
-    return 2;
-  };
-  if (case_path.empty()) return invalid("missing CASE.ini");
-  const auto laws = split(laws_text, ',');
-  if (laws.empty()) return invalid("--laws: give at least one law");
-  if (reference_law.empty() == reference_data.empty())
-    return invalid("give exactly one of --reference LAW and --reference-data FILE");
-  if (quantity != "velocity" && quantity != "force")
-    return invalid("--reference-quantity: '" + quantity + "' is not velocity or force");
+      "threads", po::value(&in.threads), "OpenMP threads (one law per thread)")(
+      "json", po::bool_switch(&in.json), "print the errors as JSON");
+}
 
-  // Validate every run first; all chain beads are watched for the pulse.
+void print_compare_usage(std::ostream& out, const po::options_description& desc) {
+  out << "usage: chaindem compare CASE.ini --laws A,B,... (--reference LAW | --reference-data "
+         "FILE.csv)\n\n"
+         "Runs the case under each law (in parallel) and reports, per chain bead, the relative\n"
+         "error [%] of each against the reference: peak velocity, peak contact force, pulse\n"
+         "arrival time and final velocity (the layout of paper 004's Table 6). Case parameters\n"
+         "a law does not take are ignored for that law. docs/compare.md.\n\n"
+      << desc;
+}
+
+int invalid_input(std::ostream& err, const std::string& what) {
+  err << "chaindem compare: invalid input: " << what << "\n";
+  return 2;
+}
+
+// What is settled before anything runs; invalid input is found here, not after the runs.
+struct ComparePlan {
+  std::vector<std::string> laws;                    // compared, in the order given
+  std::vector<std::string> run_laws;                // laws, then a reference law not among them
+  std::vector<std::vector<std::string>> overrides;  // the case keys of each run law
+  long long first = 0, beads = 0;                   // the chain's first particle and its beads
+  double arrival_speed = 0.0;
+  std::vector<long long> shown;            // the beads of the table
+  std::optional<Metrics> given_reference;  // a reference that is not a run
+};
+
+// The laws to compare; the checks that need only the arguments.
+std::vector<std::string> checked_laws(const CompareInput& in) {
+  if (in.case_path.empty()) throw CaseError("missing CASE.ini");
+  auto laws = split(in.laws_text, ',');
+  if (laws.empty()) throw CaseError("--laws: give at least one law");
+  if (in.reference_law.empty() == in.reference_data.empty())
+    throw CaseError("give exactly one of --reference LAW and --reference-data FILE");
+  if (in.quantity != "velocity" && in.quantity != "force")
+    throw CaseError("--reference-quantity: '" + in.quantity + "' is not velocity or force");
   for (std::size_t a = 0; a < laws.size(); ++a)
     for (std::size_t b = a + 1; b < laws.size(); ++b)
-      if (laws[a] == laws[b]) return invalid("--laws: " + laws[a] + " is given twice");
-  const bool newton = reference_law == "newton";
-  std::vector<std::string> run_laws = laws;
-  if (!reference_law.empty() && !newton &&
-      std::find(run_laws.begin(), run_laws.end(), reference_law) == run_laws.end())
-    run_laws.push_back(reference_law);
-  CaseConfig base;
-  long long first = 0, beads = 0;
-  double arrival_speed = 0.0;
-  std::vector<std::vector<std::string>> overrides(run_laws.size());
-  try {
-    base = CaseConfig::load(case_path, sets);
-    const RunSetup probe = build_run(base, {.ignore_foreign_law_params = true});
-    first = probe.scene.chain_first;
-    beads = probe.scene.chain_count;
-    arrival_speed = base.number("output.arrival_threshold") *
-                    probe.scene.particles.velocity.matrix().rowwise().norm().maxCoeff();
-    std::string all_beads;
-    for (long long b = 0; b < beads; ++b) all_beads += std::to_string(b) + " ";
-    for (std::size_t l = 0; l < run_laws.size(); ++l) {
-      overrides[l] = sets;
-      overrides[l].push_back("contact.law=" + run_laws[l]);
-      overrides[l].push_back("output.arrival_beads=" + all_beads);
-      overrides[l].push_back("simulation.threads=1");
-      try {
-        build_run(CaseConfig::load(case_path, overrides[l]), {.ignore_foreign_law_params = true});
-      } catch (const CaseError& e) {
-        throw CaseError("law " + run_laws[l] + ": " + e.what());
-      }
+      if (laws[a] == laws[b]) throw CaseError("--laws: " + laws[a] + " is given twice");
+  return laws;
+}
+
+// Validates every run first; all chain beads are watched for the pulse. Returns the case as
+// given (without the keys of any law).
+CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
+  CaseConfig base = CaseConfig::load(in.case_path, in.sets);
+  const RunSetup probe = build_run(base, {.ignore_foreign_law_params = true});
+  plan.first = probe.scene.chain_first;
+  plan.beads = probe.scene.chain_count;
+  plan.arrival_speed = base.number("output.arrival_threshold") *
+                       probe.scene.particles.velocity.matrix().rowwise().norm().maxCoeff();
+  std::string all_beads;
+  for (long long b = 0; b < plan.beads; ++b) all_beads += std::to_string(b) + " ";
+  plan.overrides.resize(plan.run_laws.size());
+  for (std::size_t l = 0; l < plan.run_laws.size(); ++l) {
+    std::vector<std::string>& keys = plan.overrides[l];
+    keys = in.sets;
+    keys.push_back("contact.law=" + plan.run_laws[l]);
+    keys.push_back("output.arrival_beads=" + all_beads);
+    keys.push_back("simulation.threads=1");
+    try {
+      build_run(CaseConfig::load(in.case_path, keys), {.ignore_foreign_law_params = true});
+    } catch (const CaseError& e) {
+      throw CaseError("law " + plan.run_laws[l] + ": " + e.what());
     }
-  } catch (const CaseError& e) {
-    return invalid(e.what());
   }
-  // The beads of the table: given, or 8 spread over the chain.
+  return base;
+}
+
+// The beads of the table: given, or 8 spread over the chain.
+std::vector<long long> shown_beads(const std::string& beads_text, long long beads) {
   std::vector<long long> shown;
   if (!beads_text.empty()) {
     for (const auto& b : split(beads_text, ',')) {
@@ -332,8 +348,8 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       } catch (const std::exception&) {
       }
       if (used != b.size() || k < 0 || k >= beads)
-        return invalid("--beads: '" + b + "' is not a chain bead (0.." + std::to_string(beads - 1) +
-                       ")");
+        throw CaseError("--beads: '" + b + "' is not a chain bead (0.." +
+                        std::to_string(beads - 1) + ")");
       shown.push_back(k);
     }
   } else {
@@ -341,210 +357,296 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     for (long long k = 0; k < count; ++k)
       shown.push_back(count == 1 ? 0 : k * (beads - 1) / (count - 1));
   }
-  // A reference that is not a run is computed (and checked) before anything runs.
-  std::optional<Metrics> given_reference;
-  try {
-    if (newton) {
-      if (!base.has("contact.restitution"))
-        throw CaseError("--reference newton: the case needs contact.restitution");
-      given_reference = newton_metrics(build_run(base, {.ignore_foreign_law_params = true}),
-                                       base.number("contact.restitution"), beads, arrival_speed);
-    } else if (!reference_data.empty()) {
-      given_reference = data_metrics(reference_data, quantity, beads, arrival_speed);
-    }
-  } catch (const CaseError& e) {
-    return invalid(e.what());
-  }
-  if (output.empty()) output = fs::path(case_path).stem().string() + "-compare.h5";
+  return shown;
+}
 
+// A reference that is not a run is computed (and checked) before anything runs.
+std::optional<Metrics> computed_reference(const CompareInput& in, const CaseConfig& base,
+                                          const ComparePlan& plan) {
+  if (in.reference_law == "newton") {
+    if (!base.has("contact.restitution"))
+      throw CaseError("--reference newton: the case needs contact.restitution");
+    return newton_metrics(build_run(base, {.ignore_foreign_law_params = true}),
+                          base.number("contact.restitution"), plan.beads, plan.arrival_speed);
+  }
+  if (!in.reference_data.empty())
+    return data_metrics(in.reference_data, in.quantity, plan.beads, plan.arrival_speed);
+  return std::nullopt;
+}
+
+// Settles what the runs share; throws CaseError for invalid input.
+ComparePlan plan_comparison(const CompareInput& in) {
+  ComparePlan plan;
+  plan.laws = checked_laws(in);
+  const bool newton = in.reference_law == "newton";
+  plan.run_laws = plan.laws;
+  if (!in.reference_law.empty() && !newton &&
+      std::find(plan.run_laws.begin(), plan.run_laws.end(), in.reference_law) ==
+          plan.run_laws.end())
+    plan.run_laws.push_back(in.reference_law);
+  const CaseConfig base = check_runs(in, plan);
+  plan.shown = shown_beads(in.beads_text, plan.beads);
+  plan.given_reference = computed_reference(in, base, plan);
+  return plan;
+}
+
+// Per run law: why it failed (empty if it did not), and what its numbers depend on: its v0
+// policy and the contacts that began at the floor.
+struct LawRuns {
+  std::vector<std::string> failures, policy;
+  std::vector<double> floor_hits, floor;
+};
+
+// Runs the case under every run law into `cases`, one law per thread. A failure is kept, not
+// thrown: an exception may not leave the OpenMP loop, and the other laws still finish.
+LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cases) {
+  const std::size_t n = plan.run_laws.size();
+  LawRuns runs{std::vector<std::string>(n), std::vector<std::string>(n),
+               std::vector<double>(n, 0.0), std::vector<double>(n, nan)};
+  std::mutex h5;
+  install_stop_handlers();
+  const int threads = in.threads <= 0 ? omp_get_max_threads() : in.threads;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (std::size_t l = 0; l < n; ++l) {
+    try {
+      const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l]);
+      PendingRun run = run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases,
+                                    plan.run_laws[l], &h5, RunControl{nullptr, stop_flag()});
+      const CaseSummary& summary = run.summary();
+      runs.policy[l] = summary.texts.at("impact_velocity");
+      runs.floor_hits[l] = summary.scalars.at("impact_velocity_floor_hits");
+      if (const auto it = summary.scalars.find("impact_velocity_floor");
+          it != summary.scalars.end())
+        runs.floor[l] = it->second;
+      run.commit();
+    } catch (const std::exception& e) {
+      runs.failures[l] = e.what();
+    }
+  }
+  return runs;
+}
+
+void warn_floor_hits(std::ostream& err, const ComparePlan& plan, const LawRuns& runs) {
+  for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
+    if (runs.floor_hits[l] > 0)
+      err << "chaindem compare: warning: law " << plan.run_laws[l] << ": "
+          << static_cast<long long>(runs.floor_hits[l])
+          << " contact(s) began slower than the impact-velocity floor (" << runs.floor[l]
+          << " m/s) and were damped as if they had hit at it: their result follows the floor. "
+             "The energy policy (contact.impact_velocity = energy) needs no floor\n";
+}
+
+// Each compared law's metrics against the reference's.
+struct Errors {
+  Metrics reference;
+  std::vector<Metrics> metrics;  // per compared law
+  // Per metric, per law: the mean error and the number of beads it is over (where both the
+  // law and the reference have a value).
+  std::map<std::string, std::vector<double>> mean_error, compared;
+
+  double at(std::size_t law, const std::string& metric, long long bead) const {
+    const auto b = static_cast<std::size_t>(bead);
+    return relative_error_percent(metrics[law].at(metric)[b], reference.at(metric)[b]);
+  }
+};
+
+Errors read_metrics(hid_t file, const CompareInput& in, const ComparePlan& plan) {
+  Errors errors;
+  errors.reference = plan.given_reference
+                         ? *plan.given_reference
+                         : run_metrics(file, "cases/" + in.reference_law, plan.first, plan.beads);
+  for (const auto& law : plan.laws)
+    errors.metrics.push_back(run_metrics(file, "cases/" + law, plan.first, plan.beads));
+  return errors;
+}
+
+// The /comparison group: the reference, each law's values and errors, and the policies they
+// depend on. Fills the mean errors.
+void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan,
+                      const LawRuns& runs, Errors& errors) {
+  using namespace hdf5;
+  const auto& laws = plan.laws;
+  attr_string(cmp, "reference",
+              in.reference_law.empty() ? "data:" + in.reference_data : in.reference_law);
+  attr_string(cmp, "case", in.case_path);
+  attr_strings(cmp, "laws", laws);
+  {  // per law of `laws`, in its order
+    std::vector<std::string> policies;
+    std::vector<double> hits;
+    for (const auto& law : laws) {
+      const auto l = static_cast<std::size_t>(
+          std::find(plan.run_laws.begin(), plan.run_laws.end(), law) - plan.run_laws.begin());
+      policies.push_back(runs.policy[l]);
+      hits.push_back(runs.floor_hits[l]);
+    }
+    attr_strings(cmp, "impact_velocity", policies);
+    dataset_fixed(cmp, "impact_velocity_floor_hits", {hits.size()}, hits.data(), H5T_NATIVE_DOUBLE);
+  }
+  const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(plan.beads);
+  for (std::size_t k = 0; k < metric_names.size(); ++k) {
+    const std::string& name = metric_names[k];
+    dataset_fixed(cmp, "reference_" + name, {n_beads}, errors.reference.at(name).data(),
+                  H5T_NATIVE_DOUBLE, metric_units[k]);
+    std::vector<double> values, percent;
+    for (std::size_t l = 0; l < laws.size(); ++l) {
+      double sum = 0.0;
+      int count = 0;
+      for (long long b = 0; b < plan.beads; ++b) {
+        const auto u = static_cast<std::size_t>(b);
+        const double x = errors.metrics[l].at(name)[u];
+        const double e = relative_error_percent(x, errors.reference.at(name)[u]);
+        values.push_back(x);
+        percent.push_back(e);
+        if (!std::isnan(e)) {
+          sum += e;
+          ++count;
+        }
+      }
+      errors.mean_error[name].push_back(count ? sum / count : nan);
+      errors.compared[name].push_back(count);
+    }
+    dataset_fixed(cmp, name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE, metric_units[k]);
+    dataset_fixed(cmp, name + "_error_percent", {n_laws, n_beads}, percent.data(),
+                  H5T_NATIVE_DOUBLE, "%");
+    dataset_fixed(cmp, name + "_mean_error_percent", {n_laws}, errors.mean_error[name].data(),
+                  H5T_NATIVE_DOUBLE, "%");
+    dataset_fixed(cmp, name + "_beads_compared", {n_laws}, errors.compared[name].data(),
+                  H5T_NATIVE_DOUBLE);
+  }
+}
+
+void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
+                const LawRuns& runs, const Errors& errors) {
+  out << std::setprecision(10) << "{\"reference\": \"" << in.reference_name()
+      << "\", \"impact_velocity\": {";
+  for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
+    out << (l ? ", " : "") << "\"" << plan.run_laws[l] << "\": {\"policy\": \"" << runs.policy[l]
+        << "\", \"floor_hits\": " << runs.floor_hits[l] << "}";
+  out << "}, \"errors\": {";
+  for (std::size_t l = 0; l < plan.laws.size(); ++l) {
+    out << (l ? ", " : "") << "\"" << plan.laws[l] << "\": {";
+    for (std::size_t k = 0; k < metric_names.size(); ++k) {
+      out << (k ? ", " : "") << "\"" << metric_names[k] << "\": [";
+      for (long long b = 0; b < plan.beads; ++b) {
+        const double e = errors.at(l, metric_names[k], b);
+        out << (b ? ", " : "");
+        if (std::isnan(e))
+          out << "null";
+        else
+          out << e;
+      }
+      out << "]";
+    }
+    out << "}";
+  }
+  out << "}}\n";
+}
+
+void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
+                 const LawRuns& runs, const Errors& errors) {
+  out << "chaindem compare " << in.case_path << ": " << plan.beads << " chain beads, reference "
+      << in.reference_name() << "\n"
+      << "relative error [%] per bead (bead index 0 = first chain bead); mean over the n "
+         "beads where both the law and the reference have a value\n";
+  std::string policies;
+  for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
+    if (runs.policy[l] != "none")
+      policies += (policies.empty() ? "" : ", ") + plan.run_laws[l] + " " + runs.policy[l] +
+                  (runs.floor_hits[l] > 0
+                       ? " (" + std::to_string(static_cast<long long>(runs.floor_hits[l])) +
+                             " at the floor)"
+                       : "");
+  if (!policies.empty()) out << "impact velocity v0: " << policies << "\n";
+  out << std::fixed << std::setprecision(2);
+  for (std::size_t k = 0; k < metric_names.size(); ++k) {
+    const std::string& name = metric_names[k];
+    bool any = false;
+    for (double r : errors.reference.at(name)) any = any || !std::isnan(r);
+    if (!any) continue;
+    out << "\n"
+        << name << "\n  " << std::left << std::setw(30) << "law" << std::right << std::setw(9)
+        << "mean" << std::setw(5) << "n";
+    for (long long b : plan.shown) out << std::setw(9) << ("#" + std::to_string(b));
+    out << "\n";
+    for (std::size_t l = 0; l < plan.laws.size(); ++l) {
+      out << "  " << std::left << std::setw(30) << plan.laws[l] << std::right << std::setw(9)
+          << errors.mean_error.at(name)[l] << std::setw(5)
+          << static_cast<int>(errors.compared.at(name)[l]);
+      for (long long b : plan.shown) out << std::setw(9) << errors.at(l, name, b);
+      out << "\n";
+    }
+  }
+  out << "\nwritten " << in.output << "\n";
+}
+
+// Runs the laws into OUTPUT.partial, writes the comparison, prints it, and renames the file to
+// OUTPUT once it is complete; a failure leaves no file.
+int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::ostream& out,
+                          std::ostream& err) {
   using namespace hdf5;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const std::string partial = output + ".partial";
+  const std::string partial = in.output + ".partial";
   try {
     Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
                       "cannot create '" + partial + "'"),
                 H5Fclose);
     write_h5md_metadata(file.get(), version);
     Handle cases = group(file.get(), "cases");
-    std::mutex h5;
-    std::vector<std::string> failures(run_laws.size());
-    // What each law's numbers depend on: its v0 policy and the contacts that began at the floor.
-    std::vector<std::string> policy(run_laws.size());
-    std::vector<double> floor_hits(run_laws.size(), 0.0), floor(run_laws.size(), nan);
-    install_stop_handlers();
-    if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::size_t l = 0; l < run_laws.size(); ++l) {
-      try {
-        const CaseConfig cfg = CaseConfig::load(case_path, overrides[l]);
-        PendingRun run =
-            run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases.get(),
-                         run_laws[l], &h5, RunControl{nullptr, stop_flag()});
-        const CaseSummary& summary = run.summary();
-        policy[l] = summary.texts.at("impact_velocity");
-        floor_hits[l] = summary.scalars.at("impact_velocity_floor_hits");
-        if (const auto it = summary.scalars.find("impact_velocity_floor");
-            it != summary.scalars.end())
-          floor[l] = it->second;
-        run.commit();
-      } catch (const std::exception& e) {
-        failures[l] = e.what();
-      }
-    }
-    for (std::size_t l = 0; l < run_laws.size(); ++l)
-      if (!failures[l].empty()) {
+    const LawRuns runs = run_every_law(in, plan, cases.get());
+    for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
+      if (!runs.failures[l].empty()) {
         cases.reset();
         file.reset();
         fs::remove(partial);
-        err << "chaindem compare: law " << run_laws[l] << " failed: " << failures[l] << "\n";
+        err << "chaindem compare: law " << plan.run_laws[l] << " failed: " << runs.failures[l]
+            << "\n";
         return *stop_flag() ? 128 + *stop_flag() : 1;
       }
-    for (std::size_t l = 0; l < run_laws.size(); ++l)
-      if (floor_hits[l] > 0)
-        err << "chaindem compare: warning: law " << run_laws[l] << ": "
-            << static_cast<long long>(floor_hits[l])
-            << " contact(s) began slower than the impact-velocity floor (" << floor[l]
-            << " m/s) and were damped as if they had hit at it: their result follows the floor. "
-               "The energy policy (contact.impact_velocity = energy) needs no floor\n";
+    warn_floor_hits(err, plan, runs);
 
-    // Metrics and errors.
-    const Metrics reference = given_reference
-                                  ? *given_reference
-                                  : run_metrics(file.get(), "cases/" + reference_law, first, beads);
-    std::vector<Metrics> metrics;
-    for (const auto& law : laws)
-      metrics.push_back(run_metrics(file.get(), "cases/" + law, first, beads));
-
+    Errors errors = read_metrics(file.get(), in, plan);
     Handle cmp = group(file.get(), "comparison");
-    attr_string(cmp.get(), "reference",
-                reference_law.empty() ? "data:" + reference_data : reference_law);
-    attr_string(cmp.get(), "case", case_path);
-    attr_strings(cmp.get(), "laws", laws);
-    {  // per law of `laws`, in its order
-      std::vector<std::string> policies;
-      std::vector<double> hits;
-      for (const auto& law : laws) {
-        const auto l = static_cast<std::size_t>(std::find(run_laws.begin(), run_laws.end(), law) -
-                                                run_laws.begin());
-        policies.push_back(policy[l]);
-        hits.push_back(floor_hits[l]);
-      }
-      attr_strings(cmp.get(), "impact_velocity", policies);
-      dataset_fixed(cmp.get(), "impact_velocity_floor_hits", {hits.size()}, hits.data(),
-                    H5T_NATIVE_DOUBLE);
-    }
-    const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(beads);
-    std::map<std::string, std::vector<double>> mean_error, compared;
-    for (std::size_t k = 0; k < metric_names.size(); ++k) {
-      const std::string& name = metric_names[k];
-      dataset_fixed(cmp.get(), "reference_" + name, {n_beads}, reference.at(name).data(),
-                    H5T_NATIVE_DOUBLE, metric_units[k]);
-      std::vector<double> values, errors;
-      for (std::size_t l = 0; l < laws.size(); ++l) {
-        double sum = 0.0;
-        int count = 0;
-        for (long long b = 0; b < beads; ++b) {
-          const auto u = static_cast<std::size_t>(b);
-          const double x = metrics[l].at(name)[u];
-          const double e = relative_error_percent(x, reference.at(name)[u]);
-          values.push_back(x);
-          errors.push_back(e);
-          if (!std::isnan(e)) {
-            sum += e;
-            ++count;
-          }
-        }
-        mean_error[name].push_back(count ? sum / count : nan);
-        compared[name].push_back(count);  // beads where both have a value
-      }
-      dataset_fixed(cmp.get(), name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE,
-                    metric_units[k]);
-      dataset_fixed(cmp.get(), name + "_error_percent", {n_laws, n_beads}, errors.data(),
-                    H5T_NATIVE_DOUBLE, "%");
-      dataset_fixed(cmp.get(), name + "_mean_error_percent", {n_laws}, mean_error[name].data(),
-                    H5T_NATIVE_DOUBLE, "%");
-      dataset_fixed(cmp.get(), name + "_beads_compared", {n_laws}, compared[name].data(),
-                    H5T_NATIVE_DOUBLE);
-    }
+    write_comparison(cmp.get(), in, plan, runs, errors);
     attr_string(file.get(), "chaindem_status", "complete");
-
-    if (json) {
-      out << std::setprecision(10) << "{\"reference\": \""
-          << (reference_law.empty() ? reference_data : reference_law)
-          << "\", \"impact_velocity\": {";
-      for (std::size_t l = 0; l < run_laws.size(); ++l)
-        out << (l ? ", " : "") << "\"" << run_laws[l] << "\": {\"policy\": \"" << policy[l]
-            << "\", \"floor_hits\": " << floor_hits[l] << "}";
-      out << "}, \"errors\": {";
-      for (std::size_t l = 0; l < laws.size(); ++l) {
-        out << (l ? ", " : "") << "\"" << laws[l] << "\": {";
-        for (std::size_t k = 0; k < metric_names.size(); ++k) {
-          out << (k ? ", " : "") << "\"" << metric_names[k] << "\": [";
-          for (long long b = 0; b < beads; ++b) {
-            const double e =
-                relative_error_percent(metrics[l].at(metric_names[k])[static_cast<std::size_t>(b)],
-                                       reference.at(metric_names[k])[static_cast<std::size_t>(b)]);
-            out << (b ? ", " : "");
-            if (std::isnan(e))
-              out << "null";
-            else
-              out << e;
-          }
-          out << "]";
-        }
-        out << "}";
-      }
-      out << "}}\n";
-    } else {
-      out << "chaindem compare " << case_path << ": " << beads << " chain beads, reference "
-          << (reference_law.empty() ? reference_data : reference_law) << "\n"
-          << "relative error [%] per bead (bead index 0 = first chain bead); mean over the n "
-             "beads where both the law and the reference have a value\n";
-      std::string policies;
-      for (std::size_t l = 0; l < run_laws.size(); ++l)
-        if (policy[l] != "none")
-          policies +=
-              (policies.empty() ? "" : ", ") + run_laws[l] + " " + policy[l] +
-              (floor_hits[l] > 0
-                   ? " (" + std::to_string(static_cast<long long>(floor_hits[l])) + " at the floor)"
-                   : "");
-      if (!policies.empty()) out << "impact velocity v0: " << policies << "\n";
-      out << std::fixed << std::setprecision(2);
-      for (std::size_t k = 0; k < metric_names.size(); ++k) {
-        const std::string& name = metric_names[k];
-        bool any = false;
-        for (double r : reference.at(name)) any = any || !std::isnan(r);
-        if (!any) continue;
-        out << "\n"
-            << name << "\n  " << std::left << std::setw(30) << "law" << std::right << std::setw(9)
-            << "mean" << std::setw(5) << "n";
-        for (long long b : shown) out << std::setw(9) << ("#" + std::to_string(b));
-        out << "\n";
-        for (std::size_t l = 0; l < laws.size(); ++l) {
-          out << "  " << std::left << std::setw(30) << laws[l] << std::right << std::setw(9)
-              << mean_error[name][l] << std::setw(5) << static_cast<int>(compared[name][l]);
-          for (long long b : shown)
-            out << std::setw(9)
-                << relative_error_percent(metrics[l].at(name)[static_cast<std::size_t>(b)],
-                                          reference.at(name)[static_cast<std::size_t>(b)]);
-          out << "\n";
-        }
-      }
-      out << "\nwritten " << output << "\n";
-    }
+    if (in.json)
+      print_json(out, in, plan, runs, errors);
+    else
+      print_table(out, in, plan, runs, errors);
     cases.reset();
     cmp.reset();
     file.reset();
-    fs::rename(partial, output);
+    fs::rename(partial, in.output);
   } catch (const CaseError& e) {
     fs::remove(partial);
-    return invalid(e.what());
+    return invalid_input(err, e.what());
   } catch (const std::exception& e) {
     fs::remove(partial);
     err << "chaindem compare: error: " << e.what() << "\n";
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int compare_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CompareInput in;
+  po::options_description desc("chaindem compare options");
+  add_compare_options(desc, in);
+  const auto parsed = parse_command_line(args, desc, &in.case_path, "compare", &err);
+  if (!parsed) return 2;
+  if (parsed->count("help")) {
+    print_compare_usage(out, desc);
+    return 0;
+  }
+  ComparePlan plan;
+  try {
+    plan = plan_comparison(in);
+  } catch (const CaseError& e) {
+    return invalid_input(err, e.what());
+  }
+  if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
+  return write_comparison_file(in, plan, out, err);
 }
 
 }  // namespace chaindem

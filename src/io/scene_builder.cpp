@@ -275,182 +275,253 @@ void set_output(const CaseConfig& cfg, RunSetup& run) {
   }
 }
 
-}  // namespace
+// Materials by name: their index in Scene::materials.
+using MaterialIndex = std::map<std::string, int>;
 
-RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
-  RunSetup run;
-  Scene& scene = run.scene;
-
-  // Materials.
-  std::map<std::string, int> material_index;
+MaterialIndex add_materials(const CaseConfig& cfg, Scene& scene) {
+  MaterialIndex index;
   for (const auto& name : cfg.materials()) {
     const std::string s = "material." + name + ".";
     Material m{name, cfg.number(s + "youngs_modulus"), cfg.number(s + "poisson_ratio"),
                cfg.number(s + "density"), std::nullopt};
     if (cfg.has(s + "yield_stress")) m.yield_stress = cfg.number(s + "yield_stress");
-    material_index[name] = static_cast<int>(scene.materials.size());
+    index[name] = static_cast<int>(scene.materials.size());
     scene.materials.push_back(m);
   }
-  auto material = [&](const std::string& key, const std::string& name) {
-    const auto it = material_index.find(name);
-    if (it == material_index.end())
-      cfg.fail(key, "material '" + name + "' is not defined (defined: " +
-                        (cfg.materials().empty()
-                             ? std::string("none; add a [material.") + name + "] section"
-                             : joined(cfg.materials())) +
-                        ")");
-    return it->second;
-  };
+  return index;
+}
 
-  // Law.
-  SimulationSettings& settings = run.settings;
-  settings.law = &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params);
-  settings.tension = tension_from(cfg.text("contact.tension"), *settings.law).value();  // its words
+// The material `key` names; an unknown one is an error that lists those defined.
+int material_of(const CaseConfig& cfg, const MaterialIndex& materials, const std::string& key,
+                const std::string& name) {
+  const auto it = materials.find(name);
+  if (it == materials.end())
+    cfg.fail(key, "material '" + name + "' is not defined (defined: " +
+                      (cfg.materials().empty()
+                           ? std::string("none; add a [material.") + name + "] section"
+                           : joined(cfg.materials())) +
+                      ")");
+  return it->second;
+}
 
-  // Chain description.
-  const auto count = static_cast<Eigen::Index>(cfg.integer("chain.count"));
+double density_of(const Scene& scene, int material) {
+  return scene.materials[static_cast<std::size_t>(material)].density;
+}
+
+// The [chain] section: its beads and how they touch at the start.
+struct ChainSpec {
+  Eigen::Index count = 0;
+  std::vector<int> materials;  // repeated along the chain
+  std::vector<double> radii;   // repeated along the chain, bead k scaled by taper^k
+  double taper = 1.0, gap = 0.0, overlap = 0.0, end_force = 0.0;
+  bool static_overlap = false;  // the contacts start at the overlap that carries end_force
+};
+
+ChainSpec read_chain(const CaseConfig& cfg, const MaterialIndex& materials, Scene& scene) {
+  ChainSpec chain;
+  chain.count = static_cast<Eigen::Index>(cfg.integer("chain.count"));
   const auto chain_materials = cfg.words("chain.materials");
-  std::vector<int> chain_material_index;
   for (const auto& m : chain_materials)
-    chain_material_index.push_back(material("chain.materials", m));
-  const auto radii = cfg.numbers("chain.radii");
-  const double taper = cfg.number("chain.taper");
-  const double gap = cfg.number("chain.gap");
-  const double overlap = cfg.number("chain.overlap");
-  const double end_force = cfg.number("chain.end_force");
-  const bool static_overlap = cfg.flag("chain.static_overlap");
+    chain.materials.push_back(material_of(cfg, materials, "chain.materials", m));
+  chain.radii = cfg.numbers("chain.radii");
+  chain.taper = cfg.number("chain.taper");
+  chain.gap = cfg.number("chain.gap");
+  chain.overlap = cfg.number("chain.overlap");
+  chain.end_force = cfg.number("chain.end_force");
+  chain.static_overlap = cfg.flag("chain.static_overlap");
   scene.cylinder_length = cfg.number("chain.cylinder_length");
-  if (gap > 0 && overlap > 0) cfg.fail("chain.overlap", "cannot be combined with chain.gap > 0");
-  if (static_overlap && !(end_force > 0))
+  if (chain.gap > 0 && chain.overlap > 0)
+    cfg.fail("chain.overlap", "cannot be combined with chain.gap > 0");
+  if (chain.static_overlap && !(chain.end_force > 0))
     cfg.fail("chain.static_overlap", "needs chain.end_force > 0 (the force the overlap carries)");
-  if (static_overlap && (gap > 0 || overlap > 0))
+  if (chain.static_overlap && (chain.gap > 0 || chain.overlap > 0))
     cfg.fail("chain.static_overlap", "cannot be combined with chain.gap or chain.overlap");
+  return chain;
+}
 
-  // Striker: present when its velocity is given.
+// Striker: present when its velocity is given.
+bool has_striker(const CaseConfig& cfg) {
   const bool striker = cfg.has("striker.velocity") && cfg.flag("striker.enabled");
   if (!cfg.has("striker.velocity"))
     for (const char* k : {"striker.material", "striker.radius"})
       if (cfg.given(k))
         cfg.fail("striker.velocity",
                  std::string("is missing, but ") + k + " is given (the velocity adds the striker)");
+  return striker;
+}
 
-  const auto density = [&](int m) { return scene.materials[static_cast<std::size_t>(m)].density; };
-  Particles& p = scene.particles;
+// A body of the chain (the striker or a bead) before it is placed.
+struct Body {
+  double radius;
+  int material;
+  double velocity;
+};
 
-  // Bodies along +x, placed left to right; positions are fixed after the overlaps are known.
-  struct Body {
-    double radius;
-    int material;
-    double velocity;
-  };
+// The striker and the beads, left to right along +x.
+std::vector<Body> chain_bodies(const CaseConfig& cfg, const MaterialIndex& materials,
+                               const ChainSpec& chain, bool striker) {
   std::vector<Body> bodies;
   if (striker) {
-    const int m = cfg.has("striker.material")
-                      ? material("striker.material", cfg.text("striker.material"))
-                      : chain_material_index[0];
-    const double r = cfg.has("striker.radius") ? cfg.number("striker.radius") : radii[0];
+    const int m = cfg.has("striker.material") ? material_of(cfg, materials, "striker.material",
+                                                            cfg.text("striker.material"))
+                                              : chain.materials[0];
+    const double r = cfg.has("striker.radius") ? cfg.number("striker.radius") : chain.radii[0];
     bodies.push_back({r, m, cfg.number("striker.velocity")});
   }
-  for (Eigen::Index k = 0; k < count; ++k) {
+  for (Eigen::Index k = 0; k < chain.count; ++k) {
     const auto ku = static_cast<std::size_t>(k);
-    const double r = radii[ku % radii.size()] * std::pow(taper, static_cast<double>(k));
+    const double r =
+        chain.radii[ku % chain.radii.size()] * std::pow(chain.taper, static_cast<double>(k));
     if (!(r >= 1e-9) || !std::isfinite(r))
       cfg.fail("chain.taper", "makes bead " + std::to_string(k) + " radius " + std::to_string(r) +
                                   " m, outside [1e-9, inf) m");
-    bodies.push_back({r, chain_material_index[ku % chain_material_index.size()], 0.0});
+    bodies.push_back({r, chain.materials[ku % chain.materials.size()], 0.0});
   }
-  const std::vector<ExtraParticle> extra = parse_extra(cfg);
-  p.resize(static_cast<Eigen::Index>(bodies.size() + extra.size()));
+  return bodies;
+}
+
+// Where the chain is among the particles: the striker (if any) and the beads are particles
+// [0, bodies); extra particles follow.
+struct ChainIndices {
+  Eigen::Index bodies, first_bead, last_bead;
+};
+
+// The bodies become the first particles, all at the origin until they are placed; room is made
+// for `extra` particles after them.
+ChainIndices add_bodies(Scene& scene, const std::vector<Body>& bodies, std::size_t extra,
+                        bool striker, Eigen::Index count) {
+  Particles& p = scene.particles;
+  p.resize(static_cast<Eigen::Index>(bodies.size() + extra));
   for (std::size_t k = 0; k < bodies.size(); ++k)
     p.set(static_cast<Eigen::Index>(k), Eigen::Vector3d::Zero(),
           Eigen::Vector3d(bodies[k].velocity, 0, 0), bodies[k].radius, bodies[k].material,
-          density(bodies[k].material), scene.cylinder_length);
+          density_of(scene, bodies[k].material), scene.cylinder_length);
   scene.striker = striker ? 0 : -1;
   scene.chain_first = striker ? 1 : 0;
   scene.chain_count = count;
   const auto n_bodies = static_cast<Eigen::Index>(bodies.size());
-  const Eigen::Index first_bead = scene.chain_first, last_bead = n_bodies - 1;
+  return {n_bodies, scene.chain_first, n_bodies - 1};
+}
 
-  // Walls.
-  int start_wall = -1, end_wall = -1;
-  std::vector<double> wall_gap;
+// The enabled walls, by their index in Scene::walls (-1: disabled), and the gap each is given.
+struct WallSlots {
+  int start = -1, end = -1;
+  std::vector<double> gap;
+};
+
+WallSlots add_walls(const CaseConfig& cfg, const MaterialIndex& materials, Scene& scene) {
+  WallSlots slots;
   for (const char* section : {"wall_start", "wall_end"}) {
     const std::string s = section;
     if (!cfg.flag(s + ".enabled")) continue;  // its other keys may stay: enabling is one switch
     if (!cfg.has(s + ".material")) cfg.fail(s + ".material", "is missing (the wall is enabled)");
     Wall wall;
     wall.name = s;
-    wall.material = material(s + ".material", cfg.text(s + ".material"));
+    wall.material = material_of(cfg, materials, s + ".material", cfg.text(s + ".material"));
     wall.normal = Eigen::Vector3d(s == "wall_start" ? 1.0 : -1.0, 0, 0);
     wall.velocity = Eigen::Vector3d(cfg.number(s + ".velocity"), 0, 0);
-    (s == "wall_start" ? start_wall : end_wall) = static_cast<int>(scene.walls.size());
+    (s == "wall_start" ? slots.start : slots.end) = static_cast<int>(scene.walls.size());
     scene.walls.push_back(wall);
-    wall_gap.push_back(cfg.number(s + ".gap"));
+    slots.gap.push_back(cfg.number(s + ".gap"));
   }
+  return slots;
+}
 
-  // The end load pushes the last bead towards the start, against wall_start; with only wall_end,
-  // it pushes the first bead towards the end instead (a striker then hits the loaded chain).
-  const bool load_towards_end = end_wall >= 0 && start_wall < 0;
-  if (static_overlap) {
-    if (!load_towards_end && start_wall < 0)
-      cfg.fail("chain.static_overlap",
-               "needs a wall that carries chain.end_force: wall_start (the load pushes the last "
-               "bead towards it) or wall_end alone (the load pushes the first bead towards it)");
-    if (!load_towards_end && striker)
-      cfg.fail("chain.static_overlap",
-               "with a striker the load must push towards wall_end: enable wall_end only");
-  }
-  // Static overlap carrying end_force: where the law's elastic part equals it.
-  auto static_overlap_of = [&](const PairInput& in) {
-    const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
-    return elastic_overlap(settings.law->kernel, c, end_force);
-  };
+// A static overlap needs a wall to carry the end force, on the side the load pushes towards.
+void check_load_wall(const CaseConfig& cfg, const WallSlots& walls, bool striker,
+                     bool load_towards_end) {
+  if (!load_towards_end && walls.start < 0)
+    cfg.fail("chain.static_overlap",
+             "needs a wall that carries chain.end_force: wall_start (the load pushes the last "
+             "bead towards it) or wall_end alone (the load pushes the first bead towards it)");
+  if (!load_towards_end && striker)
+    cfg.fail("chain.static_overlap",
+             "with a striker the load must push towards wall_end: enable wall_end only");
+}
 
-  // Surface separation between consecutive bodies (negative: overlap).
-  std::vector<double> separation(static_cast<std::size_t>(n_bodies), 0.0);
-  for (Eigen::Index k = 1; k < n_bodies; ++k) {
-    double s = (k == first_bead && striker) ? cfg.number("striker.gap") : gap - overlap;
-    if (static_overlap && k > first_bead) s = -static_overlap_of(pair_input(scene, k - 1, k));
+// Static overlap carrying `force`: where the law's elastic part equals it.
+double static_overlap_of(const SimulationSettings& settings, const PairInput& in, double force) {
+  const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
+  return elastic_overlap(settings.law->kernel, c, force);
+}
+
+// Surface separation between consecutive bodies (negative: overlap); entry 0 is unused.
+std::vector<double> surface_separations(const CaseConfig& cfg, const RunSetup& run,
+                                        const ChainSpec& chain, const ChainIndices& at,
+                                        bool striker) {
+  const Scene& scene = run.scene;
+  const Particles& p = scene.particles;
+  std::vector<double> separation(static_cast<std::size_t>(at.bodies), 0.0);
+  for (Eigen::Index k = 1; k < at.bodies; ++k) {
+    double s =
+        (k == at.first_bead && striker) ? cfg.number("striker.gap") : chain.gap - chain.overlap;
+    if (chain.static_overlap && k > at.first_bead)
+      s = -static_overlap_of(run.settings, pair_input(scene, k - 1, k), chain.end_force);
     if (-s >= std::min(p.radius(k - 1), p.radius(k)))
-      cfg.fail(k == first_bead && striker ? "striker.gap" : "chain.overlap",
+      cfg.fail(k == at.first_bead && striker ? "striker.gap" : "chain.overlap",
                "overlap " + std::to_string(-s) + " m reaches a bead radius: allowed below " +
                    std::to_string(std::min(p.radius(k - 1), p.radius(k))) + " m");
     separation[static_cast<std::size_t>(k)] = s;
   }
+  return separation;
+}
+
+// Places the bodies along x, the first body's surface at x = 0; returns the last one's centre.
+double place_bodies(Particles& p, const std::vector<double>& separation, Eigen::Index bodies) {
   double x = p.radius(0);
-  for (Eigen::Index k = 0; k < n_bodies; ++k) {
+  for (Eigen::Index k = 0; k < bodies; ++k) {
     if (k > 0) x += p.radius(k - 1) + separation[static_cast<std::size_t>(k)] + p.radius(k);
     p.position(k, 0) = x;
   }
-  if (start_wall >= 0) {  // first body surface at x = 0
-    const double s =
-        static_overlap && !load_towards_end
-            ? -static_overlap_of(wall_input(scene, 0, static_cast<std::size_t>(start_wall)))
-            : wall_gap[static_cast<std::size_t>(start_wall)];
-    scene.walls[static_cast<std::size_t>(start_wall)].point = Eigen::Vector3d(-s, 0, 0);
-  }
-  if (end_wall >= 0) {
-    const double s =
-        static_overlap && load_towards_end
-            ? -static_overlap_of(wall_input(scene, last_bead, static_cast<std::size_t>(end_wall)))
-            : wall_gap[static_cast<std::size_t>(end_wall)];
-    scene.walls[static_cast<std::size_t>(end_wall)].point =
-        Eigen::Vector3d(x + p.radius(last_bead) + s, 0, 0);
-  }
+  return x;
+}
 
-  // Loads.
+// Each wall at its gap from the body beside it, or, the wall that carries the end load under a
+// static overlap, at the overlap carrying it. `x`: the last body's centre.
+void place_walls(RunSetup& run, const WallSlots& walls, const ChainSpec& chain,
+                 bool load_towards_end, const ChainIndices& at, double x) {
+  Scene& scene = run.scene;
+  if (walls.start >= 0) {  // first body surface at x = 0
+    const double s =
+        chain.static_overlap && !load_towards_end
+            ? -static_overlap_of(run.settings,
+                                 wall_input(scene, 0, static_cast<std::size_t>(walls.start)),
+                                 chain.end_force)
+            : walls.gap[static_cast<std::size_t>(walls.start)];
+    scene.walls[static_cast<std::size_t>(walls.start)].point = Eigen::Vector3d(-s, 0, 0);
+  }
+  if (walls.end >= 0) {
+    const double s = chain.static_overlap && load_towards_end
+                         ? -static_overlap_of(
+                               run.settings,
+                               wall_input(scene, at.last_bead, static_cast<std::size_t>(walls.end)),
+                               chain.end_force)
+                         : walls.gap[static_cast<std::size_t>(walls.end)];
+    scene.walls[static_cast<std::size_t>(walls.end)].point =
+        Eigen::Vector3d(x + scene.particles.radius(at.last_bead) + s, 0, 0);
+  }
+}
+
+// The end force on the end bead the load pushes from, and gravity.
+void apply_loads(const CaseConfig& cfg, Scene& scene, double end_force, bool load_towards_end,
+                 const ChainIndices& at) {
   if (load_towards_end)
-    p.external_force(first_bead, 0) = end_force;
+    scene.particles.external_force(at.first_bead, 0) = end_force;
   else
-    p.external_force(last_bead, 0) = -end_force;
+    scene.particles.external_force(at.last_bead, 0) = -end_force;
   const auto g = cfg.numbers("gravity.acceleration");
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
+}
 
-  // Extra particles off the chain; none may sit deep inside another sphere.
+// Extra particles off the chain; none may sit deep inside another sphere.
+void add_extra_particles(const CaseConfig& cfg, const MaterialIndex& materials, Scene& scene,
+                         const std::vector<ExtraParticle>& extra, Eigen::Index bodies) {
+  Particles& p = scene.particles;
   for (std::size_t k = 0; k < extra.size(); ++k) {
-    const int m = material("extra.particles", extra[k].material);
-    const Eigen::Index e = n_bodies + static_cast<Eigen::Index>(k);
-    p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density(m), scene.cylinder_length);
+    const int m = material_of(cfg, materials, "extra.particles", extra[k].material);
+    const Eigen::Index e = bodies + static_cast<Eigen::Index>(k);
+    p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density_of(scene, m),
+          scene.cylinder_length);
     for (Eigen::Index j = 0; j < e; ++j) {
       const double dist = std::sqrt((p.position.row(e) - p.position.row(j)).square().sum());
       if (p.radius(e) + p.radius(j) - dist >= 0.5 * std::min(p.radius(e), p.radius(j)))
@@ -458,25 +529,35 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
                                         std::to_string(j) + " by half its radius or more");
     }
   }
+}
 
-  // Engine settings.
+// Neighbour skin, threads and engine.
+void set_engine(const CaseConfig& cfg, RunSetup& run) {
+  SimulationSettings& settings = run.settings;
   settings.skin = cfg.number("simulation.skin");
-  if (settings.skin == 0.0) settings.skin = 0.2 * p.radius.minCoeff();
+  if (settings.skin == 0.0) settings.skin = 0.2 * run.scene.particles.radius.minCoeff();
   settings.threads = static_cast<int>(cfg.integer("simulation.threads"));
   if (settings.threads == 0) settings.threads = omp_get_max_threads();
   const std::string& engine = cfg.text("simulation.engine");
   settings.engine = engine == "general" ? SimulationSettings::Engine::general
                     : engine == "chain" ? SimulationSettings::Engine::chain
                                         : SimulationSettings::Engine::automatic;
-  if (settings.engine == SimulationSettings::Engine::chain && !forms_chain(scene))
+  if (settings.engine == SimulationSettings::Engine::chain && !forms_chain(run.scene))
     cfg.fail("simulation.engine",
              "is chain, but the particles do not form a chain on the x axis (extra particles "
              "off the axis, or gravity across it): use auto or general");
-  run.duration = cfg.number("simulation.duration");
+}
 
-  // Contact time scales: the consecutive bodies, every extra particle with every other, and every
-  // particle with every wall. A contact loaded by the end force (now or once the load has
-  // travelled) is counted at its static overlap; overlaps from rounding (< 1e-9 R) are not loads.
+// Contact time scales: the consecutive bodies, every extra particle with every other, and every
+// particle with every wall. A contact loaded by the end force (now or once the load has
+// travelled) is counted at its static overlap; overlaps from rounding (< 1e-9 R) are not loads.
+std::vector<TimeScalePair> contact_time_scales(const RunSetup& run,
+                                               const std::vector<double>& separation,
+                                               const WallSlots& walls, double end_force,
+                                               const ChainIndices& at) {
+  const Scene& scene = run.scene;
+  const SimulationSettings& settings = run.settings;
+  const Particles& p = scene.particles;
   std::vector<TimeScalePair> time_scale_pairs;
   auto add_scale = [&](const PairInput& in, double d0, bool carries_load) {
     const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
@@ -485,10 +566,10 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
       d0 = std::max(d0, elastic_overlap(settings.law->kernel, c, end_force));
     time_scale_pairs.push_back({c, in.effective_mass, d0, settings.law->kernel});
   };
-  for (Eigen::Index k = 1; k < n_bodies; ++k)
+  for (Eigen::Index k = 1; k < at.bodies; ++k)
     add_scale(pair_input(scene, k - 1, k), -separation[static_cast<std::size_t>(k)],
-              k > first_bead);
-  for (Eigen::Index e = n_bodies; e < p.size(); ++e)
+              k > at.first_bead);
+  for (Eigen::Index e = at.bodies; e < p.size(); ++e)
     for (Eigen::Index j = 0; j < e; ++j)
       add_scale(pair_input(scene, j, e),
                 p.radius(e) + p.radius(j) -
@@ -499,12 +580,44 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
       add_scale(wall_input(scene, i, w),
                 p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
                                   .dot(scene.walls[w].normal),
-                (static_cast<int>(w) == start_wall && i == 0) ||
-                    (static_cast<int>(w) == end_wall && i == last_bead));
+                (static_cast<int>(w) == walls.start && i == 0) ||
+                    (static_cast<int>(w) == walls.end && i == at.last_bead));
+  return time_scale_pairs;
+}
+
+}  // namespace
+
+RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
+  RunSetup run;
+  Scene& scene = run.scene;
+  SimulationSettings& settings = run.settings;
+  const MaterialIndex materials = add_materials(cfg, scene);
+  settings.law = &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params);
+  settings.tension = tension_from(cfg.text("contact.tension"), *settings.law).value();  // its words
+  const ChainSpec chain = read_chain(cfg, materials, scene);
+  const bool striker = has_striker(cfg);
+
+  // Bodies along +x, placed left to right; positions are fixed after the overlaps are known.
+  const std::vector<Body> bodies = chain_bodies(cfg, materials, chain, striker);
+  const std::vector<ExtraParticle> extra = parse_extra(cfg);
+  const ChainIndices at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
+  const WallSlots walls = add_walls(cfg, materials, scene);
+  // The end load pushes the last bead towards the start, against wall_start; with only wall_end,
+  // it pushes the first bead towards the end instead (a striker then hits the loaded chain).
+  const bool load_towards_end = walls.end >= 0 && walls.start < 0;
+  if (chain.static_overlap) check_load_wall(cfg, walls, striker, load_towards_end);
+  const std::vector<double> separation = surface_separations(cfg, run, chain, at, striker);
+  const double x = place_bodies(scene.particles, separation, at.bodies);
+  place_walls(run, walls, chain, load_towards_end, at, x);
+  apply_loads(cfg, scene, chain.end_force, load_towards_end, at);
+  add_extra_particles(cfg, materials, scene, extra, at.bodies);
+
+  set_engine(cfg, run);
+  run.duration = cfg.number("simulation.duration");
+  const std::vector<TimeScalePair> time_scale_pairs =
+      contact_time_scales(run, separation, walls, chain.end_force, at);
   const double speed = largest_relative_speed(scene, run.duration);
-
   set_contact_policies(cfg, settings, speed);
-
   choose_time_step(cfg, run, time_scale_pairs, speed);
   set_output(cfg, run);
   return run;
