@@ -69,7 +69,7 @@ LawParams resolved(const LawEntry& l, LawParams p) {
   return p;
 }
 
-// ---- The nine rows, typed from contact-laws.md group (e) ----------------------------------------
+// ---- The rows, typed from contact-laws.md group (e) ---------------------------------------------
 
 const double dy16 = yield_overlap(1.6 * sigma);  // p_y = 1.6 sigma_y
 const double fy16 = hertz(dy16);
@@ -830,34 +830,61 @@ TEST(ElastoplasticRestitution, EveryLawIsElasticBelowYieldAndDissipativeAtHighSp
 // ---- 7. Registry
 // ---------------------------------------------------------------------------------
 
+// Every elastoplastic row of the registry, so that a law added to the family is checked here
+// without being listed by hand.
+std::vector<const LawEntry*> registered_elastoplastic_laws() {
+  std::vector<const LawEntry*> out;
+  for (const LawEntry& l : all_laws())
+    if (l.family == Family::elastoplastic) out.push_back(&l);
+  return out;
+}
+
 TEST(ElastoplasticRegistry, RowsAreCompleteAndDocumentTheirReadings) {
+  const std::vector<const LawEntry*> registered = registered_elastoplastic_laws();
+  ASSERT_FALSE(registered.empty());
+  const std::vector<Case> reference = cases();
   std::vector<Kernel> kernels;
-  for (const Case& k : cases()) {
-    const LawEntry& l = law(k.id);
-    EXPECT_EQ(l.family, Family::elastoplastic) << k.id;
-    EXPECT_EQ(l.tension, TensionPolicy::clamp) << k.id;
-    EXPECT_EQ(l.damping_factor, nullptr) << k.id;
-    EXPECT_FALSE(l.uses_impact_velocity()) << k.id;
-    EXPECT_NE(l.citation.find("004 Table 3"), std::string_view::npos) << k.id;
-    EXPECT_FALSE(l.formula.empty()) << k.id;
-    EXPECT_GT(l.notes.size(), 100u) << k.id;
+  const std::string md = laws_markdown();
+  const auto piecewise = md.find("## piecewise hysteretic"), ep = md.find("## elastoplastic");
+  ASSERT_NE(ep, std::string::npos);
+  const auto next_group = md.find("\n## ", ep);
+  for (const LawEntry* row : registered) {
+    const LawEntry& l = *row;
+    const std::string id(l.id);
+    // The physics tests of this file run on cases() and test::elastoplastic_laws.
+    const auto has_id = [&](const auto& entry) { return entry.id == id; };
+    EXPECT_EQ(std::count_if(reference.begin(), reference.end(), has_id), 1)
+        << id << ": a registered elastoplastic law needs one reference case in cases()";
+    EXPECT_EQ(
+        std::count_if(test::elastoplastic_laws.begin(), test::elastoplastic_laws.end(), has_id), 1)
+        << id << ": a registered elastoplastic law needs one row in test::elastoplastic_laws";
+    EXPECT_EQ(l.tension, TensionPolicy::clamp) << id;
+    EXPECT_EQ(l.damping_factor, nullptr) << id;
+    EXPECT_FALSE(l.uses_impact_velocity()) << id;
+    EXPECT_FALSE(l.citation.empty()) << id;
+    EXPECT_FALSE(l.formula.empty()) << id;
+    EXPECT_GT(l.notes.size(), 100u) << id;
     const bool documents_reading = l.notes.find("reading") != std::string_view::npos ||
                                    l.notes.find("misprint") != std::string_view::npos;
-    EXPECT_TRUE(documents_reading) << k.id;
+    EXPECT_TRUE(documents_reading) << id;
     kernels.push_back(l.kernel);
     const ParamSpec* y = l.find_param("yield_stress");
-    ASSERT_NE(y, nullptr) << k.id;
+    ASSERT_NE(y, nullptr) << id;
     EXPECT_EQ(y->unit, "Pa");
     EXPECT_FALSE(y->default_value.has_value());
     EXPECT_FALSE(y->default_text.empty());
     for (const ParamSpec& p : l.params) {
-      EXPECT_FALSE(p.unit.empty()) << k.id << "." << p.key;
-      EXPECT_GT(p.description.size(), 20u) << k.id << "." << p.key;
+      EXPECT_FALSE(p.unit.empty()) << id << "." << p.key;
+      EXPECT_GT(p.description.size(), 20u) << id << "." << p.key;
       if (p.default_value) {
-        EXPECT_TRUE(p.admits(*p.default_value)) << k.id << "." << p.key;
+        EXPECT_TRUE(p.admits(*p.default_value)) << id << "." << p.key;
       }
     }
     for (const auto& u : unimplemented_laws()) EXPECT_NE(u.id, l.id);
+    // Documented under the group's own heading.
+    const auto heading = md.find("### `" + id + "`");
+    EXPECT_LT(ep, heading) << id;
+    EXPECT_LT(heading, next_group) << id;
   }
   std::sort(kernels.begin(), kernels.end());
   EXPECT_EQ(std::unique(kernels.begin(), kernels.end()), kernels.end());
@@ -867,13 +894,12 @@ TEST(ElastoplasticRegistry, RowsAreCompleteAndDocumentTheirReadings) {
             std::string_view::npos);
   EXPECT_NE(law("kogut_etsion_2002").find_param("residual_fraction")->default_text.find("fit"),
             std::string_view::npos);
-  // The rows come after the piecewise laws, under their own heading.
-  const std::string md = laws_markdown();
-  const auto piecewise = md.find("## piecewise hysteretic"), ep = md.find("## elastoplastic");
-  ASSERT_NE(ep, std::string::npos);
+  // The group comes after the piecewise laws.
   EXPECT_LT(piecewise, ep);
-  EXPECT_LT(ep, md.find("### `thornton_1997`"));
-  EXPECT_LT(md.find("### `ma_liu_2015`"), md.find("## Not implemented"));
+  // And the reverse: every reference is a registered elastoplastic law.
+  for (const Case& k : reference) EXPECT_EQ(law(k.id).family, Family::elastoplastic) << k.id;
+  for (const test::ElastoplasticLaw& t : test::elastoplastic_laws)
+    EXPECT_EQ(law(t.id).family, Family::elastoplastic) << t.id;
 }
 
 TEST(ElastoplasticRegistry, YieldStressFromMaterialsOrParameterAndInvalidInput) {

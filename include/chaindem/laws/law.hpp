@@ -94,6 +94,24 @@ struct PairInput {
 /// Resolved numeric parameters of the chosen law, by key.
 using LawParams = std::map<std::string, double, std::less<>>;
 
+/// The value of `spec` in `p`, or nullopt when `p` has none (an optional parameter not given).
+/// Laws read their parameters through the ParamSpec objects their rows declare, not by a key
+/// typed again: a misspelt name does not compile, and a row and its prepare function cannot name
+/// different parameters.
+inline std::optional<double> find_value(const LawParams& p, const ParamSpec& spec) {
+  const auto it = p.find(spec.key);
+  return it == p.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+/// The value of `spec` in `p`, for a parameter resolve_law_params always fills in (required, or
+/// with a default); see find_value. Throws std::out_of_range when `p` has none.
+inline double value_of(const LawParams& p, const ParamSpec& spec) {
+  const auto it = p.find(spec.key);
+  if (it == p.end())
+    throw std::out_of_range("law parameter '" + std::string(spec.key) + "' has no value");
+  return it->second;
+}
+
 struct LawEntry {
   std::string_view id;        ///< identifier, as in contact-laws.md
   std::string_view title;     ///< short human name

@@ -48,30 +48,33 @@ inline constexpr ParamSpec impact_velocity_floor_param{
     "automatic: 1 % of the case's largest relative speed (collide: none); the automatic time "
     "step keeps damping at the floor stable"};
 
+/// `spec` allowed only above `min`: the same parameter, for a law singular at or below `min`.
+constexpr ParamSpec only_above(ParamSpec spec, double min) {
+  spec.min = min;
+  spec.min_inclusive = false;
+  return spec;
+}
+
+// Every law with a damping factor reads its restitution through this key (factor()); a law's
+// own variant changes the range or the description, never the key.
 inline constexpr ParamSpec restitution_closed{
     "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, true,
     true,          std::nullopt};
 
-inline constexpr ParamSpec restitution_open{
-    "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, false,
-    true,          std::nullopt};
+inline constexpr ParamSpec restitution_open = only_above(restitution_closed, 0.0);
 
 // Restitution and Hertz stiffness: the viscous laws, and the laws of other families that damp
 // like them.
 inline constexpr std::array viscous_closed_params{restitution_closed, hertz_stiffness_param};
 inline constexpr std::array viscous_open_params{restitution_open, hertz_stiffness_param};
 
-inline double param_or(const LawParams& p, std::string_view key, double fallback) {
-  const auto it = p.find(key);
-  return it == p.end() ? fallback : it->second;
-}
-
 inline double hertz_k(const PairInput& in, const LawParams& p) {
-  return param_or(p, "stiffness", hertz_stiffness(in.effective_modulus, in.effective_radius));
+  return find_value(p, hertz_stiffness_param)
+      .value_or(hertz_stiffness(in.effective_modulus, in.effective_radius));
 }
 
 inline double factor(const LawEntry& law, const LawParams& p) {
-  return law.damping_factor(p.at("restitution"));
+  return law.damping_factor(value_of(p, restitution_closed));
 }
 
 inline PairCoeffs base(double k, double n, const PairInput& in) {

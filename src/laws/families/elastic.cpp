@@ -10,25 +10,30 @@ constexpr std::array linear_params{linear_stiffness_param};
 
 constexpr std::array hertz_params{hertz_stiffness_param};
 
-constexpr std::array power_law_params{
-    ParamSpec{"stiffness", "N/m^n", "stiffness K", 0.0, inf, false, false, std::nullopt},
-    ParamSpec{"exponent", "-", "elastic exponent n", 0.0, inf, false, false, std::nullopt}};
+constexpr ParamSpec power_law_stiffness{"stiffness", "N/m^n", "stiffness K", 0.0,
+                                        inf,         false,   false,         std::nullopt};
+constexpr ParamSpec power_law_exponent{"exponent", "-",   "elastic exponent n", 0.0, inf,
+                                       false,      false, std::nullopt};
+constexpr std::array power_law_params{power_law_stiffness, power_law_exponent};
 
-constexpr std::array brandlein_params{ParamSpec{"stiffness", "N/m^1.08",
-                                                "stiffness K (depends on the contact length only)",
-                                                0.0, inf, false, false, std::nullopt}};
+constexpr ParamSpec brandlein_stiffness{
+    "stiffness", "N/m^1.08",  "stiffness K (depends on the contact length only)", 0.0, inf, false,
+    false,       std::nullopt};
+constexpr std::array brandlein_params{brandlein_stiffness};
 
-constexpr std::array plane_plane_params{ParamSpec{"half_width", "m", "half width a of the contact",
-                                                  0.0, inf, false, false, std::nullopt}};
+constexpr ParamSpec half_width{
+    "half_width", "m", "half width a of the contact", 0.0, inf, false, false, std::nullopt};
+constexpr std::array plane_plane_params{half_width};
 
-constexpr std::array luo_nahon_area_params{
-    ParamSpec{"contact_area", "m^2", "impacting (contact) area A", 0.0, inf, false, false,
-              std::nullopt},
-    ParamSpec{"mean_radius", "m", "average radius r_a from the polygon centre", 0.0, inf, false,
-              false, std::nullopt}};
+constexpr ParamSpec contact_area{
+    "contact_area", "m^2", "impacting (contact) area A", 0.0, inf, false, false, std::nullopt};
+constexpr ParamSpec mean_radius{
+    "mean_radius", "m",         "average radius r_a from the polygon centre", 0.0, inf, false,
+    false,         std::nullopt};
+constexpr std::array luo_nahon_area_params{contact_area, mean_radius};
 
 PairCoeffs prepare_linear(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return base(p.at("stiffness"), 1.0, in);
+  return base(value_of(p, linear_stiffness_param), 1.0, in);
 }
 
 PairCoeffs prepare_hertz(const LawEntry&, const PairInput& in, const LawParams& p) {
@@ -36,22 +41,23 @@ PairCoeffs prepare_hertz(const LawEntry&, const PairInput& in, const LawParams& 
 }
 
 PairCoeffs prepare_power_law(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return base(p.at("stiffness"), p.at("exponent"), in);
+  return base(value_of(p, power_law_stiffness), value_of(p, power_law_exponent), in);
 }
 
 PairCoeffs prepare_brandlein(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return base(p.at("stiffness"), 1.08, in);
+  return base(value_of(p, brandlein_stiffness), 1.08, in);
 }
 
 // 000 Eq. 5: K = a / (0.475 (h_i + h_j)) with h = (1 - nu^2)/E, i.e. a E* / 0.475.
 PairCoeffs prepare_plane_plane(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return base(p.at("half_width") * in.effective_modulus / 0.475, 1.0, in);
+  return base(value_of(p, half_width) * in.effective_modulus / 0.475, 1.0, in);
 }
 
 // 001 Eq. 12: F = 2 E* A delta / (pi r_a).
 PairCoeffs prepare_luo_nahon_area(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return base(2.0 * in.effective_modulus * p.at("contact_area") / (pi * p.at("mean_radius")), 1.0,
-              in);
+  return base(
+      2.0 * in.effective_modulus * value_of(p, contact_area) / (pi * value_of(p, mean_radius)), 1.0,
+      in);
 }
 
 constexpr std::array rows{

@@ -43,91 +43,156 @@ constexpr ParamSpec hardness_ratio_param{
     false,
     2.8};
 
-constexpr std::array thornton_params{
-    yield_stress_param,
-    ParamSpec{"limiting_pressure_ratio", "-",
-              "p_y/sigma_y, Thornton's limiting contact pressure over the yield stress; default "
-              "1: the row prints sigma_y where Thornton has p_y (uncertain; 1.6 would be the "
-              "Hertz first-yield value)",
-              0.0, inf, false, false, 1.0}};
+constexpr ParamSpec limiting_pressure_ratio{
+    "limiting_pressure_ratio",
+    "-",
+    "p_y/sigma_y, Thornton's limiting contact pressure over the yield stress; default 1: the row "
+    "prints sigma_y where Thornton has p_y (uncertain; 1.6 would be the Hertz first-yield value)",
+    0.0,
+    inf,
+    false,
+    false,
+    1.0};
+constexpr std::array thornton_params{yield_stress_param, limiting_pressure_ratio};
 
-constexpr std::array stronge_params{
-    yield_stress_param,
-    ParamSpec{"theta_y", "-",
-              "yield coefficient: mean contact pressure theta_y sigma_y at first yield (the "
-              "printed F_y is the Hertz load at that mean pressure); delta_p = delta_y (1 + e^(3 "
-              "(2.8 - theta_y)))/2 needs theta_y < 2.8; default 1.1, the mean pressure at first "
-              "yield 1.1 Y = (2/3) 1.6 Y of Hertz theory (delta_p = 82 delta_y)",
-              0.0, 2.8, false, false, 1.1}};
+constexpr ParamSpec theta_y_param{
+    "theta_y",
+    "-",
+    "yield coefficient: mean contact pressure theta_y sigma_y at first yield (the printed F_y is "
+    "the Hertz load at that mean pressure); delta_p = delta_y (1 + e^(3 (2.8 - theta_y)))/2 needs "
+    "theta_y < 2.8; default 1.1, the mean pressure at first yield 1.1 Y = (2/3) 1.6 Y of Hertz "
+    "theory (delta_p = 82 delta_y)",
+    0.0,
+    2.8,
+    false,
+    false,
+    1.1};
+constexpr std::array stronge_params{yield_stress_param, theta_y_param};
 
-constexpr std::array vu_quoc_zhang_params{
-    yield_stress_param, yield_pressure_ratio_param,
-    ParamSpec{"k_c", "1/N",
-              "K_c, growth of the radius of curvature R^ep = (1 + K_c (F - F_y)) R (empirical; "
-              "no value in the sources)",
-              0.0, inf, true, false, std::nullopt},
-    ParamSpec{"c_a", "m/N",
-              "C_a, plastic growth of the contact radius a^p = C_a (F - F_y) (empirical; no value "
-              "in the sources)",
-              0.0, inf, true, false, std::nullopt}};
+constexpr ParamSpec k_c_param{"k_c",
+                              "1/N",
+                              "K_c, growth of the radius of curvature R^ep = (1 + K_c (F - F_y)) "
+                              "R (empirical; no value in the sources)",
+                              0.0,
+                              inf,
+                              true,
+                              false,
+                              std::nullopt};
+constexpr ParamSpec c_a_param{"c_a",
+                              "m/N",
+                              "C_a, plastic growth of the contact radius a^p = C_a (F - F_y) "
+                              "(empirical; no value in the sources)",
+                              0.0,
+                              inf,
+                              true,
+                              false,
+                              std::nullopt};
+constexpr std::array vu_quoc_zhang_params{yield_stress_param, yield_pressure_ratio_param, k_c_param,
+                                          c_a_param};
 
-constexpr std::array kogut_etsion_params{
-    yield_stress_param, hardness_ratio_param,
-    ParamSpec{
-        "residual_fraction", "-",
-        "delta_res/delta_max = omega_res/omega_max after a plastic loading (not in the "
-        "sources)",
-        0.0, 1.0, true, false, std::nullopt,
-        "the finite-element fit 1.02 [1 - ((omega_max + 5.9)/6.9)^(-0.54)] of the "
-        "unloading literature of this law (not among the sources; uncertain), capped at 0.99"}};
+constexpr ParamSpec residual_fraction{
+    "residual_fraction",
+    "-",
+    "delta_res/delta_max = omega_res/omega_max after a plastic loading (not in the sources)",
+    0.0,
+    1.0,
+    true,
+    false,
+    std::nullopt,
+    "the finite-element fit 1.02 [1 - ((omega_max + 5.9)/6.9)^(-0.54)] of the unloading "
+    "literature of this law (not among the sources; uncertain), capped at 0.99"};
+constexpr std::array kogut_etsion_params{yield_stress_param, hardness_ratio_param,
+                                         residual_fraction};
 
-constexpr std::array jackson_green_params{
-    yield_stress_param,
-    ParamSpec{"hardness_ratio", "-",
-              "H/S_y in the fully plastic term 4 H/(C S_y); default 2.8 (contact-laws.md: the "
-              "branches then meet at omega = 1.9 within 0.07 % for nu = 0.3; the original's H is "
-              "geometry dependent)",
-              0.0, inf, false, false, 2.8}};
+// Jackson & Green's own description of the same ratio.
+constexpr ParamSpec jackson_green_hardness_ratio{
+    "hardness_ratio",
+    "-",
+    "H/S_y in the fully plastic term 4 H/(C S_y); default 2.8 (contact-laws.md: the branches then "
+    "meet at omega = 1.9 within 0.07 % for nu = 0.3; the original's H is geometry dependent)",
+    0.0,
+    inf,
+    false,
+    false,
+    2.8};
+constexpr std::array jackson_green_params{yield_stress_param, jackson_green_hardness_ratio};
 
 constexpr std::array du_wang_params{yield_stress_param};
 
-constexpr std::array brake_params{
-    yield_stress_param, yield_pressure_ratio_param, hardness_ratio_param,
-    ParamSpec{"pressure_hardness_ratio", "-",
-              "p0/H, fully plastic contact pressure over the hardness; default 1 (the row: p0 ~ H)",
-              0.0, inf, false, false, 1.0},
-    ParamSpec{"plastic_overlap_ratio", "-",
-              "delta_p/delta_y, onset of the fully plastic branch (not defined in the sources; "
-              "F_p = pi p0 a_p^2 lies below the Hertz curve only for delta_p/delta_y > (9/4) "
-              "(p0/p_y)^2, 6.9 with the default pressures)",
-              1.0, inf, false, false, std::nullopt}};
+constexpr ParamSpec pressure_hardness_ratio{
+    "pressure_hardness_ratio",
+    "-",
+    "p0/H, fully plastic contact pressure over the hardness; default 1 (the row: p0 ~ H)",
+    0.0,
+    inf,
+    false,
+    false,
+    1.0};
+constexpr ParamSpec brake_plastic_overlap_ratio{
+    "plastic_overlap_ratio",
+    "-",
+    "delta_p/delta_y, onset of the fully plastic branch (not defined in the sources; F_p = pi p0 "
+    "a_p^2 lies below the Hertz curve only for delta_p/delta_y > (9/4) (p0/p_y)^2, 6.9 with the "
+    "default pressures)",
+    1.0,
+    inf,
+    false,
+    false,
+    std::nullopt};
+constexpr std::array brake_params{yield_stress_param, yield_pressure_ratio_param,
+                                  hardness_ratio_param, pressure_hardness_ratio,
+                                  brake_plastic_overlap_ratio};
 
-constexpr std::array burgoyne_daraio_params{
-    yield_stress_param,
-    ParamSpec{"c1", "-",
-              "p0 = c1 sigma_y, fully plastic contact pressure (empirical; no value in the "
-              "sources)",
-              0.0, inf, false, false, std::nullopt},
-    ParamSpec{"c2", "m^2",
-              "c2 of the fully plastic branch p0 pi (2 R delta + c2), the same for every pair "
-              "(empirical; no value in the sources; Brake's c = a_p^2 - 2 R delta_p plays this "
-              "role)",
-              -inf, inf, false, false, std::nullopt},
-    ParamSpec{"plastic_overlap_ratio", "-",
-              "delta_p/delta_y, onset of the fully plastic branch (empirical; no value in the "
-              "sources)",
-              1.0, inf, false, false, std::nullopt}};
+constexpr ParamSpec c1_param{
+    "c1",
+    "-",
+    "p0 = c1 sigma_y, fully plastic contact pressure (empirical; no value in the sources)",
+    0.0,
+    inf,
+    false,
+    false,
+    std::nullopt};
+constexpr ParamSpec c2_param{
+    "c2",
+    "m^2",
+    "c2 of the fully plastic branch p0 pi (2 R delta + c2), the same for every pair (empirical; no "
+    "value in the sources; Brake's c = a_p^2 - 2 R delta_p plays this role)",
+    -inf,
+    inf,
+    false,
+    false,
+    std::nullopt};
+constexpr ParamSpec burgoyne_daraio_plastic_overlap_ratio{
+    "plastic_overlap_ratio",
+    "-",
+    "delta_p/delta_y, onset of the fully plastic branch (empirical; no value in the sources)",
+    1.0,
+    inf,
+    false,
+    false,
+    std::nullopt};
+constexpr std::array burgoyne_daraio_params{yield_stress_param, c1_param, c2_param,
+                                            burgoyne_daraio_plastic_overlap_ratio};
 
-constexpr std::array ma_liu_params{
-    yield_stress_param,
-    ParamSpec{"xi", "-",
-              "xi: the fully plastic branch starts at delta_p = (xi^2/2) delta_y (no value in the "
-              "sources)",
-              std::numbers::sqrt2, inf, false, false, std::nullopt},
-    ParamSpec{"psi", "-",
-              "psi: fully plastic stiffness k1 = 2 pi R psi sigma_y, i.e. mean pressure psi "
-              "sigma_y (no value in the sources)",
-              0.0, inf, false, false, std::nullopt}};
+constexpr ParamSpec ma_liu_xi{
+    "xi",
+    "-",
+    "xi: the fully plastic branch starts at delta_p = (xi^2/2) delta_y (no value in the sources)",
+    std::numbers::sqrt2,
+    inf,
+    false,
+    false,
+    std::nullopt};
+constexpr ParamSpec ma_liu_psi{"psi",
+                               "-",
+                               "psi: fully plastic stiffness k1 = 2 pi R psi sigma_y, i.e. mean "
+                               "pressure psi sigma_y (no value in the sources)",
+                               0.0,
+                               inf,
+                               false,
+                               false,
+                               std::nullopt};
+constexpr std::array ma_liu_params{yield_stress_param, ma_liu_xi, ma_liu_psi};
 
 // The yield stress of the pair: the law parameter if given, else the materials'.
 double yield_stress_of(const LawEntry& law, const PairInput& in, const LawParams& p) {
@@ -136,7 +201,7 @@ double yield_stress_of(const LawEntry& law, const PairInput& in, const LawParams
     throw std::invalid_argument("law '" + std::string(law.id) +
                                 "' needs the materials (Young's modulus, Poisson ratio) and the "
                                 "radii: E* and R* must be > 0");
-  const double s = param_or(p, "yield_stress", in.yield_stress);
+  const double s = find_value(p, yield_stress_param).value_or(in.yield_stress);
   if (!(s > 0.0) || !std::isfinite(s))
     throw std::invalid_argument(
         "law '" + std::string(law.id) +
@@ -157,14 +222,14 @@ PairCoeffs elastoplastic_base(const PairInput& in, double p_y) {
 }
 
 PairCoeffs prepare_thornton(const LawEntry& law, const PairInput& in, const LawParams& p) {
-  return elastoplastic_base(in, p.at("limiting_pressure_ratio") * yield_stress_of(law, in, p));
+  return elastoplastic_base(in, value_of(p, limiting_pressure_ratio) * yield_stress_of(law, in, p));
 }
 
 PairCoeffs prepare_stronge(const LawEntry& law, const PairInput& in, const LawParams& p) {
   // F_y = pi theta_y sigma_y R^2 (3 pi/4)^2 (theta_y sigma_y/E*)^2 as printed: the Hertz load at
   // which the mean pressure 4 E* a/(3 pi R) reaches theta_y sigma_y, i.e. the yield onset with
   // the peak pressure p_y = (3/2) theta_y sigma_y. delta_y = (F_y/K)^(2/3) (value continuity).
-  const double theta = p.at("theta_y");
+  const double theta = value_of(p, theta_y_param);
   PairCoeffs c = elastoplastic_base(in, 1.5 * theta * yield_stress_of(law, in, p));
   c.law[kernels::ep::Stronge::yield_angle] = theta;
   c.plastic_overlap = 0.5 * c.yield_overlap * (1.0 + std::exp(3.0 * (2.8 - theta)));
@@ -173,8 +238,9 @@ PairCoeffs prepare_stronge(const LawEntry& law, const PairInput& in, const LawPa
 }
 
 PairCoeffs prepare_vu_quoc_zhang(const LawEntry& law, const PairInput& in, const LawParams& p) {
-  PairCoeffs c = elastoplastic_base(in, p.at("yield_pressure_ratio") * yield_stress_of(law, in, p));
-  const double kc = p.at("k_c"), ca = p.at("c_a");
+  PairCoeffs c =
+      elastoplastic_base(in, value_of(p, yield_pressure_ratio_param) * yield_stress_of(law, in, p));
+  const double kc = value_of(p, k_c_param), ca = value_of(p, c_a_param);
   c.law[kernels::ep::VuQuocZhang::k_c] = kc;
   c.law[kernels::ep::VuQuocZhang::c_a] = ca;
   // The root solve needs delta(F) increasing on the elastoplastic branch:
@@ -201,8 +267,9 @@ PairCoeffs prepare_vu_quoc_zhang(const LawEntry& law, const PairInput& in, const
 PairCoeffs prepare_kogut_etsion(const LawEntry& law, const PairInput& in, const LawParams& p) {
   // Critical pressure K H (Chang-Etsion-Bogy), K = 0.454 + 0.41 nu, H = (H/Y) Y.
   const double k = 0.454 + 0.41 * in.poisson_ratio;
-  PairCoeffs c = elastoplastic_base(in, k * p.at("hardness_ratio") * yield_stress_of(law, in, p));
-  c.law[kernels::ep::KogutEtsion::given_residual] = param_or(p, "residual_fraction", -1.0);
+  PairCoeffs c =
+      elastoplastic_base(in, k * value_of(p, hardness_ratio_param) * yield_stress_of(law, in, p));
+  c.law[kernels::ep::KogutEtsion::given_residual] = find_value(p, residual_fraction).value_or(-1.0);
   c.plastic_overlap = 6.0 * c.yield_overlap;
   c.plastic_force = 1.40 * c.yield_force * std::pow(6.0, 1.263);
   return c;
@@ -211,7 +278,8 @@ PairCoeffs prepare_kogut_etsion(const LawEntry& law, const PairInput& in, const 
 PairCoeffs prepare_jackson_green(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const double cc = 1.295 * std::exp(0.736 * in.poisson_ratio);
   PairCoeffs c = elastoplastic_base(in, cc * yield_stress_of(law, in, p));
-  c.law[kernels::ep::JacksonGreen::hardness_factor] = 4.0 * p.at("hardness_ratio") / cc;
+  c.law[kernels::ep::JacksonGreen::hardness_factor] =
+      4.0 * value_of(p, jackson_green_hardness_ratio) / cc;
   return c;
 }
 
@@ -221,10 +289,10 @@ PairCoeffs prepare_du_wang(const LawEntry& law, const PairInput& in, const LawPa
 
 PairCoeffs prepare_brake(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const double sy = yield_stress_of(law, in, p);
-  PairCoeffs c = elastoplastic_base(in, p.at("yield_pressure_ratio") * sy);
-  const double p0 = p.at("pressure_hardness_ratio") * p.at("hardness_ratio") * sy;
+  PairCoeffs c = elastoplastic_base(in, value_of(p, yield_pressure_ratio_param) * sy);
+  const double p0 = value_of(p, pressure_hardness_ratio) * value_of(p, hardness_ratio_param) * sy;
   const double a_p = 3.0 * pi * c.radius * p0 / (4.0 * in.effective_modulus);
-  c.plastic_overlap = p.at("plastic_overlap_ratio") * c.yield_overlap;
+  c.plastic_overlap = value_of(p, brake_plastic_overlap_ratio) * c.yield_overlap;
   c.plastic_force = pi * p0 * a_p * a_p;
   c.law[kernels::ep::Brake::yield_slope] =
       2.0 * in.effective_modulus * std::sqrt(c.radius * c.yield_overlap);  // F'_y
@@ -235,13 +303,14 @@ PairCoeffs prepare_brake(const LawEntry& law, const PairInput& in, const LawPara
 PairCoeffs prepare_burgoyne_daraio(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const double sy = yield_stress_of(law, in, p);
   PairCoeffs c = elastoplastic_base(in, 1.6 * sy);
-  const double p0 = p.at("c1") * sy;
-  c.plastic_overlap = p.at("plastic_overlap_ratio") * c.yield_overlap;
-  c.plastic_force = p0 * pi * (2.0 * c.radius * c.plastic_overlap + p.at("c2"));
+  const double p0 = value_of(p, c1_param) * sy;
+  c.plastic_overlap = value_of(p, burgoyne_daraio_plastic_overlap_ratio) * c.yield_overlap;
+  c.plastic_force = p0 * pi * (2.0 * c.radius * c.plastic_overlap + value_of(p, c2_param));
   c.law[kernels::ep::BurgoyneDaraio::plastic_slope] = 2.0 * pi * c.radius * p0;
   if (!(c.plastic_force > 0.0)) {
     std::ostringstream m;
-    m << "law 'burgoyne_daraio_2014': c2 = " << p.at("c2") << " m^2 makes the force at delta_p "
+    m << "law 'burgoyne_daraio_2014': c2 = " << value_of(p, c2_param)
+      << " m^2 makes the force at delta_p "
       << "negative: it needs c2 > -2 R delta_p = " << -2.0 * c.radius * c.plastic_overlap
       << " m^2 for R = " << c.radius << " m";
     throw std::invalid_argument(m.str());
@@ -250,7 +319,8 @@ PairCoeffs prepare_burgoyne_daraio(const LawEntry& law, const PairInput& in, con
 }
 
 PairCoeffs prepare_ma_liu(const LawEntry& law, const PairInput& in, const LawParams& p) {
-  const double sy = yield_stress_of(law, in, p), xi = p.at("xi"), psi = p.at("psi");
+  const double sy = yield_stress_of(law, in, p), xi = value_of(p, ma_liu_xi),
+               psi = value_of(p, ma_liu_psi);
   const double p_y = 1.61 * sy;
   PairCoeffs c = elastoplastic_base(in, p_y);
   const double l = std::log(xi * xi / 2.0), r = c.radius;

@@ -12,10 +12,10 @@ constexpr std::array hysteresis_closed_params{restitution_closed, hertz_stiffnes
 constexpr std::array hysteresis_open_params{restitution_open, hertz_stiffness_param,
                                             impact_velocity_floor_param};
 
-constexpr std::array hu_et_al_params{
-    ParamSpec{"restitution", "-", "target coefficient of restitution c_r", 0.021226, 1.0, false,
-              true, std::nullopt},
-    hertz_stiffness_param, impact_velocity_floor_param};
+// Hu et al.'s alpha is singular at c_r = exp(-3.85238).
+constexpr ParamSpec hu_et_al_restitution = only_above(restitution_closed, 0.021226);
+constexpr std::array hu_et_al_params{hu_et_al_restitution, hertz_stiffness_param,
+                                     impact_velocity_floor_param};
 
 constexpr std::array linear_hysteresis_params{restitution_closed, linear_stiffness_param,
                                               impact_velocity_floor_param};
@@ -29,7 +29,7 @@ PairCoeffs prepare_hysteresis(const LawEntry& law, const PairInput& in, const La
 }
 
 PairCoeffs prepare_linear_hysteresis(const LawEntry& law, const PairInput& in, const LawParams& p) {
-  PairCoeffs c = base(p.at("stiffness"), 1.0, in);
+  PairCoeffs c = base(value_of(p, linear_stiffness_param), 1.0, in);
   c.damping = factor(law, p);
   c.damping_exponent = 1.0;
   return c;

@@ -6,27 +6,26 @@
 namespace chaindem {
 namespace {
 
-constexpr std::array kelvin_voigt_params{
-    linear_stiffness_param, ParamSpec{"damping_coefficient", "N s/m", "dashpot coefficient D", 0.0,
-                                      inf, true, false, std::nullopt}};
+constexpr ParamSpec dashpot_coefficient{
+    "damping_coefficient", "N s/m", "dashpot coefficient D", 0.0, inf, true, false, std::nullopt};
+constexpr std::array kelvin_voigt_params{linear_stiffness_param, dashpot_coefficient};
 
 constexpr std::array kv_restitution_params{restitution_open, linear_stiffness_param};
 
-constexpr std::array goyal_params{
-    ParamSpec{"restitution", "-", "target coefficient of restitution c_r", 0.0183156388887342, 1.0,
-              false, true, std::nullopt},
-    linear_stiffness_param};
+// Goyal's relation has no root xi < 1 for c_r <= e^-4.
+constexpr ParamSpec goyal_restitution = only_above(restitution_closed, 0.0183156388887342);
+constexpr std::array goyal_params{goyal_restitution, linear_stiffness_param};
 
 // Kelvin-Voigt family: C = factor(c_r) sqrt(K m*).
 PairCoeffs prepare_kv(const LawEntry& law, const PairInput& in, const LawParams& p) {
-  PairCoeffs c = base(p.at("stiffness"), 1.0, in);
+  PairCoeffs c = base(value_of(p, linear_stiffness_param), 1.0, in);
   c.damping = factor(law, p) * std::sqrt(c.stiffness * in.effective_mass);
   return c;
 }
 
 PairCoeffs prepare_kelvin_voigt(const LawEntry&, const PairInput& in, const LawParams& p) {
-  PairCoeffs c = base(p.at("stiffness"), 1.0, in);
-  c.damping = p.at("damping_coefficient");
+  PairCoeffs c = base(value_of(p, linear_stiffness_param), 1.0, in);
+  c.damping = value_of(p, dashpot_coefficient);
   return c;
 }
 

@@ -30,8 +30,9 @@ constexpr ParamSpec clearance_param{
     std::nullopt,
     "external contact of convex cylinders, dR = R_i + R_j (a wall: the body's mirror image)"};
 
+// Read through clearance_param (line_geometry): the same key, without the external default.
 constexpr ParamSpec clearance_required{
-    "clearance",
+    clearance_param.key,
     "m",
     "radial clearance dR = R_hole - R_pin of the internal contact (pin in a bore), for every "
     "pair; R_pin is the smaller body's radius",
@@ -41,8 +42,9 @@ constexpr ParamSpec clearance_required{
     false,
     std::nullopt};
 
+// The key factor() reads.
 constexpr ParamSpec line_restitution_param{
-    "restitution",
+    restitution_closed.key,
     "-",
     "c_r of the Lankarani-Nikravesh hysteresis factor 1 + (3/4)(1 - c_r^2) v/v0 applied to the "
     "elastic force (000 §6, example 0.7); 1: undamped, as 000's experiment B",
@@ -58,20 +60,26 @@ constexpr std::array line_params{length_param, clearance_param, line_restitution
 constexpr std::array internal_line_params{length_param, clearance_required, line_restitution_param,
                                           impact_velocity_floor_param};
 
-constexpr std::array radzimovsky_params{
-    length_param, clearance_param, line_restitution_param, impact_velocity_floor_param,
-    ParamSpec{"log_constant", "-",
-              "c of ln(c dR E*/W): 16/b0^2 with b0 = 1.60 (000 Eq. 38) is 6.25, which substitutes "
-              "000 Eqs. 38 and 40 into Eq. 37 and reproduces 002's fits; the printed 8/b0^2 "
-              "gives 3.125, or 1.7307 with 000's b0 = 2.15 for similar materials (Eq. 39; "
-              "16/2.15^2 = 3.4613)",
-              0.0, inf, false, false, 6.25}};
+constexpr ParamSpec log_constant{
+    "log_constant",
+    "-",
+    "c of ln(c dR E*/W): 16/b0^2 with b0 = 1.60 (000 Eq. 38) is 6.25, which substitutes 000 Eqs. "
+    "38 and 40 into Eq. 37 and reproduces 002's fits; the printed 8/b0^2 gives 3.125, or 1.7307 "
+    "with 000's b0 = 2.15 for similar materials (Eq. 39; 16/2.15^2 = 3.4613)",
+    0.0,
+    inf,
+    false,
+    false,
+    6.25};
+constexpr std::array radzimovsky_params{length_param, clearance_param, line_restitution_param,
+                                        impact_velocity_floor_param, log_constant};
 
-constexpr std::array ln_cylindrical_params{
-    clearance_param, line_restitution_param, impact_velocity_floor_param,
-    ParamSpec{"exponent", "-",
-              "n: 1.5 as for spheres (002 Table 11); 000: between 1 and 1.5 for cylinders", 1.0,
-              1.5, true, true, 1.5}};
+constexpr ParamSpec ln_cylindrical_exponent{
+    "exponent", "-", "n: 1.5 as for spheres (002 Table 11); 000: between 1 and 1.5 for cylinders",
+    1.0,        1.5, true,
+    true,       1.5};
+constexpr std::array ln_cylindrical_params{clearance_param, line_restitution_param,
+                                           impact_velocity_floor_param, ln_cylindrical_exponent};
 
 constexpr std::array pereira_internal_params{clearance_required, length_param,
                                              line_restitution_param, impact_velocity_floor_param};
@@ -79,21 +87,48 @@ constexpr std::array pereira_internal_params{clearance_required, length_param,
 constexpr std::array pereira_external_params{length_param, line_restitution_param,
                                              impact_velocity_floor_param};
 
-constexpr std::array power_fit_params{
-    length_param,
-    clearance_param,
-    ParamSpec{"stiffness", "N/m^n", "K of F = K delta^n (total force), for every contact", 0.0, inf,
-              false, false, std::nullopt,
-              "fitted per pair to johnson_cylindrical over fit_load_min..fit_load_max (002 §2)"},
-    ParamSpec{"exponent", "-", "n of F = K delta^n (give it with stiffness)", 0.0, inf, false,
-              false, std::nullopt, "fitted with stiffness"},
-    ParamSpec{"fit_load_min", "N/m", "smallest load per unit length W of the fit (002: 1 N/mm)",
-              0.0, inf, false, false, 1e3},
-    ParamSpec{"fit_load_max", "N/m", "largest load per unit length W of the fit (002: 3000 N/mm)",
-              0.0, inf, false, false, 3e6},
-    ParamSpec{"hunt_crossley_alpha", "s/m",
-              "alpha_HC of 002's damping 1.5 alpha_HC K delta^n v (002: 0.32 s/m); 0: undamped",
-              0.0, inf, true, false, 0.0}};
+constexpr ParamSpec power_fit_stiffness{
+    "stiffness",
+    "N/m^n",
+    "K of F = K delta^n (total force), for every contact",
+    0.0,
+    inf,
+    false,
+    false,
+    std::nullopt,
+    "fitted per pair to johnson_cylindrical over fit_load_min..fit_load_max (002 §2)"};
+constexpr ParamSpec power_fit_exponent{
+    "exponent", "-",          "n of F = K delta^n (give it with stiffness)",
+    0.0,        inf,          false,
+    false,      std::nullopt, "fitted with stiffness"};
+constexpr ParamSpec fit_load_min{"fit_load_min",
+                                 "N/m",
+                                 "smallest load per unit length W of the fit (002: 1 N/mm)",
+                                 0.0,
+                                 inf,
+                                 false,
+                                 false,
+                                 1e3};
+constexpr ParamSpec fit_load_max{"fit_load_max",
+                                 "N/m",
+                                 "largest load per unit length W of the fit (002: 3000 N/mm)",
+                                 0.0,
+                                 inf,
+                                 false,
+                                 false,
+                                 3e6};
+constexpr ParamSpec hunt_crossley_alpha{
+    "hunt_crossley_alpha",
+    "s/m",
+    "alpha_HC of 002's damping 1.5 alpha_HC K delta^n v (002: 0.32 s/m); 0: undamped",
+    0.0,
+    inf,
+    true,
+    false,
+    0.0};
+constexpr std::array power_fit_params{length_param,       clearance_param, power_fit_stiffness,
+                                      power_fit_exponent, fit_load_min,    fit_load_max,
+                                      hunt_crossley_alpha};
 
 // The contact as two parallel cylinders: E*, dR, R_eq = R_i R_j/dR (internal: R_pin (R_pin +
 // dR)/dR), L. A wall contact is the symmetric contact of the body with its mirror image: radii R
@@ -113,7 +148,7 @@ struct LineGeometry {
 LineGeometry line_geometry(const LawEntry& law, const PairInput& in, const LawParams& p,
                            bool needs_length = true) {
   const std::string id(law.id);
-  const double length = param_or(p, "length", in.contact_length);
+  const double length = find_value(p, length_param).value_or(in.contact_length);
   if (needs_length && (!(length > 0.0) || !std::isfinite(length)))
     throw std::invalid_argument(
         "law '" + id +
@@ -131,13 +166,13 @@ LineGeometry line_geometry(const LawEntry& law, const PairInput& in, const LawPa
                                 "--radius)");
   LineGeometry g{wall ? 0.5 * in.effective_modulus : in.effective_modulus, ri + rj,
                  ri * rj / (ri + rj), length, wall};
-  if (const auto it = p.find("clearance"); it != p.end()) {
+  if (const auto clearance = find_value(p, clearance_param)) {
     if (wall)
       throw std::invalid_argument("law '" + id +
                                   "': clearance (an internal contact) cannot apply to a wall "
                                   "contact; remove the walls or the clearance");
     const double pin = std::min(ri, rj);
-    g.clearance = it->second;
+    g.clearance = *clearance;
     g.eq_radius = pin * (pin + g.clearance) / g.clearance;
   }
   return g;
@@ -172,7 +207,7 @@ PairCoeffs prepare_johnson_cylindrical(const LawEntry& law, const PairInput& in,
 PairCoeffs prepare_radzimovsky(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const LineGeometry g = line_geometry(law, in, p);
   return line_implicit(law, in, p, g, 1.0 / (pi * g.modulus),
-                       p.at("log_constant") * g.clearance * g.modulus, 2.0 / 3.0);
+                       value_of(p, log_constant) * g.clearance * g.modulus, 2.0 / 3.0);
 }
 
 // h_i + h_j = 1/E* (000's h_k = (1 - nu_k^2)/E_k, no factor pi); R read as the curvature 1/R_eq.
@@ -230,7 +265,7 @@ PairCoeffs line_power(const LawEntry& law, const PairInput& in, const LawParams&
 PairCoeffs prepare_ln_cylindrical(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const LineGeometry g = line_geometry(law, in, p, false);
   return line_power(law, in, p, g, 4.0 / 3.0 * g.modulus * std::sqrt(g.eq_radius),
-                    p.at("exponent"));
+                    value_of(p, ln_cylindrical_exponent));
 }
 
 // Pereira's enhanced model is empirical in mm and N/mm^2: K = (a dR + b) L E*/dR [N/mm^n],
@@ -279,23 +314,24 @@ PairCoeffs prepare_pereira_2015_external(const LawEntry& law, const PairInput& i
 // 002's surrogate with its damping: K delta^n + 1.5 alpha_HC K delta^n v (kernel ViscousPower).
 PairCoeffs prepare_cylindrical_power_fit(const LawEntry& law, const PairInput& in,
                                          const LawParams& p) {
-  const bool k_given = p.count("stiffness") != 0, n_given = p.count("exponent") != 0;
-  if (k_given != n_given)
+  const auto stiffness = find_value(p, power_fit_stiffness),
+             exponent = find_value(p, power_fit_exponent);
+  if (stiffness.has_value() != exponent.has_value())
     throw std::invalid_argument("law '" + std::string(law.id) +
                                 "': give stiffness and exponent together, or neither (then both "
                                 "are fitted to johnson_cylindrical)");
   PairCoeffs c;
-  if (k_given) {
-    c = base(p.at("stiffness"), p.at("exponent"), in);
+  if (stiffness) {
+    c = base(*stiffness, *exponent, in);
   } else {
     const LineGeometry g = line_geometry(law, in, p);
-    const double lo = p.at("fit_load_min"), hi = p.at("fit_load_max");
+    const double lo = value_of(p, fit_load_min), hi = value_of(p, fit_load_max);
     if (!(hi > lo))
       throw std::invalid_argument("law '" + std::string(law.id) +
                                   "': fit_load_max must exceed fit_load_min");
     const PairCoeffs johnson =
-        line_implicit(law, in, {{"restitution", 1.0}}, g, 1.0 / (pi * g.modulus),
-                      4.0 * pi * g.modulus * g.clearance, -1.0);
+        line_implicit(law, in, {{std::string(line_restitution_param.key), 1.0}}, g,
+                      1.0 / (pi * g.modulus), 4.0 * pi * g.modulus * g.clearance, -1.0);
     // The fit must stay below Johnson's peak load 4 pi E* dR/e^2, where delta(W) turns back.
     const double peak = g.length * 4.0 * pi * g.modulus * g.clearance * std::exp(-2.0);
     if (hi * g.length > peak)
@@ -306,7 +342,7 @@ PairCoeffs prepare_cylindrical_power_fit(const LawEntry& law, const PairInput& i
     const PowerFit fit = fit_power_law(johnson, lo * g.length, hi * g.length, 600);
     c = base(fit.stiffness, fit.exponent, in);
   }
-  c.damping = 1.5 * p.at("hunt_crossley_alpha") * c.stiffness;
+  c.damping = 1.5 * value_of(p, hunt_crossley_alpha) * c.stiffness;
   c.damping_exponent = c.exponent;
   return c;
 }

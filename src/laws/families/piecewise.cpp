@@ -13,7 +13,7 @@ constexpr std::array plastic_linear_params{restitution_open, linear_stiffness_pa
 // kernels::PlasticPower: restitution, and unload_ratio = c_r^(-2n), the unloading stiffness factor
 // (a pow per unloading otherwise).
 PairCoeffs plastic_power(PairCoeffs c, const LawParams& p) {
-  c.restitution = p.at("restitution");
+  c.restitution = value_of(p, restitution_open);
   c.law[kernels::PlasticPower::unload_ratio] = std::pow(c.restitution * c.restitution, -c.exponent);
   return c;
 }
@@ -23,7 +23,7 @@ PairCoeffs prepare_plastic_hertz(const LawEntry&, const PairInput& in, const Law
 }
 
 PairCoeffs prepare_plastic_linear(const LawEntry&, const PairInput& in, const LawParams& p) {
-  return plastic_power(base(p.at("stiffness"), 1.0, in), p);
+  return plastic_power(base(value_of(p, linear_stiffness_param), 1.0, in), p);
 }
 
 constexpr std::array rows{

@@ -6,35 +6,36 @@
 namespace chaindem {
 namespace {
 
-constexpr std::array viscoelastic_sphere_params{
-    ParamSpec{"eta1", "Pa s", "viscous material constant eta_1", 0.0, inf, true, false,
-              std::nullopt},
-    ParamSpec{"eta2", "Pa s", "viscous material constant eta_2", 0.0, inf, true, false,
-              std::nullopt},
-    hertz_stiffness_param};
+constexpr ParamSpec eta1_param{
+    "eta1", "Pa s", "viscous material constant eta_1", 0.0, inf, true, false, std::nullopt};
+constexpr ParamSpec eta2_param{
+    "eta2", "Pa s", "viscous material constant eta_2", 0.0, inf, true, false, std::nullopt};
+constexpr std::array viscoelastic_sphere_params{eta1_param, eta2_param, hertz_stiffness_param};
 
-constexpr std::array m065_params{
-    ParamSpec{"damping_coefficient", "N s/m^1.65", "empirical damping coefficient chi", 0.0, inf,
-              true, false, std::nullopt},
-    hertz_stiffness_param};
+// The empirical chi of the m = 0.65 and m = 1 laws: one key, its unit set by m.
+constexpr ParamSpec chi_m065{
+    "damping_coefficient", "N s/m^1.65", "empirical damping coefficient chi", 0.0, inf, true, false,
+    std::nullopt};
+constexpr std::array m065_params{chi_m065, hertz_stiffness_param};
 
-constexpr std::array m1_params{
-    ParamSpec{"damping_coefficient", "N s/m^2", "empirical damping coefficient chi", 0.0, inf, true,
-              false, std::nullopt},
-    hertz_stiffness_param};
+constexpr ParamSpec chi_m1{
+    "damping_coefficient", "N s/m^2", "empirical damping coefficient chi", 0.0, inf, true, false,
+    std::nullopt};
+constexpr std::array m1_params{chi_m1, hertz_stiffness_param};
 
-constexpr std::array lee_herrmann_params{
-    ParamSpec{"xi", "1/(m s)", "damping constant xi, chi = m* xi (001 prints 5e2)", 0.0, inf, true,
-              false, 500.0},
-    hertz_stiffness_param};
+constexpr ParamSpec lee_herrmann_xi{
+    "xi",  "1/(m s)", "damping constant xi, chi = m* xi (001 prints 5e2)", 0.0, inf, true,
+    false, 500.0};
+constexpr std::array lee_herrmann_params{lee_herrmann_xi, hertz_stiffness_param};
 
-constexpr std::array lee_wang_transition_params{
-    restitution_open,
-    ParamSpec{"transition_width", "m", "width epsilon of the transition zone", 0.0, inf, false,
-              false, std::nullopt},
-    ParamSpec{"shape", "-", "curve-shape parameter q (002: typically 2, 3 or 4)", 0.0, inf, false,
-              false, 2.0},
-    hertz_stiffness_param};
+constexpr ParamSpec transition_width{
+    "transition_width", "m", "width epsilon of the transition zone", 0.0, inf, false, false,
+    std::nullopt};
+constexpr ParamSpec transition_shape{
+    "shape", "-", "curve-shape parameter q (002: typically 2, 3 or 4)", 0.0, inf, false,
+    false,   2.0};
+constexpr std::array lee_wang_transition_params{restitution_open, transition_width,
+                                                transition_shape, hertz_stiffness_param};
 
 // The software form keeps |beta| and m* and builds S_n inside the kernel.
 PairCoeffs prepare_hertz_mindlin(const LawEntry& law, const PairInput& in, const LawParams& p) {
@@ -48,7 +49,8 @@ PairCoeffs prepare_hertz_mindlin(const LawEntry& law, const PairInput& in, const
 // chi = (K/2) (3 eta2 - eta1)^2 / (3 eta2 + 2 eta1) (1 - nu^2)(1 - 2 nu) / (E nu^2).
 PairCoeffs prepare_viscoelastic_spheres(const LawEntry&, const PairInput& in, const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.5, in);
-  const double eta1 = p.at("eta1"), eta2 = p.at("eta2"), nu = in.poisson_ratio;
+  const double eta1 = value_of(p, eta1_param), eta2 = value_of(p, eta2_param),
+               nu = in.poisson_ratio;
   if (!(nu > 0.0) || !(in.youngs_modulus > 0.0))
     throw std::invalid_argument("this law needs materials with E > 0 and nu > 0");
   c.damping = 0.5 * c.stiffness * (3 * eta2 - eta1) * (3 * eta2 - eta1) / (3 * eta2 + 2 * eta1) *
@@ -57,17 +59,18 @@ PairCoeffs prepare_viscoelastic_spheres(const LawEntry&, const PairInput& in, co
   return c;
 }
 
-template <int m_times_100>
+// chi is the row's damping coefficient, whose unit depends on m.
+template <int m_times_100, const ParamSpec& chi>
 PairCoeffs prepare_empirical_viscous(const LawEntry&, const PairInput& in, const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.5, in);
-  c.damping = p.at("damping_coefficient");
+  c.damping = value_of(p, chi);
   c.damping_exponent = m_times_100 / 100.0;
   return c;
 }
 
 PairCoeffs prepare_lee_herrmann(const LawEntry&, const PairInput& in, const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.5, in);
-  c.damping = in.effective_mass * p.at("xi");
+  c.damping = in.effective_mass * value_of(p, lee_herrmann_xi);
   c.damping_exponent = 1.0;
   return c;
 }
@@ -76,8 +79,8 @@ PairCoeffs prepare_lee_wang_transition(const LawEntry& law, const PairInput& in,
                                        const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.5, in);
   c.damping = factor(law, p) * std::sqrt(c.stiffness * in.effective_mass);
-  c.length = p.at("transition_width");
-  c.shape = p.at("shape");
+  c.length = value_of(p, transition_width);
+  c.shape = value_of(p, transition_shape);
   return c;
 }
 
@@ -188,11 +191,11 @@ constexpr std::array rows{
              "F = K delta^(3/2) + chi delta^0.65 v", "chi empirical (given)",
              "attribution of m = 0.65 differs between sources", Family::viscous,
              Kernel::viscous_power, TensionPolicy::clamp, m065_params, nullptr,
-             prepare_empirical_viscous<65>},
+             prepare_empirical_viscous<65, chi_m065>},
     LawEntry{"bordbar_hyppanen", "Bordbar & Hyppanen (2007)", "001 HV5; 000 Table 1",
              "F = K delta^(3/2) + chi delta^0.65 v", "chi empirical (given)",
              "units of chi uncertain in the sources", Family::viscous, Kernel::viscous_power,
-             TensionPolicy::clamp, m065_params, nullptr, prepare_empirical_viscous<65>},
+             TensionPolicy::clamp, m065_params, nullptr, prepare_empirical_viscous<65, chi_m065>},
     LawEntry{"lee_herrmann", "Lee & Herrmann (1993)", "000 Table 1; 001 HV3; 004 Table 2",
              "F = K delta^(3/2) + m* xi delta v", "xi given (001: 5e2)",
              "units and magnitude of xi given only as 5e2", Family::viscous, Kernel::viscous_power,
@@ -200,10 +203,10 @@ constexpr std::array rows{
     LawEntry{"ristow", "Ristow (1992)", "000 Table 1; 004 Table 2",
              "F = K delta^(3/2) + chi delta v", "chi empirical (given)", "", Family::viscous,
              Kernel::viscous_power, TensionPolicy::clamp, m1_params, nullptr,
-             prepare_empirical_viscous<100>},
+             prepare_empirical_viscous<100, chi_m1>},
     LawEntry{"schafer", "Schafer et al. (1996)", "000 Table 1", "F = K delta^(3/2) + chi delta v",
              "chi empirical (given)", "", Family::viscous, Kernel::viscous_power,
-             TensionPolicy::clamp, m1_params, nullptr, prepare_empirical_viscous<100>},
+             TensionPolicy::clamp, m1_params, nullptr, prepare_empirical_viscous<100, chi_m1>},
 };
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace chaindem::kernels {
 
 // ---- Quasi-static elastoplastic laws (contact-laws.md group (e)) ------------------------------
 //
-// One state machine for all nine laws (group (e) "Common conventions"); a Model supplies
+// One state machine for every law of the group (group (e) "Common conventions"); a Model supplies
 //   loading(c, s, d)          the piecewise loading curve F(delta) (s: warm start, read only)
 //   unloading(c, d_max, f_max) the frozen unloading branch {K_u, n_u, delta_res, regime} for
 //                             F = K_u (delta - delta_res)^n_u, with delta_res from continuity at
