@@ -105,7 +105,7 @@ TEST(CaseFile, InvalidInputNamesTheKey) {
   };
   const Bad cases[] = {
       {{}, "[chain]\ncont = 3\n", "unknown key 'chain.cont'"},
-      {{"chain.radii=-0.01"}, "", "chain.radii: -0.01 is out of range: allowed (0, inf) m"},
+      {{"chain.radii=-0.01"}, "", "chain.radii: -0.01 is out of range: allowed [1e-09, 1000] m"},
       {{"contact.restitution=1.5"},
        "",
        "contact.restitution: 1.5 is out of range for law 'hunt_crossley': allowed [0, 1]"},

@@ -68,8 +68,12 @@ struct EnergyBalance {
   double worst = 0.0;  // over the output frames
 
   double error(const EnergyReport& e) {
-    scale = std::max(scale, e.kinetic + e.stored + std::abs(e.dissipated) + std::abs(e.wall_work) +
-                                std::abs(e.external_potential - initial.external_potential));
+    const double involved = e.kinetic + e.stored + std::abs(e.dissipated) + std::abs(e.wall_work) +
+                            std::abs(e.external_potential - initial.external_potential);
+    // An energy that is not finite is a diverged state (std::max would keep the old scale).
+    if (!std::isfinite(involved) || !std::isfinite(e.balance()))
+      return std::numeric_limits<double>::infinity();
+    scale = std::max(scale, involved);
     return scale > 0.0 ? std::abs(e.balance() - initial.balance()) / scale : 0.0;
   }
 };

@@ -61,9 +61,13 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   out << "  first bead         " << s.at("first_bead_final_velocity") << " m/s (final)\n"
       << "  last bead          " << s.at("last_bead_final_velocity") << " m/s (final)\n"
       << "  pulse arrival      ";
-  for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
-    out << (a ? ", " : "") << "bead " << summary.arrival_beads[a] << " at "
-        << summary.arrival_time[a] << " s";
+  for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a) {
+    out << (a ? ", " : "") << "bead " << summary.arrival_beads[a];
+    if (std::isnan(summary.arrival_time[a]))  // the file's NaN: not reached
+      out << " not reached";
+    else
+      out << " at " << summary.arrival_time[a] << " s";
+  }
   out << "\n  largest force      " << s.at("largest_contact_force") << " N\n";
   // Contacts that began from apart and ended alone: the chain's binary impacts.
   out << "  isolated contacts  " << s.at("isolated_contacts");

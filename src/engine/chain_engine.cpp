@@ -61,7 +61,7 @@ CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __
     const auto change = static_cast<std::uint8_t>(on ^ touching[c]);
     changed[c - c0] = change;
     any |= change;
-    deep |= static_cast<std::uint8_t>(overlap[c] >= deep_limit);
+    deep = static_cast<std::uint8_t>(deep | !(overlap[c] < deep_limit));  // NaN too
     touching[c] = on;
   }
   return (any ? block_changed : 0) | (deep ? block_too_deep : 0);
@@ -250,16 +250,28 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 
 // The chain engine's stops. `when`: " at step N", or nothing at construction. A wall meets
 // only the end particle: one pressed into it by a radius could let its neighbour reach the wall
-// too, which only the general engine would see.
-[[noreturn]] void throw_wall_too_deep(int particle, const std::string& wall,
+// too, which only the general engine would see. An overlap that is not a number means the state
+// has diverged (an infinite or undefined position or velocity), which no engine can step on.
+constexpr const char* diverged_advice =
+    ": the integration diverged (reduce simulation.time_step or raise "
+    "simulation.steps_per_contact)";
+
+[[noreturn]] void throw_wall_too_deep(int particle, const std::string& wall, double overlap,
                                       const std::string& when = "") {
+  if (std::isnan(overlap))
+    throw std::runtime_error("chain engine: the overlap of particle " + std::to_string(particle) +
+                             " with wall " + wall + " is not a number" + when + diverged_advice);
   throw std::runtime_error("chain engine: particle " + std::to_string(particle) +
                            " overlaps wall " + wall + " by its radius or more" + when +
                            ", where the chain's contacts no longer hold "
                            "(simulation.engine = general tracks every contact)");
 }
 
-[[noreturn]] void throw_too_deep(std::size_t c, const std::string& when = "") {
+[[noreturn]] void throw_too_deep(std::size_t c, double overlap, const std::string& when = "") {
+  if (std::isnan(overlap))
+    throw std::runtime_error("chain engine: the overlap of particles " + std::to_string(c) +
+                             " and " + std::to_string(c + 1) + " is not a number" + when +
+                             diverged_advice);
   throw std::runtime_error("chain engine: particles " + std::to_string(c) + " and " +
                            std::to_string(c + 1) + " overlap by a radius or more" + when +
                            ", where the nearest-neighbour chain no longer holds "
@@ -355,13 +367,14 @@ struct ChainEngine::ChainRange {
 
 struct ChainEngine::ChainPass {
   std::int64_t log_offset;  ///< step-log entry of the pass's first step
-  /// Earliest contact found too deep, as step * keys_per_step + pair (or pairs + wall contact);
-  /// `none` if none.
+  /// Earliest contact found too deep or not a number, as step * keys_per_step + 2 key + (1 if
+  /// not a number), key the pair (or pairs + wall contact); `none` if none.
   std::atomic<std::uint64_t> fault;
-  std::uint64_t keys_per_step;
+  std::uint64_t keys_per_step;  ///< 2 (pairs + wall contacts)
   static constexpr std::uint64_t none = ~std::uint64_t{0};
-  void note_fault(std::int64_t step, std::size_t key) {
-    const std::uint64_t k = static_cast<std::uint64_t>(step) * keys_per_step + key;
+  void note_fault(std::int64_t step, std::size_t key, double overlap) {
+    const std::uint64_t k = static_cast<std::uint64_t>(step) * keys_per_step + 2 * key +
+                            static_cast<std::uint64_t>(std::isnan(overlap));
     std::uint64_t seen = fault.load();
     while (k < seen && !fault.compare_exchange_weak(seen, k)) {
     }
@@ -393,16 +406,18 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
     // A pair apart may still carry the edge impulse of its separation (update_contact).
     for (std::size_t c = b0; c < b1; ++c) {
       d[c - b0] = radius_sum[c] - (x[c + 1] - x[c]);
-      any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0) | (force[c] != 0.0) | (power[c] != 0.0);
+      any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0) | (force[c] != 0.0) | (power[c] != 0.0) |
+             (d[c - b0] != d[c - b0]);  // NaN: a diverged state, reported below
     }
     if (!any) continue;
     for (std::size_t c = b0; c < b1; ++c) {
       const double dc = d[c - b0];
-      if (!(dc > 0.0) && !(overlap[c] > 0.0) && force[c] == 0.0 && power[c] == 0.0) continue;
+      if (!(dc > 0.0) && !(overlap[c] > 0.0) && force[c] == 0.0 && power[c] == 0.0 && dc == dc)
+        continue;
       const auto i = static_cast<Eigen::Index>(c);
-      if (dc >= std::min(p.radius(i), p.radius(i + 1))) {
-        if (!pass) throw_too_deep(c);
-        pass->note_fault(step, c);
+      if (!(dc < std::min(p.radius(i), p.radius(i + 1)))) {
+        if (!pass) throw_too_deep(c, dc);
+        pass->note_fault(step, c, dc);
       }
       const double r = v[c] - v[c + 1];
       const ContactEvent event = update_contact<KernelT>(
@@ -456,8 +471,8 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
         block_touching(b0, b1, vp.overlap, state_.pairs.touching.data(), changed, deep_limit);
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
-        if (vp.overlap[c] >= deep_limit) {
-          pass.note_fault(step, c);
+        if (!(vp.overlap[c] < deep_limit)) {
+          pass.note_fault(step, c, vp.overlap[c]);
           break;
         }
     if (flags & block_changed) book_touch_changes<KernelT>(vp, b0, b1, changed);
@@ -797,8 +812,8 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
         state_.note_separation(state_.wall_contacts, c, run_step);
       pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
           state_.wall_contacts.force[c];
-      if (state_.wall_contacts.overlap[c] >= p.radius(static_cast<Eigen::Index>(i)))
-        pass.note_fault(r.step, np + c);
+      if (!(state_.wall_contacts.overlap[c] < p.radius(static_cast<Eigen::Index>(i))))
+        pass.note_fault(r.step, np + c, state_.wall_contacts.overlap[c]);
     }
   };
   // The range in chunks of chain_chunk_pairs pairs: drift what the chunk's pairs read, the
@@ -855,7 +870,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
   const auto K = static_cast<std::size_t>(steps);
 
-  ChainPass pass{log_offset, {ChainPass::none}, np + wall_contacts};
+  ChainPass pass{log_offset, {ChainPass::none}, 2 * (np + wall_contacts)};
   // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
   pass_wall_point_.resize(K * walls);
   pass_wall_force_.assign(K * wall_contacts, 0.0);
@@ -963,15 +978,17 @@ void ChainEngine::book_wall_work(std::size_t K) {
 // is reported at the pass's end, which is the state left, with the step where it happened.
 void ChainEngine::report_fault(const ChainPass& pass, std::uint64_t fault, std::int64_t steps) {
   const std::size_t np = state_.pairs.size();
-  const std::size_t key = fault % pass.keys_per_step;
+  const std::size_t key = fault % pass.keys_per_step / 2;
+  const double overlap = fault % 2 ? std::nan("") : 1.0;  // what kind of fault, as noted
   const std::string when =
       " at step " + std::to_string(state_.step - steps +
                                    static_cast<std::int64_t>(fault / pass.keys_per_step) + 1);
-  if (key < np) throw_too_deep(key, when);
+  if (key < np) throw_too_deep(key, overlap, when);
   const std::size_t c = key - np;
   throw_wall_too_deep(
       state_.wall_contacts.first[c],
-      state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name, when);
+      state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name, overlap,
+      when);
 }
 
 // The contact forces at construction: every pair and wall contact, then the particle forces.
@@ -983,10 +1000,11 @@ void ChainEngine::evaluate_contacts(const ContactRules& rules) {
   });
   const Particles& p = state_.scene.particles;
   for (std::size_t c = 0; c < state_.wall_contacts.size(); ++c)
-    if (state_.wall_contacts.overlap[c] >= p.radius(state_.wall_contacts.first[c]))
+    if (!(state_.wall_contacts.overlap[c] < p.radius(state_.wall_contacts.first[c])))
       throw_wall_too_deep(
           state_.wall_contacts.first[c],
-          state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name);
+          state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name,
+          state_.wall_contacts.overlap[c]);
   gather(0, static_cast<std::size_t>(p.size()), 0.0);
 }
 

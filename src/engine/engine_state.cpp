@@ -191,5 +191,28 @@ void EngineState::book_wall_power() {
   }
 }
 
+void EngineState::check_finite(std::int64_t since) const {
+  const Particles& p = scene.particles;
+  if (p.position.allFinite() && p.velocity.allFinite() && p.force.allFinite()) return;
+  Eigen::Index i = 0;
+  while (p.position.row(i).allFinite() && p.velocity.row(i).allFinite() &&
+         p.force.row(i).allFinite())
+    ++i;
+  const char* what = !p.position.row(i).allFinite()   ? "position"
+                     : !p.velocity.row(i).allFinite() ? "velocity"
+                                                      : "force";
+  const std::string where = std::string("particle ") + std::to_string(i) + ": its " + what;
+  if (since < 0)
+    throw std::invalid_argument(where +
+                                " is not finite at the start (check the positions, sizes, "
+                                "speeds and loads of the case)");
+  throw std::runtime_error(where + " is not finite after step " + std::to_string(step) +
+                           (step - since > 1
+                                ? " (it diverged after step " + std::to_string(since) + ")"
+                                : std::string()) +
+                           ": the integration diverged (reduce simulation.time_step or raise "
+                           "simulation.steps_per_contact)");
+}
+
 }  // namespace detail
 }  // namespace chaindem

@@ -76,6 +76,10 @@ struct EngineState {
   void record_step(std::int64_t s);
   /// Sets wall_power from the wall contacts' forces and the walls' normal speeds.
   void book_wall_power();
+  /// Throws, naming the first particle and the steps, if a position, velocity or force is not
+  /// finite: a diverged state, which the engines catch earlier when it shows in an overlap.
+  /// `since`: the step the last advance started from (-1: at construction).
+  void check_finite(std::int64_t since) const;
   /// The energy books (energy_books.cpp).
   EnergyReport energies() const;
   std::int64_t impact_velocity_floor_hits() const;

@@ -177,7 +177,14 @@ bool GeneralEngine::skin_crossed() const {
     const double dx = p.position(i, 0) - reference_position_(i, 0);
     const double dy = p.position(i, 1) - reference_position_(i, 1);
     const double dz = p.position(i, 2) - reference_position_(i, 2);
-    largest_move2 = std::max(largest_move2, dx * dx + dy * dy + dz * dz);
+    const double move2 = dx * dx + dy * dy + dz * dz;
+    // A position that is no longer a finite number has diverged; no neighbor search holds it.
+    if (!(move2 < std::numeric_limits<double>::infinity()))
+      throw std::runtime_error("particle " + std::to_string(i) +
+                               ": its position is not finite at step " + std::to_string(st.step) +
+                               ": the integration diverged (reduce simulation.time_step or "
+                               "raise simulation.steps_per_contact)");
+    largest_move2 = std::max(largest_move2, move2);
   }
   const double particle_move = std::sqrt(largest_move2);
   double wall_move = 0.0;

@@ -43,6 +43,7 @@ Simulation::Simulation(Scene scene, SimulationSettings settings)
     engine_ = std::make_unique<detail::ChainEngine>(*state_);
   else
     engine_ = std::make_unique<detail::GeneralEngine>(*state_);
+  state_->check_finite(-1);
 }
 
 Simulation::~Simulation() = default;
@@ -97,8 +98,10 @@ void Simulation::advance(std::int64_t n) {
   st.log.touching.assign(steps * st.watched_pairs.size(), -1);
   st.log.rate.assign(steps * st.watched_pairs.size(), 0.0);
   st.log.speed.assign(steps * st.watched_particles.size(), 0.0);
+  const std::int64_t since = st.step;
   engine_->advance(n);
   st.collect_isolated();
+  st.check_finite(since);
 }
 
 void Simulation::watch(std::vector<std::pair<int, int>> pairs,

@@ -120,8 +120,8 @@ std::vector<KeySpec> build_case_keys() {
                     "bead materials, repeated cyclically along the chain (one: uniform, two: "
                     "dimer, N: explicit)",
                     "", true));
-  k.push_back(number("chain.radii", "m", "bead radii, repeated cyclically along the chain", 0, inf,
-                     false, "", true));
+  k.push_back(number("chain.radii", "m", "bead radii, repeated cyclically along the chain",
+                     min_radius, max_radius, true, "", true));
   k.back().kind = ValueKind::number_list;
   k.push_back(number("chain.taper", "-",
                      "radius ratio between consecutive beads: r_k = radii[k mod p] taper^k", 0, inf,
@@ -148,10 +148,11 @@ std::vector<KeySpec> build_case_keys() {
                     "false removes the striker a case defines (handy with --set)", "true"));
   k.push_back(other("striker.material", ValueKind::word, "-",
                     "striker material (default: the first bead's)"));
-  k.push_back(
-      number("striker.radius", "m", "striker radius (default: the first bead's)", 0, inf, false));
+  k.push_back(number("striker.radius", "m", "striker radius (default: the first bead's)",
+                     min_radius, max_radius, true));
   k.push_back(number("striker.velocity", "m/s",
-                     "striker speed towards the chain; giving it adds the striker", 0, inf, false));
+                     "striker speed towards the chain; giving it adds the striker", 0, max_speed,
+                     false));
   k.push_back(
       number("striker.gap", "m", "surface gap between striker and first bead", 0, inf, true, "0"));
   // walls
@@ -164,8 +165,8 @@ std::vector<KeySpec> build_case_keys() {
         other(s + ".material", ValueKind::word, "-", "wall material (required if enabled)"));
     k.push_back(number(s + ".gap", "m", "gap between the wall and the nearest bead surface", 0, inf,
                        true, "0"));
-    k.push_back(
-        number(s + ".velocity", "m/s", "prescribed wall velocity along +x", -inf, inf, true, "0"));
+    k.push_back(number(s + ".velocity", "m/s", "prescribed wall velocity along +x", -max_speed,
+                       max_speed, true, "0"));
   }
   // [gravity]
   k.push_back(number("gravity.acceleration", "m/s^2",

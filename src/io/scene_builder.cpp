@@ -71,7 +71,17 @@ std::vector<ExtraParticle> parse_extra(const CaseConfig& cfg) {
                "record '" + record + "' is not 'material radius x y z vx vy vz'");
     std::string rest;
     if (r >> rest) cfg.fail("extra.particles", "record '" + record + "' has extra fields");
-    if (!(e.radius > 0)) cfg.fail("extra.particles", "record '" + record + "': radius must be > 0");
+    std::ostringstream bounds;
+    bounds << "record '" << record << "': ";
+    if (!(e.radius >= min_radius && e.radius <= max_radius)) {
+      bounds << "radius " << e.radius << " m outside [" << min_radius << ", " << max_radius
+             << "] m";
+      cfg.fail("extra.particles", bounds.str());
+    }
+    if (!(e.v.norm() <= max_speed)) {
+      bounds << "speed " << e.v.norm() << " m/s above " << max_speed << " m/s";
+      cfg.fail("extra.particles", bounds.str());
+    }
     out.push_back(e);
   }
   return out;
@@ -207,11 +217,21 @@ void choose_time_step(const CaseConfig& cfg, RunSetup& run,
   SimulationSettings& settings = run.settings;
   using Policy = SimulationSettings::ImpactVelocity;
   const bool uses_v0 = settings.law->uses_impact_velocity();
+  const double t_contact = shortest_contact_time(time_scale_pairs, speed);
   if (cfg.number("simulation.time_step") > 0.0) {
     settings.time_step = cfg.number("simulation.time_step");
     run.time_step_note = "given";
+    // Velocity Verlet is stable for a linear spring below 2/omega = 0.64 of the contact time;
+    // a step beyond half a contact cannot resolve one.
+    if (settings.time_step > 0.5 * t_contact) {
+      std::ostringstream m;
+      m << settings.time_step << " s is longer than half the shortest contact duration of "
+        << "the case (" << t_contact << " s), which no explicit step resolves: at most "
+        << 0.5 * t_contact << " s (simulation.time_step = 0 chooses it: contact duration / "
+        << "simulation.steps_per_contact)";
+      cfg.fail("simulation.time_step", m.str());
+    }
   } else {
-    const double t_contact = shortest_contact_time(time_scale_pairs, speed);
     if (!std::isfinite(t_contact))
       cfg.fail("simulation.time_step",
                "cannot be chosen automatically: nothing moves and no contact is loaded; give a "
@@ -252,6 +272,16 @@ void choose_time_step(const CaseConfig& cfg, RunSetup& run,
     run.time_step_note = note.str();
   }
   const double steps = std::ceil(run.duration / settings.time_step - 1e-9);
+  if (!(settings.time_step <= run.duration)) {  // the run would be one step past its end
+    std::ostringstream m;
+    if (cfg.number("simulation.time_step") > 0.0) {
+      m << settings.time_step << " s is longer than simulation.duration = " << run.duration << " s";
+      cfg.fail("simulation.time_step", m.str());
+    }
+    m << run.duration << " s is shorter than one time step (" << settings.time_step
+      << " s, automatic)";
+    cfg.fail("simulation.duration", m.str());
+  }
   if (!(steps <= 1e12))
     cfg.fail(
         cfg.number("simulation.time_step") > 0.0 ? "simulation.time_step" : "simulation.duration",
@@ -372,9 +402,12 @@ std::vector<Body> chain_bodies(const CaseConfig& cfg, const MaterialIndex& mater
     const auto ku = static_cast<std::size_t>(k);
     const double r =
         chain.radii[ku % chain.radii.size()] * std::pow(chain.taper, static_cast<double>(k));
-    if (!(r >= 1e-9) || !std::isfinite(r))
-      cfg.fail("chain.taper", "makes bead " + std::to_string(k) + " radius " + std::to_string(r) +
-                                  " m, outside [1e-9, inf) m");
+    if (!(r >= min_radius && r <= max_radius)) {  // chain.radii is in range: the taper took it out
+      std::ostringstream m;
+      m << chain.taper << " makes bead " << k << " radius " << r << " m, outside [" << min_radius
+        << ", " << max_radius << "] m";
+      cfg.fail("chain.taper", m.str());
+    }
     bodies.push_back({r, chain.materials[ku % chain.materials.size()], 0.0});
   }
   return bodies;
@@ -531,6 +564,47 @@ void add_extra_particles(const CaseConfig& cfg, const MaterialIndex& materials, 
   }
 }
 
+// A particle may not start behind a wall (an infinite plane: it would never meet the chain), nor
+// pressed into one by half its radius or more, as for two spheres.
+void check_wall_sides(const CaseConfig& cfg, const Scene& scene, Eigen::Index bodies) {
+  const Particles& p = scene.particles;
+  for (Eigen::Index e = bodies; e < p.size(); ++e)
+    for (const Wall& wall : scene.walls) {
+      const double distance =
+          (p.position.row(e).transpose().matrix() - wall.point).dot(wall.normal);
+      if (distance >= 0.5 * p.radius(e)) continue;
+      std::ostringstream m;
+      m << "sphere " << e - bodies << " at x = " << p.position(e, 0) << " m is "
+        << (distance < 0.0 ? "behind " : "pressed by half its radius or more into ") << wall.name
+        << " (the wall's face is at x = " << wall.point.x() << " m and faces "
+        << (wall.normal.x() > 0.0 ? "+x" : "-x") << ")";
+      cfg.fail("extra.particles", m.str());
+    }
+}
+
+// Every body within max_extent_in_radii smallest radii of the origin, where doubles still
+// resolve the overlaps; the message names the key that put a body further out.
+void check_extent(const CaseConfig& cfg, const Scene& scene, bool striker, Eigen::Index bodies) {
+  const Particles& p = scene.particles;
+  const double r_min = p.radius.minCoeff();
+  const double limit = max_extent_in_radii * r_min;
+  double extent = p.position.abs().maxCoeff();
+  for (const Wall& wall : scene.walls) extent = std::max(extent, wall.point.cwiseAbs().maxCoeff());
+  if (extent <= limit) return;
+  std::string key = "chain.count";  // a long chain, if no single gap or particle is to blame
+  if (p.size() > bodies && p.position.bottomRows(p.size() - bodies).abs().maxCoeff() > limit)
+    key = "extra.particles";
+  for (const char* gap : {"chain.gap", "wall_start.gap", "wall_end.gap", "striker.gap"})
+    if ((std::string(gap) != "striker.gap" || striker) && cfg.has(gap) &&
+        cfg.number(gap) > 0.1 * limit)
+      key = gap;
+  std::ostringstream m;
+  m << "places a body " << extent << " m from the origin, beyond " << limit << " m ("
+    << max_extent_in_radii << " times the smallest radius, " << r_min
+    << " m), where double-precision positions no longer resolve the overlaps of the contacts";
+  cfg.fail(key, m.str());
+}
+
 // Neighbour skin, threads and engine.
 void set_engine(const CaseConfig& cfg, RunSetup& run) {
   SimulationSettings& settings = run.settings;
@@ -611,6 +685,8 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   place_walls(run, walls, chain, load_towards_end, at, x);
   apply_loads(cfg, scene, chain.end_force, load_towards_end, at);
   add_extra_particles(cfg, materials, scene, extra, at.bodies);
+  check_wall_sides(cfg, scene, at.bodies);
+  check_extent(cfg, scene, striker, at.bodies);
 
   set_engine(cfg, run);
   run.duration = cfg.number("simulation.duration");

@@ -24,7 +24,49 @@ SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
 CASE = os.path.join(SOURCE, "cases", "default.ini")
 
 # `run`: the state of a run that cannot go on, and settings that would give no run.
+def run_row(name, sets, status, fragments):
+    """A row of `run` on the default case with `--set` overrides."""
+    args = ["run", "{case}", "-o", "out.h5"]
+    for kv in sets:
+        args += ["--set", kv]
+    return (name, args, {}, status, fragments)
+
+
 RUN = [
+    run_row("time step longer than the run", ["striker.enabled=false", "simulation.time_step=1"],
+            2, ["simulation.time_step", "simulation.duration"]),
+    run_row("run shorter than one automatic step", ["simulation.duration=1e-8"], 2,
+            ["simulation.duration", "automatic"]),
+    run_row("time step of 1e300 s", ["simulation.time_step=1e300"], 2,
+            ["simulation.time_step", "contact duration"]),
+    run_row("time step far beyond the contact duration", ["simulation.time_step=1e-3"], 2,
+            ["simulation.time_step", "contact duration", "at most"]),
+    run_row("infinite time step", ["simulation.time_step=inf"], 2,
+            ["simulation.time_step", "not finite"]),
+    run_row("NaN duration", ["simulation.duration=nan"], 2, ["simulation.duration", "not finite"]),
+    run_row("striker a petametre away", ["striker.gap=1e15"], 2, ["striker.gap", "origin"]),
+    run_row("chain gaps that spread it over 1e8 m", ["chain.gap=1e7"], 2, ["chain.gap", "origin"]),
+    run_row("taper that makes the radii explode", ["chain.taper=9500"], 2,
+            ["chain.taper", "radius", "[1e-09, 1000] m"]),
+    run_row("taper that makes the radii vanish", ["chain.taper=1e-30"], 2,
+            ["chain.taper", "radius"]),
+    run_row("radius of 1e-300 m", ["chain.radii=1e-300"], 2, ["chain.radii", "[1e-09, 1000] m"]),
+    run_row("striker radius of a light year", ["striker.radius=1e16"], 2, ["striker.radius"]),
+    run_row("striker at 1e300 m/s", ["striker.velocity=1e300"], 2,
+            ["striker.velocity", "10000"]),
+    run_row("wall moving at 1e300 m/s", ["wall_end.velocity=1e300"], 2,
+            ["wall_end.velocity", "10000"]),
+    run_row("extra particle behind the end wall", ["extra.particles=steel 0.005 1 0 0 0 0 0"], 2,
+            ["extra.particles", "behind wall_end"]),
+    run_row("extra particle pressed into the end wall",
+            ["extra.particles=steel 0.005 0.209 0.05 0 0 0 0"], 2,
+            ["extra.particles", "wall_end"]),
+    run_row("extra particle of radius 1e-300 m", ["extra.particles=steel 1e-300 0 1 0 0 0 0"], 2,
+            ["extra.particles", "radius"]),
+    run_row("extra particle at 1e5 m/s", ["extra.particles=steel 0.005 0 1 0 1e5 0 0"], 2,
+            ["extra.particles", "speed"]),
+    run_row("extra particle 1e12 m away", ["extra.particles=steel 0.005 0 1e12 0 0 0 0"], 2,
+            ["extra.particles", "origin"]),
 ]
 
 # `sweep`: axes, case counts, threads and observers, refused before any case runs.

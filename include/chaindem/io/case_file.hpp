@@ -11,6 +11,17 @@
 
 namespace chaindem {
 
+/// Sizes and speeds a case may hold. Radii from a nanometre to a kilometre cover every body a
+/// contact law of the library describes and keep masses and energies far from overflow. Speeds
+/// of at most 10 km/s: beyond the elastic wave speed of any solid (about 6 km/s) no quasi-static
+/// contact law applies.
+inline constexpr double min_radius = 1e-9, max_radius = 1e3;  // [m]
+inline constexpr double max_speed = 1e4;                      // [m/s]
+/// How far from the origin a body may start, in smallest radii: there a double's spacing is
+/// 2e-8 radii, well below the overlaps of an impact (1e-4 to 1e-2 radii); further out the
+/// positions stop resolving the contacts.
+inline constexpr double max_extent_in_radii = 1e8;
+
 /// Invalid input: an unknown key, a value out of range, a missing key. The message names the key
 /// and what is allowed. The command line maps it to exit code 2.
 struct CaseError : std::runtime_error {

@@ -15,8 +15,10 @@
 // Conventions (docs/contact-laws.md): overlap delta > 0 in contact, approach
 // rate v = d(delta)/dt > 0 while compressing, force F > 0 when repulsive.
 
+#include <math.h>  // lgamma_r
 #include <algorithm>
 #include <array>
+
 #include <cmath>
 #include <map>
 #include <numbers>
@@ -183,6 +185,14 @@ inline double hertz_stiffness(double effective_modulus, double effective_radius)
 /// beta = ln c_r / sqrt(ln^2 c_r + pi^2) in [-1, 0]; the limit -1 at c_r = 0.
 double restitution_beta(double restitution);
 
+/// ln Gamma(x) for x > 0, safe to call from several threads: std::lgamma also writes the sign of
+/// Gamma to the global `signgam` (glibc), a data race when sweeps and comparisons prepare laws in
+/// parallel; lgamma_r returns the same value and keeps the sign to itself.
+inline double log_gamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
 /// Duration of a free binary impact under F = K delta^n at approach speed v [s]
 /// (contact-laws.md group (a): t_c = 2 (delta_max/v) B(1/(n+1), 1/2)/(n+1)).
 /// (Inline: the two-body impact integrator scales its step with it, and the registry calibrates
@@ -193,7 +203,7 @@ inline double elastic_contact_time(double stiffness, double exponent, double eff
   const double delta_max =
       std::pow((n + 1.0) * effective_mass * speed * speed / (2.0 * stiffness), 1.0 / (n + 1.0));
   const double a = 1.0 / (n + 1.0);
-  const double beta = std::exp(std::lgamma(a) + std::lgamma(0.5) - std::lgamma(a + 0.5));
+  const double beta = std::exp(log_gamma(a) + log_gamma(0.5) - log_gamma(a + 0.5));
   return 2.0 * delta_max / speed * beta / (n + 1.0);
 }
 
