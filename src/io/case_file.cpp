@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -340,15 +342,63 @@ std::vector<KeySpec> material_keys(const std::string& name) {
 }
 
 CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw CaseError("case file '" + path + "' is a directory, not a case file");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw CaseError("cannot read case file '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path, overrides);
+  // A case file is a page of text; anything far larger is not one (and is not read whole).
+  constexpr std::size_t most = 64 << 20;
+  std::string text(most + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw CaseError("cannot read case file '" + path + "'");
+  if (text.size() > most)
+    throw CaseError("case file '" + path + "' is larger than 64 MiB, which no case file is");
+  return parse(text, path, overrides);
 }
+
+namespace {
+// Where `text` stops being UTF-8 text (a NUL or control byte other than tab, CR, LF and form
+// feed, or an invalid UTF-8 sequence), as "line L, byte 0xNN", or "" if it is all text.
+std::string first_non_text(const std::string& text) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t length = c < 0x80           ? 1
+                         : (c >> 5) == 0x6  ? 2
+                         : (c >> 4) == 0xE  ? 3
+                         : (c >> 3) == 0x1E ? 4
+                                            : 0;
+    bool ok = length > 0 && i + length <= text.size();
+    for (std::size_t k = 1; ok && k < length; ++k)
+      ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (length == 1 && c < 0x20 && c != '\t' && c != '\r' && c != '\n' && c != '\f') ok = false;
+    if (c == 0x7F) ok = false;
+    if (!ok) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", c);
+      return "line " + std::to_string(line) + ", byte " + byte;
+    }
+    if (c == '\n') ++line;
+    i += length;
+  }
+  return "";
+}
+}  // namespace
 
 CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
                              const std::vector<std::string>& overrides) {
+  // A byte-order mark is how some editors begin UTF-8 files; it is not part of the case.
+  const std::string_view bom = "\xEF\xBB\xBF";
+  if (std::string_view(text).starts_with(bom))
+    return parse(text.substr(bom.size()), origin, overrides);
+  if (const std::string where = first_non_text(text); !where.empty())
+    throw CaseError(origin + ": not a text file (" + where +
+                    "); a case file is INI text (docs/case-format.md)");
+  for (const auto& o : overrides)
+    if (const std::string where = first_non_text(o); !where.empty())
+      throw CaseError("--set: a value that is not text (" + where + ")");
   CaseConfig cfg;
   cfg.origin_ = origin;
   cfg.source_text_ = text;

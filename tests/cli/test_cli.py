@@ -106,6 +106,22 @@ class InvalidInput(unittest.TestCase):
             with h5py.File(out, "r") as f:
                 self.assertLessEqual(len(f["particles/chain/velocity/step"]), 3)  # start, end
 
+    def test_case_file_with_a_byte_order_mark_runs_as_without(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(DEFAULT_CASE, "rb") as f:
+                text = f.read()
+            with open(os.path.join(tmp, "bom.ini"), "wb") as f:
+                f.write(b"\xef\xbb\xbf" + text)
+            outs = []
+            for case in ("bom.ini", DEFAULT_CASE):
+                out = os.path.join(tmp, os.path.basename(case) + ".h5")
+                r = chaindem("run", case, "-o", out, "--quiet", "--set", "simulation.duration=1e-4",
+                             cwd=tmp)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                with h5py.File(out, "r") as f:
+                    outs.append(f["particles/chain/velocity/value"][()])
+            np.testing.assert_array_equal(outs[0], outs[1])
+
     def test_missing_case_file(self):
         r = chaindem("run", "/nonexistent/case.ini")
         self.assertEqual(r.returncode, 2)

@@ -8,7 +8,8 @@ Run by ctest with Debian's /usr/bin/python3:
 A row is (name, arguments, files, status, fragments):
 - arguments: the command line after `chaindem`; `{case}` is the shipped default case, `{src}`
   the source tree; every row runs in an empty directory of its own, where relative paths land;
-- files: {name: text} written into that directory first (a case, a sweep, reference data);
+- files: {name: text or bytes} written into that directory first (a case, a sweep,
+  reference data);
 - status: the exit status (2: the input is refused before anything runs; 1: the run failed);
 - fragments: strings the message on stderr must contain (what, where, allowed range).
 """
@@ -65,6 +66,15 @@ RUN = [
             ["extra.particles", "radius"]),
     run_row("extra particle at 1e5 m/s", ["extra.particles=steel 0.005 0 1 0 1e5 0 0"], 2,
             ["extra.particles", "speed"]),
+    ("case file that is a directory", ["run", ".", "-o", "out.h5"], {}, 2,
+     ["'.' is a directory"]),
+    ("case file of binary garbage", ["run", "g.ini", "-o", "out.h5"],
+     {"g.ini": b"\x00\x01\x02\x1b[31m\xff\xfe garbage"}, 2, ["g.ini", "not a text file"]),
+    ("case file that is not UTF-8", ["run", "latin1.ini", "-o", "out.h5"],
+     {"latin1.ini": "[simulation]\nduration = 1e-3 # \xb5s\n".encode("latin-1")}, 2,
+     ["latin1.ini", "line 2", "not a text file"]),
+    run_row("a --set value with a control character", ["contact.law=hertz\x1b[2J"], 2,
+            ["--set", "not text"]),
     run_row("extra particle 1e12 m away", ["extra.particles=steel 0.005 0 1e12 0 0 0 0"], 2,
             ["extra.particles", "origin"]),
 ]
@@ -108,9 +118,10 @@ class Malformed(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)), "row names must be unique")
         for name, args, files, status, fragments in TABLE:
             with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
-                for file, text in files.items():
-                    with open(os.path.join(tmp, file), "w") as f:
-                        f.write(text)
+                for file, content in files.items():
+                    mode = "wb" if isinstance(content, bytes) else "w"
+                    with open(os.path.join(tmp, file), mode) as f:
+                        f.write(content)
                 before = digest(tmp)
                 argv = [a.format(case=CASE, src=SOURCE) for a in args]
                 r = subprocess.run([CHAINDEM, *argv], cwd=tmp, capture_output=True, text=True,
@@ -118,6 +129,9 @@ class Malformed(unittest.TestCase):
                 self.assertEqual(r.returncode, status, f"{argv}\n{r.stderr}")
                 for fragment in fragments:
                     self.assertIn(fragment, r.stderr, argv)
+                # Nothing from the input is echoed raw: no control character reaches the terminal.
+                self.assertFalse([c for c in r.stderr if ord(c) < 32 and c not in "\n\t"],
+                                 repr(r.stderr))
                 self.assertNotIn("nan", r.stdout.lower().split(), argv)
                 self.assertEqual(digest(tmp), before, f"{argv} left files behind or changed one")
 
