@@ -25,6 +25,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const Eigen::Index particles = run.scene.particles.size();
   const bool has_striker = run.scene.striker >= 0;
   const Eigen::Index beads = run.scene.chain_count;
+  const std::size_t memory = run.memory_estimate;
 
   install_stop_handlers();
   CaseSummary summary;
@@ -54,7 +55,9 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
       << "  time step          " << s.at("time_step") << " s (" << note << ")\n"
       << "  simulated time     " << s.at("simulated_time") << " s\n"
       << "  wall time          " << s.at("wall_time") << " s (" << s.at("ns_per_bead_step")
-      << " ns per bead-step)\n";
+      << " ns per bead-step)\n"
+      << "  memory             " << static_cast<double>(memory) / 1e6
+      << " MB at most (estimated before the run)\n";
   if (has_striker)
     out << "  striker velocity   " << s.at("striker_final_velocity")
         << " m/s (final; rebound ratio " << s.at("striker_rebound_ratio") << ")\n";

@@ -1,46 +1,22 @@
 // ContactList: a contact list in columns (simulation.hpp).
 #include "chaindem/engine/simulation.hpp"
 
+#include <tuple>
+#include <utility>
+
 namespace chaindem {
 
 void ContactList::resize(std::size_t n) {
-  first.resize(n);
-  second.resize(n);
-  coeffs.resize(n);
-  state.resize(n);
-  overlap.resize(n);
-  force.resize(n);
-  nx.resize(n);
-  ny.resize(n);
-  nz.resize(n);
-  touching.resize(n);
-  work.resize(n);
-  power.resize(n);
-  floor_hits.resize(n);
-  onset_rate.resize(n);
-  end_rate.resize(n);
-  onset_step.resize(n);
-  end_step.resize(n);
+  std::apply([n](auto&... column) { (column.resize(n), ...); }, columns());
 }
 
 void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t from) {
-  first[to] = o.first[from];
-  second[to] = o.second[from];
-  coeffs[to] = o.coeffs[from];
-  state[to] = o.state[from];
-  overlap[to] = o.overlap[from];
-  force[to] = o.force[from];
-  nx[to] = o.nx[from];
-  ny[to] = o.ny[from];
-  nz[to] = o.nz[from];
-  touching[to] = o.touching[from];
-  work[to] = o.work[from];
-  power[to] = o.power[from];
-  floor_hits[to] = o.floor_hits[from];
-  onset_rate[to] = o.onset_rate[from];
-  end_rate[to] = o.end_rate[from];
-  onset_step[to] = o.onset_step[from];
-  end_step[to] = o.end_step[from];
+  auto into = columns();
+  const auto out = const_cast<ContactList&>(o).columns();  // read only
+  [&]<std::size_t... k>(std::index_sequence<k...>) {
+    ((std::get<k>(into)[to] = std::get<k>(out)[from]), ...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<decltype(into)>>{});
 }
 
 void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,

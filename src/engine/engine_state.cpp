@@ -36,6 +36,20 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
   return in;
 }
 
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts) {
+  // Per particle: Particles' columns (position, velocity, force, load; radius, mass, inverse
+  // mass; material), the look-ahead, the load flag, the peaks, the incidence offsets and the
+  // chain engine's base force.
+  const std::size_t per_particle = 4 * sizeof(Eigen::Vector3d) + 3 * sizeof(double) + sizeof(int) +
+                                   sizeof(Eigen::Vector3d) + 1 + 2 * sizeof(double) + sizeof(int) +
+                                   sizeof(double);
+  // Per contact: its columns, two incidence entries, the chain engine's radius sum and its
+  // history columns (at most seven doubles, for the plastic laws).
+  const std::size_t per_contact =
+      ContactList::bytes_per_entry() + 2 * sizeof(int) + sizeof(double) + 7 * sizeof(double);
+  return particles * per_particle + contacts * per_contact;
+}
+
 namespace detail {
 
 EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)

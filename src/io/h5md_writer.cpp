@@ -317,7 +317,7 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
   impl_->create();
   Impl* m = impl_.get();
   impl_->background =
-      std::make_unique<Background>([m](const Frame& f) { m->append(f); }, std::size_t{256} << 20);
+      std::make_unique<Background>([m](const Frame& f) { m->append(f); }, queue_bytes);
 }
 
 H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
@@ -544,6 +544,15 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
     write_xdmf(path_, xdmf_path_for(path_), frame_times_, particles_);
   }
   finished_ = true;
+}
+
+std::size_t H5mdWriter::frame_bytes(std::size_t particles, std::size_t contacts,
+                                    bool write_contacts) {
+  // As Frame::bytes counts a frame that copy_frame filled: three N x 3 columns, and the contacts'
+  // pairs and columns.
+  const std::size_t per_contact =
+      2 * sizeof(std::int32_t) + contact_columns.size() * sizeof(double);
+  return 9 * sizeof(double) * particles + (write_contacts ? per_contact * contacts : 0);
 }
 
 }  // namespace chaindem

@@ -1,14 +1,19 @@
 #include "chaindem/io/scene_builder.hpp"
 
+#include "chaindem/io/h5md_writer.hpp"
+
 #include <omp.h>
 #include <boost/math/tools/roots.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 namespace chaindem {
@@ -387,6 +392,51 @@ struct Body {
   double velocity;
 };
 
+// Memory this process may still take [bytes]: the kernel's estimate of what is available
+// without swapping (MemAvailable), or what the control group still allows, if less; 0 where
+// neither can be read.
+std::size_t available_memory() {
+  std::size_t available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string key; meminfo >> key;) {
+    std::size_t kib = 0;
+    std::string unit;
+    meminfo >> kib >> unit;
+    if (key == "MemAvailable:") available = kib * 1024;
+  }
+  auto read = [](const char* path) -> std::optional<std::size_t> {
+    std::ifstream in(path);
+    std::size_t value = 0;
+    if (in >> value) return value;
+    return std::nullopt;  // absent, or "max"
+  };
+  const auto limit = read("/sys/fs/cgroup/memory.max");
+  const auto used = read("/sys/fs/cgroup/memory.current");
+  if (limit && used && *limit > *used)
+    available = available ? std::min(available, *limit - *used) : *limit - *used;
+  return available;
+}
+
+// The run must fit in memory before anything is allocated: the simulation (simulation_bytes),
+// what building it holds at once (the bodies, their separations, the contact time scales), the
+// per-bead results, and the writer's queue of frames plus the three frames it may hold outside
+// the queue (being copied, being written, recycled).
+std::size_t check_memory(const CaseConfig& cfg, std::size_t particles, bool write_contacts) {
+  const std::size_t contacts = particles + 1;
+  const std::size_t need = simulation_bytes(particles, contacts) +
+                           particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
+                           contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
+                           3 * H5mdWriter::frame_bytes(particles, contacts, write_contacts);
+  const std::size_t available = available_memory();
+  if (available == 0 || need <= available) return need;
+  std::ostringstream m;
+  m << std::setprecision(3) << cfg.number("chain.count") << " beads need about "
+    << static_cast<double>(need) / 1e9 << " GB (" << need / particles
+    << " bytes per bead), more than the " << static_cast<double>(available) / 1e9
+    << " GB this machine has available";
+  cfg.fail("chain.count", m.str());
+}
+
 // The striker and the beads, left to right along +x.
 std::vector<Body> chain_bodies(const CaseConfig& cfg, const MaterialIndex& materials,
                                const ChainSpec& chain, bool striker) {
@@ -672,8 +722,11 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const bool striker = has_striker(cfg);
 
   // Bodies along +x, placed left to right; positions are fixed after the overlaps are known.
-  const std::vector<Body> bodies = chain_bodies(cfg, materials, chain, striker);
   const std::vector<ExtraParticle> extra = parse_extra(cfg);
+  run.memory_estimate =
+      check_memory(cfg, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
+                   cfg.flag("output.contacts"));
+  const std::vector<Body> bodies = chain_bodies(cfg, materials, chain, striker);
   const ChainIndices at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
   const WallSlots walls = add_walls(cfg, materials, scene);
   // The end load pushes the last bead towards the start, against wall_start; with only wall_end,

@@ -122,6 +122,33 @@ class InvalidInput(unittest.TestCase):
                     outs.append(f["particles/chain/velocity/value"][()])
             np.testing.assert_array_equal(outs[0], outs[1])
 
+    def test_memory_estimate_bounds_the_peak(self):
+        """The estimate printed (and checked against the machine before building) is an upper
+        bound of the run's peak memory, and not a loose one."""
+        import resource
+        with tempfile.TemporaryDirectory() as tmp:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            r = chaindem("run", DEFAULT_CASE, "-o", os.path.join(tmp, "big.h5"),
+                         "--set", "chain.count=1000000", "--set", "simulation.duration=4e-6")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+            self.assertGreater(peak, before * 1024, "the run must be the largest child so far")
+            estimate = float(re.search(r"memory\s+([0-9.e+]+) MB", r.stdout).group(1)) * 1e6
+            self.assertLessEqual(peak, estimate)
+            self.assertGreaterEqual(peak, 0.5 * estimate)
+
+    def test_run_larger_than_memory_is_refused_before_allocating(self):
+        with open("/proc/meminfo") as f:
+            available = next(int(l.split()[1]) * 1024 for l in f if l.startswith("MemAvailable"))
+        if available > 40e9:
+            self.skipTest("the largest chain fits in this machine's memory")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = chaindem("run", DEFAULT_CASE, "-o", os.path.join(tmp, "big.h5"),
+                         "--set", "chain.count=5e7")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertRegex(r.stderr, r"chain.count: .* need about [0-9.]+ GB .* available")
+            self.assertEqual(os.listdir(tmp), [])
+
     def test_missing_case_file(self):
         r = chaindem("run", "/nonexistent/case.ini")
         self.assertEqual(r.returncode, 2)

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,11 @@ namespace detail {
 struct EngineState;  // what both engines advance (src/engine/engine_state.hpp)
 class Engine;        // the chain engine or the general engine
 }  // namespace detail
+
+/// The memory a simulation of `particles` particles and `contacts` candidate contacts holds
+/// [bytes]: the particle columns, the contact lists and what the engines add per particle and
+/// per contact (src/engine/engine_state.cpp).
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts);
 
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
@@ -106,6 +112,18 @@ struct ContactList {
   std::vector<std::int64_t> onset_step, end_step;
 
   std::size_t size() const { return first.size(); }
+  /// Every column, once: resize, copy_entry and bytes_per_entry walk this list, so that a new
+  /// column is one more name here.
+  auto columns() {
+    return std::tie(first, second, coeffs, state, overlap, force, nx, ny, nz, touching, work, power,
+                    floor_hits, onset_rate, end_rate, onset_step, end_step);
+  }
+  /// Bytes one entry takes over all the columns.
+  static constexpr std::size_t bytes_per_entry() {
+    return []<class... Column>(std::tuple<Column&...>*) {
+      return (sizeof(typename Column::value_type) + ...);
+    }(static_cast<decltype(std::declval<ContactList&>().columns())*>(nullptr));
+  }
   void resize(std::size_t n);
   /// Moves entry `from` of `other` to entry `to` of this list.
   void copy_entry(std::size_t to, const ContactList& other, std::size_t from);

@@ -11,6 +11,7 @@
 // interrupted run never leaves a file that looks complete; NAME.xdmf is written beside it for
 // ParaView. docs/output-format.md has the details.
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,6 +46,11 @@ class H5mdWriter {
   H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
              const Simulation& sim, bool write_contacts, std::mutex* lock);
   ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
+  /// Frames waiting to be written by the writer's thread take at most this many bytes; the run
+  /// waits beyond it.
+  static constexpr std::size_t queue_bytes = std::size_t{256} << 20;
+  /// Bytes of one frame in memory, of `particles` particles and `contacts` contacts.
+  static std::size_t frame_bytes(std::size_t particles, std::size_t contacts, bool write_contacts);
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 

@@ -19,6 +19,7 @@ struct RunSetup {
   bool write_contacts = true;
   std::string output_file;     ///< from the case (the command line may override it)
   std::string time_step_note;  ///< how the time step was chosen
+  std::size_t memory_estimate = 0;  ///< peak memory of the run, estimated before building [bytes]
 };
 
 struct BuildOptions {
