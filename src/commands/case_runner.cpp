@@ -97,19 +97,13 @@ void write_frame(const Simulation& sim, H5mdWriter& writer, EnergyBalance& balan
 }
 
 // The per-bead results, before the run: extremes at their starting values, and the beads the
-// case watches for the pulse (output.arrival_beads, negative from the end), not yet reached.
-CaseSummary empty_summary(const CaseConfig& cfg, Eigen::Index count) {
+// case watches for the pulse (build_run resolved and checked them), not yet reached.
+CaseSummary empty_summary(const RunSetup& run, Eigen::Index count) {
   CaseSummary summary;
   summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
   summary.peak_velocity.assign(static_cast<std::size_t>(count),
                                -std::numeric_limits<double>::infinity());
-  for (double b : cfg.numbers("output.arrival_beads")) {
-    const auto k = static_cast<long long>(b < 0 ? static_cast<double>(count) + b : b);
-    if (k < 0 || k >= count)
-      cfg.fail("output.arrival_beads", "bead " + std::to_string(b) + " is not in the chain (0.." +
-                                           std::to_string(count - 1) + ", negative from the end)");
-    summary.arrival_beads.push_back(k);
-  }
+  summary.arrival_beads = run.arrival_beads;
   summary.arrival_time.assign(summary.arrival_beads.size(), nan);
   return summary;
 }
@@ -268,7 +262,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
       make_writer(run_metadata(cfg, run, sim, labels), sim, run.write_contacts);
 
   EnergyBalance balance{sim.energies()};
-  CaseSummary summary = empty_summary(cfg, sim.scene().chain_count);
+  CaseSummary summary = empty_summary(run, sim.scene().chain_count);
   const ArrivalWatch arrival = watch_arrival(cfg, sim, summary);
   IsolatedContacts isolated;
   const Scene& scene = sim.scene();

@@ -1,5 +1,8 @@
 #include "chaindem/commands/command_line.hpp"
 
+#include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/case_file.hpp"
+
 namespace po = boost::program_options;
 
 namespace chaindem {
@@ -26,6 +29,15 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
     return std::nullopt;
   }
   return vm;
+}
+
+int command_threads(const po::variables_map& options) {
+  if (!options.count("threads")) return default_threads();
+  const int threads = options["threads"].as<int>();
+  if (threads < 1 || threads > max_threads)
+    throw CaseError("--threads: " + std::to_string(threads) + " is out of range: allowed 1 to " +
+                    std::to_string(max_threads));
+  return threads;
 }
 
 }  // namespace chaindem

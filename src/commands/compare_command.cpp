@@ -241,7 +241,7 @@ struct CompareInput {
   std::string case_path, laws_text, reference_law, reference_data, quantity = "velocity", output,
                                                                    beads_text;
   std::vector<std::string> sets;
-  int threads = 0;
+  int threads = 1;  // --threads, or the OpenMP default (command_threads)
   bool json = false;
 
   // The reference as the printed results name it.
@@ -264,8 +264,10 @@ void add_compare_options(po::options_description& desc, CompareInput& in) {
       "set", po::value(&in.sets)->composing(), "a case key: --set section.key=value")(
       "beads", po::value(&in.beads_text),
       "beads shown in the table (default: 8 spread over the chain)")(
-      "threads", po::value(&in.threads), "OpenMP threads (one law per thread)")(
-      "json", po::bool_switch(&in.json), "print the errors as JSON");
+      "threads", po::value(&in.threads),
+      ("OpenMP threads, one law per thread: 1 to " + std::to_string(max_threads) +
+       " (default: OMP_NUM_THREADS or all cores)")
+          .c_str())("json", po::bool_switch(&in.json), "print the errors as JSON");
 }
 
 void print_compare_usage(std::ostream& out, const po::options_description& desc) {
@@ -405,8 +407,7 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
                std::vector<double>(n, 0.0), std::vector<double>(n, nan)};
   std::mutex h5;
   install_stop_handlers();
-  const int threads = in.threads <= 0 ? omp_get_max_threads() : in.threads;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(in.threads)
   for (std::size_t l = 0; l < n; ++l) {
     try {
       const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l]);
@@ -641,6 +642,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   ComparePlan plan;
   try {
+    in.threads = command_threads(*parsed);
     plan = plan_comparison(in);
   } catch (const CaseError& e) {
     return invalid_input(err, e.what());

@@ -40,7 +40,7 @@ using Clock = std::chrono::steady_clock;
 struct SweepOptions {
   std::string sweep_path, output;
   std::vector<std::string> sets;
-  int threads = 0;
+  int threads = 1;  // --threads, or the OpenMP default (command_threads)
   bool quiet = false;
 };
 
@@ -50,8 +50,11 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
   po::options_description desc("chaindem sweep options");
   desc.add_options()("help,h", "this help")(
       "output,o", po::value(&o.output), "output HDF5 file (default: sweep.output, or SWEEP.h5)")(
-      "threads", po::value(&o.threads), "OpenMP threads (default: OMP_NUM_THREADS or all cores)")(
-      "set", po::value(&o.sets)->composing(), "a case key for every case: --set section.key=value")(
+      "threads", po::value(&o.threads),
+      ("OpenMP threads: 1 to " + std::to_string(max_threads) +
+       " (default: OMP_NUM_THREADS or all cores)")
+          .c_str())("set", po::value(&o.sets)->composing(),
+                    "a case key for every case: --set section.key=value")(
       "quiet,q", po::bool_switch(&o.quiet), "no progress");
   const auto parsed = parse_command_line(args, desc, &o.sweep_path, "sweep", log);
   if (!parsed) return 2;
@@ -65,7 +68,10 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
              "           output = OUT.h5\n"
              "  [set]    case keys for every case, e.g. chain.count = 10\n"
              "  [axes]   one swept case key per line: a list 'a, b, c' or a range\n"
-             "           'start:stop:step' (inclusive), e.g. contact.restitution = 0.1:1:0.1\n\n"
+             "           'start:stop:step' (inclusive), e.g. contact.restitution = 0.1:1:0.1\n"
+             "           at most "
+          << max_axis_values << " values per axis and " << max_cases
+          << " cases per sweep\n\n"
              "Runs every case single-threaded, in parallel over OpenMP threads (and MPI ranks),\n"
              "into OUT.h5.partial; rerunning the same command after an interruption keeps the\n"
              "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`),\n"
@@ -75,6 +81,12 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
   }
   if (o.sweep_path.empty()) {
     if (log) *log << "chaindem sweep: missing SWEEP.ini\n";
+    return 2;
+  }
+  try {
+    o.threads = command_threads(*parsed);
+  } catch (const CaseError& e) {
+    if (log) *log << "chaindem sweep: invalid input: " << e.what() << "\n";
     return 2;
   }
   return std::nullopt;
@@ -87,9 +99,10 @@ struct ValidSweep {
   std::vector<std::optional<CaseConfig>> configs;  // parsed once, kept for the run
 };
 
-// Reads the sweep and validates every case, in parallel; the first invalid case (lowest index)
-// is reported (CaseError). The cost orders the work, longest first, so that no thread is left
-// with one long case at the end.
+// Reads the sweep and validates every case, in parallel: all that `chaindem run` would refuse of
+// a case is refused here, before any case runs; the first invalid case (lowest index) is reported
+// (CaseError). The cost orders the work, longest first, so that no thread is left with one long
+// case at the end.
 ValidSweep validate(const SweepOptions& o) {
   ValidSweep v;
   v.d = read_sweep(o.sweep_path, o.sets);
@@ -98,14 +111,13 @@ ValidSweep validate(const SweepOptions& o) {
   v.cost.assign(n, 0.0);
   v.configs.resize(n);
   std::vector<std::string> invalid(n);
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 8) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 8) num_threads(o.threads)
   for (std::size_t k = 0; k < n; ++k) {
     try {
       v.configs[k] = CaseConfig::load(v.d.base, case_overrides(v.d, k));
       const RunSetup run = build_run(*v.configs[k]);
       v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
-    } catch (const CaseError& e) {
+    } catch (const std::exception& e) {  // none may leave the parallel loop
       invalid[k] = case_label(v.d, k) + ": " + e.what();
     }
   }
@@ -116,33 +128,49 @@ ValidSweep validate(const SweepOptions& o) {
 
 // This rank's partial file: OUT.h5.partial with one rank, else OUT.h5.rankR-of-N.partial, merged
 // by rank 0 at the end. A rerun of the same command reopens it and keeps the complete cases
-// (`done`), dropping any a kill interrupted; `problem` says why it cannot be used.
+// (`done`), dropping any a kill interrupted. `problem` says why it cannot be used, and `status`
+// is the command's exit status then: 2 when it holds another sweep's cases (the command line
+// names a file that is not this sweep's), 1 when it cannot be created or read.
 struct PartialFile {
   std::string path;
-  hdf5::Handle file;
+  hdf5::Handle file, cases;
   std::set<std::size_t> done;
   std::string problem;
+  int status = 0;
 };
 
-PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
+// A new partial file with the sweep's definition; one that cannot be written is removed.
+void create_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig) {
   using namespace hdf5;
-  PartialFile p;
-  const std::string sig = signature(d);
-  p.path = ranks == 1 ? d.output + ".partial"
-                      : d.output + ".rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) +
-                            ".partial";
-  if (!fs::exists(p.path)) {
-    p.file = Handle(check(H5Fcreate(p.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
-                          "cannot create '" + p.path + "'"),
-                    H5Fclose);
-    write_definition(p.file.get(), d, sig);
-    H5Fflush(p.file.get(), H5F_SCOPE_GLOBAL);
-    return p;
+  const hid_t id = H5Fcreate(p.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access());
+  if (id < 0) {
+    p.problem = "cannot create " + p.path + " (does its folder exist, and may it be written?)";
+    p.status = 1;
+    return;
   }
+  p.file = Handle(id, H5Fclose);
+  try {
+    write_definition(p.file.get(), d, sig);
+    check_status(H5Fflush(p.file.get(), H5F_SCOPE_GLOBAL), "flush " + p.path);
+    p.cases = Handle(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
+  } catch (const std::exception& e) {
+    p.cases.reset();
+    p.file.reset();
+    fs::remove(p.path);
+    p.problem = "cannot write " + p.path + ": " + e.what();
+    p.status = 1;
+  }
+}
+
+// The partial file of an earlier attempt at this sweep: its complete cases, for this rank.
+void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig, int rank,
+                    int ranks) {
+  using namespace hdf5;
   const hid_t id = H5Fopen(p.path.c_str(), H5F_ACC_RDWR, file_access());
   if (id < 0) {
     p.problem = p.path + " cannot be reopened (killed while writing?); delete it to start over";
-    return p;
+    p.status = 1;
+    return;
   }
   p.file = Handle(id, H5Fclose);
   Handle sweep_group(H5Gopen2(id, "sweep", H5P_DEFAULT), H5Gclose);
@@ -150,9 +178,11 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
     p.problem = p.path +
                 " holds cases of a different sweep (the sweep file, base case, overrides or "
                 "chaindem version changed); remove it or choose another output";
-    return p;
+    p.status = 2;
+    return;
   }
-  Handle cases(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
+  p.cases = Handle(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
+  const Handle& cases = p.cases;
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
     const std::string name = case_name(k);
     if (H5Lexists(cases.get(), name.c_str(), H5P_DEFAULT) <= 0) continue;
@@ -163,6 +193,25 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
       p.done.insert(k);
     else if (!complete)
       H5Ldelete(cases.get(), name.c_str(), H5P_DEFAULT);
+  }
+}
+
+PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
+  PartialFile p;
+  p.path = ranks == 1 ? d.output + ".partial"
+                      : d.output + ".rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) +
+                            ".partial";
+  try {
+    const std::string sig = signature(d);
+    if (!fs::exists(p.path))
+      create_partial(p, d, sig);
+    else
+      reopen_partial(p, d, sig, rank, ranks);
+  } catch (const std::exception& e) {
+    p.cases.reset();
+    p.file.reset();
+    p.problem = p.path + ": " + e.what();
+    p.status = 1;
   }
   return p;
 }
@@ -348,12 +397,13 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
 
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   PartialFile partial = open_partial(d, rank, ranks);
-  if (mpi.max(partial.problem.empty() ? 0 : 1)) {
-    if (!partial.problem.empty()) err << "chaindem sweep: " << partial.problem << "\n";
-    return 2;
+  if (const int status = mpi.max(partial.status)) {
+    if (!partial.problem.empty())
+      err << "chaindem sweep: " << (partial.status == 1 ? "error: " : "") << partial.problem
+          << "\n";
+    return status;
   }
-  hdf5::Handle cases_group(hdf5::check(H5Gopen2(partial.file.get(), "cases", H5P_DEFAULT), "cases"),
-                           H5Gclose);
+  hdf5::Handle& cases_group = partial.cases;
   phase("validate and open");
 
   // This rank's cases that are not finished yet, longest first.
@@ -369,10 +419,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
          << (mpi.active() ? " MPI rank(s)" : " rank(s)") << std::endl;
 
   install_stop_handlers();
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   Progress progress(o.quiet ? nullptr : log, static_cast<std::int64_t>(todo.size()), "sweep",
                     "cases", true);
-  RunOutcome r = run_cases(v, partial, cases_group.get(), todo, threads, progress);
+  RunOutcome r = run_cases(v, partial, cases_group.get(), todo, o.threads, progress);
   phase("run cases");
   if (timing && log) {
     *log << "sweep timing: of which writing finished cases " << r.writing << " s\n";

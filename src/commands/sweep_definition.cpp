@@ -22,40 +22,109 @@ std::string format_number(double x) {
   return s.str();
 }
 
-// "a, b, c" or "start:stop:step" (inclusive).
+// One number of a "start:stop:step" range: a finite number and nothing else.
+double range_part(const std::string& key, const std::string& text, const std::string& item,
+                  const char* role) {
+  double x = 0.0;
+  try {
+    std::size_t used = 0;
+    x = std::stod(item, &used);
+    if (item.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument(item);
+  } catch (const std::exception&) {
+    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + item +
+                    "' is not a number (expected start:stop:step)");
+  }
+  if (!std::isfinite(x))
+    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + item +
+                    "' is not finite (expected start:stop:step, three finite numbers)");
+  return x;
+}
+
+// "start:stop:step", inclusive: finite numbers, step > 0, stop >= start, at most
+// max_axis_values values, each distinct as written.
+std::vector<std::string> range_values(const std::string& key, const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ':')) items.push_back(item);
+  if (items.size() != 3) throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step");
+  const double start = range_part(key, text, items[0], "start");
+  const double stop = range_part(key, text, items[1], "stop");
+  const double step = range_part(key, text, items[2], "step");
+  if (!(step > 0.0))
+    throw CaseError("axes." + key + ": '" + text + "': step " + format_number(step) +
+                    " is out of range: allowed > 0");
+  if (stop < start)
+    throw CaseError("axes." + key + ": '" + text + "': stop " + format_number(stop) +
+                    " is below start " + format_number(start));
+  // Counted in floating point: the quotient may be far beyond any integer type.
+  const double count = std::floor((stop - start) / step + 1e-9) + 1.0;
+  if (!(count <= static_cast<double>(max_axis_values)))
+    throw CaseError("axes." + key + ": '" + text + "' gives " +
+                    (std::isfinite(count) ? format_number(count) + " values"
+                                          : std::string("too many values to count")) +
+                    ": at most " + std::to_string(max_axis_values) + " allowed per axis");
+  const auto n = static_cast<std::size_t>(count);
+  std::vector<std::string> out;
+  out.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    out.push_back(format_number(start + static_cast<double>(k) * step));
+    if (k > 0 && out[k] == out[k - 1])
+      throw CaseError("axes." + key + ": '" + text + "': step " + format_number(step) +
+                      " is too small for the values' 12 significant digits (" + out[k] +
+                      " repeats)");
+  }
+  return out;
+}
+
+// "a, b, c" or "start:stop:step" (inclusive). Every value is checked as the case would check it
+// (type, finite, range), so that the message names the axis and the value.
 std::vector<std::string> axis_values(const std::string& key, const std::string& text) {
   std::vector<std::string> out;
   if (text.find(':') != std::string::npos && text.find(',') == std::string::npos) {
-    std::vector<double> parts;
+    out = range_values(key, text);
+  } else {
     std::stringstream s(text);
     std::string item;
-    while (std::getline(s, item, ':')) {
-      try {
-        std::size_t used = 0;
-        parts.push_back(std::stod(item, &used));
-        if (item.find_first_not_of(" \t", used) != std::string::npos)
-          throw std::invalid_argument(item);
-      } catch (const std::exception&) {
-        throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step");
-      }
+    while (std::getline(s, item, ',')) {
+      const auto b = item.find_first_not_of(" \t");
+      const auto e = item.find_last_not_of(" \t");
+      if (b == std::string::npos) continue;
+      if (out.size() == max_axis_values)
+        throw CaseError("axes." + key + ": more than " + std::to_string(max_axis_values) +
+                        " values: at most " + std::to_string(max_axis_values) +
+                        " allowed per axis");
+      out.push_back(item.substr(b, e - b + 1));
     }
-    if (parts.size() != 3 || !(parts[2] > 0) || parts[1] < parts[0])
-      throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step with step > 0");
-    const auto n = static_cast<long>(std::floor((parts[1] - parts[0]) / parts[2] + 1e-9)) + 1;
-    if (n > 1000000) throw CaseError("axes." + key + ": more than 1e6 values");
-    for (long k = 0; k < n; ++k)
-      out.push_back(format_number(parts[0] + static_cast<double>(k) * parts[2]));
-    return out;
+    if (out.empty()) throw CaseError("axes." + key + ": no values");
   }
-  std::stringstream s(text);
-  std::string item;
-  while (std::getline(s, item, ',')) {
-    const auto b = item.find_first_not_of(" \t");
-    const auto e = item.find_last_not_of(" \t");
-    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
-  }
-  if (out.empty()) throw CaseError("axes." + key + ": no values");
+  for (const auto& value : out)
+    if (const std::string problem = check_key_value(key, value); !problem.empty())
+      throw CaseError("axes." + key + ": " + problem);
   return out;
+}
+
+// The number of cases of a grid, checked before anything is allocated: the product of the axes'
+// sizes, at most max_cases (checked factor by factor, so it cannot wrap around).
+std::size_t grid_size(const std::string& path, const std::vector<Axis>& axes) {
+  std::size_t total = 1;
+  bool too_many = false;
+  std::string product;
+  double exact = 1.0;
+  for (const auto& a : axes) {
+    const std::size_t n = a.values.size();
+    product += (product.empty() ? "" : " x ") + std::to_string(n);
+    exact *= static_cast<double>(n);
+    if (n > max_cases / total)
+      too_many = true;
+    else
+      total *= n;  // at most max_cases
+  }
+  if (too_many)
+    throw CaseError(path + ": the grid of the axes (" + product + " values) gives " +
+                    format_number(exact) + " cases: at most " + std::to_string(max_cases) +
+                    " allowed per sweep (split it into several sweeps)");
+  return total;
 }
 
 }  // namespace
@@ -91,7 +160,11 @@ SweepDefinition read_sweep(const std::string& path, const std::vector<std::strin
     } else if (key.rfind("set.", 0) == 0) {
       d.fixed.push_back(key.substr(4) + "=" + value);
     } else if (key.rfind("axes.", 0) == 0) {
-      d.axes.push_back({key.substr(5), axis_values(key.substr(5), value)});
+      try {
+        d.axes.push_back({key.substr(5), axis_values(key.substr(5), value)});
+      } catch (const CaseError& e) {
+        throw CaseError(path + ": " + e.what());
+      }
     } else {
       throw CaseError(path + ": unknown key '" + key +
                       "' (sections: [sweep] base, combine, output; [set] and [axes] case keys)");
@@ -116,9 +189,8 @@ SweepDefinition read_sweep(const std::string& path, const std::vector<std::strin
       d.cases.push_back(c);
     }
   } else {
-    std::size_t total = 1;
-    for (const auto& a : d.axes) total *= a.values.size();
-    if (total > 10000000) throw CaseError(path + ": more than 1e7 cases");
+    const std::size_t total = grid_size(path, d.axes);
+    d.cases.reserve(total);
     for (std::size_t k = 0; k < total; ++k) {
       std::vector<std::string> c(d.axes.size());
       std::size_t rest = k;

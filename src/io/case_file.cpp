@@ -1,15 +1,19 @@
 #include "chaindem/io/case_file.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
 
+#include "chaindem/engine/simulation.hpp"
 #include "chaindem/laws/contact_law.hpp"
 
 namespace po = boost::program_options;
@@ -65,7 +69,7 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(number("simulation.threads", "-",
                      "OpenMP threads for the force loops (0: OMP_NUM_THREADS or all cores); "
                      "results are bitwise identical for any count",
-                     0, 4096, true, "0"));
+                     0, max_threads, true, "0"));
   k.back().kind = ValueKind::integer;
   k.push_back(other("simulation.integrator", ValueKind::word, "-",
                     "second_order: velocity Verlet with the damping at the velocity predicted "
@@ -339,6 +343,32 @@ std::vector<KeySpec> material_keys(const std::string& name) {
       number(s + "density", "kg/m^3", "mass density", 0, inf, false, "", true),
       number(s + "yield_stress", "Pa", "yield stress (plastic laws)", 0, inf, false),
   };
+}
+
+std::string check_key_value(std::string_view key, const std::string& value) {
+  const std::string k(key);
+  const KeySpec* spec = nullptr;
+  for (const auto& c : case_keys())
+    if (c.key == k) spec = &c;
+  std::vector<KeySpec> material;  // material.NAME.key: the keys of that section
+  if (const auto dot = k.find('.', 9); !spec && k.rfind("material.", 0) == 0 && dot != k.npos) {
+    material = material_keys(k.substr(9, dot - 9));
+    for (const auto& c : material)
+      if (c.key == k) spec = &c;
+  }
+  if (!spec) return "";
+  const std::string problem = check_value(*spec, trim(value));
+  return problem.empty() ? "" : problem + " (expected " + kind_name(spec->kind) + ")";
+}
+
+int default_threads() {
+  const int threads = omp_get_max_threads();
+  // Without OMP_NUM_THREADS it is the core count: a larger machine uses max_threads of its cores.
+  if (threads > max_threads && std::getenv("OMP_NUM_THREADS"))
+    throw CaseError("OMP_NUM_THREADS: " + std::to_string(threads) +
+                    " threads is out of range: allowed 1 to " + std::to_string(max_threads) +
+                    " (it sets the threads wherever none are given)");
+  return std::min(threads, max_threads);
 }
 
 CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides) {

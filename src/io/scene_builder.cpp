@@ -2,7 +2,6 @@
 
 #include "chaindem/io/h5md_writer.hpp"
 
-#include <omp.h>
 #include <boost/math/tools/roots.hpp>
 
 #include <algorithm>
@@ -307,6 +306,22 @@ void set_output(const CaseConfig& cfg, RunSetup& run) {
     if (run.output_file.empty()) cfg.fail("output.file", "is empty");
   } else {
     run.output_file = std::filesystem::path(cfg.origin()).stem().string() + ".h5";
+  }
+  // Checked here, with the rest of the case, so that a run or a sweep refuses a bead outside the
+  // chain before anything runs.
+  const long long count = run.scene.chain_count;
+  for (const double b : cfg.numbers("output.arrival_beads")) {
+    std::ostringstream bead;
+    bead << b;
+    if (b != std::floor(b))
+      cfg.fail("output.arrival_beads", "bead " + bead.str() + " is not a whole number");
+    const double k = b < 0 ? static_cast<double>(count) + b : b;
+    if (k < 0 || k >= static_cast<double>(count))
+      cfg.fail("output.arrival_beads", "bead " + bead.str() + " is not in the chain of " +
+                                           std::to_string(count) + " beads (0.." +
+                                           std::to_string(count - 1) + ", or -1..-" +
+                                           std::to_string(count) + " from the end)");
+    run.arrival_beads.push_back(static_cast<long long>(k));
   }
 }
 
@@ -661,7 +676,7 @@ void set_engine(const CaseConfig& cfg, RunSetup& run) {
   settings.skin = cfg.number("simulation.skin");
   if (settings.skin == 0.0) settings.skin = 0.2 * run.scene.particles.radius.minCoeff();
   settings.threads = static_cast<int>(cfg.integer("simulation.threads"));
-  if (settings.threads == 0) settings.threads = omp_get_max_threads();
+  if (settings.threads == 0) settings.threads = default_threads();
   const std::string& engine = cfg.text("simulation.engine");
   settings.engine = engine == "general" ? SimulationSettings::Engine::general
                     : engine == "chain" ? SimulationSettings::Engine::chain

@@ -19,4 +19,9 @@ std::optional<boost::program_options::variables_map> parse_command_line(
     const boost::program_options::options_description& options, std::string* positional,
     std::string_view command, std::ostream* err);
 
+/// The threads of a command's parallel loop: its --threads option, or when that is not given the
+/// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or
+/// OMP_NUM_THREADS) and the allowed range, when the count is not in 1..max_threads.
+int command_threads(const boost::program_options::variables_map& options);
+
 }  // namespace chaindem

@@ -8,6 +8,15 @@
 
 namespace chaindem::sweep {
 
+/// The most cases a sweep may have. Every case is parsed and checked before any runs, and each
+/// holds its keys in memory until it has run (~20 kB): 100000 cases take ~2 GB and a minute of
+/// checking on two cores before the first one runs, and as many groups in one file. The shipped
+/// studies have 16 and 120 cases; a larger study is split into several sweeps.
+inline constexpr std::size_t max_cases = 100000;
+/// The most values one axis may have: as many as the cases of a sweep (of which it is a factor).
+/// Ranges are counted before their values are made.
+inline constexpr std::size_t max_axis_values = max_cases;
+
 /// One swept case key and its values.
 struct Axis {
   std::string key;                  // case key, section.name

@@ -37,6 +37,13 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w);
 /// facing -x after the last.
 bool forms_chain(const Scene& scene);
 
+/// The most OpenMP threads one parallel loop of chaindem may ask for (`--threads`,
+/// `simulation.threads`, OMP_NUM_THREADS). Beyond the core count, threads only take turns on the
+/// cores; 1024 is more than the hardware threads of a two-socket compute node, and far enough
+/// below the counts at which the OpenMP runtime cannot start a team (it lays a team out on the
+/// stack: tens of thousands of threads crash it) to be safe on any machine.
+inline constexpr int max_threads = 1024;
+
 struct SimulationSettings {
   const LawEntry* law = nullptr;
   LawParams law_params;

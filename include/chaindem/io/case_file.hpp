@@ -51,6 +51,14 @@ const std::vector<KeySpec>& case_keys();
 /// The keys of one [material.NAME] section.
 std::vector<KeySpec> material_keys(const std::string& name);
 
+/// Checks one value of a declared key as reading a case does (type, finite, range): the problem,
+/// or empty when the value is fine or `key` is not declared (reading the case then says so).
+std::string check_key_value(std::string_view key, const std::string& value);
+
+/// The OpenMP default thread count: OMP_NUM_THREADS, else all cores (at most max_threads of
+/// them). Throws CaseError when OMP_NUM_THREADS asks for more than max_threads.
+int default_threads();
+
 /// A parsed and validated case: every declared key that has a value (given or default).
 class CaseConfig {
  public:

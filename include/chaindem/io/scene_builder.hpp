@@ -4,9 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
-#include "chaindem/io/case_file.hpp"
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/case_file.hpp"
 
 namespace chaindem {
 
@@ -17,6 +18,9 @@ struct RunSetup {
   std::int64_t steps = 0;         ///< steps to run
   std::int64_t output_every = 1;  ///< steps between output frames
   bool write_contacts = true;
+  /// The chain beads watched for the pulse (output.arrival_beads, negative ones resolved from the
+  /// end), each checked to be in the chain.
+  std::vector<long long> arrival_beads;
   std::string output_file;     ///< from the case (the command line may override it)
   std::string time_step_note;  ///< how the time step was chosen
   std::size_t memory_estimate = 0;  ///< peak memory of the run, estimated before building [bytes]
