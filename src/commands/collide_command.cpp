@@ -13,6 +13,7 @@
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/output_file.hpp"
 #include "chaindem/laws/binary_impact.hpp"
 
 namespace po = boost::program_options;
@@ -33,13 +34,9 @@ double body_mass(const Body& b, double length) {
 
 void write_loop(const std::string& path, const CollisionReport& r) {
   using namespace hdf5;
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const std::string partial = path + ".partial";
-  {
-    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
-                      "cannot create '" + partial + "'"),
-                H5Fclose);
-    const hid_t f = file.get();
+  PartialOutput output(path);
+  const hid_t f = output.create_hdf5();
+  try {
     const auto n = static_cast<hsize_t>(r.result.history.size());
     std::vector<double> t, d, v, force;
     for (const auto& s : r.result.history) {
@@ -58,8 +55,10 @@ void write_loop(const std::string& path, const CollisionReport& r) {
       attr_numbers<double>(f, "param." + key, {value}, H5T_NATIVE_DOUBLE);
     for (const auto& [key, value] : r.scalars())
       attr_numbers<double>(f, key, {value}, H5T_NATIVE_DOUBLE);
+  } catch (const std::exception& e) {
+    throw output.error(e.what());
   }
-  std::rename(partial.c_str(), path.c_str());
+  output.commit();
 }
 
 // The results: a JSON object, or a table for a reader.
@@ -306,6 +305,14 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     err << "chaindem collide: invalid input: " << what << "\n";
     return 2;
   };
+  if (vm.count("output")) {
+    try {
+      check_output_path(in.output, {});
+    } catch (const OutputPathError& e) {
+      err << "chaindem collide: invalid output: " << e.what() << "\n";
+      return 2;
+    }
+  }
   try {
     const CollisionReport r = collide(in, vm);
     print_collision(out, r, in.velocity, in.policy, in.json);

@@ -19,6 +19,7 @@
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/output_file.hpp"
 #include "chaindem/laws/restitution.hpp"
 #include "chaindem/version.hpp"
 
@@ -401,7 +402,8 @@ struct LawRuns {
 
 // Runs the case under every run law into `cases`, one law per thread. A failure is kept, not
 // thrown: an exception may not leave the OpenMP loop, and the other laws still finish.
-LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cases) {
+LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cases,
+                      const PartialOutput& output) {
   const std::size_t n = plan.run_laws.size();
   LawRuns runs{std::vector<std::string>(n), std::vector<std::string>(n),
                std::vector<double>(n, 0.0), std::vector<double>(n, nan)};
@@ -420,6 +422,8 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
           it != summary.scalars.end())
         runs.floor[l] = it->second;
       run.commit();
+    } catch (const hdf5::Error& e) {  // the run is fine, the file is not: name the file
+      runs.failures[l] = output.error(e.what()).what();
     } catch (const std::exception& e) {
       runs.failures[l] = e.what();
     }
@@ -567,7 +571,11 @@ void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& p
     out << "\n"
         << name << "\n  " << std::left << std::setw(30) << "law" << std::right << std::setw(9)
         << "mean" << std::setw(5) << "n";
-    for (long long b : plan.shown) out << std::setw(9) << ("#" + std::to_string(b));
+    for (long long b : plan.shown) {
+      std::string label = "#";  // not "#" + ...: GCC 12 warns about it falsely (-Wrestrict)
+      label += std::to_string(b);
+      out << std::setw(9) << label;
+    }
     out << "\n";
     for (std::size_t l = 0; l < plan.laws.size(); ++l) {
       out << "  " << std::left << std::setw(30) << plan.laws[l] << std::right << std::setw(9)
@@ -577,51 +585,48 @@ void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& p
       out << "\n";
     }
   }
-  out << "\nwritten " << in.output << "\n";
 }
 
-// Runs the laws into OUTPUT.partial, writes the comparison, prints it, and renames the file to
-// OUTPUT once it is complete; a failure leaves no file.
+// Runs the laws into OUTPUT.partial, writes the comparison and prints it; the file becomes
+// OUTPUT only once every write and its close succeeded (PartialOutput). A failure leaves no file,
+// and "written" is printed only for a file that is there.
 int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::ostream& out,
                           std::ostream& err) {
   using namespace hdf5;
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  const std::string partial = in.output + ".partial";
   try {
-    Handle file(check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
-                      "cannot create '" + partial + "'"),
-                H5Fclose);
-    write_h5md_metadata(file.get(), version);
-    Handle cases = group(file.get(), "cases");
-    const LawRuns runs = run_every_law(in, plan, cases.get());
-    for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
-      if (!runs.failures[l].empty()) {
-        cases.reset();
-        file.reset();
-        fs::remove(partial);
-        err << "chaindem compare: law " << plan.run_laws[l] << " failed: " << runs.failures[l]
-            << "\n";
-        return *stop_flag() ? 128 + *stop_flag() : 1;
-      }
-    warn_floor_hits(err, plan, runs);
+    PartialOutput output(in.output);
+    const hid_t file = output.create_hdf5();
+    try {
+      write_h5md_metadata(file, version);
+      Handle cases = group(file, "cases");
+      const LawRuns runs = run_every_law(in, plan, cases.get(), output);
+      for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
+        if (!runs.failures[l].empty()) {
+          err << "chaindem compare: law " << plan.run_laws[l] << " failed: " << runs.failures[l]
+              << "\n";
+          return *stop_flag() ? 128 + *stop_flag() : 1;  // `output` removes the partial file
+        }
+      warn_floor_hits(err, plan, runs);
 
-    Errors errors = read_metrics(file.get(), in, plan);
-    Handle cmp = group(file.get(), "comparison");
-    write_comparison(cmp.get(), in, plan, runs, errors);
-    attr_string(file.get(), "chaindem_status", "complete");
-    if (in.json)
-      print_json(out, in, plan, runs, errors);
-    else
-      print_table(out, in, plan, runs, errors);
-    cases.reset();
-    cmp.reset();
-    file.reset();
-    fs::rename(partial, in.output);
+      Errors errors = read_metrics(file, in, plan);
+      Handle cmp = group(file, "comparison");
+      write_comparison(cmp.get(), in, plan, runs, errors);
+      attr_string(file, "chaindem_status", "complete");
+      cmp.close("/comparison");
+      cases.close("/cases");
+      // The results do not depend on the file: they are shown even if it cannot be committed.
+      if (in.json)
+        print_json(out, in, plan, runs, errors);
+      else
+        print_table(out, in, plan, runs, errors);
+    } catch (const Error& e) {  // HDF5's: name the file
+      throw output.error(e.what());
+    }
+    output.commit();
+    if (!in.json) out << "\nwritten " << in.output << "\n";
   } catch (const CaseError& e) {
-    fs::remove(partial);
     return invalid_input(err, e.what());
   } catch (const std::exception& e) {
-    fs::remove(partial);
     err << "chaindem compare: error: " << e.what() << "\n";
     return 1;
   }
@@ -648,6 +653,12 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     return invalid_input(err, e.what());
   }
   if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
+  try {
+    check_output_path(in.output, {in.case_path, in.reference_data});
+  } catch (const OutputPathError& e) {
+    err << "chaindem compare: invalid output: " << e.what() << "\n";
+    return 2;
+  }
   return write_comparison_file(in, plan, out, err);
 }
 

@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "chaindem/commands/case_runner.hpp"
+#include "chaindem/io/h5md_writer.hpp"
+#include "chaindem/io/output_file.hpp"
 
 namespace chaindem {
 
@@ -20,6 +22,12 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     return 2;
   }
   const std::string output = options.output.empty() ? run.output_file : options.output;
+  try {
+    check_run_output(output, {options.case_path});
+  } catch (const OutputPathError& e) {
+    err << "chaindem: invalid output: " << e.what() << "\n";
+    return 2;
+  }
   const std::string note = run.time_step_note;
   const SimulationSettings settings = run.settings;
   const Eigen::Index particles = run.scene.particles.size();

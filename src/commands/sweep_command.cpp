@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <csignal>
@@ -27,6 +28,7 @@
 #include "chaindem/commands/sweep_file.hpp"
 #include "chaindem/commands/sweep_scheduler.hpp"
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/output_file.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -139,25 +141,25 @@ struct PartialFile {
   int status = 0;
 };
 
-// A new partial file with the sweep's definition; one that cannot be written is removed.
+// A new partial file with the sweep's definition, kept for a rerun once the definition is on
+// disk; until then a failure removes it (PartialOutput).
 void create_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig) {
   using namespace hdf5;
-  const hid_t id = H5Fcreate(p.path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access());
-  if (id < 0) {
-    p.problem = "cannot create " + p.path + " (does its folder exist, and may it be written?)";
-    p.status = 1;
-    return;
-  }
-  p.file = Handle(id, H5Fclose);
   try {
-    write_definition(p.file.get(), d, sig);
-    check_status(H5Fflush(p.file.get(), H5F_SCOPE_GLOBAL), "flush " + p.path);
-    p.cases = Handle(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
-  } catch (const std::exception& e) {
+    PartialOutput created(d.output, p.path);
+    const hid_t f = created.create_hdf5();
+    try {
+      write_definition(f, d, sig);
+    } catch (const std::exception& e) {
+      throw created.error(e.what());
+    }
+    created.flush();
+    p.file = Handle(created.keep_partial(), H5Fclose);
+    p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
+  } catch (const OutputError& e) {
     p.cases.reset();
     p.file.reset();
-    fs::remove(p.path);
-    p.problem = "cannot write " + p.path + ": " + e.what();
+    p.problem = e.what();
     p.status = 1;
   }
 }
@@ -224,6 +226,10 @@ struct RunOutcome {
   double writing = 0.0;      // seconds writing finished cases (one writer at a time)
   double last_writes = 0.0;  // seconds writing what was queued when the last case finished
   std::vector<std::array<double, 2>> thread_time;  // per thread: computing, in push()
+  // The first write to the file that failed (a full disk), with its case: the file is then
+  // given up. HDF5 cannot be trusted with a file whose writes failed (closing it can crash),
+  // so nothing more is written to it, and no more cases run.
+  std::string write_failure;
 };
 
 // Runs `todo` (this rank's unfinished cases, longest first) on `threads` threads into
@@ -246,6 +252,14 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   const volatile std::sig_atomic_t& stop_signal = *stop_flag();
   std::mutex h5;
   auto last_flush = Clock::now();
+  std::mutex failure_lock;
+  std::atomic<bool> write_failed{false};
+  auto fail_write = [&](std::size_t k, const std::string& what) {
+    std::lock_guard lock(failure_lock);
+    r.failures[k] = what;
+    if (r.write_failure.empty()) r.write_failure = case_label(v.d, k) + ": " + what;
+    write_failed = true;
+  };
   CaseOrder order(todo, v.cost);
   WriteQueue<FinishedCase> writes(
       [&](FinishedCase& c) {
@@ -255,8 +269,15 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
           Clock::time_point start;
           ~Clocked() { total += std::chrono::duration<double>(Clock::now() - start).count(); }
         } clocked{r.writing, write_start};
+        if (write_failed) {
+          r.failures[c.index] = "not written: an earlier write to the file failed";
+          return;
+        }
         try {
           c.run.commit();
+        } catch (const hdf5::Error& e) {
+          fail_write(c.index, e.what());
+          return;
         } catch (const std::exception& e) {
           r.failures[c.index] = e.what();  // its half-written group goes with the dropped run
           return;
@@ -276,6 +297,8 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
           record.texts = c.run.summary().texts;
           record.arrays = summary_arrays(c.run.summary());
           record.status = "ok";
+        } catch (const hdf5::Error& e) {
+          fail_write(c.index, e.what());
         } catch (const std::exception& e) {
           r.failures[c.index] = e.what();
         }
@@ -289,7 +312,7 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   {
     auto& clock = r.thread_time[static_cast<std::size_t>(omp_get_thread_num())];
     while (const std::optional<std::size_t> next = order.next(writes.empty())) {
-      if (stop_signal) break;
+      if (stop_signal || write_failed) break;
       const std::size_t k = *next;
       auto start = Clock::now();
       try {
@@ -305,6 +328,8 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
         writes.push({k, std::move(run)}, bytes);
         clock[1] += seconds_since(start);
       } catch (const Interrupted&) {
+      } catch (const hdf5::Error& e) {  // a long run writes while it computes
+        fail_write(k, e.what());
       } catch (const std::exception& e) {
         r.failures[k] = e.what();
       }
@@ -317,27 +342,24 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   return r;
 }
 
-// Rank 0: takes the other ranks' cases into its file, reads back the summaries of cases run
-// earlier, writes /summary and renames the file to its final name. Returns the failed cases.
-int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_group,
-            RunOutcome& r, int ranks, std::ostream& err,
-            const std::function<void(const char*)>& phase) {
+// Rank 0, into its open `file`: the other ranks' cases (`sources`, their open `rank_files`),
+// the summaries of cases run earlier read back, /summary and the status. Returns the failed
+// cases.
+int write_collected(const SweepDefinition& d, hid_t file,
+                    const std::vector<std::string>& rank_files,
+                    const std::vector<hdf5::Handle>& sources, RunOutcome& r, int ranks,
+                    std::ostream& err, const std::function<void(const char*)>& phase) {
   using namespace hdf5;
-  const hid_t file = partial.file.get();
-  std::vector<std::string> rank_files;
   for (int rank = 1; rank < ranks; ++rank) {
-    const std::string other =
-        d.output + ".rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".partial";
-    rank_files.push_back(other);
-    Handle src(check(H5Fopen(other.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + other),
-               H5Fclose);
+    const std::string& other = rank_files[static_cast<std::size_t>(rank - 1)];
+    const hid_t src = sources[static_cast<std::size_t>(rank - 1)].get();
     for (std::size_t k = static_cast<std::size_t>(rank); k < d.cases.size();
          k += static_cast<std::size_t>(ranks)) {
       const std::string name = "cases/" + case_name(k);
-      if (H5Lexists(src.get(), "cases", H5P_DEFAULT) > 0 &&
-          H5Lexists(src.get(), name.c_str(), H5P_DEFAULT) > 0 &&
+      if (H5Lexists(src, "cases", H5P_DEFAULT) > 0 &&
+          H5Lexists(src, name.c_str(), H5P_DEFAULT) > 0 &&
           H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0)
-        check_status(H5Ocopy(src.get(), name.c_str(), file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
+        check_status(H5Ocopy(src, name.c_str(), file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
                      "copy " + other + ":/" + name);
     }
   }
@@ -359,9 +381,37 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
   write_summary(file, d, r.records);
   if (H5Aexists(file, "chaindem_status") > 0) H5Adelete(file, "chaindem_status");
   attr_string(file, "chaindem_status", "complete");
-  cases_group.reset();
-  partial.file.reset();
-  fs::rename(partial.path, d.output);
+  return failed_cases;
+}
+
+// Rank 0: takes the other ranks' cases into its file, completes it (write_collected) and commits
+// it (PartialOutput): it gets its final name only once every write, its close and the rename
+// succeeded. An other rank's file that cannot be opened leaves this rank's for a rerun; a failure
+// writing this rank's file removes it. Returns the failed cases.
+int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_group,
+            RunOutcome& r, int ranks, std::ostream& err,
+            const std::function<void(const char*)>& phase) {
+  using namespace hdf5;
+  std::vector<std::string> rank_files;
+  std::vector<Handle> sources;
+  for (int rank = 1; rank < ranks; ++rank) {
+    const std::string other =
+        d.output + ".rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".partial";
+    rank_files.push_back(other);
+    sources.emplace_back(
+        check(H5Fopen(other.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + other), H5Fclose);
+  }
+  PartialOutput output(d.output, partial.path);
+  output.adopt_hdf5(partial.file.release());
+  int failed_cases = 0;
+  try {
+    failed_cases = write_collected(d, output.file(), rank_files, sources, r, ranks, err, phase);
+    cases_group.close("/cases");
+  } catch (const std::exception& e) {
+    throw output.error(e.what());
+  }
+  sources.clear();
+  output.commit();
   for (const auto& f : rank_files) fs::remove(f);
   phase("summary and close");
   return failed_cases;
@@ -395,7 +445,14 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   }
   const SweepDefinition& d = v.d;
 
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  try {
+    check_output_path(d.output, {o.sweep_path, d.base});
+  } catch (const OutputPathError& e) {
+    if (log) *log << "chaindem sweep: invalid output: " << e.what() << "\n";
+    return 2;
+  }
+
+  hdf5::quiet_errors();
   PartialFile partial = open_partial(d, rank, ranks);
   if (const int status = mpi.max(partial.status)) {
     if (!partial.problem.empty())
@@ -431,6 +488,18 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     *log << "sweep timing: writing what was queued when the last case finished " << r.last_writes
          << " s\n";
   }
+  if (mpi.max(r.write_failure.empty() ? 0 : 1)) {
+    if (!r.write_failure.empty()) {  // this rank's file is given up: removed, unclosed
+      PartialOutput given_up(d.output, partial.path);
+      given_up.adopt_hdf5(partial.file.release());
+      cases_group.release();
+      err << "chaindem sweep: error: " << given_up.error(r.write_failure).what() << "\n";
+    } else {  // intact: kept for a rerun, as when interrupted
+      cases_group.reset();
+      partial.file.reset();
+    }
+    return 1;
+  }
   const int interrupted = mpi.max(*stop_flag());
   if (interrupted) {
     cases_group.reset();
@@ -446,13 +515,26 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
     if (owner != 0) mpi.gather_string(owner, r.failures[k]);
   }
-  if (rank != 0) {
-    cases_group.reset();
-    partial.file.reset();
+  bool closed = true;
+  if (rank != 0) {  // its file stays for rank 0 to collect, closed (each step checked) or removed
+    PartialOutput mine(d.output, partial.path);
+    mine.adopt_hdf5(partial.file.release());
+    try {
+      try {
+        cases_group.close("/cases");
+      } catch (const std::exception& e) {
+        throw mine.error(e.what());
+      }
+      mine.close_hdf5();
+      mine.keep_partial();
+    } catch (const OutputError& e) {
+      err << "chaindem sweep: rank " << rank << ": error: " << e.what() << "\n";
+      closed = false;
+    }
   }
-  mpi.barrier();  // every rank's file is closed and complete
+  mpi.barrier();  // every rank's file is closed and complete, or removed
   if (rank != 0) {
-    bool any_failed = false;
+    bool any_failed = !closed;
     for (const auto& f : r.failures) any_failed = any_failed || !f.empty();
     return any_failed ? 1 : 0;
   }

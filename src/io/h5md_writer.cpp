@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/io/output_file.hpp"
 #include "chaindem/io/xdmf_writer.hpp"
 #include "chaindem/version.hpp"
 
@@ -148,6 +149,7 @@ class Background {
     // queue is full, or at the end of the run. Best effort.
     sched_param idle{};
     pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+    quiet_errors();
     std::unique_lock lock(mutex_);
     for (;;) {
       work_.wait(lock, [&] { return !frames_.empty() || stopping_; });
@@ -197,6 +199,17 @@ class Background {
 
 }  // namespace
 
+void check_run_output(const std::string& path, const std::vector<std::string>& inputs) {
+  check_output_path(path, inputs);
+  const std::string xdmf = xdmf_path_for(path);
+  if (std::filesystem::path(xdmf).lexically_normal() ==
+      std::filesystem::path(path).lexically_normal())
+    throw OutputPathError("output '" + path +
+                          "': the XDMF file written beside it would have the same name; give a "
+                          "name that does not end in .xdmf");
+  check_output_path(xdmf, inputs);
+}
+
 struct H5mdWriter::Impl {
   std::mutex* lock = nullptr;  // shared-file mode: held for every HDF5 call
   hid_t parent = -1;           // shared-file mode: the group that receives this run's group
@@ -218,7 +231,8 @@ struct H5mdWriter::Impl {
   bool created = false;            // every object of the run exists
   std::vector<double> transposed;  // append(): one N x 3 block, particle-major
   bool group_made = false;         // shared file: the run's group exists (perhaps half-filled)
-  Handle file;                     // the file, or the group that holds this run
+  hid_t root = -1;                 // the run's own file, or run_group
+  Handle run_group;                // shared file: the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
   Clock clock;  // in position; linked into every other time series and /contacts
   TimeSeries position, velocity, force;
@@ -241,7 +255,13 @@ struct H5mdWriter::Impl {
   Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts, std::mutex* l);
   void append(const Frame& f);  // the frame into the time series' buffers (HDF5 when spilling)
   std::size_t buffered_bytes() const;
-  void create();  // the file's objects; holds the lock if shared
+  void create();         // the file's objects; holds the lock if shared
+  void close_objects();  // every object this run opened, each close checked
+  // The end of the run: the queued frames, the summary and the status written, and every
+  // object closed, each close checked.
+  void end(const std::map<std::string, double>& summary,
+           const std::map<std::string, std::vector<double>>& arrays,
+           const std::map<std::string, std::string>& texts);
 };
 
 H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts,
@@ -306,15 +326,15 @@ std::size_t H5mdWriter::buffered_bytes() const {
 H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
                        bool write_contacts)
     : impl_(std::make_unique<Impl>(meta, sim, write_contacts, nullptr)),
-      path_(std::move(path)),
-      partial_path_(path_ + ".partial") {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions with our message
-  impl_->file =
-      Handle(check(H5Fcreate(partial_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()),
-                   "cannot create '" + partial_path_ + "'"),
-             H5Fclose);
+      output_(std::make_unique<PartialOutput>(path)),
+      path_(std::move(path)) {
+  impl_->root = output_->create_hdf5();
   particles_ = sim.particles().size();
-  impl_->create();
+  try {
+    impl_->create();
+  } catch (const std::exception& e) {
+    throw output_->error(e.what());
+  }
   Impl* m = impl_.get();
   impl_->background =
       std::make_unique<Background>([m](const Frame& f) { m->append(f); }, queue_bytes);
@@ -331,11 +351,13 @@ H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMet
 }
 
 void H5mdWriter::Impl::create() {
+  quiet_errors();
   if (parent >= 0) {
-    file = group(parent, group_name);
+    run_group = group(parent, group_name);
+    root = run_group.get();
     group_made = true;  // from here a failure must remove it (see the destructor)
   }
-  const hid_t f = file.get();
+  const hid_t f = root;
   if (parent < 0) write_h5md_metadata(f, version);  // a shared file has it once, at its root
 
   const auto n = static_cast<hsize_t>(radius.size());
@@ -345,6 +367,7 @@ void H5mdWriter::Impl::create() {
     Handle box = group(chain.get(), "box");
     attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
     attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
+    box.close("box");
   }
   position.open(chain.get());
   clock.step.attach(position.group_.get());
@@ -398,8 +421,23 @@ void H5mdWriter::Impl::create() {
     attr_string(law_group.get(), "tension", tension == TensionPolicy::clamp ? "clamp" : "allow");
     for (const auto& [key, value] : law_params)
       attr_numbers<double>(law_group.get(), key, {value}, H5T_NATIVE_DOUBLE);
+    law_group.close("/parameters/law");
+    derived.close("/parameters/derived");
+    params.close("/parameters");
   }
   created = true;
+}
+
+void H5mdWriter::Impl::close_objects() {
+  for (TimeSeries* ts : {&position, &velocity, &force, &momentum, &wall_position})
+    ts->group_.close(ts->name);
+  for (auto& [name, series] : energy) series.group_.close(name);
+  contacts_group.close("/contacts");
+  walls_group.close("/walls");
+  observables.close("/observables");
+  chain.close("/particles/chain");
+  particles.close("/particles");
+  run_group.close(group_name);
 }
 
 H5mdWriter::~H5mdWriter() {
@@ -414,9 +452,8 @@ H5mdWriter::~H5mdWriter() {
     return;
   }
   if (impl_) impl_->background.reset();  // stop the writing thread (its frames are dropped)
-  impl_.reset();                         // close the file before removing it
-  std::error_code ec;
-  std::filesystem::remove(partial_path_, ec);
+  impl_.reset();
+  output_.reset();  // removes the partial file
 }
 
 void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
@@ -454,10 +491,15 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
     collect(sim.pair_contacts(), false);
     collect(sim.wall_contacts(), true);
   }
-  if (m.background)
-    m.background->push(std::move(f));
-  else
+  if (!m.background) {
     m.append(f);
+    return;
+  }
+  try {
+    m.background->push(std::move(f));  // rethrows what failed on the writing thread
+  } catch (const std::exception& failure) {
+    throw output_->error(failure.what());
+  }
 }
 
 void H5mdWriter::Impl::append(const Frame& f) {
@@ -499,50 +541,67 @@ void H5mdWriter::Impl::append(const Frame& f) {
   }
 }
 
-void H5mdWriter::finish(const std::map<std::string, double>& summary,
-                        const std::map<std::string, std::vector<double>>& arrays,
-                        const std::map<std::string, std::string>& texts) {
-  Impl& m = *impl_;
-  if (m.background) {  // every queued frame is written, then HDF5 is ours again
-    m.background->finish();
-    m.background.reset();
+void H5mdWriter::Impl::end(const std::map<std::string, double>& summary,
+                           const std::map<std::string, std::vector<double>>& arrays,
+                           const std::map<std::string, std::string>& texts) {
+  if (background) {  // every queued frame is written, then HDF5 is ours again
+    background->finish();
+    background.reset();
   }
-  std::unique_lock guard = m.lock ? std::unique_lock(*m.lock) : std::unique_lock<std::mutex>();
-  if (!m.created) m.create();
-  m.clock.step.close();
-  m.clock.time.close();
-  std::vector<hid_t> sharing{m.velocity.group_.get(), m.force.group_.get(),
-                             m.momentum.group_.get()};
-  for (auto& [name, series] : m.energy) sharing.push_back(series.group_.get());
-  if (!m.wall_names.empty()) sharing.push_back(m.wall_position.group_.get());
-  if (m.contacts) sharing.push_back(m.contacts_group.get());
+  std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+  quiet_errors();
+  if (!created) create();
+  clock.step.close();
+  clock.time.close();
+  std::vector<hid_t> sharing{velocity.group_.get(), force.group_.get(), momentum.group_.get()};
+  for (auto& [name, series] : energy) sharing.push_back(series.group_.get());
+  if (!wall_names.empty()) sharing.push_back(wall_position.group_.get());
+  if (contacts) sharing.push_back(contacts_group.get());
   for (const hid_t g : sharing)
     for (const char* name : {"step", "time"})
-      check_status(H5Lcreate_hard(m.position.group_.get(), name, g, name, H5P_DEFAULT, H5P_DEFAULT),
+      check_status(H5Lcreate_hard(position.group_.get(), name, g, name, H5P_DEFAULT, H5P_DEFAULT),
                    std::string("link ") + name);
-  for (TimeSeries* ts : {&m.position, &m.velocity, &m.force, &m.momentum}) ts->value.close();
-  for (auto& [name, series] : m.energy) series.value.close();
-  if (!m.wall_names.empty()) m.wall_position.value.close();
-  if (m.contacts)
-    for (Growing* g : m.contact_datasets()) g->close();
+  for (TimeSeries* ts : {&position, &velocity, &force, &momentum}) ts->value.close();
+  for (auto& [name, series] : energy) series.value.close();
+  if (!wall_names.empty()) wall_position.value.close();
+  if (contacts)
+    for (Growing* g : contact_datasets()) g->close();
   {
-    Handle s = group(m.file.get(), "summary");
+    Handle s = group(root, "summary");
     for (const auto& [key, value] : summary)
       attr_numbers<double>(s.get(), key, {value}, H5T_NATIVE_DOUBLE);
     for (const auto& [key, value] : texts) attr_string(s.get(), key, value);
     for (const auto& [key, values] : arrays)
       dataset_fixed(s.get(), key, {static_cast<hsize_t>(values.size())}, values.data(),
                     H5T_NATIVE_DOUBLE);
+    s.close("/summary");
   }
-  for (const auto& [key, value] : m.meta.labels) attr_string(m.file.get(), key, value);
-  attr_string(m.file.get(), "chaindem_status", "complete");
-  if (parent_ < 0) check_status(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush");
-  impl_.reset();  // closes every object (and the file, unless it is shared)
-  if (parent_ < 0) {
-    std::filesystem::rename(partial_path_, path_);
-    finished_ = true;  // the HDF5 file is complete, even if its XDMF companion fails below
-    write_xdmf(path_, xdmf_path_for(path_), frame_times_, particles_);
+  for (const auto& [key, value] : meta.labels) attr_string(root, key, value);
+  attr_string(root, "chaindem_status", "complete");
+  close_objects();
+}
+
+void H5mdWriter::finish(const std::map<std::string, double>& summary,
+                        const std::map<std::string, std::vector<double>>& arrays,
+                        const std::map<std::string, std::string>& texts) {
+  if (!output_) {  // a group of a shared file, which its owner commits
+    impl_->end(summary, arrays, texts);
+    impl_.reset();
+    finished_ = true;
+    return;
   }
+  try {
+    impl_->end(summary, arrays, texts);
+  } catch (const std::exception& e) {
+    throw output_->error(e.what());
+  }
+  impl_.reset();
+  // The XDMF file names the HDF5 file relative to itself: the two stay together.
+  const std::string h5_name = std::filesystem::path(path_).filename().string();
+  output_->add_companion(xdmf_path_for(path_), [&](std::ostream& x) {
+    write_xdmf(x, h5_name, frame_times_, particles_);
+  });
+  output_->commit();
   finished_ = true;
 }
 

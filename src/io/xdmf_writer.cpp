@@ -1,10 +1,9 @@
 #include "chaindem/io/xdmf_writer.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
+#include <ostream>
 #include <sstream>
-#include <stdexcept>
 
 namespace chaindem {
 
@@ -37,56 +36,49 @@ std::string xml_escaped(const std::string& s) {
 }
 }  // namespace
 
-void write_xdmf(const std::string& h5_path, const std::string& xdmf_path,
+void write_xdmf(std::ostream& x, const std::string& h5_file_name,
                 const std::vector<double>& frame_times, std::int64_t particles) {
-  const std::string file = xml_escaped(std::filesystem::path(h5_path).filename().string());
+  const std::string file = xml_escaped(h5_file_name);
   const std::size_t frames = frame_times.size();
-  const std::string tmp = xdmf_path + ".partial";
-  {
-    std::ofstream x(tmp);
-    if (!x) throw std::runtime_error("cannot write '" + tmp + "'");
-    x << std::setprecision(17);
-    x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-      << "<Xdmf Version=\"2.0\">\n <Domain>\n"
-      << "  <Grid Name=\"chain\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-    // Frame k of a frames x N x 3 dataset.
-    auto slab = [&](const char* dataset, std::size_t k) {
-      std::ostringstream s;
-      s << "       <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 " << particles
-        << " 3\" NumberType=\"Float\" Precision=\"8\" Type=\"HyperSlab\">\n"
-        << "        <DataItem Dimensions=\"3 3\" NumberType=\"Int\" Format=\"XML\">" << k
-        << " 0 0  1 1 1  1 " << particles << " 3</DataItem>\n"
-        << "        <DataItem Dimensions=\"" << frames << " " << particles
-        << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":" << dataset
-        << "</DataItem>\n"
-        << "       </DataItem>\n";
-      return s.str();
-    };
-    for (std::size_t k = 0; k < frames; ++k) {
-      x << "   <Grid Name=\"frame " << k << "\" GridType=\"Uniform\">\n"
-        << "    <Time Value=\"" << frame_times[k] << "\"/>\n"
-        << "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << particles
-        << "\" NodesPerElement=\"1\"/>\n"
-        << "    <Geometry GeometryType=\"XYZ\">\n"
-        << slab("/particles/chain/position/value", k) << "    </Geometry>\n";
-      for (const char* name : {"velocity", "force"})
-        x << "    <Attribute Name=\"" << name << "\" AttributeType=\"Vector\" Center=\"Node\">\n"
-          << slab((std::string("/particles/chain/") + name + "/value").c_str(), k)
-          << "    </Attribute>\n";
-      x << "    <Attribute Name=\"radius\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-        << "     <DataItem Dimensions=\"" << particles
-        << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
-        << ":/particles/chain/radius</DataItem>\n    </Attribute>\n"
-        << "    <Attribute Name=\"species\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-        << "     <DataItem Dimensions=\"" << particles
-        << "\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">" << file
-        << ":/particles/chain/species</DataItem>\n    </Attribute>\n"
-        << "   </Grid>\n";
-    }
-    x << "  </Grid>\n </Domain>\n</Xdmf>\n";
-    if (!x) throw std::runtime_error("cannot write '" + tmp + "'");
+  x << std::setprecision(17);
+  x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
+    << "<Xdmf Version=\"2.0\">\n <Domain>\n"
+    << "  <Grid Name=\"chain\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  // Frame k of a frames x N x 3 dataset.
+  auto slab = [&](const char* dataset, std::size_t k) {
+    std::ostringstream s;
+    s << "       <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 " << particles
+      << " 3\" NumberType=\"Float\" Precision=\"8\" Type=\"HyperSlab\">\n"
+      << "        <DataItem Dimensions=\"3 3\" NumberType=\"Int\" Format=\"XML\">" << k
+      << " 0 0  1 1 1  1 " << particles << " 3</DataItem>\n"
+      << "        <DataItem Dimensions=\"" << frames << " " << particles
+      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":" << dataset
+      << "</DataItem>\n"
+      << "       </DataItem>\n";
+    return s.str();
+  };
+  for (std::size_t k = 0; k < frames; ++k) {
+    x << "   <Grid Name=\"frame " << k << "\" GridType=\"Uniform\">\n"
+      << "    <Time Value=\"" << frame_times[k] << "\"/>\n"
+      << "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << particles
+      << "\" NodesPerElement=\"1\"/>\n"
+      << "    <Geometry GeometryType=\"XYZ\">\n"
+      << slab("/particles/chain/position/value", k) << "    </Geometry>\n";
+    for (const char* name : {"velocity", "force"})
+      x << "    <Attribute Name=\"" << name << "\" AttributeType=\"Vector\" Center=\"Node\">\n"
+        << slab((std::string("/particles/chain/") + name + "/value").c_str(), k)
+        << "    </Attribute>\n";
+    x << "    <Attribute Name=\"radius\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+      << "     <DataItem Dimensions=\"" << particles
+      << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+      << ":/particles/chain/radius</DataItem>\n    </Attribute>\n"
+      << "    <Attribute Name=\"species\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+      << "     <DataItem Dimensions=\"" << particles
+      << "\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">" << file
+      << ":/particles/chain/species</DataItem>\n    </Attribute>\n"
+      << "   </Grid>\n";
   }
-  std::filesystem::rename(tmp, xdmf_path);
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 }
 
 }  // namespace chaindem

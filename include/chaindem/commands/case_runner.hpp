@@ -48,8 +48,9 @@ struct Interrupted : std::runtime_error {
 void install_stop_handlers();
 const volatile std::sig_atomic_t* stop_flag();
 
-/// Runs the case and writes `path` (via path.partial, renamed when complete). Throws
-/// Interrupted, or std::runtime_error when the integration diverges.
+/// Runs the case and writes `path` (via path.partial, renamed when complete, PartialOutput).
+/// Throws Interrupted, OutputError when the file cannot be written, or std::runtime_error when
+/// the integration diverges; none leaves a file behind.
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control = {});
 

@@ -7,9 +7,10 @@
 //   /contacts/{step,time,offset,first,second,overlap,normal_force,approach_rate,impact_velocity}
 //   /walls/position/{step,time,value}
 //   /parameters                 every resolved case key (attributes), the case text, derived values
-// The file is written under NAME.partial and renamed to NAME only when the run completed, so an
-// interrupted run never leaves a file that looks complete; NAME.xdmf is written beside it for
-// ParaView. docs/output-format.md has the details.
+// The file is written under NAME.partial and renamed to NAME only when the run completed and
+// every write succeeded (PartialOutput), so a run that is interrupted or fails never leaves a
+// file that looks complete; NAME.xdmf is written beside it for ParaView, committed with it.
+// docs/output-format.md has the details.
 
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +23,13 @@
 #include "chaindem/engine/simulation.hpp"
 
 namespace chaindem {
+
+class PartialOutput;
+
+/// Refuses (OutputPathError) a run's output `path` that check_output_path() refuses, or whose
+/// XDMF file beside it would be: the pair must not replace each other, an input, or what is not
+/// a regular file.
+void check_run_output(const std::string& path, const std::vector<std::string>& inputs);
 
 struct RunMetadata {
   std::map<std::string, std::string> parameters;  ///< resolved case keys
@@ -57,8 +65,9 @@ class H5mdWriter {
   /// Appends one frame: particle state, the energies `e` (sim.energies(), which the caller has
   /// at hand), contacts, walls. Writing a run's own file happens on a background thread.
   void write_frame(const Simulation& sim, const EnergyReport& e);
-  /// Writes the run summary (scalars and texts as attributes, arrays as datasets of /summary),
-  /// closes the file and renames it to its final name.
+  /// Writes the run summary (scalars and texts as attributes, arrays as datasets of /summary)
+  /// and closes every object, each close checked; a run's own file is then committed with its
+  /// XDMF file (PartialOutput::commit). Throws OutputError for a run's own file, naming it.
   void finish(const std::map<std::string, double>& summary,
               const std::map<std::string, std::vector<double>>& arrays = {},
               const std::map<std::string, std::string>& texts = {});
@@ -70,8 +79,8 @@ class H5mdWriter {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<PartialOutput> output_;  ///< a run's own file; none in a shared file
   std::string path_;
-  std::string partial_path_;
   bool finished_ = false;
   std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
   std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file

@@ -8,23 +8,61 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace chaindem::hdf5 {
 
+/// A failed HDF5 call: what was being done and, from HDF5's error stack, why.
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// HDF5 prints its error stack to stderr, per thread, unless told not to; chaindem reports the
+/// error itself (Error), so each thread that calls HDF5 turns the printing off before it does.
+inline void quiet_errors() {
+  thread_local const bool quiet = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+  (void)quiet;
+}
+
+/// Why the last HDF5 call of this thread failed, and clears its error stack. The innermost entry
+/// holds the cause; a file driver's names the system's error ("error message = 'No space left
+/// on device'"), which is what a user needs to read.
+inline std::string error_reason() {
+  std::string innermost;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned n, const H5E_error2_t* e, void* out) -> herr_t {
+        if (n == 0 && e->desc) *static_cast<std::string*>(out) = e->desc;
+        return 0;
+      },
+      &innermost);
+  H5Eclear2(H5E_DEFAULT);
+  const std::string marker = "error message = '";
+  if (const auto at = innermost.find(marker); at != std::string::npos) {
+    const auto from = at + marker.size();
+    return innermost.substr(from, innermost.find('\'', from) - from);
+  }
+  return innermost;
+}
+
+[[noreturn]] inline void fail(const std::string& what) {
+  const std::string reason = error_reason();
+  throw Error("HDF5 error: " + what + (reason.empty() ? "" : ": " + reason));
+}
 inline hid_t check(hid_t id, const std::string& what) {
-  if (id < 0) throw std::runtime_error("HDF5 error: " + what);
+  if (id < 0) fail(what);
   return id;
 }
 inline void check_status(herr_t status, const std::string& what) {
-  if (status < 0) throw std::runtime_error("HDF5 error: " + what);
+  if (status < 0) fail(what);
 }
 
 // Owns one HDF5 identifier.
 class Handle {
  public:
   Handle() = default;
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(hid_t id, herr_t (*close_fn)(hid_t)) : id_(id), close_(close_fn) {}
   Handle(Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
   Handle& operator=(Handle&& o) noexcept {
     reset();
@@ -34,10 +72,19 @@ class Handle {
     return *this;
   }
   ~Handle() { reset(); }
+  /// Closes, ignoring a failure: for objects given up on after an error.
   void reset() {
     if (id_ >= 0 && close_) close_(id_);
     id_ = -1;
   }
+  /// Closes and throws Error if HDF5 cannot: closing a dataset writes what it still buffers, so
+  /// a full disk can show here first. Objects of a file about to be committed close this way.
+  void close(const std::string& what) {
+    const hid_t id = std::exchange(id_, -1);
+    if (id >= 0 && close_) check_status(close_(id), "close " + what);
+  }
+  /// Gives up the identifier without closing it (an abandoned file, see PartialOutput).
+  hid_t release() { return std::exchange(id_, -1); }
   hid_t get() const { return id_; }
 
  private:
@@ -102,6 +149,7 @@ inline void attr_string(hid_t obj, const std::string& name, const std::string& v
               H5Aclose);
   const char* p = value.c_str();
   check_status(H5Awrite(attr.get(), utf8_string_type(), &p), "write attribute " + name);
+  attr.close("attribute " + name);
 }
 
 // Fixed-length, null-terminated ASCII strings, which H5MD 1.1 requires for its metadata.
@@ -123,6 +171,7 @@ inline void attr_fixed_strings(hid_t obj, const std::string& name,
   for (std::size_t k = 0; k < values.size(); ++k)
     std::copy(values[k].begin(), values[k].end(), buffer.begin() + static_cast<long>(k * width));
   check_status(H5Awrite(attr.get(), type.get(), buffer.data()), "write attribute " + name);
+  attr.close("attribute " + name);
 }
 
 inline void attr_strings(hid_t obj, const std::string& name,
@@ -139,6 +188,7 @@ inline void attr_strings(hid_t obj, const std::string& name,
   std::vector<const char*> p;
   for (const auto& v : values) p.push_back(v.c_str());
   check_status(H5Awrite(attr.get(), type.get(), p.data()), "write attribute " + name);
+  attr.close("attribute " + name);
 }
 
 template <class T>
@@ -151,6 +201,7 @@ void attr_numbers(hid_t obj, const std::string& name, const std::vector<T>& valu
                     "attribute " + name),
               H5Aclose);
   check_status(H5Awrite(attr.get(), type, values.data()), "write attribute " + name);
+  attr.close("attribute " + name);
 }
 
 // Dataset creation: no modification times in the object header (the
@@ -189,6 +240,7 @@ inline void dataset_string(hid_t parent, const std::string& name, const std::str
   const char* p = value.c_str();
   check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, transfer.get(), &p),
                "write " + name);
+  d.close("dataset " + name);
 }
 
 // A fixed dataset of doubles or ints with shape `dims`.
@@ -204,6 +256,7 @@ void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsiz
            H5Dclose);
   check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
   if (!unit.empty()) attr_string(d.get(), "unit", unit);
+  d.close("dataset " + name);
 }
 
 // The /h5md group of H5MD 1.1: version, author, creator.
@@ -216,6 +269,9 @@ inline void write_h5md_metadata(hid_t file, const std::string& creator_version) 
   Handle creator = group(h5md.get(), "creator");
   attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
   attr_fixed_strings(creator.get(), "version", {creator_version}, true);
+  creator.close("/h5md/creator");
+  author.close("/h5md/author");
+  h5md.close("/h5md");
 }
 
 // A dataset that grows along its first dimension. Appended rows are buffered; the dataset is
@@ -271,6 +327,7 @@ class Growing {
     pending_ += rows;
     if (parent_ >= 0 && buffer_.size() >= spill_bytes) {
       std::unique_lock guard = lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>();
+      quiet_errors();
       write(true);
     }
   }
@@ -281,8 +338,9 @@ class Growing {
 
   /// Writes what is buffered and closes the dataset; the caller holds the file's lock, if any.
   void close() {
+    quiet_errors();
     write(false);
-    dataset_.reset();
+    dataset_.close("dataset " + name_);
   }
 
  private:

@@ -4,13 +4,16 @@
 // are hyperslabs of the H5MD datasets (no data is copied).
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 namespace chaindem {
 
-/// Writes `xdmf_path` describing `h5_path` (referenced by its file name, so keep them together).
-void write_xdmf(const std::string& h5_path, const std::string& xdmf_path,
+/// Writes to `x` the XDMF file of a run's HDF5 file, which it names `h5_file_name` (a name
+/// relative to the XDMF file: keep the two together). H5mdWriter writes it beside the run's
+/// file and commits the two together.
+void write_xdmf(std::ostream& x, const std::string& h5_file_name,
                 const std::vector<double>& frame_times, std::int64_t particles);
 
 /// The XDMF path for an HDF5 output path: the same name with .xdmf.

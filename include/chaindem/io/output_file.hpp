@@ -1,0 +1,98 @@
+#pragma once
+// How every command writes its output files, so that nothing is lost and nothing looks complete
+// when it is not (docs/output-format.md, "Output files"):
+// - check_output_path() refuses, before anything runs, a path the command must not write: one
+//   that is not a regular file (a directory, a device, a FIFO), one that is an input, one in a
+//   directory that does not exist;
+// - a PartialOutput writes PATH.partial and renames it to PATH only once every byte is written
+//   and the file is closed, each step checked. Uncommitted, it leaves nothing behind.
+
+#include <hdf5.h>
+
+#include <functional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace chaindem {
+
+/// An output path refused before anything runs (the command exits with status 2).
+struct OutputPathError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// An output file that could not be written (status 1); nothing of it is left on disk.
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws OutputPathError, naming `path` and why, if the file cannot be written safely: `path`
+/// or `path`.partial exists and is not a regular file (a symbolic link counts as what it points
+/// to), either is the same file as one of `inputs` (however spelled or linked), or the
+/// directory of `path` does not exist.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
+
+/// One output file, written under a temporary name and renamed to its own when complete.
+///
+/// The HDF5 file is created as `partial_path`. Before commit(), the caller closes every object
+/// it opened in it (hdf5::Handle::close: each close checked). commit() then flushes and closes
+/// the file, writes the text files beside it (add_companion), each through its own .partial,
+/// and last renames `partial_path` to `path`; every step is checked. If anything fails, or the
+/// object is destroyed uncommitted (an error, an interruption), the partial file and the
+/// companions are removed. A failed HDF5 file is abandoned, not closed: HDF5 1.10 can crash
+/// closing a file whose writes failed.
+class PartialOutput {
+ public:
+  /// Nothing is created yet; the partial file is `path`.partial unless given.
+  explicit PartialOutput(std::string path, std::string partial_path = "");
+  ~PartialOutput();
+  PartialOutput(const PartialOutput&) = delete;
+  PartialOutput& operator=(const PartialOutput&) = delete;
+
+  const std::string& path() const { return path_; }
+  const std::string& partial_path() const { return partial_; }
+
+  /// Creates the partial file as a new HDF5 file (replacing a stale one) and returns it; it is
+  /// owned here. Throws OutputError.
+  hid_t create_hdf5();
+  /// Takes `file`, an HDF5 file already open as the partial file, into this object's care.
+  void adopt_hdf5(hid_t file);
+  hid_t file() const { return file_; }
+  /// Flushes the HDF5 file to disk (checked), leaving it open. Throws OutputError.
+  void flush();
+  /// Flushes and closes the HDF5 file (the first step of commit()), each step checked; every
+  /// object in it must be closed. Throws OutputError, having removed the partial file.
+  void close_hdf5();
+
+  /// A text file committed with this one, before it: `write` fills it. Output files come in
+  /// pairs this way (a run's HDF5 file and its XDMF file): both are there or neither is.
+  void add_companion(std::string path, std::function<void(std::ostream&)> write);
+
+  /// Closes, writes the companions and renames (above). Throws OutputError, having removed
+  /// everything.
+  void commit();
+
+  /// Hands the open HDF5 file to the caller and keeps the partial file on disk (a sweep
+  /// resumes from it): this object no longer removes it.
+  hid_t keep_partial();
+
+  /// An OutputError naming the file: "cannot write 'PATH': `reason`".
+  OutputError error(const std::string& reason) const;
+
+ private:
+  struct Companion {
+    std::string path;
+    std::function<void(std::ostream&)> write;
+    bool placed = false;  // renamed to its own name
+  };
+  void write_companion(Companion& c);
+  void discard() noexcept;
+
+  std::string path_, partial_;
+  hid_t file_ = -1;
+  std::vector<Companion> companions_;
+  bool committed_ = false, kept_ = false;
+};
+
+}  // namespace chaindem

@@ -1,0 +1,200 @@
+#include "chaindem/io/output_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+#include <utility>
+
+#include "chaindem/io/hdf5_util.hpp"
+
+namespace fs = std::filesystem;
+
+namespace chaindem {
+namespace {
+
+// A file that failed to write is abandoned, never closed (see PartialOutput), and HDF5 would
+// close it at exit anyway, which crashes. So HDF5's clean-up at exit is turned off, before any
+// other HDF5 call as it must be; every file chaindem completes is closed explicitly first.
+const bool hdf5_cleanup_at_exit_off = H5dont_atexit() >= 0;
+
+std::string in_quotes(const fs::path& p) {
+  std::string s(1, '\'');
+  s += p.string();
+  s += '\'';
+  return s;
+}
+
+std::string kind_of(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "a special file";
+  }
+}
+
+// `file` (the output, or the partial file it is written as) may be created or replaced.
+void check_target(const std::string& output, const fs::path& file,
+                  const std::vector<std::string>& inputs) {
+  const std::string named = file == fs::path(output) ? "output " + in_quotes(output)
+                                                     : "output " + in_quotes(output) + ": " +
+                                                           in_quotes(file) + ", written first,";
+  const std::string replaced = ": writing the output would replace it";
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);  // what a symbolic link points to
+  if (ec && status.type() != fs::file_type::not_found)
+    throw OutputPathError(named + " cannot be checked: " + ec.message());
+  if (fs::exists(status) && !fs::is_regular_file(status)) {
+    const bool link = fs::is_symlink(fs::symlink_status(file, ec));
+    throw OutputPathError(named + " is " + (link ? "a symbolic link to " : "") +
+                          kind_of(status.type()) + ", not a regular file" + replaced);
+  }
+  for (const auto& input : inputs) {
+    std::error_code same_ec;
+    if (!input.empty() && fs::equivalent(file, input, same_ec) && !same_ec)
+      throw OutputPathError(named + " is the input " + in_quotes(input) + replaced);
+  }
+}
+
+void remove_regular_file(const std::string& path) noexcept {
+  std::error_code ec;
+  if (fs::is_regular_file(fs::symlink_status(path, ec))) fs::remove(path, ec);
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
+  if (path.empty()) throw OutputPathError("the output path is empty");
+  const fs::path file(path);
+  const fs::path parent = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec))
+    throw OutputPathError("output " + in_quotes(path) + ": " +
+                          (fs::exists(parent, ec)
+                               ? in_quotes(parent) + " is not a directory"
+                               : "the directory " + in_quotes(parent) + " does not exist"));
+  check_target(path, file, inputs);
+  check_target(path, path + ".partial", inputs);
+}
+
+PartialOutput::PartialOutput(std::string path, std::string partial_path)
+    : path_(std::move(path)),
+      partial_(partial_path.empty() ? path_ + ".partial" : std::move(partial_path)) {}
+
+PartialOutput::~PartialOutput() {
+  if (!committed_ && !kept_) discard();
+}
+
+OutputError PartialOutput::error(const std::string& reason) const {
+  return OutputError("cannot write '" + path_ + "': " + reason);
+}
+
+hid_t PartialOutput::create_hdf5() {
+  hdf5::quiet_errors();
+  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, hdf5::file_access());
+  if (id < 0) {
+    const std::string reason = hdf5::error_reason();
+    discard();  // the file may exist, empty: HDF5 creates it, then fails to write its header
+    throw error("creating " + partial_ + ": " + reason);
+  }
+  file_ = id;
+  return id;
+}
+
+void PartialOutput::adopt_hdf5(hid_t file) {
+  file_ = file;
+}
+
+void PartialOutput::flush() {
+  hdf5::quiet_errors();
+  if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0) throw error("flush: " + hdf5::error_reason());
+}
+
+void PartialOutput::add_companion(std::string path, std::function<void(std::ostream&)> write) {
+  companions_.push_back({std::move(path), std::move(write), false});
+}
+
+void PartialOutput::write_companion(Companion& c) {
+  const std::string partial = c.path + ".partial";
+  auto failed = [&](const char* doing, int error_number) {
+    return error(std::string(doing) + " " + partial + ": " +
+                 (error_number ? std::strerror(error_number) : "the write failed"));
+  };
+  errno = 0;
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    if (!out) throw failed("creating", errno);
+    c.write(out);
+    out.close();  // writes what the stream buffers: a full disk shows here
+    if (out.fail()) throw failed("writing", errno);
+  }
+  std::error_code ec;
+  fs::rename(partial, c.path, ec);
+  if (ec) throw error("renaming " + partial + " to " + c.path + ": " + ec.message());
+  c.placed = true;
+}
+
+void PartialOutput::close_hdf5() {
+  if (file_ < 0) return;
+  try {
+    hdf5::quiet_errors();
+    // HDF5 does not close a file while objects in it are open, yet reports success: the file
+    // would be written later, or never.
+    const ssize_t open =
+        H5Fget_obj_count(file_, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR);
+    if (open != 0) throw error(std::to_string(open) + " HDF5 object(s) still open");
+    // Flushing first: a failure here leaves the file open, to be given up (discard) rather than
+    // closed; once flushed, the file closes without writing much.
+    if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0) throw error("flush: " + hdf5::error_reason());
+    if (H5Fclose(std::exchange(file_, -1)) < 0) throw error("close: " + hdf5::error_reason());
+  } catch (...) {
+    discard();
+    throw;
+  }
+}
+
+void PartialOutput::commit() {
+  try {
+    close_hdf5();
+    for (Companion& c : companions_) write_companion(c);
+    std::error_code ec;
+    fs::rename(partial_, path_, ec);
+    if (ec) throw error("renaming " + partial_ + ": " + ec.message());
+    committed_ = true;
+  } catch (const OutputError&) {
+    discard();
+    throw;
+  } catch (const std::exception& e) {
+    discard();
+    throw error(e.what());
+  }
+}
+
+hid_t PartialOutput::keep_partial() {
+  kept_ = true;
+  return std::exchange(file_, -1);
+}
+
+void PartialOutput::discard() noexcept {
+  // The HDF5 file is abandoned: its identifier is dropped unclosed (closing a file whose writes
+  // failed can crash HDF5), and its name removed; the system frees it when the program ends.
+  file_ = -1;
+  remove_regular_file(partial_);
+  for (Companion& c : companions_) {
+    remove_regular_file(c.path + ".partial");
+    if (c.placed) remove_regular_file(c.path);
+    c.placed = false;
+  }
+}
+
+}  // namespace chaindem
