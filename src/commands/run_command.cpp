@@ -46,6 +46,9 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";
     return 2;
+  } catch (const OutputPathError& e) {  // another process writes the output (OutputLock)
+    err << "chaindem: invalid output: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     err << "chaindem: error: " << e.what() << "\n";
     return 1;

@@ -452,6 +452,21 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     return 2;
   }
 
+  // Rank 0 is the output's one writer for the whole sweep (OutputLock): another sweep or run on
+  // it is refused before anything is opened, whatever the ranks of either, and a partial file
+  // this sweep finds is no other living process's.
+  std::unique_ptr<OutputLock> lock;
+  std::string locked_out;
+  if (rank == 0) try {
+      lock = std::make_unique<OutputLock>(d.output);
+    } catch (const OutputPathError& e) {
+      locked_out = e.what();
+    }
+  if (mpi.max(locked_out.empty() ? 0 : 1)) {
+    if (!locked_out.empty()) err << "chaindem sweep: " << locked_out << "\n";
+    return 2;
+  }
+
   hdf5::quiet_errors();
   PartialFile partial = open_partial(d, rank, ranks);
   if (const int status = mpi.max(partial.status)) {

@@ -1,9 +1,17 @@
 #include "chaindem/io/output_file.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
 #include <system_error>
 #include <utility>
 
@@ -87,9 +95,85 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   check_target(path, path + ".partial", inputs);
 }
 
+namespace {
+
+// The locks this process holds, by output (absolute, normalised path): a nested OutputLock of
+// the same output only counts (a second flock on a new descriptor would block on the first).
+struct HeldLock {
+  int fd = -1;
+  int count = 0;
+  std::string file;
+};
+std::mutex held_mutex;
+std::map<std::string, HeldLock> held;
+
+std::string holder_of(int fd) {
+  char text[256] = {};
+  const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  return n > 0 ? std::string(text, static_cast<std::size_t>(n)) : "another process";
+}
+
+}  // namespace
+
+OutputLock::OutputLock(const std::string& path) {
+  std::error_code ec;
+  key_ = fs::weakly_canonical(fs::absolute(path), ec).string();
+  if (ec) key_ = fs::absolute(path).lexically_normal().string();
+  std::lock_guard guard(held_mutex);
+  if (HeldLock& h = held[key_]; h.count++ > 0) return;
+  const std::string file = key_ + ".lock";
+  // Retried while the lock file is replaced under us: a holder removes it as it releases, and
+  // the lock on a removed file would guard nothing.
+  for (;;) {
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      held.erase(key_);
+      throw OutputPathError("output '" + path + "': cannot create its lock file " + file + ": " +
+                            std::strerror(errno));
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      if (error == EWOULDBLOCK) {
+        const std::string holder = holder_of(fd);
+        ::close(fd);
+        held.erase(key_);
+        throw OutputPathError("output '" + path + "' is being written by " + holder +
+                              "; wait for it to finish or choose another output");
+      }
+      std::cerr << "chaindem: warning: cannot lock " << file << " (" << std::strerror(error)
+                << "): two commands writing '" << path << "' at once would go undetected\n";
+    }
+    struct stat opened {
+    }, named{};
+    if (::fstat(fd, &opened) == 0 && ::stat(file.c_str(), &named) == 0 &&
+        opened.st_ino == named.st_ino && opened.st_dev == named.st_dev) {
+      char host[256] = {};
+      ::gethostname(host, sizeof host - 1);
+      const std::string who = "chaindem process " + std::to_string(::getpid()) + " on " + host;
+      if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, who.data(), who.size(), 0) < 0) {
+        // Only the message of a refused writer reads it.
+      }
+      held[key_] = {fd, 1, file};
+      return;
+    }
+    ::close(fd);
+  }
+}
+
+OutputLock::~OutputLock() {
+  std::lock_guard guard(held_mutex);
+  const auto it = held.find(key_);
+  if (it == held.end() || --it->second.count > 0) return;
+  // Removed while still locked, so that no one locks a file that is about to go.
+  ::unlink(it->second.file.c_str());
+  ::close(it->second.fd);
+  held.erase(it);
+}
+
 PartialOutput::PartialOutput(std::string path, std::string partial_path)
     : path_(std::move(path)),
-      partial_(partial_path.empty() ? path_ + ".partial" : std::move(partial_path)) {}
+      partial_(partial_path.empty() ? path_ + ".partial" : partial_path),
+      locks_(partial_path.empty()) {}
 
 PartialOutput::~PartialOutput() {
   if (!committed_ && !kept_) discard();
@@ -100,6 +184,7 @@ OutputError PartialOutput::error(const std::string& reason) const {
 }
 
 hid_t PartialOutput::create_hdf5() {
+  if (!lock_ && locks_) lock_ = std::make_unique<OutputLock>(path_);
   hdf5::quiet_errors();
   const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, hdf5::file_access());
   if (id < 0) {
@@ -186,6 +271,7 @@ hid_t PartialOutput::keep_partial() {
 }
 
 void PartialOutput::discard() noexcept {
+  if (locks_ && !lock_) return;  // never the output's writer: the files there are another's
   // The HDF5 file is abandoned: its identifier is dropped unclosed (closing a file whose writes
   // failed can crash HDF5), and its name removed; the system frees it when the program ends.
   file_ = -1;

@@ -168,6 +168,54 @@ class InvalidInput(unittest.TestCase):
             self.assertEqual(os.listdir(tmp), [])
 
 
+class ConcurrentWriters(unittest.TestCase):
+    """Two commands on one output: the second is refused and the first is unharmed, also with
+    HDF5's own file locking off, as on many cluster file systems."""
+
+    ENV = dict(os.environ, HDF5_USE_FILE_LOCKING="FALSE")
+
+    def start_long_run(self, out):
+        proc = subprocess.Popen([CHAINDEM, "run", DEFAULT_CASE, "-o", out, "--quiet",
+                                 "--set", "simulation.duration=0.01", "--set", "chain.count=2000"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=self.ENV)
+        deadline = time.time() + 60
+        while not os.path.exists(out + ".partial") and time.time() < deadline:
+            time.sleep(0.05)
+        return proc
+
+    def test_second_run_and_sweep_are_refused_and_the_first_completes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "same.h5")
+            first = self.start_long_run(out)
+            sweep = os.path.join(tmp, "s.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {DEFAULT_CASE}\n[axes]\nstriker.velocity = 1, 2\n")
+            for args in (["run", DEFAULT_CASE, "-o", out], ["sweep", sweep, "-o", out]):
+                r = subprocess.run([CHAINDEM, *args, "--quiet"], capture_output=True, text=True,
+                                   env=self.ENV, timeout=120)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(f"'{out}' is being written by chaindem process {first.pid}",
+                              r.stderr)
+            _, err = first.communicate(timeout=600)
+            self.assertEqual(first.returncode, 0, err)
+            with h5py.File(out, "r") as f:
+                self.assertEqual(f["particles/chain/position/value"].shape[1], 2001)
+            self.assertEqual(sorted(os.listdir(tmp)), ["s.ini", "same.h5", "same.xdmf"])
+
+    def test_a_killed_writer_blocks_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "same.h5")
+            first = self.start_long_run(out)
+            first.kill()
+            first.communicate(timeout=60)
+            self.assertTrue(os.path.exists(out + ".lock"))  # left by the kill, but not locked
+            r = subprocess.run([CHAINDEM, "run", DEFAULT_CASE, "-o", out, "--quiet"],
+                               capture_output=True, text=True, env=self.ENV, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["same.h5", "same.xdmf"])
+
+
 class Collide(unittest.TestCase):
     """`chaindem collide` against validation-targets.md."""
 

@@ -10,6 +10,7 @@
 #include <hdf5.h>
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,24 @@ struct OutputError : std::runtime_error {
 /// directory of `path` does not exist.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
 
+/// While it lives, this process is the one writer of output `path`: another chaindem that would
+/// write it (a run, a sweep resuming it) is refused with OutputPathError naming this process,
+/// whether or not HDF5 locks its files (cluster file systems often run with
+/// HDF5_USE_FILE_LOCKING=FALSE). The lock is the system's (flock) on `path`.lock, so it ends with
+/// the process however that ends; the lock file is removed when the lock is released, and one a
+/// killed process left is taken over. Locks of one path within a process nest. Where the file
+/// system cannot lock, a warning says that concurrent writers go undetected.
+class OutputLock {
+ public:
+  explicit OutputLock(const std::string& path);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  std::string key_;
+};
+
 /// One output file, written under a temporary name and renamed to its own when complete.
 ///
 /// The HDF5 file is created as `partial_path`. Before commit(), the caller closes every object
@@ -44,7 +63,8 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
 /// closing a file whose writes failed.
 class PartialOutput {
  public:
-  /// Nothing is created yet; the partial file is `path`.partial unless given.
+  /// Nothing is created yet; the partial file is `path`.partial unless given (the caller then
+  /// holds the output's lock).
   explicit PartialOutput(std::string path, std::string partial_path = "");
   ~PartialOutput();
   PartialOutput(const PartialOutput&) = delete;
@@ -53,8 +73,9 @@ class PartialOutput {
   const std::string& path() const { return path_; }
   const std::string& partial_path() const { return partial_; }
 
-  /// Creates the partial file as a new HDF5 file (replacing a stale one) and returns it; it is
-  /// owned here. Throws OutputError.
+  /// Takes the output's lock (OutputLock), creates the partial file as a new HDF5 file
+  /// (replacing a stale one) and returns it; it is owned here. Throws OutputError, or
+  /// OutputPathError when another process writes the output.
   hid_t create_hdf5();
   /// Takes `file`, an HDF5 file already open as the partial file, into this object's care.
   void adopt_hdf5(hid_t file);
@@ -90,6 +111,10 @@ class PartialOutput {
   void discard() noexcept;
 
   std::string path_, partial_;
+  /// The output's lock, from create_hdf5() on; taken only with the default partial name: a
+  /// sweep's ranks write partial files of their own under the lock the sweep holds.
+  std::unique_ptr<OutputLock> lock_;
+  bool locks_ = true;
   hid_t file_ = -1;
   std::vector<Companion> companions_;
   bool committed_ = false, kept_ = false;
