@@ -7,8 +7,11 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <sstream>
+#include <stdexcept>
+#include <system_error>
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/io/case_file.hpp"
@@ -96,6 +99,40 @@ void print_collision(std::ostream& out, const CollisionReport& r, double velocit
   }
 }
 
+// The options that hold the quantity of a case key take that key's range, so that a body is
+// what a case may hold: a radius that of striker.radius, a material that of a [material.NAME]
+// section, a speed that of striker.velocity (a speed towards the other body, at most
+// max_speed), the cylinders' length that of chain.cylinder_length.
+struct KeyedOption {
+  std::string_view option, key;
+};
+constexpr KeyedOption keyed_options[] = {
+    {"velocity", "striker.velocity"},
+    {"reference-velocity", "striker.velocity"},
+    {"radius", "striker.radius"},
+    {"radius2", "striker.radius"},
+    {"youngs-modulus", "material.body.youngs_modulus"},
+    {"youngs-modulus2", "material.body.youngs_modulus"},
+    {"poisson-ratio", "material.body.poisson_ratio"},
+    {"poisson-ratio2", "material.body.poisson_ratio"},
+    {"density", "material.body.density"},
+    {"density2", "material.body.density"},
+    {"yield-stress", "material.body.yield_stress"},
+    {"yield-stress2", "material.body.yield_stress"},
+    {"length", "chain.cylinder_length"},
+};
+
+// The allowed range of a case key (or of a [material.NAME] key) with its unit, as messages and
+// the help give it.
+std::string allowed(std::string_view key) {
+  std::vector<KeySpec> keys = case_keys();
+  const auto material = material_keys("body");
+  keys.insert(keys.end(), material.begin(), material.end());
+  for (const auto& k : keys)
+    if (k.key == key) return k.range_text() + (k.unit == "-" ? "" : " " + k.unit);
+  return "";
+}
+
 // What the command line gives.
 struct CollideInput {
   std::string law_id, tension = "law", output, policy = "energy";
@@ -113,20 +150,25 @@ void add_collide_options(po::options_description& desc, CollideInput& in) {
       "law parameter: --set key=value (e.g. restitution=0.5, stiffness=5.2e9)")(
       "restitution", po::value<double>(), "shortcut for --set restitution=X")(
       "stiffness", po::value<double>(), "shortcut for --set stiffness=X")(
-      "velocity", po::value(&in.velocity), "impact (approach) velocity v0 [m/s]")(
-      "mass", po::value(&in.a.mass), "mass of body 1 [kg] (default: from density and radius)")(
-      "mass2", po::value(&in.b.mass), "mass of body 2 [kg]")("radius", po::value(&in.a.radius),
-                                                             "radius of body 1 [m]")(
+      "velocity", po::value(&in.velocity),
+      ("impact (approach) velocity v0, " + allowed("striker.velocity")).c_str())(
+      "mass", po::value(&in.a.mass),
+      "mass of body 1 [kg] (default: from density and radius; not with --density)")(
+      "mass2", po::value(&in.b.mass), "mass of body 2 [kg] (not with --density2 or --wall)")(
+      "radius", po::value(&in.a.radius),
+      ("radius of body 1, " + allowed("striker.radius")).c_str())(
       "radius2", po::value(&in.b.radius), "radius of body 2 [m] (default: radius)")(
       "youngs-modulus", po::value(&in.a.youngs_modulus), "E of body 1 [Pa]")(
-      "poisson-ratio", po::value(&in.a.poisson_ratio), "nu of body 1")(
-      "density", po::value(&in.a.density), "density of body 1 [kg/m^3]")(
+      "poisson-ratio", po::value(&in.a.poisson_ratio),
+      ("nu of body 1, " + allowed("material.body.poisson_ratio") + " (with --youngs-modulus)")
+          .c_str())("density", po::value(&in.a.density), "density of body 1 [kg/m^3]")(
       "yield-stress", po::value(&in.a.yield), "yield stress of body 1 [Pa]")(
       "youngs-modulus2", po::value(&in.b.youngs_modulus), "E of body 2 (default: body 1's)")(
       "poisson-ratio2", po::value(&in.b.poisson_ratio), "nu of body 2 (default: body 1's)")(
       "density2", po::value(&in.b.density), "density of body 2 (default: body 1's)")(
       "yield-stress2", po::value(&in.b.yield), "yield stress of body 2 (default: body 1's)")(
-      "wall", po::bool_switch(&in.wall), "body 2 is a rigid, fixed plane (m* = m, R* = R)")(
+      "wall", po::bool_switch(&in.wall),
+      "body 2 is a rigid, fixed plane (m* = m, R* = R; its material is body 2's)")(
       "length", po::value(&in.length),
       "the bodies are parallel cylinders of this axial length [m] (mass rho pi R^2 L; the "
       "cylindrical laws take L from it)")("tension", po::value(&in.tension),
@@ -137,7 +179,7 @@ void add_collide_options(po::options_description& desc, CollideInput& in) {
       "reference-velocity", po::value(&in.reference_velocity),
       "v0 under --impact-velocity reference [m/s] (default: --velocity)")(
       "dimensionless", po::bool_switch(&in.dimensionless),
-      "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1")(
+      "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1 (no body options)")(
       "json", po::bool_switch(&in.json), "print the results as JSON")(
       "output,o", po::value(&in.output), "write force, overlap and velocity through the contact");
 }
@@ -149,64 +191,167 @@ void print_collide_usage(std::ostream& out, const po::options_description& desc)
          "       chaindem collide --law ID --restitution C --dimensionless\n\n"
          "Integrates one head-on impact (Dormand-Prince, dense output; contact end located to\n"
          "round-off) and reports the achieved restitution, peak force, maximum overlap, contact\n"
-         "duration, impulse and dissipated energy.\n\n"
+         "duration, impulse and dissipated energy. Every number is checked before the impact is\n"
+         "integrated: lengths, speeds and materials take the ranges of the case keys of the same\n"
+         "quantities (docs/case-format.md), law parameters the law's (`chaindem models`).\n\n"
       << desc;
 }
 
-// The shortcuts --restitution and --stiffness become --set keys; --dimensionless replaces the
-// bodies and the velocity with its unified frame.
-void apply_shortcuts(CollideInput& in, const po::variables_map& vm) {
-  if (vm.count("restitution"))
-    in.sets.push_back("restitution=" + std::to_string(vm["restitution"].as<double>()));
-  if (vm.count("stiffness"))
-    in.sets.push_back("stiffness=" + std::to_string(vm["stiffness"].as<double>()));
-  if (in.dimensionless) {
-    in.sets.push_back("stiffness=1");
-    in.a = Body{};
-    in.a.mass = 1.0;
-    in.wall = true;
-    in.velocity = 1.0;
+// Every number given, finite and in range. The masses have no case key: any finite positive
+// mass is one (the impact's scales are checked once the stiffness is known); the law parameters'
+// ranges are the law's, checked when they are resolved.
+void check_numbers(const po::variables_map& vm) {
+  for (const auto& [option, key] : keyed_options) {
+    const std::string name(option);
+    if (!vm.count(name)) continue;
+    const std::string problem = check_key_value(key, number_text(vm[name].as<double>()));
+    if (!problem.empty()) throw CaseError("--" + name + ": " + problem);
+  }
+  for (const std::string name : {"mass", "mass2", "restitution", "stiffness"}) {
+    if (!vm.count(name)) continue;
+    const double x = vm[name].as<double>();
+    if (!std::isfinite(x))
+      throw CaseError("--" + name + ": '" + number_text(x) + "' is not finite");
+    if (name.starts_with("mass") && !(x > 0.0))
+      throw CaseError("--" + name + ": " + number_text(x) +
+                      " is out of range: allowed (0, inf) kg");
   }
 }
 
-// The law's parameters from the --set keys. A key the law does not take is kept (as 0) so that
-// resolving the parameters refuses it by name.
-LawParams resolve_sets(const std::vector<std::string>& sets, const LawEntry& law) {
-  LawParams given;
-  for (const auto& s : sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos) throw CaseError("--set '" + s + "': expected key=value");
-    const std::string key = s.substr(0, eq);
-    try {
-      given[key] = law.find_param(key) ? std::stod(s.substr(eq + 1)) : 0.0;
-    } catch (const std::exception&) {
-      throw CaseError("--set " + key + ": '" + s.substr(eq + 1) + "' is not a number");
-    }
+// Options that cannot be given together: they contradict each other, or one would be ignored.
+void check_combinations(const CollideInput& in, const po::variables_map& vm) {
+  auto given = [&](const std::string& name) { return vm.count(name) > 0; };
+  auto refuse = [](const std::string& a, const std::string& b, const std::string& why) {
+    throw CaseError("--" + a + " and --" + b + " cannot both be given: " + why);
+  };
+  if (in.dimensionless)
+    for (const std::string name :
+         {"velocity", "mass", "mass2", "radius", "radius2", "youngs-modulus", "youngs-modulus2",
+          "poisson-ratio", "poisson-ratio2", "density", "density2", "yield-stress", "yield-stress2",
+          "length", "stiffness"})
+      if (given(name))
+        refuse("dimensionless", name,
+               "the unified frame sets the bodies, the stiffness and the velocity (unit mass "
+               "against a rigid wall, K = 1, v0 = 1)");
+  if (in.wall)
+    for (const std::string name : {"mass2", "radius2", "density2"})
+      if (given(name))
+        refuse("wall", name, "body 2 is then a rigid, fixed plane, without a mass or a radius");
+  if (given("mass") && given("density"))
+    refuse("mass", "density", "both give body 1's mass (the density with the radius)");
+  if (given("mass2") && given("density2"))
+    refuse("mass2", "density2", "both give body 2's mass (the density with the radius)");
+  if (!given("youngs-modulus")) {
+    for (const std::string name : {"youngs-modulus2", "poisson-ratio", "poisson-ratio2"})
+      if (given(name))
+        throw CaseError("--" + name +
+                        " is given without --youngs-modulus: the materials are read only when "
+                        "body 1's Young's modulus is given (else --stiffness gives the contact)");
+  } else if (!given("poisson-ratio")) {
+    throw CaseError("--poisson-ratio is missing: --youngs-modulus needs it (body 1's nu, " +
+                    allowed("material.body.poisson_ratio") + ")");
   }
+  if (given("reference-velocity") && in.policy != "reference")
+    throw CaseError(
+        "--reference-velocity is given without --impact-velocity reference, the "
+        "only policy that reads it");
+  if (!in.dimensionless && !given("velocity"))
+    throw CaseError("--velocity is missing: the impact velocity, allowed " +
+                    allowed("striker.velocity"));
+}
+
+// --dimensionless replaces the bodies and the velocity with its unified frame.
+void apply_dimensionless(CollideInput& in) {
+  if (!in.dimensionless) return;
+  in.a = Body{};
+  in.a.mass = 1.0;
+  in.wall = true;
+  in.velocity = 1.0;
+}
+
+// A --set value: its whole text one finite number.
+double set_number(const std::string& option, const std::string& text) {
+  double x = 0.0;
+  std::size_t used = 0;
   try {
-    return resolve_law_params(law, given);
-  } catch (const LawParamError& e) {
-    throw CaseError("--set " + e.key + ": " + e.what());
+    x = std::stod(text, &used);
+  } catch (const std::out_of_range&) {
+    throw CaseError(option + ": '" + quoted_text(text) + "' is beyond the range of a double");
+  } catch (const std::exception&) {
+    used = 0;
   }
+  if (text.empty() || used != text.size())
+    throw CaseError(option + ": '" + quoted_text(text) + "' is not a number");
+  if (!std::isfinite(x)) throw CaseError(option + ": '" + quoted_text(text) + "' is not finite");
+  return x;
+}
+
+std::string trimmed(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// The law's parameters from --set, the shortcuts --restitution and --stiffness, and the
+// stiffness --dimensionless sets, each refused naming the option that gave it. A key the law
+// does not take is kept (as 0) so that resolving the parameters refuses it by name; a key given
+// twice is refused, as either value could be the one meant.
+LawParams resolve_params(const CollideInput& in, const po::variables_map& vm, const LawEntry& law) {
+  std::map<std::string, std::pair<double, std::string>> given;  // key: value, option
+  auto add = [&](const std::string& key, double value, const std::string& option) {
+    const auto [it, added] = given.try_emplace(key, value, option);
+    if (!added)
+      throw CaseError(it->second.second + " and " + option + " both give " + quoted_text(key) +
+                      ": give it once");
+  };
+  for (const auto& s : in.sets) {
+    const auto eq = s.find('=');
+    const std::string key = trimmed(s.substr(0, eq));
+    if (eq == std::string::npos || key.empty())
+      throw CaseError("--set '" + quoted_text(s) + "': expected key=value");
+    const std::string option = "--set " + quoted_text(key);
+    add(key, law.find_param(key) ? set_number(option, trimmed(s.substr(eq + 1))) : 0.0, option);
+  }
+  for (const std::string name : {"restitution", "stiffness"})
+    if (vm.count(name)) add(name, vm[name].as<double>(), "--" + name);
+  if (in.dimensionless) add("stiffness", 1.0, "--dimensionless");
+  LawParams values;
+  for (const auto& [key, value] : given) values[key] = value.first;
+  try {
+    return resolve_law_params(law, values);
+  } catch (const LawParamError& e) {
+    const auto it = given.find(e.key);
+    throw CaseError((it != given.end() ? it->second.second : "--set " + quoted_text(e.key)) + ": " +
+                    e.what());
+  }
+}
+
+// A body's mass, finite and positive; `body` names it and `options` what gives it.
+double checked_mass(const Body& body, double length, const std::string& which,
+                    const std::string& options) {
+  const double m = body_mass(body, length);
+  if (!(m > 0.0))
+    throw CaseError(options + ": " + which + " needs a mass" +
+                    (m == 0.0 && body.density > 0.0 ? " (its density and radius give 0 kg)" : ""));
+  if (!std::isfinite(m))
+    throw CaseError(options + ": " + which + "'s density and radius give a mass of " +
+                    number_text(m) + " kg, beyond the range of a double");
+  return m;
 }
 
 // The contact of the two bodies (or the body and the wall), its effective mass included. Body 2
 // defaults to body 1's material and radius.
-PairInput contact_pair(const CollideInput& in) {
+PairInput contact_pair(const CollideInput& in, const po::variables_map& vm) {
   const Body& a = in.a;
   Body b = in.b;
-  if (b.youngs_modulus == 0) b.youngs_modulus = a.youngs_modulus;
-  if (b.poisson_ratio == 0) b.poisson_ratio = a.poisson_ratio;
-  if (b.density == 0) b.density = a.density;
-  if (b.yield == 0) b.yield = a.yield;
-  if (b.radius == 0) b.radius = a.radius;
-  const double m1 = body_mass(a, in.length);
-  if (!(m1 > 0)) throw CaseError("--mass (or --radius and --density): body 1 needs a mass");
+  if (!vm.count("youngs-modulus2")) b.youngs_modulus = a.youngs_modulus;
+  if (!vm.count("poisson-ratio2")) b.poisson_ratio = a.poisson_ratio;
+  if (!vm.count("density2")) b.density = a.density;
+  if (!vm.count("yield-stress2")) b.yield = a.yield;
+  if (!vm.count("radius2")) b.radius = a.radius;
+  const double m1 = checked_mass(a, in.length, "body 1", "--mass (or --radius and --density)");
   double m2 = std::numeric_limits<double>::infinity();
-  if (!in.wall) {
-    m2 = body_mass(b, in.length);
-    if (!(m2 > 0)) throw CaseError("--mass2 (or --wall): body 2 needs a mass");
-  }
+  if (!in.wall) m2 = checked_mass(b, in.length, "body 2", "--mass2 (or --wall)");
   const double effective_mass = in.wall ? m1 : m1 * m2 / (m1 + m2);
   PairInput pair{0.0, 0.0, 0.0};
   if (a.youngs_modulus > 0)
@@ -223,22 +368,45 @@ PairInput contact_pair(const CollideInput& in) {
   return pair;
 }
 
+// The integration follows the impact in its own scales: the elastic contact time and overlap of
+// the law's spring, the force and the energy. Its steps multiply them, so each must lie well
+// inside a double's range: within 1e-150 to 1e150 every product of two stays in it. Inputs that
+// are each in range can still be too far apart (a huge mass on a weak spring), and are refused.
+void check_scales(const CollisionReport& r, double velocity) {
+  constexpr double smallest = 1e-150, largest = 1e150;
+  const double m = r.effective_mass;
+  const double t = elastic_contact_time(r.coeffs.stiffness, r.coeffs.exponent, m, velocity);
+  const std::pair<double, const char*> scales[] = {{m, "kg effective mass"},
+                                                   {t, "s contact time"},
+                                                   {velocity * t, "m overlap"},
+                                                   {m * velocity / t, "N force"},
+                                                   {0.5 * m * velocity * velocity, "J energy"}};
+  bool fine = true;
+  std::string listed;
+  for (const auto& [x, what] : scales) {
+    fine = fine && x >= smallest && x <= largest;
+    listed += (listed.empty() ? "" : ", ") + number_text(x) + " " + what;
+  }
+  if (!fine)
+    throw CaseError(
+        "the masses, the stiffness (or the materials and radii) and the velocity are "
+        "too far apart for the integration: the impact's scales are " +
+        listed + "; each must lie within [1e-150, 1e150]");
+}
+
 // The integration's policies: tension, and the impact velocity of the damping. For a law without
 // v0 in its damping, the policy becomes "none".
 ImpactOptions impact_options(CollideInput& in, const po::variables_map& vm, CollisionReport& r) {
   const std::optional<TensionPolicy> policy_of_tension = tension_from(in.tension, *r.law);
   if (!policy_of_tension)
-    throw CaseError("--tension: '" + in.tension + "' is not law, clamp or allow");
+    throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
   r.tension = *policy_of_tension;
   ImpactOptions o;
   o.tension = r.tension;
   o.record = !in.output.empty();
   if (!impact_velocity_from(in.policy))
-    throw CaseError("--impact-velocity: '" + in.policy +
+    throw CaseError("--impact-velocity: '" + quoted_text(in.policy) +
                     "' is not energy, peak, onset or reference");
-  if (vm.count("reference-velocity") &&
-      (in.policy != "reference" || !(in.reference_velocity > 0.0)))
-    throw CaseError("--reference-velocity: must be > 0 m/s, with --impact-velocity reference");
   if (r.law->uses_impact_velocity()) {
     if (in.policy == "onset")  // the floor is the onset policy's alone
       o.impact_velocity_floor =
@@ -251,19 +419,23 @@ ImpactOptions impact_options(CollideInput& in, const po::variables_map& vm, Coll
   return o;
 }
 
-// The collision the command line describes; invalid input throws CaseError.
+// The collision the command line describes; invalid input throws CaseError, before the impact
+// is integrated.
 CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
   CollisionReport r;
   r.law = find_law(in.law_id);
-  if (!r.law) throw CaseError("--law: unknown law '" + in.law_id + "' (see `chaindem models`)");
-  apply_shortcuts(in, vm);
-  r.params = resolve_sets(in.sets, *r.law);
-  if (!(in.velocity > 0.0)) throw CaseError("--velocity: must be > 0 m/s");
-  const PairInput pair = contact_pair(in);
+  if (!r.law)
+    throw CaseError("--law: unknown law '" + quoted_text(in.law_id) + "' (see `chaindem models`)");
+  check_numbers(vm);
+  check_combinations(in, vm);
+  apply_dimensionless(in);
+  r.params = resolve_params(in, vm, *r.law);
+  const PairInput pair = contact_pair(in, vm);
   r.effective_mass = pair.effective_mass;
   r.coeffs = r.law->prepare(*r.law, pair, r.params);
   if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
     throw CaseError("--stiffness (or the materials and radii): the law needs a stiffness");
+  check_scales(r, in.velocity);
   const ImpactOptions o = impact_options(in, vm, r);
   r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, in.velocity, o);
   return r;

@@ -1,5 +1,9 @@
 #include "chaindem/commands/command_line.hpp"
 
+#include <charconv>
+#include <cstdio>
+#include <system_error>
+
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/io/case_file.hpp"
 
@@ -38,6 +42,28 @@ int command_threads(const po::variables_map& options) {
     throw CaseError("--threads: " + std::to_string(threads) + " is out of range: allowed 1 to " +
                     std::to_string(max_threads));
   return threads;
+}
+
+std::string quoted_text(std::string_view text, std::size_t most) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == most) return out + "...";
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
+std::string number_text(double x) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(x);
 }
 
 }  // namespace chaindem

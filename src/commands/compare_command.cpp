@@ -16,6 +16,8 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
+#include <system_error>
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/io/hdf5_util.hpp"
@@ -88,45 +90,172 @@ Metrics run_metrics(hid_t file, const std::string& group, long long first, long 
   return m;
 }
 
-// Metrics of measured data: a CSV with a header, time [s] first, then one column per chain
-// bead, of bead velocity [m/s] or contact force [N].
-Metrics data_metrics(const std::string& path, const std::string& quantity, long long beads,
-                     double arrival_speed) {
-  std::ifstream in(path);
-  if (!in) throw CaseError("--reference-data: cannot read '" + path + "'");
-  std::string line;
-  std::getline(in, line);
-  const auto header = split(line, ',');
-  if (header.size() != static_cast<std::size_t>(beads) + 1)
-    throw CaseError("--reference-data: '" + path + "' has " + std::to_string(header.size()) +
-                    " columns; expected time and one per chain bead (" + std::to_string(beads) +
-                    ")");
-  std::vector<double> time;
-  std::vector<std::vector<double>> columns(static_cast<std::size_t>(beads));
-  int row = 1;
-  while (std::getline(in, line)) {
-    ++row;
-    const auto cells = split(line, ',');
-    if (cells.empty()) continue;
-    if (cells.size() != header.size())
-      throw CaseError("--reference-data: '" + path + "' row " + std::to_string(row) + " has " +
-                      std::to_string(cells.size()) + " values, expected " +
-                      std::to_string(header.size()));
-    try {
-      time.push_back(std::stod(cells[0]));
-      for (long long b = 0; b < beads; ++b)
-        columns[static_cast<std::size_t>(b)].push_back(
-            std::stod(cells[static_cast<std::size_t>(b) + 1]));
-    } catch (const std::exception&) {
-      throw CaseError("--reference-data: '" + path + "' row " + std::to_string(row) +
-                      " is not numbers");
+// One line of a CSV file, split at commas; each cell without the spaces around it. Unlike
+// split(), empty cells are kept: they are errors of the file, to be reported at their column.
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t from = 0;
+  while (true) {
+    const auto comma = line.find(',', from);
+    std::string cell = line.substr(from, comma == std::string::npos ? comma : comma - from);
+    const auto b = cell.find_first_not_of(" \t\r");
+    cells.push_back(
+        b == std::string::npos ? "" : cell.substr(b, cell.find_last_not_of(" \t\r") - b + 1));
+    if (comma == std::string::npos) return cells;
+    from = comma + 1;
+  }
+}
+
+bool is_number(const std::string& cell) {
+  std::size_t used = 0;
+  try {
+    std::stod(cell, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return !cell.empty() && used == cell.size();
+}
+
+// The bead a header name numbers: the digits that end it (bead7, b7, v_7, 7), or -1 if it ends
+// otherwise (or the number is too long to be a bead's).
+long long numbered_bead(const std::string& name) {
+  const auto last = name.find_last_not_of("0123456789");
+  const std::string digits = last == std::string::npos ? name : name.substr(last + 1);
+  if (digits.empty() || digits.size() > 12) return -1;
+  return std::stoll(digits);
+}
+
+// Measured data: a CSV file with a header line, time [s] first, then one column per chain bead,
+// in the chain's order, of bead velocity [m/s] or contact force [N] (docs/compare.md, "Reference
+// data"). The whole file is checked before anything runs; a problem is reported at its line and
+// column (counted from 1).
+class ReferenceData {
+ public:
+  ReferenceData(std::string path, const std::string& quantity, long long beads)
+      : path_(std::move(path)), velocity_(quantity == "velocity"), beads_(beads) {}
+
+  // Reads the file; throws CaseError at the first problem.
+  void read() {
+    std::error_code ec;
+    if (fs::is_directory(path_, ec)) fail("is a directory, not a CSV file");
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) fail("cannot be read");
+    std::string line;
+    if (!next_line(in, line)) fail("is empty: expected a header line, then the data rows");
+    // A byte-order mark is how some programs begin UTF-8 files; it is not part of the header.
+    if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    read_header(csv_cells(line));
+    columns_.assign(static_cast<std::size_t>(beads_), {});
+    while (next_line(in, line))
+      if (line.find_first_not_of(" \t\r") != std::string::npos) read_row(csv_cells(line));
+    if (in.bad()) fail("cannot be read");
+    if (time_.empty())
+      fail("has no data rows: expected rows of time and one value per chain bead after the header");
+  }
+
+  const std::vector<double>& time() const { return time_; }
+  const std::vector<std::vector<double>>& columns() const { return columns_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CaseError("--reference-data '" + path_ + "' " + what);
+  }
+  [[noreturn]] void fail_at(std::size_t column, const std::string& what) const {
+    const std::string name =
+        column < header_.size() ? " ('" + quoted_text(header_[column]) + "')" : "";
+    throw CaseError("--reference-data '" + path_ + "', line " + std::to_string(line_) +
+                    ", column " + std::to_string(column + 1) + name + ": " + what);
+  }
+
+  bool next_line(std::istream& in, std::string& line) {
+    if (!std::getline(in, line)) return false;
+    ++line_;
+    return true;
+  }
+
+  void read_header(const std::vector<std::string>& names) {
+    header_ = names;
+    const auto expected = static_cast<std::size_t>(beads_) + 1;
+    bool numbers = true;
+    for (const auto& name : names) numbers = numbers && is_number(name);
+    if (numbers)
+      fail_at(0,
+              "the first line is numbers, not the header: the file begins with a header "
+              "line (time, then a name per chain bead)");
+    for (std::size_t c = 0; c < names.size(); ++c)
+      if (names[c].empty()) fail_at(c, "empty column name");
+    if (names.size() != expected)
+      fail_at(std::min(names.size(), expected),  // the first column missing, or the first extra
+              std::to_string(names.size()) + " columns; expected " + std::to_string(expected) +
+                  ": time and one per chain bead (" + std::to_string(beads_) + " beads)");
+    for (std::size_t c = 1; c < names.size(); ++c) {
+      const long long bead = static_cast<long long>(c) - 1, named = numbered_bead(names[c]);
+      if (named < 0 || named == bead) continue;
+      if (named >= beads_)
+        fail_at(c, "names bead " + std::to_string(named) + ", outside the chain: allowed 0 to " +
+                       std::to_string(beads_ - 1) + " (0 = the first chain bead)");
+      fail_at(c, "names bead " + std::to_string(named) + ", but the column holds bead " +
+                     std::to_string(bead) + ": the columns follow the chain's beads in order, " +
+                     "from 0");
     }
   }
-  if (time.empty()) throw CaseError("--reference-data: '" + path + "' has no data rows");
+
+  void read_row(const std::vector<std::string>& cells) {
+    if (cells.size() != header_.size())
+      fail_at(std::min(cells.size(), header_.size()),
+              std::to_string(cells.size()) + " values, but the header has " +
+                  std::to_string(header_.size()) + " columns");
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const double x = number(cells[c], c);
+      if (c == 0) {
+        if (!time_.empty() && !(x > time_.back()))
+          fail_at(c, number_text(x) + " s is not after the previous row's " +
+                         number_text(time_.back()) + " s: time must increase from row to row");
+        time_.push_back(x);
+      } else {
+        if (velocity_ && !(std::abs(x) <= max_speed))
+          fail_at(c, number_text(x) + " m/s is out of range: allowed [-" + number_text(max_speed) +
+                         ", " + number_text(max_speed) + "] m/s");
+        columns_[c - 1].push_back(x);
+      }
+    }
+  }
+
+  double number(const std::string& cell, std::size_t column) const {
+    if (cell.empty()) fail_at(column, "empty cell; expected a number");
+    double x = 0.0;
+    std::size_t used = 0;
+    try {
+      x = std::stod(cell, &used);
+    } catch (const std::out_of_range&) {
+      fail_at(column, "'" + quoted_text(cell) + "' is beyond the range of a double");
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != cell.size()) fail_at(column, "'" + quoted_text(cell) + "' is not a number");
+    if (!std::isfinite(x)) fail_at(column, "'" + quoted_text(cell) + "' is not finite");
+    return x;
+  }
+
+  std::string path_;
+  bool velocity_;
+  long long beads_;
+  std::size_t line_ = 0;
+  std::vector<std::string> header_;
+  std::vector<double> time_;
+  std::vector<std::vector<double>> columns_;  // per bead
+};
+
+// Metrics of measured data (ReferenceData).
+Metrics data_metrics(const std::string& path, const std::string& quantity, long long beads,
+                     double arrival_speed) {
+  ReferenceData data(path, quantity, beads);
+  data.read();
+  const auto& time = data.time();
   Metrics m;
   for (const auto& name : metric_names) m[name].assign(static_cast<std::size_t>(beads), nan);
   for (long long b = 0; b < beads; ++b) {
-    const auto& c = columns[static_cast<std::size_t>(b)];
+    const auto& c = data.columns()[static_cast<std::size_t>(b)];
     const auto u = static_cast<std::size_t>(b);
     if (quantity == "velocity") {
       m["peak_velocity"][u] = *std::max_element(c.begin(), c.end());
@@ -243,7 +372,7 @@ struct CompareInput {
                                                                    beads_text;
   std::vector<std::string> sets;
   int threads = 1;  // --threads, or the OpenMP default (command_threads)
-  bool json = false;
+  bool json = false, beads_given = false, quantity_given = false;
 
   // The reference as the printed results name it.
   const std::string& reference_name() const {
@@ -305,7 +434,12 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
   if (in.reference_law.empty() == in.reference_data.empty())
     throw CaseError("give exactly one of --reference LAW and --reference-data FILE");
   if (in.quantity != "velocity" && in.quantity != "force")
-    throw CaseError("--reference-quantity: '" + in.quantity + "' is not velocity or force");
+    throw CaseError("--reference-quantity: '" + quoted_text(in.quantity) +
+                    "' is not velocity or force");
+  if (in.quantity_given && in.reference_data.empty())
+    throw CaseError(
+        "--reference-quantity is given without --reference-data, whose columns it "
+        "names");
   for (std::size_t a = 0; a < laws.size(); ++a)
     for (std::size_t b = a + 1; b < laws.size(); ++b)
       if (laws[a] == laws[b]) throw CaseError("--laws: " + laws[a] + " is given twice");
@@ -339,20 +473,31 @@ CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
   return base;
 }
 
-// The beads of the table: given, or 8 spread over the chain.
-std::vector<long long> shown_beads(const std::string& beads_text, long long beads) {
+// The beads of the table: given (chain bead indices, comma separated, each once), or 8 spread
+// over the chain.
+std::vector<long long> shown_beads(const std::string& beads_text, bool given, long long beads) {
   std::vector<long long> shown;
-  if (!beads_text.empty()) {
-    for (const auto& b : split(beads_text, ',')) {
+  if (given) {
+    const std::string range = "allowed 0 to " + std::to_string(beads - 1) +
+                              " (integers; 0 = the first chain bead, comma separated)";
+    for (const auto& b : csv_cells(beads_text)) {
+      if (b.empty())
+        throw CaseError("--beads '" + quoted_text(beads_text) + "': an empty item; " + range);
       std::size_t used = 0;
       long long k = -1;
       try {
         k = std::stoll(b, &used);
+      } catch (const std::out_of_range&) {
+        throw CaseError("--beads: '" + quoted_text(b) + "' is not a bead of the chain: " + range);
       } catch (const std::exception&) {
+        used = 0;
       }
-      if (used != b.size() || k < 0 || k >= beads)
-        throw CaseError("--beads: '" + b + "' is not a chain bead (0.." +
-                        std::to_string(beads - 1) + ")");
+      if (used != b.size())
+        throw CaseError("--beads: '" + quoted_text(b) + "' is not an integer; " + range);
+      if (k < 0 || k >= beads)
+        throw CaseError("--beads: " + b + " is not a bead of the chain: " + range);
+      if (std::find(shown.begin(), shown.end(), k) != shown.end())
+        throw CaseError("--beads: " + b + " is given twice");
       shown.push_back(k);
     }
   } else {
@@ -388,7 +533,7 @@ ComparePlan plan_comparison(const CompareInput& in) {
           plan.run_laws.end())
     plan.run_laws.push_back(in.reference_law);
   const CaseConfig base = check_runs(in, plan);
-  plan.shown = shown_beads(in.beads_text, plan.beads);
+  plan.shown = shown_beads(in.beads_text, in.beads_given, plan.beads);
   plan.given_reference = computed_reference(in, base, plan);
   return plan;
 }
@@ -645,6 +790,8 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     print_compare_usage(out, desc);
     return 0;
   }
+  in.beads_given = parsed->count("beads") > 0;
+  in.quantity_given = parsed->count("reference-quantity") > 0;
   ComparePlan plan;
   try {
     in.threads = command_threads(*parsed);

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """A full disk: run, sweep, collide and compare exit with status 1, name the file they could not
-write, and leave neither it nor its partial file (nor a run's XDMF file) behind.
+write, and leave neither it nor its partial file (nor a run's XDMF file) behind. The same for an
+output directory they may not write: a read-only file system, a directory without write
+permission.
 
 Run by ctest with Debian's /usr/bin/python3, as root (it mounts a small tmpfs as the disk):
     test_full_disk.py CHAINDEM_BINARY SOURCE_DIR
@@ -135,6 +137,75 @@ class FullDisk(unittest.TestCase):
     def test_compare(self):
         self.assert_fails_cleanly(COMPARE_ARGS, self.out("cmp.h5"), 0, "creating")
         self.assert_fails_cleanly(COMPARE_ARGS, self.out("cmp.h5"), 16 * PAGE)
+
+
+COMMANDS = [(["run", "case.ini", "-q"], "run.h5"), (["sweep", "sweep.ini", "-q"], "s.h5"),
+            (COLLIDE_ARGS, "c.h5"), (COMPARE_ARGS, "cmp.h5")]
+
+
+class ReadOnlyOutput(unittest.TestCase):
+    """An output directory the commands may not write: each exits with status 1 when it creates
+    its file, the message names the file and the system's reason, and the directory is left as
+    it was."""
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="chaindem-read-only-")
+        self.addCleanup(shutil.rmtree, self.work, ignore_errors=True)
+        os.chmod(self.work, 0o755)  # readable by the user nobody (test_without_write_permission)
+        shutil.copy(CASE, os.path.join(self.work, "case.ini"))
+        with open(os.path.join(self.work, "sweep.ini"), "w") as f:
+            f.write(SWEEP_TEXT)
+        for name in ("case.ini", "sweep.ini"):
+            os.chmod(os.path.join(self.work, name), 0o644)
+        self.out = os.path.join(self.work, "out")
+        os.mkdir(self.out)
+
+    def assert_refused(self, prefix, reason):
+        """Every command, run through `prefix`, writing into out/: status 1, naming the file and
+        `reason`; out/ still empty."""
+        for args, name in COMMANDS:
+            with self.subTest(args[0]):
+                output = os.path.join("out", name)
+                r = subprocess.run([*prefix, CHAINDEM, *args, "-o", output], cwd=self.work,
+                                   capture_output=True, text=True, timeout=300)
+                self.assertEqual(r.returncode, 1, f"{args}\n{r.stderr}")
+                self.assertIn(f"cannot write '{output}'", r.stderr)
+                self.assertIn(f"creating {output}.partial: {reason}", r.stderr)
+                self.assertNotIn("cannot remove", r.stderr)  # the failed create is what is told
+                self.assertNotIn("HDF5-DIAG", r.stderr)
+                self.assertNotIn("written", r.stdout)
+                self.assertEqual(os.listdir(self.out), [], args)
+
+    def test_read_only_file_system(self):
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", self.out],
+                           capture_output=True, text=True)
+        if r.returncode:
+            reason = (f"cannot mount a read-only tmpfs ({(r.stderr or r.stdout).strip()}); "
+                      "this test needs root")
+            print(f"skipped: {reason}", flush=True)
+            self.skipTest(reason)
+        self.addCleanup(subprocess.run, ["umount", self.out], check=False)
+        self.assert_refused([], "Read-only file system")
+
+    def test_without_write_permission(self):
+        os.chmod(self.out, 0o555)
+        prefix = []
+        if os.geteuid() == 0:
+            # Root writes wherever permissions say it may not: the commands run as nobody.
+            setpriv = shutil.which("setpriv")
+            probe = None
+            if setpriv:
+                prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+                probe = subprocess.run([*prefix, "sh", "-c", '"$0" --help >/dev/null && '
+                                        "test -r case.ini", CHAINDEM], cwd=self.work,
+                                       capture_output=True, text=True)
+            if probe is None or probe.returncode:
+                reason = ("running as root, and the user nobody cannot run chaindem on the "
+                          "inputs (setpriv " + ("missing" if probe is None else
+                                                "failed: " + probe.stderr.strip()) + ")")
+                print(f"skipped: {reason}", flush=True)
+                self.skipTest(reason)
+        self.assert_refused(prefix, "Permission denied")
 
 
 if __name__ == "__main__":

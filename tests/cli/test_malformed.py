@@ -162,13 +162,191 @@ SWEEP = [
      {**SPEEDS, "plain": "not a folder\n"}, 2, ["invalid output", "'plain' is not a directory"]),
 ]
 
-# `collide`: the two bodies and the impact.
+def collide_row(name, options, fragments, law="hertz"):
+    """A row of `collide` writing c.h5: steel spheres of 5 mm at 1 m/s, `options` changing them
+    ({option: value}; None drops the option, True gives a switch)."""
+    given = {"law": law, "radius": "0.005", "youngs-modulus": "200e9", "poisson-ratio": "0.3",
+             "density": "7800", "velocity": "1"}
+    given.update(options)
+    args = ["collide"]
+    for option, value in given.items():
+        if value is True:
+            args.append("--" + option)
+        elif value is not None:
+            args += ["--" + option, value]
+    return (name, args + ["-o", "c.h5"], {}, 2, fragments)
+
+
+MASSES = {"radius": None, "youngs-modulus": None, "poisson-ratio": None, "density": None,
+          "mass": "1", "stiffness": "1e9"}  # a mass on a spring instead of steel spheres
+
+# `collide`: the two bodies and the impact, every number and the options that cannot be
+# given together.
 COLLIDE = [
+    collide_row("Poisson ratio 0.9", {"poisson-ratio": "0.9"},
+                ["--poisson-ratio: 0.9 is out of range", "(-1, 0.5]"]),
+    collide_row("Poisson ratio -1", {"poisson-ratio": "-1"},
+                ["--poisson-ratio: -1 is out of range", "(-1, 0.5]"]),
+    collide_row("Poisson ratio of body 2 NaN", {"poisson-ratio2": "nan"},
+                ["--poisson-ratio2: 'nan' is not finite"]),
+    collide_row("wall and a mass for body 2", {**MASSES, "wall": True, "mass2": "2"},
+                ["--wall and --mass2 cannot both be given", "rigid, fixed plane"]),
+    collide_row("wall and a radius for body 2", {"wall": True, "radius2": "0.01"},
+                ["--wall and --radius2 cannot both be given"]),
+    collide_row("NaN velocity", {"velocity": "nan"}, ["--velocity: 'nan' is not finite"]),
+    collide_row("infinite velocity", {"velocity": "inf"}, ["--velocity: 'inf' is not finite"]),
+    collide_row("velocity of 1e300 m/s", {"velocity": "1e300"},
+                ["--velocity: 1e+300 is out of range", "(0, 10000] m/s"]),
+    collide_row("negative velocity", {"velocity": "-1"},
+                ["--velocity: -1 is out of range", "(0, 10000] m/s"]),
+    collide_row("no velocity", {"velocity": None}, ["--velocity is missing", "(0, 10000] m/s"]),
+    collide_row("collide radius of 1e-300 m", {"radius": "1e-300"},
+                ["--radius: 1e-300 is out of range", "[1e-09, 1000] m"]),
+    collide_row("infinite radius of body 2", {"radius2": "inf"},
+                ["--radius2: 'inf' is not finite"]),
+    collide_row("NaN mass", {**MASSES, "wall": True, "mass": "nan"},
+                ["--mass: 'nan' is not finite"]),
+    collide_row("negative mass of body 2", {**MASSES, "mass2": "-2"},
+                ["--mass2: -2 is out of range", "(0, inf) kg"]),
+    collide_row("infinite stiffness", {**MASSES, "wall": True, "stiffness": "inf"},
+                ["--stiffness: 'inf' is not finite"]),
+    collide_row("zero stiffness", {**MASSES, "wall": True, "stiffness": "0"},
+                ["--stiffness: 0 is out of range for law 'hertz'", "(0, inf)"]),
+    collide_row("Young's modulus 0", {"youngs-modulus": "0"},
+                ["--youngs-modulus: 0 is out of range", "(0, inf) Pa"]),
+    collide_row("Young's modulus of body 2 -inf", {"youngs-modulus2": "-inf"},
+                ["--youngs-modulus2: '-inf' is not finite"]),
+    collide_row("negative density", {"density": "-7800"},
+                ["--density: -7800 is out of range", "(0, inf) kg/m^3"]),
+    collide_row("density whose mass overflows", {"radius": "1000", "density": "1e300"},
+                ["--density", "body 1", "mass of inf kg"]),
+    collide_row("NaN yield stress", {"yield-stress": "nan"},
+                ["--yield-stress: 'nan' is not finite"]),
+    collide_row("negative yield stress of body 2", {"yield-stress2": "-1e9"},
+                ["--yield-stress2: -1e+09 is out of range", "(0, inf) Pa"]),
+    collide_row("NaN restitution", {"restitution": "nan"}, ["--restitution: 'nan' is not finite"],
+                law="hunt_crossley"),
+    collide_row("restitution 1.5", {"restitution": "1.5"},
+                ["--restitution: 1.5 is out of range for law 'hunt_crossley'", "[0, 1]"],
+                law="hunt_crossley"),
+    collide_row("--set restitution=inf", {"set": "restitution=inf"},
+                ["--set restitution: 'inf' is not finite"], law="hunt_crossley"),
+    collide_row("--set value with trailing text", {"set": "restitution=0.5abc"},
+                ["--set restitution: '0.5abc' is not a number"], law="hunt_crossley"),
+    collide_row("--set key with a control character", {"set": "\x1b[2J=1"},
+                ["--set \\x1B[2J", "not a parameter of law 'hertz'"]),
+    collide_row("stiffness given twice", {**MASSES, "wall": True, "set": "stiffness=2e9"},
+                ["--set stiffness and --stiffness both give stiffness"]),
+    collide_row("NaN length", {"length": "nan"}, ["--length: 'nan' is not finite"]),
+    collide_row("negative length", {"length": "-0.01"}, ["--length: -0.01 is out of range"]),
+    collide_row("NaN reference velocity", {"impact-velocity": "reference",
+                                           "reference-velocity": "nan", "restitution": "0.5"},
+                ["--reference-velocity: 'nan' is not finite"], law="hunt_crossley"),
+    collide_row("mass and density of body 1", {**MASSES, "wall": True, "density": "7800"},
+                ["--mass and --density cannot both be given"]),
+    collide_row("dimensionless frame and a velocity",
+                {**{k: None for k in ("radius", "youngs-modulus", "poisson-ratio", "density")},
+                 "dimensionless": True}, ["--dimensionless and --velocity cannot both be given"]),
+    collide_row("Young's modulus without Poisson ratio", {"poisson-ratio": None},
+                ["--poisson-ratio is missing", "(-1, 0.5]"]),
+    collide_row("Poisson ratio without Young's modulus",
+                {**MASSES, "wall": True, "poisson-ratio": "0.3"},
+                ["--poisson-ratio is given without --youngs-modulus"]),
+    collide_row("masses too large for the integration", {**MASSES, "mass": "1e300",
+                                                         "mass2": "1e300"},
+                ["too far apart for the integration", "inf kg effective mass"]),
 ]
 
 # `compare`: laws, reference data and options.
 COMPARE_HERTZ = ["compare", "{case}", "--laws", "hertz", "--reference", "hertz"]
+HEADER = "time," + ",".join(f"b{k}" for k in range(20)) + "\n"  # the default case: 20 beads
+
+
+def csv_row(time, changed=None):
+    """A data row of the default case: 0.1 m/s for every bead but those in `changed`."""
+    cells = ["0.1"] * 20
+    for bead, text in (changed or {}).items():
+        cells[bead] = text
+    return f"{time}," + ",".join(cells) + "\n"
+
+
+def data_row(name, csv, fragments, beads=None):
+    """A row of `compare` against reference data `csv` (text or bytes) as ref.csv; the message
+    names the file, unless the row is about `--beads BEADS`."""
+    extra = ["--beads", beads] if beads is not None else []
+    return (name, ["compare", "{case}", "--laws", "hertz", "--reference-data", "ref.csv",
+                   "-o", "cmp.h5", *extra], {"ref.csv": csv}, 2,
+            [*([] if extra else ["'ref.csv'"]), *fragments])
+
+
+GOOD_CSV = HEADER + csv_row(0) + csv_row("1e-5")
 COMPARE = [
+    data_row("reference data with NaN", HEADER + csv_row(0) + csv_row("1e-5", {3: "nan"}),
+             ["line 3, column 5 ('b3')", "'nan' is not finite"]),
+    data_row("reference data with infinite time", HEADER + csv_row(0) + csv_row("inf"),
+             ["line 3, column 1 ('time')", "'inf' is not finite"]),
+    data_row("reference data with minus infinity", HEADER + csv_row(0, {19: "-inf"}),
+             ["line 2, column 21 ('b19')", "'-inf' is not finite"]),
+    data_row("reference data with a number beyond a double", HEADER + csv_row(0, {0: "1e400"}),
+             ["line 2, column 2 ('b0')", "'1e400' is beyond the range of a double"]),
+    data_row("reference data with a velocity of 1e300 m/s", HEADER + csv_row(0, {5: "1e300"}),
+             ["line 2, column 7 ('b5')", "1e+300 m/s is out of range", "[-10000, 10000] m/s"]),
+    data_row("reference data with time running backwards",
+             HEADER + csv_row("2e-5") + csv_row("1e-5"),
+             ["line 3, column 1 ('time')", "1e-05 s is not after the previous row's 2e-05 s",
+              "time must increase"]),
+    data_row("reference data with a repeated time",
+             HEADER + csv_row(0) + csv_row("1e-5") + csv_row("1e-5"),
+             ["line 4, column 1 ('time')", "not after the previous row's 1e-05 s"]),
+    data_row("empty reference data", "", ["is empty", "header line"]),
+    data_row("reference data without data rows", HEADER, ["has no data rows"]),
+    data_row("reference data without a header", csv_row(0) + csv_row("1e-5"),
+             ["line 1, column 1", "not the header"]),
+    data_row("reference data with a missing column",
+             "time," + ",".join(f"b{k}" for k in range(19)) + "\n" + csv_row(0),
+             ["line 1, column 21", "20 columns; expected 21", "20 beads"]),
+    data_row("reference data with an extra column",
+             HEADER.strip() + ",b20\n" + csv_row(0),
+             ["line 1, column 22 ('b20')", "22 columns; expected 21"]),
+    data_row("reference data naming a bead outside the chain",
+             "time," + ",".join(f"b{k}" for k in range(19)) + ",b25\n" + csv_row(0),
+             ["line 1, column 21 ('b25')", "names bead 25, outside the chain",
+              "allowed 0 to 19"]),
+    data_row("reference data with beads counted from 1",
+             "time," + ",".join(f"v{k + 1}" for k in range(20)) + "\n" + csv_row(0),
+             ["line 1, column 2 ('v1')", "names bead 1, but the column holds bead 0"]),
+    data_row("reference data with a ragged row", HEADER + csv_row(0) + "1e-5,0.1,0.1\n",
+             ["line 3, column 4 ('b2')", "3 values, but the header has 21 columns"]),
+    data_row("reference data with a long row", HEADER + csv_row(0).strip() + ",0.1\n",
+             ["line 2, column 22", "22 values, but the header has 21 columns"]),
+    data_row("reference data with a word in a cell",
+             HEADER + csv_row(0) + csv_row("1e-5", {5: "fast"}),
+             ["line 3, column 7 ('b5')", "'fast' is not a number"]),
+    data_row("reference data with a number and a unit", HEADER + csv_row("0 s"),
+             ["line 2, column 1 ('time')", "'0 s' is not a number"]),
+    data_row("reference data with an empty cell", HEADER + csv_row(0, {7: ""}),
+             ["line 2, column 9 ('b7')", "empty cell"]),
+    data_row("reference data of binary garbage", b"\x00\x01\x1b[31m\xff\xfe,\x00\n\x07\n",
+             ["line 1, column 3", "2 columns; expected 21"]),
+    data_row("reference data with a control character in a cell",
+             HEADER + csv_row(0, {2: "\x1b[2J"}),
+             ["line 2, column 4 ('b2')", "'\\x1B[2J' is not a number"]),
+    data_row("--beads outside the chain", GOOD_CSV,
+             ["--beads: 25 is not a bead of the chain", "allowed 0 to 19"], "25"),
+    data_row("--beads negative", GOOD_CSV, ["--beads: -1 is not a bead of the chain"],
+             "0,-1"),
+    data_row("--beads not an integer", GOOD_CSV, ["--beads: '1.5' is not an integer",
+                                                  "allowed 0 to 19"], "1.5"),
+    data_row("--beads beyond any integer", GOOD_CSV,
+             ["--beads: '99999999999999999999' is not a bead of the chain"],
+             "99999999999999999999"),
+    data_row("--beads with an empty item", GOOD_CSV, ["--beads '1,,2': an empty item"],
+             "1,,2"),
+    data_row("--beads with a bead twice", GOOD_CSV, ["--beads: 3 is given twice"],
+             "3,3"),
+    ("reference quantity without reference data",
+     [*COMPARE_HERTZ, "--reference-quantity", "force"], {}, 2,
+     ["--reference-quantity is given without --reference-data"]),
     ("compare threads 0", [*COMPARE_HERTZ, "--threads", "0"], {}, 2,
      ["--threads: 0 ", "out of range", "allowed 1 to 1024"]),
     ("compare threads -3", [*COMPARE_HERTZ, "--threads", "-3"], {}, 2,
@@ -252,6 +430,25 @@ class Malformed(unittest.TestCase):
 
     def test_output_rows(self):
         self.assertGreaterEqual(len(OUTPUT), 10)
+
+    def test_collide_and_compare_rows(self):
+        self.assertGreaterEqual(len(COLLIDE), 12)
+        self.assertGreaterEqual(len(COMPARE), 10)
+
+    def test_good_rows_pass(self):
+        """The inputs the rows spoil are valid as they are: each row fails for its own cell."""
+        with tempfile.TemporaryDirectory() as tmp:
+            for args in (collide_row("", {}, [])[1], collide_row("", {**MASSES, "wall": True}, [])[1]):
+                r = subprocess.run([CHAINDEM, *args], cwd=tmp, capture_output=True, text=True,
+                                   timeout=300)
+                self.assertEqual(r.returncode, 0, f"{args}\n{r.stderr}")
+            with open(os.path.join(tmp, "ref.csv"), "w") as f:
+                f.write(GOOD_CSV)
+            r = subprocess.run([CHAINDEM, "compare", CASE, "--laws", "hertz", "--reference-data",
+                                "ref.csv", "-o", "cmp.h5", "--set", "simulation.duration=2e-4",
+                                "--beads", "0,19"], cwd=tmp, capture_output=True, text=True,
+                               timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_device_output_is_not_replaced(self):
         """The table sees only its own directory: here, that /dev/null is still a device."""
