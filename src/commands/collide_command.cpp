@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -477,9 +478,11 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     err << "chaindem collide: invalid input: " << what << "\n";
     return 2;
   };
+  std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
   if (vm.count("output")) {
     try {
       check_output_path(in.output, {});
+      lock.emplace(in.output);
     } catch (const OutputPathError& e) {
       err << "chaindem collide: invalid output: " << e.what() << "\n";
       return 2;

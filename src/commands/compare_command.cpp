@@ -800,8 +800,10 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     return invalid_input(err, e.what());
   }
   if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
+  std::optional<OutputLock> lock;  // held while the laws run, so a second writer is told at once
   try {
     check_output_path(in.output, {in.case_path, in.reference_data});
+    lock.emplace(in.output);
   } catch (const OutputPathError& e) {
     err << "chaindem compare: invalid output: " << e.what() << "\n";
     return 2;

@@ -127,9 +127,10 @@ OutputLock::OutputLock(const std::string& path) {
   for (;;) {
     const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
-      held.erase(key_);
-      throw OutputPathError("output '" + path + "': cannot create its lock file " + file + ": " +
-                            std::strerror(errno));
+      // A folder where no file can be made (read-only, no permission, full): the output cannot
+      // be written either, which the command reports when it creates it, with the reason.
+      held[key_] = {-1, 1, ""};
+      return;
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
@@ -165,8 +166,10 @@ OutputLock::~OutputLock() {
   const auto it = held.find(key_);
   if (it == held.end() || --it->second.count > 0) return;
   // Removed while still locked, so that no one locks a file that is about to go.
-  ::unlink(it->second.file.c_str());
-  ::close(it->second.fd);
+  if (it->second.fd >= 0) {
+    ::unlink(it->second.file.c_str());
+    ::close(it->second.fd);
+  }
   held.erase(it);
 }
 
