@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Installs exactly the Debian packages chaindem needs (idempotent: installs only what is missing).
+#   scripts/setup.sh          what building and testing need (scripts/test.sh; g++ also brings
+#                             the address, undefined and thread sanitizers of scripts/sanitize.sh)
+#   scripts/setup.sh --fuzz   and clang with libFuzzer and OpenMP, for scripts/fuzz.sh
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
@@ -9,6 +12,12 @@ packages=(
   liggghts
   paraview python3-paraview
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-14-dev libomp-dev)
+elif [ -n "${1:-}" ]; then
+  echo "usage: scripts/setup.sh [--fuzz]" >&2
+  exit 2
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

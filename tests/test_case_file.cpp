@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "chaindem/commands/sweep_definition.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "test_support.hpp"
 
@@ -142,6 +143,50 @@ TEST(CaseFile, InvalidInputNamesTheKey) {
             std::string::npos);
   // A key given twice.
   EXPECT_NE(error_of(base + "[chain]\ncount = 5\n").find("more than once"), std::string::npos);
+}
+
+// A line that holds the placeholder Boost.Program_options' message replaces ("%invalid_line%") is
+// quoted as written; Boost's own message would replace it forever.
+TEST(CaseFile, PlaceholdersInALineAreQuotedAsWritten) {
+  const std::string line = "x %invalid_line% %value% 100%";
+  EXPECT_NE(error_of("[simulation]\n" + line + "\n").find("invalid line '" + line + "'"),
+            std::string::npos);
+  EXPECT_NE(error_of(base, {"chain.count=4\n" + line}).find("command line --set"),
+            std::string::npos);
+  const std::string sweep_line = "[sweep]\nbase = case.ini\n" + line + "\n";
+  try {
+    (void)sweep::parse_sweep(sweep_line, "sweep.ini", {});
+    ADD_FAILURE() << "no CaseError";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("invalid line '" + line + "'"), std::string::npos);
+  }
+}
+
+// What a law refuses for a pair of the case (here a line contact without a length, and a
+// clearance on a wall contact) is invalid input, named under contact.law.
+TEST(CaseFile, LawRefusingAPairIsInvalidInput) {
+  EXPECT_NE(error_of(base, {"contact.law=johnson_cylindrical"})
+                .find("contact.law: law 'johnson_cylindrical' is a line contact of cylinders"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(base + "[wall_end]\nenabled = true\nmaterial = steel\n",
+               {"contact.law=pereira_2011", "chain.cylinder_length=0.01", "contact.clearance=1e-4"})
+          .find("contact.law: law 'pereira_2011': clearance (an internal contact) cannot "
+                "apply to a wall contact"),
+      std::string::npos);
+}
+
+// A base case whose name the system cannot look up (a component longer than any file system
+// allows) is invalid input, not a filesystem error.
+TEST(SweepFile, UnresolvableBaseIsInvalidInput) {
+  const std::string text = "[sweep]\nbase = " + std::string(5000, 'b') + ".ini\n";
+  try {
+    (void)sweep::parse_sweep(text, "sweep.ini", {});
+    ADD_FAILURE() << "no CaseError";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("sweep.base: '"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("cannot be resolved"), std::string::npos);
+  }
 }
 
 // docs/case-format.md is generated from the key table; it must not drift from the code.

@@ -29,7 +29,7 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    if (err) *err << "chaindem " << command << ": " << e.what() << "\n";
+    if (err) *err << "chaindem " << command << ": " << option_error_message(e) << "\n";
     return std::nullopt;
   }
   return vm;

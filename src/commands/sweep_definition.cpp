@@ -127,22 +127,37 @@ std::size_t grid_size(const std::string& path, const std::vector<Axis>& axes) {
   return total;
 }
 
+// `p` made absolute, its symbolic links resolved as far as it exists. A name the system cannot
+// look up (a component longer than the file system allows, a loop of links, a folder that cannot
+// be searched) is invalid input naming the key.
+std::string resolved_path(const fs::path& p, const std::string& what) {
+  std::error_code ec;
+  const fs::path resolved = fs::weakly_canonical(p, ec);
+  if (ec) throw CaseError(what + ": '" + p.string() + "' cannot be resolved: " + ec.message());
+  return resolved.string();
+}
+
 }  // namespace
 
 SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
-  SweepDefinition d;
-  d.path = fs::weakly_canonical(path).string();
   std::ifstream in(path);
   if (!in) throw CaseError("cannot read sweep file '" + path + "'");
   std::stringstream text;
   text << in.rdbuf();
-  d.text = text.str();
+  return parse_sweep(text.str(), path, extra_fixed);
+}
+
+SweepDefinition parse_sweep(const std::string& text, const std::string& path,
+                            const std::vector<std::string>& extra_fixed) {
+  SweepDefinition d;
+  d.path = resolved_path(path, "sweep file");
+  d.text = text;
   std::istringstream s(d.text);
   po::parsed_options parsed(nullptr);
   try {
     parsed = po::parse_config_file(s, po::options_description(), true);
   } catch (const po::error& e) {
-    throw CaseError(path + ": " + e.what());
+    throw CaseError(path + ": " + option_error_message(e));
   }
   std::set<std::string> seen;
   for (const auto& opt : parsed.options) {
@@ -150,7 +165,7 @@ SweepDefinition read_sweep(const std::string& path, const std::vector<std::strin
     const std::string value = opt.value.empty() ? "" : opt.value.front();
     if (!seen.insert(key).second) throw CaseError(path + ": key '" + key + "' is given twice");
     if (key == "sweep.base") {
-      d.base = fs::weakly_canonical(fs::path(path).parent_path() / value).string();
+      d.base = resolved_path(fs::path(path).parent_path() / value, path + ": sweep.base");
     } else if (key == "sweep.combine") {
       if (value != "grid" && value != "zip")
         throw CaseError(path + ": sweep.combine: '" + value + "' is not grid or zip");

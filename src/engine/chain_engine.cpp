@@ -13,7 +13,16 @@ constexpr std::size_t chain_block = 256;
 // The hot loops below are compiled three times, for AVX-512 (x86-64-v4), AVX2 and any x86-64,
 // and the best one is picked when the program starts. The build never contracts to FMA
 // (-ffp-contract=off), so every version computes the same values.
+// Two builds compile one version, the default one, which computes the same values: under
+// ThreadSanitizer (g++ defines __SANITIZE_THREAD__) the resolver that picks a clone is an ifunc,
+// which the dynamic loader calls while relocating the program, before the TSan runtime is set
+// up, and the instrumented resolver then crashes the program before main; and clang 14 (the
+// fuzzing build, scripts/fuzz.sh) does not multiversion function templates.
+#if defined(__SANITIZE_THREAD__) || defined(__clang__)
+#define CHAINDEM_HOT
+#else
 #define CHAINDEM_HOT __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#endif
 
 // A chain of equal masses reads one inverse mass instead of an array (less memory traffic: the
 // loops are bandwidth-bound); the values, and so the results, are the same.

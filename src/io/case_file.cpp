@@ -361,6 +361,58 @@ std::string check_key_value(std::string_view key, const std::string& value) {
   return problem.empty() ? "" : problem + " (expected " + kind_name(spec->kind) + ")";
 }
 
+namespace {
+// An error of Boost.Program_options whose message is made in one pass over its template. Boost
+// replaces each placeholder "%name%" until none is left, so a value that holds its own
+// placeholder is replaced forever; here the values are inserted once and never read again.
+class OnePassOptionError : public po::error_with_option_name {
+ public:
+  explicit OnePassOptionError(const po::error_with_option_name& e)
+      : po::error_with_option_name(e) {}
+
+ protected:
+  void substitute_placeholders(const std::string& error_template) const override {
+    std::map<std::string, std::string> values = m_substitutions;
+    values["canonical_option"] = get_canonical_option_name();
+    values["prefix"] = get_canonical_option_prefix();
+    // As Boost does: a value missing or empty gives way to its default text (Boost's own).
+    std::string text = error_template;
+    for (const auto& [name, from_to] : m_substitution_defaults) {
+      if (!values[name].empty() || from_to.first.empty()) continue;
+      for (auto at = text.find(from_to.first); at != std::string::npos;
+           at = text.find(from_to.first, at + from_to.second.size()))
+        text.replace(at, from_to.first.size(), from_to.second);
+    }
+    m_message.clear();
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t open = text.find('%', at);
+      const std::size_t close = open == std::string::npos ? open : text.find('%', open + 1);
+      if (close == std::string::npos) {
+        m_message += text.substr(at);
+        break;
+      }
+      const auto value = values.find(text.substr(open + 1, close - open - 1));
+      if (value == values.end()) {  // not a placeholder: the '%' is text
+        m_message += text.substr(at, open + 1 - at);
+        at = open + 1;
+        continue;
+      }
+      m_message += text.substr(at, open - at) + value->second;
+      at = close + 1;
+    }
+  }
+};
+}  // namespace
+
+std::string option_error_message(const std::exception& e) {
+  // An ambiguous option is a prefix of two declared names, which hold no '%': Boost's message,
+  // which lists the names, is safe.
+  if (dynamic_cast<const po::ambiguous_option*>(&e)) return e.what();
+  if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e))
+    return OnePassOptionError(*named).what();
+  return e.what();
+}
+
 int default_threads() {
   const int threads = omp_get_max_threads();
   // Without OMP_NUM_THREADS it is the core count: a larger machine uses max_threads of its cores.
@@ -456,7 +508,8 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
         }
       }
     } catch (const po::error& e) {
-      throw CaseError(origin + ": " + e.what());
+      throw CaseError((src == &text ? origin : std::string("command line --set")) + ": " +
+                      option_error_message(e));
     }
   }
   cfg.materials_.assign(names.begin(), names.end());
@@ -481,7 +534,7 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
     } catch (const po::multiple_occurrences& e) {
       throw CaseError(where + ": key '" + e.get_option_name() + "' is given more than once");
     } catch (const po::error& e) {
-      throw CaseError(where + ": " + e.what());
+      throw CaseError(where + ": " + option_error_message(e));
     }
   };
   store(override_text, "command line --set");

@@ -537,10 +537,25 @@ void check_load_wall(const CaseConfig& cfg, const WallSlots& walls, bool striker
              "with a striker the load must push towards wall_end: enable wall_end only");
 }
 
+// The law's coefficients for one pair. A law refuses a pair it cannot describe with
+// std::invalid_argument (a line contact without a length, an elastoplastic law without a yield
+// stress, a clearance on a wall contact, parameters for which F(delta) is not unique, ...): for a
+// case that is invalid input, refused before anything runs like any other.
+PairCoeffs prepare_pair(const CaseConfig& cfg, const SimulationSettings& settings,
+                        const PairInput& in) {
+  try {
+    return settings.law->prepare(*settings.law, in, settings.law_params);
+  } catch (const LawParamError& e) {
+    cfg.fail("contact." + e.key, e.what());
+  } catch (const std::invalid_argument& e) {
+    cfg.fail("contact.law", e.what());
+  }
+}
+
 // Static overlap carrying `force`: where the law's elastic part equals it.
-double static_overlap_of(const SimulationSettings& settings, const PairInput& in, double force) {
-  const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
-  return elastic_overlap(settings.law->kernel, c, force);
+double static_overlap_of(const CaseConfig& cfg, const SimulationSettings& settings,
+                         const PairInput& in, double force) {
+  return elastic_overlap(settings.law->kernel, prepare_pair(cfg, settings, in), force);
 }
 
 // Surface separation between consecutive bodies (negative: overlap); entry 0 is unused.
@@ -554,7 +569,7 @@ std::vector<double> surface_separations(const CaseConfig& cfg, const RunSetup& r
     double s =
         (k == at.first_bead && striker) ? cfg.number("striker.gap") : chain.gap - chain.overlap;
     if (chain.static_overlap && k > at.first_bead)
-      s = -static_overlap_of(run.settings, pair_input(scene, k - 1, k), chain.end_force);
+      s = -static_overlap_of(cfg, run.settings, pair_input(scene, k - 1, k), chain.end_force);
     if (-s >= std::min(p.radius(k - 1), p.radius(k)))
       cfg.fail(k == at.first_bead && striker ? "striker.gap" : "chain.overlap",
                "overlap " + std::to_string(-s) + " m reaches a bead radius: allowed below " +
@@ -576,13 +591,13 @@ double place_bodies(Particles& p, const std::vector<double>& separation, Eigen::
 
 // Each wall at its gap from the body beside it, or, the wall that carries the end load under a
 // static overlap, at the overlap carrying it. `x`: the last body's centre.
-void place_walls(RunSetup& run, const WallSlots& walls, const ChainSpec& chain,
-                 bool load_towards_end, const ChainIndices& at, double x) {
+void place_walls(const CaseConfig& cfg, RunSetup& run, const WallSlots& walls,
+                 const ChainSpec& chain, bool load_towards_end, const ChainIndices& at, double x) {
   Scene& scene = run.scene;
   if (walls.start >= 0) {  // first body surface at x = 0
     const double s =
         chain.static_overlap && !load_towards_end
-            ? -static_overlap_of(run.settings,
+            ? -static_overlap_of(cfg, run.settings,
                                  wall_input(scene, 0, static_cast<std::size_t>(walls.start)),
                                  chain.end_force)
             : walls.gap[static_cast<std::size_t>(walls.start)];
@@ -591,7 +606,7 @@ void place_walls(RunSetup& run, const WallSlots& walls, const ChainSpec& chain,
   if (walls.end >= 0) {
     const double s = chain.static_overlap && load_towards_end
                          ? -static_overlap_of(
-                               run.settings,
+                               cfg, run.settings,
                                wall_input(scene, at.last_bead, static_cast<std::size_t>(walls.end)),
                                chain.end_force)
                          : walls.gap[static_cast<std::size_t>(walls.end)];
@@ -690,7 +705,7 @@ void set_engine(const CaseConfig& cfg, RunSetup& run) {
 // Contact time scales: the consecutive bodies, every extra particle with every other, and every
 // particle with every wall. A contact loaded by the end force (now or once the load has
 // travelled) is counted at its static overlap; overlaps from rounding (< 1e-9 R) are not loads.
-std::vector<TimeScalePair> contact_time_scales(const RunSetup& run,
+std::vector<TimeScalePair> contact_time_scales(const CaseConfig& cfg, const RunSetup& run,
                                                const std::vector<double>& separation,
                                                const WallSlots& walls, double end_force,
                                                const ChainIndices& at) {
@@ -699,7 +714,7 @@ std::vector<TimeScalePair> contact_time_scales(const RunSetup& run,
   const Particles& p = scene.particles;
   std::vector<TimeScalePair> time_scale_pairs;
   auto add_scale = [&](const PairInput& in, double d0, bool carries_load) {
-    const PairCoeffs c = settings.law->prepare(*settings.law, in, settings.law_params);
+    const PairCoeffs c = prepare_pair(cfg, settings, in);
     if (d0 < 1e-9 * in.effective_radius) d0 = 0.0;
     if (carries_load && end_force > 0.0)
       d0 = std::max(d0, elastic_overlap(settings.law->kernel, c, end_force));
@@ -750,7 +765,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   if (chain.static_overlap) check_load_wall(cfg, walls, striker, load_towards_end);
   const std::vector<double> separation = surface_separations(cfg, run, chain, at, striker);
   const double x = place_bodies(scene.particles, separation, at.bodies);
-  place_walls(run, walls, chain, load_towards_end, at, x);
+  place_walls(cfg, run, walls, chain, load_towards_end, at, x);
   apply_loads(cfg, scene, chain.end_force, load_towards_end, at);
   add_extra_particles(cfg, materials, scene, extra, at.bodies);
   check_wall_sides(cfg, scene, at.bodies);
@@ -759,7 +774,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   set_engine(cfg, run);
   run.duration = cfg.number("simulation.duration");
   const std::vector<TimeScalePair> time_scale_pairs =
-      contact_time_scales(run, separation, walls, chain.end_force, at);
+      contact_time_scales(cfg, run, separation, walls, chain.end_force, at);
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(cfg, settings, speed);
   choose_time_step(cfg, run, time_scale_pairs, speed);

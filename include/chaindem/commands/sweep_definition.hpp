@@ -37,6 +37,10 @@ struct SweepDefinition {
 /// Reads SWEEP.ini; `extra_fixed` are keys set for every case from the command line
 /// (section.key=value). Throws CaseError for an invalid file.
 SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed);
+/// The same from the file's text: `path` names the file in messages and its folder is where the
+/// base case is looked for (only its name is resolved; no file is read).
+SweepDefinition parse_sweep(const std::string& text, const std::string& path,
+                            const std::vector<std::string>& extra_fixed);
 /// The overrides of case k over the base case (its fixed keys, its axis values, one thread).
 std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k);
 /// "case k (key=value, ...)", for messages.

@@ -95,6 +95,12 @@ class CaseConfig {
   std::string source_text_;
 };
 
+/// The message of an error of Boost.Program_options, which reads case files, sweep files and
+/// command lines. Its own what() never returns when the text it quotes (a line of a file, an
+/// option) holds the placeholder it replaces, as in a line "x %invalid_line%": here each
+/// placeholder is replaced once. Other exceptions: their what().
+std::string option_error_message(const std::exception& e);
+
 /// Markdown reference of every key (docs/case-format.md is this text).
 std::string case_format_markdown();
 
