@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/engine/state_archive.hpp"
 #include "contact_update.hpp"
 
 namespace chaindem::detail {
@@ -80,6 +81,11 @@ struct EngineState {
   /// finite: a diverged state, which the engines catch earlier when it shows in an overlap.
   /// `since`: the step the last advance started from (-1: at construction).
   void check_finite(std::int64_t since) const;
+  /// What the steps change, saved to and restored from a checkpoint (state_checkpoint.cpp); the
+  /// rest is rebuilt by constructing the state from the same case. restore() rebuilds the
+  /// incidence lists.
+  void save(StateArchive& archive) const;
+  void restore(const StateArchive& archive);
   /// The energy books (energy_books.cpp).
   EnergyReport energies() const;
   std::int64_t impact_velocity_floor_hits() const;
@@ -109,6 +115,9 @@ class Engine {
   virtual void watch_changed() {}
   virtual bool vectorised_pairs() const { return false; }
   virtual std::int64_t neighbor_rebuilds() const = 0;
+  /// The engine's own structures that its next steps read, beyond the EngineState's.
+  virtual void save(StateArchive&) const {}
+  virtual void restore(const StateArchive&) {}
 };
 
 template <class KernelT>

@@ -12,6 +12,8 @@ class GeneralEngine final : public Engine {
   explicit GeneralEngine(EngineState& state);
   void advance(std::int64_t n) override;
   std::int64_t neighbor_rebuilds() const override { return rebuilds_; }
+  void save(StateArchive& archive) const override;
+  void restore(const StateArchive& archive) override;
 
  private:
   void step();

@@ -17,6 +17,8 @@
 
 namespace chaindem {
 
+class StateArchive;  // chaindem/engine/state_archive.hpp
+
 namespace detail {
 struct EngineState;  // what both engines advance (src/engine/engine_state.hpp)
 class Engine;        // the chain engine or the general engine
@@ -215,6 +217,16 @@ class Simulation {
   /// Contacts whose impact velocity was raised to the law's floor, over the whole run.
   std::int64_t impact_velocity_floor_hits() const;
   std::int64_t neighbor_rebuilds() const;
+
+  /// Saves what the steps have changed (positions, velocities, forces, the integrator's
+  /// look-ahead, every contact's history, the energy books, the extremes, the neighbor
+  /// structure) into `archive`.
+  void save_state(StateArchive& archive) const;
+  /// Restores a saved state into this simulation, which must have been constructed from the same
+  /// scene and settings (and tracking extremes and watching as the saved one did): the steps that
+  /// follow are then bitwise identical to those that followed the save. Throws StateArchiveError
+  /// if the archive does not fit.
+  void restore_state(const StateArchive& archive);
 
   /// True when the 1D chain engine steps this simulation.
   bool uses_chain_engine() const;
