@@ -20,7 +20,7 @@ namespace {
 const char* usage =
     "chaindem - discrete-element simulator for granular chains\n\n"
     "usage:\n"
-    "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
+    "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet] [--restart]\n"
     "  chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N]  many cases in parallel (OpenMP, MPI)\n"
     "  chaindem compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)\n"
     "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
@@ -91,7 +91,11 @@ int run(const std::vector<std::string>& args) {
                                             "output HDF5 file (default: output.file of the case)")(
       "set", po::value(&o.overrides)->composing(),
       "override a case key: --set section.key=value (repeatable; wins over the file)")(
-      "quiet,q", po::bool_switch(&o.quiet), "no progress and no summary");
+      "quiet,q", po::bool_switch(&o.quiet), "no progress and no summary")(
+      "restart", po::bool_switch(&o.restart),
+      "continue from the checkpoint OUT.h5.checkpoint that an interrupted run of the same case "
+      "left (SIGTERM, or output.checkpoint_interval); the result is bitwise the uninterrupted "
+      "run's");
   const auto parsed = parse_command_line(args, desc, &o.case_path, "run", &std::cerr);
   if (!parsed) return 2;
   const po::variables_map& vm = *parsed;

@@ -5,15 +5,20 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <iomanip>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "chaindem/commands/progress.hpp"
+#include "chaindem/engine/state_archive.hpp"
+#include "chaindem/io/checkpoint_file.hpp"
 #include "chaindem/io/h5md_writer.hpp"
+#include "chaindem/io/output_file.hpp"
 
 namespace chaindem {
 namespace {
@@ -157,22 +162,93 @@ struct IsolatedContacts {
   }
 };
 
+// What the run's observers have gathered so far, saved with the simulation's state so that a
+// continued run reports what an uninterrupted one would.
+struct RunRecords {
+  EnergyBalance balance;
+  IsolatedContacts isolated;
+  CaseSummary summary;
+  double wall_time = 0.0;  // of the steps before this invocation [s]
+
+  void save(StateArchive& a, double wall_time_now) const {
+    a.put_value("balance", balance);
+    a.put_value("isolated", isolated);
+    a.put("arrival_time", summary.arrival_time);
+    a.put_value("wall_time", wall_time_now);
+  }
+  void restore(const StateArchive& a) {
+    balance = a.get_value<EnergyBalance>("balance");
+    isolated = a.get_value<IsolatedContacts>("isolated");
+    std::vector<double> arrival;
+    a.get("arrival_time", arrival);
+    if (arrival.size() != summary.arrival_time.size())
+      throw StateArchiveError("checkpoint watches " + std::to_string(arrival.size()) +
+                              " beads for the pulse; this case watches " +
+                              std::to_string(summary.arrival_time.size()));
+    summary.arrival_time = arrival;
+    wall_time = a.get_value<double>("wall_time");
+  }
+};
+
+// Writes a run's checkpoints (checkpoint_file.hpp): the output synced to disk first, so that the
+// checkpoint never counts frames the file may not hold.
+struct Checkpointer {
+  const CheckpointPlan* plan = nullptr;
+  std::string path;
+  std::map<std::string, std::string> parameters;
+  Clock::time_point last = Clock::now();
+
+  bool due() const {
+    return plan->interval > 0.0 &&
+           std::chrono::duration<double>(Clock::now() - last).count() >= plan->interval;
+  }
+  void write(const Simulation& sim, H5mdWriter& writer, const RunRecords& records,
+             double wall_time_now) {
+    Checkpoint cp;
+    const OutputPosition at = writer.sync();
+    cp.step = sim.step_count();
+    cp.time = sim.time();
+    cp.frames = at.frames;
+    cp.contact_rows = at.contact_rows;
+    cp.parameters = parameters;
+    sim.save_state(cp.simulation);
+    records.save(cp.run, wall_time_now);
+    write_checkpoint(path, cp);
+    last = Clock::now();
+  }
+};
+
 // Runs the steps, observing every step and writing every output frame; returns the wall time
-// [s].
+// [s]. A continued run (`resumed`) has its first frame in the file already.
 double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control,
-                 H5mdWriter& writer, EnergyBalance& balance, const ArrivalWatch& arrival,
-                 IsolatedContacts& isolated, CaseSummary& summary) {
+                 H5mdWriter& writer, RunRecords& records, const ArrivalWatch& arrival,
+                 Checkpointer* checkpoints, bool resumed) {
   Progress progress(control.progress, run.steps, "run", "steps", false);
   const auto start = Clock::now();
+  auto wall_time = [&] {
+    return records.wall_time + std::chrono::duration<double>(Clock::now() - start).count();
+  };
   const Particles& p = sim.particles();
-  arrival.observe(
-      summary, [&](std::size_t a) { return p.velocity.row(arrival.particles[a]).matrix().norm(); },
-      sim.time());
-  write_frame(sim, writer, balance);
+  CaseSummary& summary = records.summary;
+  if (!resumed) {
+    arrival.observe(
+        summary,
+        [&](std::size_t a) { return p.velocity.row(arrival.particles[a]).matrix().norm(); },
+        sim.time());
+    write_frame(sim, writer, records.balance);
+  }
   // Steps in chunks of at most 256 that end at every frame (progress, interruption).
   constexpr std::int64_t chunk = 256;
   while (sim.step_count() < run.steps) {
-    if (control.stop && *control.stop) throw Interrupted(*control.stop, sim.time());
+    if (control.stop && *control.stop) {
+      // SIGTERM, what batch systems send before they kill a job: keep what was computed.
+      if (checkpoints && *control.stop == SIGTERM) {
+        checkpoints->write(sim, writer, records, wall_time());
+        writer.keep_partial();
+        throw Interrupted(*control.stop, sim.time(), checkpoints->path);
+      }
+      throw Interrupted(*control.stop, sim.time());
+    }
     const std::int64_t at = sim.step_count();
     const std::int64_t steps =
         std::min({run.steps - at, run.output_every - at % run.output_every, chunk});
@@ -185,12 +261,14 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
           summary, [&](std::size_t a) { return log.speed[e * beads + a]; },
           static_cast<double>(at + s + 1) * sim.time_step());
     }
-    isolated.observe(sim);
+    records.isolated.observe(sim);
     if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps)
-      write_frame(sim, writer, balance);
+      write_frame(sim, writer, records.balance);
+    if (checkpoints && checkpoints->due() && sim.step_count() < run.steps)
+      checkpoints->write(sim, writer, records, wall_time());
     progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
   }
-  return std::chrono::duration<double>(Clock::now() - start).count();
+  return wall_time();
 }
 
 // The results of the finished run: per-bead extremes, scalars and the policies they depend on.
@@ -253,26 +331,75 @@ void finish_summary(CaseSummary& summary, const Simulation& sim, const RunSetup&
     summary.scalars["impact_velocity_floor"] = it->second;
 }
 
+// A run that continues from a checkpoint: the checkpoint, and the partial file that holds the
+// frames before it.
+struct Resume {
+  Checkpoint checkpoint;
+  std::string previous;
+};
+
 PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
                     const RunControl& control,
-                    const std::map<std::string, std::string>& labels = {}) {
+                    const std::map<std::string, std::string>& labels = {},
+                    const std::string& output = "", const Resume* resume = nullptr) {
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
   std::unique_ptr<H5mdWriter> writer =
       make_writer(run_metadata(cfg, run, sim, labels), sim, run.write_contacts);
 
-  EnergyBalance balance{sim.energies()};
-  CaseSummary summary = empty_summary(run, sim.scene().chain_count);
-  const ArrivalWatch arrival = watch_arrival(cfg, sim, summary);
-  IsolatedContacts isolated;
+  RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts{},
+                     empty_summary(run, sim.scene().chain_count)};
+  const ArrivalWatch arrival = watch_arrival(cfg, sim, records.summary);
   const Scene& scene = sim.scene();
   const double striker_initial_velocity =
       scene.striker >= 0 ? sim.particles().velocity(scene.striker, 0) : nan;
 
-  const double wall_time =
-      run_steps(sim, run, control, *writer, balance, arrival, isolated, summary);
-  finish_summary(summary, sim, run, balance, isolated, wall_time, striker_initial_velocity);
-  return PendingRun(std::move(summary), std::move(writer));
+  std::optional<Checkpointer> checkpoints;
+  if (control.checkpoint)
+    checkpoints = Checkpointer{control.checkpoint, checkpoint_path_for(output), cfg.resolved()};
+  if (resume) {  // everything built as at the start; now the state of the checkpoint
+    try {
+      sim.restore_state(resume->checkpoint.simulation);
+      records.restore(resume->checkpoint.run);
+    } catch (const StateArchiveError& e) {
+      throw CheckpointError(e.what());
+    }
+    writer->continue_from(resume->previous,
+                          {resume->checkpoint.frames, resume->checkpoint.contact_rows});
+    writer->sync();  // the frames before the checkpoint are in the new file, on disk
+    std::filesystem::remove(resume->previous);
+  }
+
+  const double wall_time = run_steps(sim, run, control, *writer, records, arrival,
+                                     checkpoints ? &*checkpoints : nullptr, resume != nullptr);
+  finish_summary(records.summary, sim, run, records.balance, records.isolated, wall_time,
+                 striker_initial_velocity);
+  return PendingRun(std::move(records.summary), std::move(writer));
+}
+
+// Reads the checkpoint of `output` for this case and sets the partial file it continues aside
+// as `output`.partial.previous (a restart that stopped before taking over its frames left it
+// there already).
+Resume prepare_resume(const CaseConfig& cfg, const std::string& output) {
+  Resume r;
+  const std::string path = checkpoint_path_for(output);
+  r.checkpoint = read_checkpoint(path);
+  if (const std::string d = parameter_difference(r.checkpoint.parameters, cfg.resolved());
+      !d.empty())
+    throw CheckpointError("the checkpoint '" + path + "' is of another case: " + d +
+                          " (run the command that wrote it, with --restart)");
+  r.previous = output + ".partial.previous";
+  const std::string partial = output + ".partial";
+  std::error_code ec;
+  if (!std::filesystem::exists(r.previous, ec)) {
+    if (!std::filesystem::is_regular_file(partial, ec))
+      throw CheckpointError("the partial output '" + partial + "' that the checkpoint '" + path +
+                            "' continues is missing");
+    std::filesystem::rename(partial, r.previous, ec);
+    if (ec)
+      throw OutputError("cannot write '" + output + "': renaming " + partial + ": " + ec.message());
+  }
+  return r;
 }
 
 }  // namespace
@@ -298,16 +425,56 @@ void PendingRun::commit() {
   writer_->finish(summary_.scalars, summary_arrays(summary_), summary_.texts);
 }
 
+namespace {
+
+// After a failure or an interruption without checkpoint: the partial output is gone, so its
+// checkpoint goes too, unless the run was continuing one whose frames it had not taken over
+// yet; the earlier partial file then returns to its place, to be continued again.
+void forget(const std::string& path, const std::optional<Resume>& resume) {
+  std::error_code ec;
+  if (resume && std::filesystem::exists(resume->previous, ec))
+    std::filesystem::rename(resume->previous, path + ".partial", ec);
+  else
+    std::remove(checkpoint_path_for(path).c_str());
+}
+
+}  // namespace
+
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control) {
-  PendingRun done = run_case(
-      cfg, std::move(run),
-      [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
-        return std::make_unique<H5mdWriter>(path, meta, sim, contacts);
-      },
-      control);
-  done.commit();
-  return done.summary();
+  const CheckpointPlan* plan = control.checkpoint;
+  const bool swmr = plan && plan->interval > 0.0;
+  auto make_writer = [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
+    return std::make_unique<H5mdWriter>(path, meta, sim, contacts, swmr);
+  };
+  if (!plan) {
+    PendingRun done = run_case(cfg, std::move(run), make_writer, control);
+    done.commit();
+    return done.summary();
+  }
+  const std::string checkpoint = checkpoint_path_for(path);
+  const OutputLock lock(path);  // held from the checkpoint's first reading to the end
+  std::optional<Resume> resume;
+  if (plan->restart) {
+    resume = prepare_resume(cfg, path);
+  } else {  // a new run: what an earlier run of this output left is out of date
+    std::remove(checkpoint.c_str());
+    std::remove((path + ".partial.previous").c_str());
+  }
+  try {
+    PendingRun done =
+        run_case(cfg, std::move(run), make_writer, control, {}, path, resume ? &*resume : nullptr);
+    done.commit();
+    std::remove(checkpoint.c_str());
+    return done.summary();
+  } catch (const Interrupted& e) {
+    if (!e.checkpoint.empty()) throw;  // kept, with its partial file
+    forget(path, resume);
+    throw;
+  } catch (...) {
+    forget(path, resume);
+    throw;
+  }
 }
 
 PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "chaindem/commands/case_runner.hpp"
+#include "chaindem/io/checkpoint_file.hpp"
 #include "chaindem/io/h5md_writer.hpp"
 #include "chaindem/io/output_file.hpp"
 
@@ -35,14 +36,24 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const Eigen::Index beads = run.scene.chain_count;
   const std::size_t memory = run.memory_estimate;
 
+  const CheckpointPlan checkpoints{cfg.number("output.checkpoint_interval"), options.restart};
   install_stop_handlers();
   CaseSummary summary;
   try {
     summary = run_to_file(cfg, std::move(run), output,
-                          RunControl{options.quiet ? nullptr : &err, stop_flag()});
+                          RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints});
   } catch (const Interrupted& e) {
-    err << "chaindem: " << e.what() << "; no output written\n";
+    if (e.checkpoint.empty()) {
+      err << "chaindem: " << e.what() << "; no output written\n";
+    } else {
+      err << "chaindem: " << e.what() << "; checkpoint written to " << e.checkpoint
+          << " (the frames so far are in " << output
+          << ".partial); run the same command with --restart to continue\n";
+    }
     return 128 + e.signal;
+  } catch (const CheckpointError& e) {
+    err << "chaindem: cannot restart: " << e.what() << "\n";
+    return 2;
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";
     return 2;

@@ -15,25 +15,6 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
-// The string value of attribute `name` of `object`, or "" if it has none.
-std::string read_string_attr(hid_t object, const char* name) {
-  using namespace hdf5;
-  if (H5Aexists(object, name) <= 0) return "";
-  Handle attr(check(H5Aopen(object, name, H5P_DEFAULT), name), H5Aclose);
-  Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
-  if (H5Tis_variable_str(type.get()) > 0) {
-    char* value = nullptr;
-    Handle memtype(check(H5Tcopy(H5T_C_S1), "type"), H5Tclose);
-    H5Tset_size(memtype.get(), H5T_VARIABLE);
-    H5Tset_cset(memtype.get(), H5T_CSET_UTF8);
-    check_status(H5Aread(attr.get(), memtype.get(), &value), name);
-    std::string out = value ? value : "";
-    H5free_memory(value);
-    return out;
-  }
-  return "";
-}
-
 CaseRecord read_case(hid_t file, const std::string& case_group) {
   using namespace hdf5;
   CaseRecord r;

@@ -255,7 +255,19 @@ struct H5mdWriter::Impl {
   Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts, std::mutex* l);
   void append(const Frame& f);  // the frame into the time series' buffers (HDF5 when spilling)
   std::size_t buffered_bytes() const;
-  void create();         // the file's objects; holds the lock if shared
+  void create();  // the file's objects; holds the lock if shared
+  /// Every time-dependent dataset with its path under the run's root and the rows of it that
+  /// hold `frames` frames and `contact_rows` contact rows (the offsets' first row is written at
+  /// construction).
+  struct Series {
+    std::string path;
+    Growing* data;
+    hsize_t begin, end;
+  };
+  std::vector<Series> series(std::int64_t frames, std::int64_t contact_rows);
+  void flush_series();   // every buffered row to its dataset, creating the datasets
+  void close_series();   // every dataset closed, each close checked
+  void reopen(hid_t f);  // the groups again, in the file reopened at the end of a SWMR run
   void close_objects();  // every object this run opened, each close checked
   // The end of the run: the queued frames, the summary and the status written, and every
   // object closed, each close checked.
@@ -324,14 +336,19 @@ std::size_t H5mdWriter::buffered_bytes() const {
 }
 
 H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
-                       bool write_contacts)
+                       bool write_contacts, bool swmr)
     : impl_(std::make_unique<Impl>(meta, sim, write_contacts, nullptr)),
       output_(std::make_unique<PartialOutput>(path)),
-      path_(std::move(path)) {
-  impl_->root = output_->create_hdf5();
+      path_(std::move(path)),
+      swmr_(swmr) {
+  impl_->root = output_->create_hdf5(swmr);
   particles_ = sim.particles().size();
   try {
     impl_->create();
+    if (swmr) {  // SWMR writing adds no object: every dataset is made first
+      impl_->flush_series();
+      check_status(H5Fstart_swmr_write(impl_->root), "start SWMR writing");
+    }
   } catch (const std::exception& e) {
     throw output_->error(e.what());
   }
@@ -426,6 +443,51 @@ void H5mdWriter::Impl::create() {
     params.close("/parameters");
   }
   created = true;
+}
+
+std::vector<H5mdWriter::Impl::Series> H5mdWriter::Impl::series(std::int64_t frames,
+                                                               std::int64_t rows) {
+  const auto k = static_cast<hsize_t>(frames), c = static_cast<hsize_t>(rows);
+  std::vector<Series> all{{"particles/chain/position/step", &clock.step, 0, k},
+                          {"particles/chain/position/time", &clock.time, 0, k}};
+  for (TimeSeries* ts : {&position, &velocity, &force})
+    all.push_back({"particles/chain/" + ts->name + "/value", &ts->value, 0, k});
+  for (auto& [name, ts] : energy)
+    all.push_back({"observables/" + name + "/value", &ts.value, 0, k});
+  all.push_back({"observables/momentum/value", &momentum.value, 0, k});
+  if (!wall_names.empty()) all.push_back({"walls/position/value", &wall_position.value, 0, k});
+  if (contacts) {
+    all.push_back({"contacts/offset", &c_offset, 1, k + 1});
+    all.push_back({"contacts/first", &c_first, 0, c});
+    all.push_back({"contacts/second", &c_second, 0, c});
+    for (std::size_t m = 0; m < contact_columns.size(); ++m)
+      all.push_back({std::string("contacts/") + contact_columns[m].name, &c_values[m], 0, c});
+  }
+  return all;
+}
+
+void H5mdWriter::Impl::flush_series() {
+  for (const Series& s : series(0, 0)) s.data->flush();
+}
+
+void H5mdWriter::Impl::close_series() {
+  for (const Series& s : series(0, 0)) s.data->close();
+}
+
+void H5mdWriter::Impl::reopen(hid_t f) {
+  root = f;
+  auto open = [](hid_t in, const std::string& name) {
+    return Handle(check(H5Gopen2(in, name.c_str(), H5P_DEFAULT), "open " + name), H5Gclose);
+  };
+  particles = open(f, "particles");
+  chain = open(particles.get(), "chain");
+  for (TimeSeries* ts : {&position, &velocity, &force}) ts->group_ = open(chain.get(), ts->name);
+  observables = open(f, "observables");
+  for (auto& [name, ts] : energy) ts.group_ = open(observables.get(), name);
+  momentum.group_ = open(observables.get(), "momentum");
+  walls_group = open(f, "walls");
+  if (!wall_names.empty()) wall_position.group_ = open(walls_group.get(), "position");
+  if (contacts) contacts_group = open(f, "contacts");
 }
 
 void H5mdWriter::Impl::close_objects() {
@@ -591,6 +653,13 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
     return;
   }
   try {
+    if (swmr_) {  // SWMR writing adds no object; the end of the run adds some
+      impl_->background->finish();
+      impl_->background.reset();
+      impl_->close_series();
+      impl_->close_objects();
+      impl_->reopen(output_->reopen_hdf5());
+    }
     impl_->end(summary, arrays, texts);
   } catch (const std::exception& e) {
     throw output_->error(e.what());
@@ -602,6 +671,83 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
     write_xdmf(x, h5_name, frame_times_, particles_);
   });
   output_->commit();
+  finished_ = true;
+}
+
+OutputPosition H5mdWriter::sync() {
+  Impl& m = *impl_;
+  try {
+    m.background->finish();  // every queued frame handed to HDF5; rethrows a write error
+    m.background.reset();
+    m.flush_series();
+    output_->sync();
+  } catch (const OutputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw output_->error(e.what());
+  }
+  Impl* writer = impl_.get();
+  m.background =
+      std::make_unique<Background>([writer](const Frame& f) { writer->append(f); }, queue_bytes);
+  return {static_cast<std::int64_t>(frame_times_.size()), m.contact_rows};
+}
+
+void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
+  Impl& m = *impl_;
+  quiet_errors();
+  // A file a killed SWMR writer left can be read in SWMR mode only; one closed properly either way.
+  hid_t id = H5Fopen(previous.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, swmr_file_access());
+  if (id < 0) id = H5Fopen(previous.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0)
+    throw output_->error("reading the frames before the checkpoint from " + previous + ": " +
+                         error_reason());
+  Handle file(id, H5Fclose);
+  try {
+    for (const Impl::Series& s : m.series(at.frames, at.contact_rows)) {
+      Handle d(check(H5Dopen2(id, s.path.c_str(), H5P_DEFAULT), s.path), H5Dclose);
+      s.data->append_from(d.get(), s.begin, s.end);
+      if (s.data == &m.clock.time) {  // the frames' times, for the XDMF file
+        Handle again(check(H5Dopen2(id, s.path.c_str(), H5P_DEFAULT), s.path), H5Dclose);
+        frame_times_.resize(static_cast<std::size_t>(at.frames));
+        Handle space(check(H5Dget_space(again.get()), "space"), H5Sclose);
+        const hsize_t start = 0, count = frame_times_.size();
+        if (count > 0) {
+          check_status(
+              H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
+              "select");
+          Handle memory(check(H5Screate_simple(1, &count, nullptr), "space"), H5Sclose);
+          check_status(H5Dread(again.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(),
+                               H5P_DEFAULT, frame_times_.data()),
+                       "read time");
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    throw output_->error("reading the frames before the checkpoint from " + previous + ": " +
+                         e.what());
+  }
+  m.contact_rows = at.contact_rows;
+  file.close(previous);
+}
+
+void H5mdWriter::keep_partial() {
+  sync();
+  Impl& m = *impl_;
+  try {
+    m.background->finish();
+    m.background.reset();
+    m.close_series();
+    m.close_objects();
+  } catch (const std::exception& e) {
+    throw output_->error(e.what());
+  }
+  Handle file(output_->keep_partial(), H5Fclose);
+  try {
+    file.close(output_->partial_path());
+  } catch (const std::exception& e) {
+    throw output_->error(e.what());
+  }
+  impl_.reset();
   finished_ = true;
 }
 

@@ -186,10 +186,11 @@ OutputError PartialOutput::error(const std::string& reason) const {
   return OutputError("cannot write '" + path_ + "': " + reason);
 }
 
-hid_t PartialOutput::create_hdf5() {
+hid_t PartialOutput::create_hdf5(bool swmr) {
   if (!lock_ && locks_) lock_ = std::make_unique<OutputLock>(path_);
   hdf5::quiet_errors();
-  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, hdf5::file_access());
+  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT,
+                             swmr ? hdf5::swmr_file_access() : hdf5::file_access());
   if (id < 0) {
     const std::string reason = hdf5::error_reason();
     discard();  // the file may exist, empty: HDF5 creates it, then fails to write its header
@@ -206,6 +207,27 @@ void PartialOutput::adopt_hdf5(hid_t file) {
 void PartialOutput::flush() {
   hdf5::quiet_errors();
   if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0) throw error("flush: " + hdf5::error_reason());
+}
+
+void PartialOutput::sync() {
+  flush();
+  const int fd = ::open(partial_.c_str(), O_RDONLY | O_CLOEXEC);
+  const int failure = fd < 0 ? errno : (::fsync(fd) == 0 ? 0 : errno);
+  if (fd >= 0) ::close(fd);
+  if (failure) throw error("fsync " + partial_ + ": " + std::strerror(failure));
+}
+
+hid_t PartialOutput::reopen_hdf5() {
+  hdf5::quiet_errors();
+  const ssize_t open =
+      H5Fget_obj_count(file_, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR);
+  if (open != 0) throw error(std::to_string(open) + " HDF5 object(s) still open");
+  if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0) throw error("flush: " + hdf5::error_reason());
+  if (H5Fclose(std::exchange(file_, -1)) < 0) throw error("close: " + hdf5::error_reason());
+  const hid_t id = H5Fopen(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
+  if (id < 0) throw error("reopening " + partial_ + ": " + hdf5::error_reason());
+  file_ = id;
+  return id;
 }
 
 void PartialOutput::add_companion(std::string path, std::function<void(std::ostream&)> write) {

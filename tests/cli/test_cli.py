@@ -155,15 +155,17 @@ class InvalidInput(unittest.TestCase):
         self.assertIn("cannot read case file", r.stderr)
 
     def test_interrupted_run_leaves_nothing(self):
+        # Ctrl-C stops a run and removes its partial file; SIGTERM leaves a checkpoint
+        # (test_checkpoint.py).
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out.h5")
             proc = subprocess.Popen([CHAINDEM, "run", DEFAULT_CASE, "-o", out, "--quiet",
                                      "--set", "simulation.duration=10"],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             time.sleep(1.0)
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=60)
-            self.assertEqual(proc.returncode, 128 + signal.SIGTERM, err)
+            self.assertEqual(proc.returncode, 128 + signal.SIGINT, err)
             self.assertIn("interrupted", err)
             self.assertEqual(os.listdir(tmp), [])
 

@@ -29,18 +29,33 @@ struct CaseSummary {
   std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
 };
 
+/// Checkpoints of a run to its own file (run_to_file), OUTPUT.checkpoint beside OUTPUT.partial
+/// (docs/output-format.md, "Checkpoints and restart").
+struct CheckpointPlan {
+  /// Wall-clock seconds between checkpoints (the output is then written in SWMR mode, so that a
+  /// killed run's partial file stays readable up to its last checkpoint); 0: a checkpoint only
+  /// when the run receives SIGTERM.
+  double interval = 0.0;
+  bool restart = false;  ///< continue from the output's checkpoint instead of starting
+};
+
 struct RunControl {
   std::ostream* progress = nullptr;                  ///< progress lines (stderr), or none
   const volatile std::sig_atomic_t* stop = nullptr;  ///< set by a signal handler: stop cleanly
+  /// Checkpointing (run_to_file only); none: a stopped run leaves nothing.
+  const CheckpointPlan* checkpoint = nullptr;
 };
 
-/// The run was stopped by a signal; no output file was left.
+/// The run was stopped by a signal. It left no output file, or, when `checkpoint` is not
+/// empty, that checkpoint and the partial output it continues.
 struct Interrupted : std::runtime_error {
   int signal;
-  Interrupted(int s, double t)
+  std::string checkpoint;
+  Interrupted(int s, double t, std::string checkpoint_path = "")
       : std::runtime_error("interrupted by signal " + std::to_string(s) +
                            " at t = " + std::to_string(t) + " s"),
-        signal(s) {}
+        signal(s),
+        checkpoint(std::move(checkpoint_path)) {}
 };
 
 /// Installs SIGINT/SIGTERM handlers that set the flag returned by stop_flag(): runs stop between
@@ -49,8 +64,10 @@ void install_stop_handlers();
 const volatile std::sig_atomic_t* stop_flag();
 
 /// Runs the case and writes `path` (via path.partial, renamed when complete, PartialOutput).
-/// Throws Interrupted, OutputError when the file cannot be written, or std::runtime_error when
-/// the integration diverges; none leaves a file behind.
+/// Throws Interrupted, OutputError when the file cannot be written, CheckpointError when a
+/// restart finds no checkpoint of this case, or std::runtime_error when the integration
+/// diverges; none leaves a file behind, but for the checkpoint of an interruption (Interrupted)
+/// and the checkpoint a failed restart started from.
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control = {});
 

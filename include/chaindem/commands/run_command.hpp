@@ -12,6 +12,7 @@ struct RunOptions {
   std::string output;                  ///< empty: from the case
   std::vector<std::string> overrides;  ///< "section.key=value"
   bool quiet = false;                  ///< no progress and no summary
+  bool restart = false;                ///< continue from the output's checkpoint
 };
 
 /// Runs one case. Returns the process exit code: 0 success, 2 invalid input, 1 runtime failure.

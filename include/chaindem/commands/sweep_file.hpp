@@ -20,8 +20,6 @@ struct CaseRecord {
   std::map<std::string, std::vector<double>> arrays;
 };
 
-/// The string value of attribute `name` of `object`, or "" if it has none.
-std::string read_string_attr(hid_t object, const char* name);
 /// The summary of the case stored in group `case_group` of `file`.
 CaseRecord read_case(hid_t file, const std::string& case_group);
 /// /sweep: the definition, its axes and its signature.

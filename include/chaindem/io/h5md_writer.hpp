@@ -43,10 +43,19 @@ struct RunMetadata {
   std::map<std::string, std::string> labels;
 };
 
+/// How far a run's file has been written: what a checkpoint records of it.
+struct OutputPosition {
+  std::int64_t frames = 0;
+  std::int64_t contact_rows = 0;
+};
+
 class H5mdWriter {
  public:
-  /// Creates `path`.partial and writes the static parts.
-  H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts);
+  /// Creates `path`.partial and writes the static parts. `swmr`: the file is written in SWMR
+  /// mode (HDF5 1.10 format), so that it stays readable, up to its last sync(), if the process
+  /// is killed (read it with h5py.File(path, "r", swmr=True) until it completes).
+  H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts,
+             bool swmr = false);
   /// Writes the run into a new group `group_name` of an open file, which several writers may
   /// share. Nothing touches HDF5 before finish() (or before the buffers of a long run reach
   /// ~4 MiB): the run computes without the file, and every HDF5 call holds `lock`. The group
@@ -72,6 +81,16 @@ class H5mdWriter {
               const std::map<std::string, std::vector<double>>& arrays = {},
               const std::map<std::string, std::string>& texts = {});
 
+  /// Writes every frame so far to the file and waits until it is on disk; returns how far the
+  /// file now goes. A run's own file only.
+  OutputPosition sync();
+  /// Appends the first `at` frames (and contact rows) of `previous`, the partial file of the run
+  /// this one continues from a checkpoint; before any write_frame(). Throws OutputError.
+  void continue_from(const std::string& previous, OutputPosition at);
+  /// Writes every frame so far, closes the file and leaves it on disk as `path`.partial, to be
+  /// continued from a checkpoint. Throws OutputError.
+  void keep_partial();
+
   const std::string& path() const { return path_; }
   /// The frames held in memory, not yet handed to HDF5 [bytes].
   std::size_t buffered_bytes() const;
@@ -82,6 +101,7 @@ class H5mdWriter {
   std::unique_ptr<PartialOutput> output_;  ///< a run's own file; none in a shared file
   std::string path_;
   bool finished_ = false;
+  bool swmr_ = false;
   std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
   std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file
   std::int64_t particles_ = 0;

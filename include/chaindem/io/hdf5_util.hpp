@@ -106,6 +106,19 @@ inline hid_t file_access() {
   return fapl;
 }
 
+// File access for a run's output that may be read while it is written and must survive the
+// writer's crash: the HDF5 1.10 format, which single-writer/multiple-reader (SWMR) writing needs.
+// A file written this way can be read by HDF5 1.10 or later (h5py, MATLAB R2021b on, ParaView).
+inline hid_t swmr_file_access() {
+  static const hid_t fapl = [] {
+    const hid_t p = check(H5Pcreate(H5P_FILE_ACCESS), "file access plist");
+    check_status(H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110), "format bounds");
+    check_status(H5Pset_meta_block_size(p, 1 << 20), "metadata block");
+    return p;
+  }();
+  return fapl;
+}
+
 // Group creation: attributes stay in the object header ("compact") up to 1000 of them instead of
 // moving to a B-tree and fractal heap after 8. /parameters carries ~80; compact storage is
 // faster to write, and HDF5 1.10's H5Ocopy (used to merge MPI ranks' files) crashes copying
@@ -137,6 +150,22 @@ inline hid_t utf8_string_type() {
   }();
   return type;
 }
+// The value of the variable-length string attribute `name` of `object`, or "" if it has none.
+inline std::string read_string_attr(hid_t object, const char* name) {
+  if (H5Aexists(object, name) <= 0) return "";
+  Handle attr(check(H5Aopen(object, name, H5P_DEFAULT), name), H5Aclose);
+  Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
+  if (H5Tis_variable_str(type.get()) <= 0) return "";
+  char* value = nullptr;
+  Handle memtype(check(H5Tcopy(H5T_C_S1), "type"), H5Tclose);
+  H5Tset_size(memtype.get(), H5T_VARIABLE);
+  H5Tset_cset(memtype.get(), H5T_CSET_UTF8);
+  check_status(H5Aread(attr.get(), memtype.get(), &value), name);
+  std::string out = value ? value : "";
+  H5free_memory(value);
+  return out;
+}
+
 inline hid_t scalar_space() {
   static const hid_t space = check(H5Screate(H5S_SCALAR), "scalar space");
   return space;
@@ -335,6 +364,46 @@ class Growing {
   /// Gives a parentless Growing the group its dataset will live in.
   void attach(hid_t parent) { parent_ = parent; }
   std::size_t buffered_bytes() const { return buffer_.size(); }
+
+  /// Writes what is buffered to the dataset, creating it (extendible) if it does not exist yet;
+  /// the caller holds the file's lock, if any.
+  void flush() {
+    quiet_errors();
+    write(true);
+  }
+
+  /// Appends rows [begin, end) of `dataset`, which must have this one's row shape and type
+  /// family (a dataset this class wrote): how a run continued from a checkpoint takes over the
+  /// frames its previous partial file holds.
+  void append_from(hid_t dataset, hsize_t begin, hsize_t end) {
+    Handle space(check(H5Dget_space(dataset), "space of " + name_), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
+    if (rank < 1 || H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0 ||
+        std::vector<hsize_t>(dims.begin() + 1, dims.end()) != row_shape_)
+      throw Error("dataset " + name_ + " does not have the shape this run writes");
+    if (dims[0] < end)
+      throw Error("dataset " + name_ + " holds " + std::to_string(dims[0]) + " rows; " +
+                  std::to_string(end) + " are needed");
+    const hsize_t row_bytes = row_elements_ * element_size_;
+    const hsize_t block = std::max<hsize_t>(1, spill_bytes / std::max<hsize_t>(row_bytes, 1));
+    std::vector<char> rows;
+    for (hsize_t first = begin; first < end; first += block) {
+      std::vector<hsize_t> start(dims.size(), 0), count = with_rows(std::min(block, end - first));
+      start[0] = first;
+      check_status(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                                       count.data(), nullptr),
+                   "select");
+      Handle memory(
+          check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
+          H5Sclose);
+      rows.resize(count[0] * row_bytes);
+      check_status(H5Dread(dataset, native_type(scalar_), memory.get(), space.get(), H5P_DEFAULT,
+                           rows.data()),
+                   "read " + name_);
+      append(rows.data(), count[0]);
+    }
+  }
 
   /// Writes what is buffered and closes the dataset; the caller holds the file's lock, if any.
   void close() {

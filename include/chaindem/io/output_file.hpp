@@ -76,12 +76,20 @@ class PartialOutput {
   /// Takes the output's lock (OutputLock), creates the partial file as a new HDF5 file
   /// (replacing a stale one) and returns it; it is owned here. Throws OutputError, or
   /// OutputPathError when another process writes the output.
-  hid_t create_hdf5();
+  /// `swmr`: in the HDF5 1.10 format, to be written in SWMR mode (hdf5::swmr_file_access).
+  hid_t create_hdf5(bool swmr = false);
   /// Takes `file`, an HDF5 file already open as the partial file, into this object's care.
   void adopt_hdf5(hid_t file);
   hid_t file() const { return file_; }
   /// Flushes the HDF5 file to disk (checked), leaving it open. Throws OutputError.
   void flush();
+  /// flush(), then waits until the system has the file on disk (fsync): what a checkpoint
+  /// counts on. Throws OutputError.
+  void sync();
+  /// Closes the HDF5 file (checked; every object in it must be closed) and opens it again for
+  /// writing without SWMR, in the same format: a file written in SWMR mode takes no new objects,
+  /// which the end of a run adds. Returns the new identifier, owned here. Throws OutputError.
+  hid_t reopen_hdf5();
   /// Flushes and closes the HDF5 file (the first step of commit()), each step checked; every
   /// object in it must be closed. Throws OutputError, having removed the partial file.
   void close_hdf5();

@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""Checkpoints and `chaindem run --restart`: a run stopped by SIGTERM, or killed (SIGKILL) after
+a periodic checkpoint, continues to a file bitwise identical to an uninterrupted run's, for an
+elastic, a hysteresis and an elastoplastic law, on the chain engine and the general engine.
+
+Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
+    test_checkpoint.py CHAINDEM_BINARY SOURCE_DIR
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import h5py
+
+CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
+sys.path.insert(0, os.path.join(SOURCE, "scripts"))
+import same_results  # noqa: E402  (the comparison of two outputs, bit for bit)
+
+# A 3000-bead steel chain against a wall, struck at 2 m/s; long enough (a few seconds) to be
+# stopped in the middle.
+CASE = """[simulation]
+duration = 0.03
+[contact]
+{contact}
+[material.steel]
+youngs_modulus = 200e9
+poisson_ratio = 0.3
+density = 7800
+yield_stress = 4e8
+[chain]
+count = 3000
+materials = steel
+radii = 0.005
+[striker]
+velocity = 2.0
+[wall_end]
+enabled = true
+material = steel
+[output]
+interval = 5e-5
+"""
+
+LAWS = {
+    "elastic": "law = hertz",
+    "hysteresis": "law = lankarani_nikravesh\nrestitution = 0.7",
+    "elastoplastic": "law = thornton_1997",
+}
+
+
+def run(*args, **kwargs):
+    return subprocess.run([CHAINDEM, "run", *args], capture_output=True, text=True, timeout=600,
+                          **kwargs)
+
+
+def wait_for(path, proc, timeout=120):
+    deadline = time.time() + timeout
+    while not os.path.exists(path):
+        if proc.poll() is not None or time.time() > deadline:
+            raise AssertionError(f"{path} never appeared (exit status {proc.returncode})")
+        time.sleep(0.02)
+
+
+class Restart(unittest.TestCase):
+    def case(self, tmp, contact):
+        path = os.path.join(tmp, "case.ini")
+        with open(path, "w") as f:
+            f.write(CASE.format(contact=contact))
+        return path
+
+    def stop_and_restart(self, contact, sets, stop, restart_sets=()):
+        """Runs the case uninterrupted and again stopped by `stop`, then restarts the stopped
+        run; returns the checkpoint's step and the run's total steps."""
+        with tempfile.TemporaryDirectory() as tmp:
+            case = self.case(tmp, contact)
+            sets = [a for kv in sets for a in ("--set", kv)]
+            ref = os.path.join(tmp, "ref.h5")
+            r = run(case, "-o", ref, "-q", *sets)
+            self.assertEqual(r.returncode, 0, r.stderr)
+
+            out = os.path.join(tmp, "cut.h5")
+            checkpoint = out + ".checkpoint"
+            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q", *sets],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if stop == signal.SIGKILL:  # after a periodic checkpoint, without warning
+                wait_for(checkpoint, proc)
+                time.sleep(0.2)
+            else:
+                wait_for(out + ".partial", proc)
+                time.sleep(0.4)
+            proc.send_signal(stop)
+            _, err = proc.communicate(timeout=120)
+            if stop == signal.SIGKILL:
+                self.assertEqual(proc.returncode, -signal.SIGKILL, err)
+            else:
+                self.assertEqual(proc.returncode, 128 + stop, err)
+                self.assertIn("checkpoint written to " + checkpoint, err)
+                self.assertIn("--restart", err)
+            self.assertTrue(os.path.exists(out + ".partial"))
+            self.assertFalse(os.path.exists(out))
+            with h5py.File(checkpoint, "r") as f:
+                step, frames = int(f.attrs["step"]), int(f.attrs["frames"])
+            # The frames up to the checkpoint can be read in the partial file (a killed run's
+            # file is read in SWMR mode, as HDF5 requires of a file its writer did not close).
+            with h5py.File(out + ".partial", "r", swmr=True) as f:
+                self.assertGreaterEqual(f["particles/chain/position/value"].shape[0], frames)
+
+            restart_args = [a for kv in restart_sets for a in ("--set", kv)]
+            r = run(case, "-o", out, "-q", "--restart", *sets, *restart_args)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)),
+                             ["case.ini", "cut.h5", "cut.xdmf", "ref.h5", "ref.xdmf"])
+            differences = [d for d in same_results.differences(ref, out)
+                           if not d.startswith("parameters@simulation.threads")]
+            self.assertEqual(differences, [])
+            with h5py.File(ref, "r") as f:
+                steps = int(f["summary"].attrs["steps"])
+                self.assertEqual(f["particles/chain/position/value"].shape[0],
+                                 h5py.File(out, "r")["particles/chain/position/value"].shape[0])
+            return step, steps
+
+    def test_sigterm_leaves_a_checkpoint_that_restarts_bitwise(self):
+        for family, contact in LAWS.items():
+            with self.subTest(family):
+                step, steps = self.stop_and_restart(contact, [], signal.SIGTERM)
+                self.assertTrue(0 < step < steps, (step, steps))
+
+    def test_kill9_after_a_periodic_checkpoint_loses_only_what_followed_it(self):
+        # The general engine (neighbor search, its structure and dormant histories saved), and
+        # the restart on two threads: results do not depend on the thread count.
+        step, steps = self.stop_and_restart(
+            "law = hunt_crossley\nrestitution = 0.7",
+            ["simulation.engine=general", "simulation.duration=0.01",
+             "output.checkpoint_interval=0.1"],
+            signal.SIGKILL, restart_sets=["simulation.threads=2"])
+        self.assertTrue(0 < step < steps, (step, steps))
+
+    def test_restart_refusals(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = self.case(tmp, LAWS["hysteresis"])
+            out = os.path.join(tmp, "out.h5")
+            r = run(case, "-o", out, "--restart")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"cannot restart: there is no checkpoint '{out}.checkpoint'", r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["case.ini"])
+
+            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            wait_for(out + ".partial", proc)
+            time.sleep(0.2)
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=120)
+            left = sorted(os.listdir(tmp))
+            self.assertEqual(left, ["case.ini", "out.h5.checkpoint", "out.h5.partial"])
+
+            # Another case: refused, naming the key; what the interruption left is untouched.
+            r = run(case, "-o", out, "--restart", "--set", "contact.restitution=0.8")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("contact.restitution is '0.7' in the checkpoint and '0.8' here",
+                          r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), left)
+
+            # A new run of the same output (no --restart) starts over and leaves no checkpoint.
+            r = run(case, "-o", out, "-q", "--set", "simulation.duration=1e-4")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["case.ini", "out.h5", "out.xdmf"])
+
+    def test_ctrl_c_stops_and_leaves_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = self.case(tmp, LAWS["elastic"])
+            out = os.path.join(tmp, "out.h5")
+            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q",
+                                     "--set", "output.checkpoint_interval=0.05"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            wait_for(out + ".checkpoint", proc)
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=120)
+            self.assertEqual(proc.returncode, 128 + signal.SIGINT, err)
+            self.assertIn("no output written", err)
+            self.assertEqual(sorted(os.listdir(tmp)), ["case.ini"])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)
