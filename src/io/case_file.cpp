@@ -183,6 +183,24 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(other("extra.particles", ValueKind::text, "-",
                     "additional spheres off the chain, ';'-separated records "
                     "'material radius x y z vx vy vz' (SI units)"));
+  // [initial]
+  k.push_back(other("initial.file", ValueKind::text, "-",
+                    "start from data: a CSV file (header naming the columns x, vx, and optionally "
+                    "y, z, vy, vz, radius, material; one row per body) or a chaindem HDF5 output "
+                    "(.h5, .hdf5, or any file with the HDF5 signature), relative to the case "
+                    "file's directory. It gives the positions and velocities (a CSV optionally, "
+                    "an output always, the radii and materials) of every body the case builds, "
+                    "in the order of /particles/chain: the striker, the chain beads, the extra "
+                    "particles; masses follow from radius and density; walls keep their gap to "
+                    "the bodies, or an output's walls their place at the frame. Contacts start "
+                    "without history (plastic deformation, impact velocities); `chaindem run "
+                    "--restart` from a checkpoint continues a run exactly. Empty: the case's own "
+                    "set-up. docs/engine.md, \"Starting from data\""));
+  k.push_back(number("initial.frame", "-",
+                     "the frame of an HDF5 initial.file to start from (0-based; negative counts "
+                     "from the end: -1 is the last frame)",
+                     -1e9, 1e9, true, "-1"));
+  k.back().kind = ValueKind::integer;
   // [output]
   k.push_back(other("output.file", ValueKind::text, "-",
                     "HDF5 output file (default: the case file name with .h5, in the current "

@@ -1,6 +1,7 @@
 #include "chaindem/io/scene_builder.hpp"
 
 #include "chaindem/io/h5md_writer.hpp"
+#include "chaindem/io/initial_state.hpp"
 
 #include <boost/math/tools/roots.hpp>
 
@@ -626,45 +627,70 @@ void apply_loads(const CaseConfig& cfg, Scene& scene, double end_force, bool loa
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
 }
 
-// Extra particles off the chain; none may sit deep inside another sphere.
+// Body `i` as the data give it: position and velocity, and radius and material where given
+// (the mass follows from them).
+void set_from_data(Scene& scene, const InitialState& data, Eigen::Index i) {
+  Particles& p = scene.particles;
+  const auto iu = static_cast<std::size_t>(i);
+  const int m = data.material.empty() ? p.material[iu] : data.material[iu];
+  const double r = data.radius.size() > 0 ? data.radius(i) : p.radius(i);
+  p.set(i, data.position.row(i).matrix().transpose(), data.velocity.row(i).matrix().transpose(), r,
+        m, density_of(scene, m), scene.cylinder_length);
+}
+
+// Extra particles off the chain, as the case or the data give them; none may sit deep inside
+// another sphere.
 void add_extra_particles(const CaseConfig& cfg, const MaterialIndex& materials, Scene& scene,
-                         const std::vector<ExtraParticle>& extra, Eigen::Index bodies) {
+                         const std::vector<ExtraParticle>& extra, Eigen::Index bodies,
+                         const InitialState* data) {
   Particles& p = scene.particles;
   for (std::size_t k = 0; k < extra.size(); ++k) {
     const int m = material_of(cfg, materials, "extra.particles", extra[k].material);
     const Eigen::Index e = bodies + static_cast<Eigen::Index>(k);
     p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density_of(scene, m),
           scene.cylinder_length);
+    if (data) set_from_data(scene, *data, e);
     for (Eigen::Index j = 0; j < e; ++j) {
       const double dist = std::sqrt((p.position.row(e) - p.position.row(j)).square().sum());
-      if (p.radius(e) + p.radius(j) - dist >= 0.5 * std::min(p.radius(e), p.radius(j)))
-        cfg.fail("extra.particles", "sphere " + std::to_string(k) + " overlaps particle " +
-                                        std::to_string(j) + " by half its radius or more");
+      if (p.radius(e) + p.radius(j) - dist < 0.5 * std::min(p.radius(e), p.radius(j))) continue;
+      if (data)
+        cfg.fail("initial.file", data->where(e) + " (extra particle " + std::to_string(k) +
+                                     ") overlaps body " + std::to_string(j) +
+                                     " by half its radius or more");
+      cfg.fail("extra.particles", "sphere " + std::to_string(k) + " overlaps particle " +
+                                      std::to_string(j) + " by half its radius or more");
     }
   }
 }
 
 // A particle may not start behind a wall (an infinite plane: it would never meet the chain), nor
 // pressed into one by half its radius or more, as for two spheres.
-void check_wall_sides(const CaseConfig& cfg, const Scene& scene, Eigen::Index bodies) {
+// Bodies from data are all checked.
+void check_wall_sides(const CaseConfig& cfg, const Scene& scene, Eigen::Index bodies,
+                      const InitialState* data) {
   const Particles& p = scene.particles;
-  for (Eigen::Index e = bodies; e < p.size(); ++e)
+  for (Eigen::Index e = data ? 0 : bodies; e < p.size(); ++e)
     for (const Wall& wall : scene.walls) {
       const double distance =
           (p.position.row(e).transpose().matrix() - wall.point).dot(wall.normal);
       if (distance >= 0.5 * p.radius(e)) continue;
       std::ostringstream m;
-      m << "sphere " << e - bodies << " at x = " << p.position(e, 0) << " m is "
+      if (data)
+        m << data->where(e);
+      else
+        m << "sphere " << e - bodies;
+      m << " at x = " << p.position(e, 0) << " m is "
         << (distance < 0.0 ? "behind " : "pressed by half its radius or more into ") << wall.name
         << " (the wall's face is at x = " << wall.point.x() << " m and faces "
         << (wall.normal.x() > 0.0 ? "+x" : "-x") << ")";
-      cfg.fail("extra.particles", m.str());
+      cfg.fail(data ? "initial.file" : "extra.particles", m.str());
     }
 }
 
 // Every body within max_extent_in_radii smallest radii of the origin, where doubles still
 // resolve the overlaps; the message names the key that put a body further out.
-void check_extent(const CaseConfig& cfg, const Scene& scene, bool striker, Eigen::Index bodies) {
+void check_extent(const CaseConfig& cfg, const Scene& scene, bool striker, Eigen::Index bodies,
+                  bool from_data) {
   const Particles& p = scene.particles;
   const double r_min = p.radius.minCoeff();
   const double limit = max_extent_in_radii * r_min;
@@ -674,6 +700,7 @@ void check_extent(const CaseConfig& cfg, const Scene& scene, bool striker, Eigen
   std::string key = "chain.count";  // a long chain, if no single gap or particle is to blame
   if (p.size() > bodies && p.position.bottomRows(p.size() - bodies).abs().maxCoeff() > limit)
     key = "extra.particles";
+  if (from_data) key = "initial.file";
   for (const char* gap : {"chain.gap", "wall_start.gap", "wall_end.gap", "striker.gap"})
     if ((std::string(gap) != "striker.gap" || striker) && cfg.has(gap) &&
         cfg.number(gap) > 0.1 * limit)
@@ -683,6 +710,125 @@ void check_extent(const CaseConfig& cfg, const Scene& scene, bool striker, Eigen
     << max_extent_in_radii << " times the smallest radius, " << r_min
     << " m), where double-precision positions no longer resolve the overlaps of the contacts";
   cfg.fail(key, m.str());
+}
+
+// The bodies the case builds, for messages: "the striker, 20 chain beads and 2 extra particles".
+std::string bodies_text(bool striker, Eigen::Index count, std::size_t extra) {
+  std::vector<std::string> parts;
+  if (striker) parts.emplace_back("the striker");
+  parts.push_back(std::to_string(count) + " chain bead" + (count == 1 ? "" : "s"));
+  if (extra > 0)
+    parts.push_back(std::to_string(extra) + " extra particle" + (extra == 1 ? "" : "s"));
+  std::string s;
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    s += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
+  return s;
+}
+
+// initial.file: the state of every body the case builds, read and checked against the case, or
+// none when the case starts from its own set-up.
+std::optional<InitialState> read_initial(const CaseConfig& cfg, RunSetup& run, bool striker,
+                                         Eigen::Index count, std::size_t extra) {
+  if (!cfg.has("initial.file") || cfg.text("initial.file").empty()) return std::nullopt;
+  const std::string& given = cfg.text("initial.file");
+  const std::string path = resolve_initial_path(given, cfg.origin());
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    cfg.fail("initial.file",
+             "'" + given + "' does not exist" +
+                 (path != given
+                      ? " (relative paths are read from the case file's directory: '" + path + "')"
+                      : std::string()));
+  const long long frame = cfg.integer("initial.frame");
+  if (frame != -1 && !is_hdf5_path(path))
+    cfg.fail("initial.frame", "is " + std::to_string(frame) + ", but initial.file '" + given +
+                                  "' is read as CSV, which holds one state (frames are those of "
+                                  "an HDF5 output, .h5 or .hdf5): leave initial.frame at -1");
+  InitialState data;
+  try {
+    data = read_initial_state(path, frame, cfg.materials());
+  } catch (const InitialStateError& e) {
+    cfg.fail(e.key, e.what());
+  }
+  run.input_files.push_back(path);
+  const Eigen::Index bodies = (striker ? 1 : 0) + count + static_cast<Eigen::Index>(extra);
+  const std::string builds = "the case builds " + std::to_string(bodies) + " bod" +
+                             (bodies == 1 ? "y" : "ies") + ": " +
+                             bodies_text(striker, count, extra) + ", in this order";
+  if (data.size() != bodies)
+    cfg.fail("initial.file", "'" + path + "' " +
+                                 (data.hdf5 ? "frame " + std::to_string(data.frame) + " has " +
+                                                  std::to_string(data.size()) + " bodies"
+                                            : "has " + std::to_string(data.size()) + " row" +
+                                                  (data.size() == 1 ? "" : "s")) +
+                                 "; " + builds + " (one " + (data.hdf5 ? "body" : "row") +
+                                 " for each)");
+  // An output of the same number of bodies, but not the same bodies.
+  if (data.striker && data.chain_count &&
+      ((*data.striker >= 0) != striker || *data.chain_count != count))
+    cfg.fail(
+        "initial.file",
+        "'" + path + "' is the output of a run of " +
+            bodies_text(*data.striker >= 0, *data.chain_count,
+                        static_cast<std::size_t>(std::max<Eigen::Index>(
+                            0, data.size() - (*data.striker >= 0 ? 1 : 0) - *data.chain_count))) +
+            "; " + builds);
+  return data;
+}
+
+// Surface separation between consecutive bodies from data (negative: overlap); entry 0 is
+// unused. No two may overlap by a radius.
+std::vector<double> data_separations(const CaseConfig& cfg, const Particles& p,
+                                     const InitialState& data, Eigen::Index bodies) {
+  std::vector<double> separation(static_cast<std::size_t>(bodies), 0.0);
+  for (Eigen::Index k = 1; k < bodies; ++k) {
+    const double distance = std::sqrt((p.position.row(k) - p.position.row(k - 1)).square().sum());
+    const double s = distance - p.radius(k - 1) - p.radius(k);
+    const double smaller = std::min(p.radius(k - 1), p.radius(k));
+    if (-s >= smaller) {
+      std::ostringstream m;
+      m << data.where(k) << " overlaps body " << k - 1 << " by " << -s
+        << " m, which reaches a radius: allowed below " << smaller << " m";
+      cfg.fail("initial.file", m.str());
+    }
+    separation[static_cast<std::size_t>(k)] = s;
+  }
+  return separation;
+}
+
+// The walls of a state from data: an output's walls where they were at its frame; other walls
+// at their gap from the outermost body surface on their side, or, the wall that carries the end
+// load under a static overlap, at the overlap carrying it from the body beside it.
+void place_walls_on_data(const CaseConfig& cfg, RunSetup& run, const WallSlots& walls,
+                         const ChainSpec& chain, bool load_towards_end, const ChainIndices& at,
+                         const InitialState& data) {
+  Scene& scene = run.scene;
+  const Particles& p = scene.particles;
+  const auto chain_x = p.position.col(0).head(at.bodies);
+  const auto chain_r = p.radius.head(at.bodies);
+  for (const int slot : {walls.start, walls.end}) {
+    if (slot < 0) continue;
+    Wall& wall = scene.walls[static_cast<std::size_t>(slot)];
+    if (const auto it = data.walls.find(wall.name); it != data.walls.end()) {
+      wall.point = it->second;
+      continue;
+    }
+    const bool start = slot == walls.start;
+    const Eigen::Index beside = start ? 0 : at.last_bead;
+    const double face =
+        start ? p.position(beside, 0) - p.radius(beside) : p.position(beside, 0) + p.radius(beside);
+    double x = 0.0;
+    if (chain.static_overlap && start != load_towards_end) {
+      const double overlap = static_overlap_of(
+          cfg, run.settings, wall_input(scene, beside, static_cast<std::size_t>(slot)),
+          chain.end_force);
+      x = start ? face + overlap : face - overlap;
+    } else {
+      const double gap = walls.gap[static_cast<std::size_t>(slot)];
+      x = start ? (chain_x - chain_r).minCoeff() - gap : (chain_x + chain_r).maxCoeff() + gap;
+    }
+    wall.point = Eigen::Vector3d(x, 0, 0);
+  }
 }
 
 // Neighbour skin, threads and engine.
@@ -758,18 +904,31 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
                    cfg.flag("output.contacts"));
   const std::vector<Body> bodies = chain_bodies(cfg, materials, chain, striker);
   const ChainIndices at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
+  // A state from data replaces the bodies' set-up: their places, velocities, and where given
+  // radii and materials.
+  const std::optional<InitialState> initial =
+      read_initial(cfg, run, striker, chain.count, extra.size());
+  const InitialState* data = initial ? &*initial : nullptr;
+  if (data)
+    for (Eigen::Index k = 0; k < at.bodies; ++k) set_from_data(scene, *data, k);
   const WallSlots walls = add_walls(cfg, materials, scene);
   // The end load pushes the last bead towards the start, against wall_start; with only wall_end,
   // it pushes the first bead towards the end instead (a striker then hits the loaded chain).
   const bool load_towards_end = walls.end >= 0 && walls.start < 0;
   if (chain.static_overlap) check_load_wall(cfg, walls, striker, load_towards_end);
-  const std::vector<double> separation = surface_separations(cfg, run, chain, at, striker);
-  const double x = place_bodies(scene.particles, separation, at.bodies);
-  place_walls(cfg, run, walls, chain, load_towards_end, at, x);
+  std::vector<double> separation;
+  if (data) {
+    separation = data_separations(cfg, scene.particles, *data, at.bodies);
+    place_walls_on_data(cfg, run, walls, chain, load_towards_end, at, *data);
+  } else {
+    separation = surface_separations(cfg, run, chain, at, striker);
+    const double x = place_bodies(scene.particles, separation, at.bodies);
+    place_walls(cfg, run, walls, chain, load_towards_end, at, x);
+  }
   apply_loads(cfg, scene, chain.end_force, load_towards_end, at);
-  add_extra_particles(cfg, materials, scene, extra, at.bodies);
-  check_wall_sides(cfg, scene, at.bodies);
-  check_extent(cfg, scene, striker, at.bodies);
+  add_extra_particles(cfg, materials, scene, extra, at.bodies, data);
+  check_wall_sides(cfg, scene, at.bodies, data);
+  check_extent(cfg, scene, striker, at.bodies, data != nullptr);
 
   set_engine(cfg, run);
   run.duration = cfg.number("simulation.duration");

@@ -1,6 +1,7 @@
 #pragma once
 // Turns a validated case into a scene and engine settings: the chain builders (uniform,
-// repeating pattern, tapered, explicit list), striker, walls, loads, and the time step.
+// repeating pattern, tapered, explicit list), striker, walls, loads, an initial state from data
+// (initial.file), and the time step.
 
 #include <cstdint>
 #include <string>
@@ -21,9 +22,12 @@ struct RunSetup {
   /// The chain beads watched for the pulse (output.arrival_beads, negative ones resolved from the
   /// end), each checked to be in the chain.
   std::vector<long long> arrival_beads;
-  std::string output_file;     ///< from the case (the command line may override it)
-  std::string time_step_note;  ///< how the time step was chosen
+  std::string output_file;          ///< from the case (the command line may override it)
+  std::string time_step_note;       ///< how the time step was chosen
   std::size_t memory_estimate = 0;  ///< peak memory of the run, estimated before building [bytes]
+  /// Files the run reads besides the case file (initial.file, resolved): inputs that its output
+  /// must not replace.
+  std::vector<std::string> input_files;
 };
 
 struct BuildOptions {
