@@ -24,7 +24,9 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   const std::string output = options.output.empty() ? run.output_file : options.output;
   try {
-    check_run_output(output, {options.case_path});
+    std::vector<std::string> inputs = run.input_files;  // initial.file, for one
+    inputs.push_back(options.case_path);
+    check_run_output(output, inputs);
   } catch (const OutputPathError& e) {
     err << "chaindem: invalid output: " << e.what() << "\n";
     return 2;

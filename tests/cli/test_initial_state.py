@@ -149,6 +149,13 @@ class FromOutput(unittest.TestCase):
         self.check_starts_at(self.start("initial.frame=-4"), self.frames - 4)
         self.check_starts_at(self.start(f"initial.frame={-self.frames}"), 0)
 
+    def test_output_may_not_replace_the_file_it_starts_from(self):
+        r = chaindem("run", self.case, "-o", self.source, "--set", f"initial.file={self.source}")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(f"is the input '{self.source}'", r.stderr)
+        with h5py.File(self.source, "r") as f:  # untouched
+            self.assertEqual(f["particles/chain/position/value"].shape[0], self.frames)
+
     def test_frame_out_of_range(self):
         r = chaindem("run", self.case, "-o", os.path.join(self.tmp.name, "x.h5"),
                      "--set", f"initial.file={self.source}",
