@@ -10,6 +10,7 @@
 #include "chaindem/commands/sweep_command.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/laws/contact_law.hpp"
+#include "chaindem/suggest.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
@@ -24,7 +25,7 @@ const char* usage =
     "  chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N]  many cases in parallel (OpenMP, MPI)\n"
     "  chaindem compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)\n"
     "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
-    "  chaindem models [--markdown]  list the contact laws with their parameters\n"
+    "  chaindem models [LAW ...] [--markdown|--list]  the contact laws and their parameters\n"
     "  chaindem case-format       print the case-file reference (docs/case-format.md)\n"
     "  chaindem COMMAND --help    help for one command\n"
     "  chaindem --version\n";
@@ -35,15 +36,36 @@ int models(const std::vector<std::string>& args) {
   desc.add_options()("help,h", "this help")("markdown", po::bool_switch(&markdown),
                                             "print docs/contact-laws.md")(
       "list", po::bool_switch(&list), "one line per law: id, family, required parameters");
-  const auto parsed = parse_command_line(args, desc, nullptr, "models", &std::cerr);
+  std::vector<std::string> names;
+  const auto parsed = parse_command_line(args, desc, nullptr, "models", &std::cerr, &names);
   if (!parsed) return 2;
   const po::variables_map& vm = *parsed;
+  // The laws asked for by name, in the order given; none: every law.
+  std::vector<const LawEntry*> chosen;
+  for (const std::string& name : names) {
+    const LawEntry* law = find_law(name);
+    if (!law) {
+      std::vector<std::string> ids;
+      for (const auto& l : all_laws()) ids.emplace_back(l.id);
+      std::cerr << "chaindem models: unknown law '" << name << "'" << did_you_mean(name, ids)
+                << " (`chaindem models --list` lists the " << ids.size() << " laws)\n";
+      return 2;
+    }
+    chosen.push_back(law);
+  }
+  if (chosen.empty())
+    for (const auto& law : all_laws()) chosen.push_back(&law);
+  if (markdown && !names.empty()) {
+    std::cerr << "chaindem models: --markdown prints the whole reference; give no law names\n";
+    return 2;
+  }
   if (markdown) {
     std::cout << laws_markdown();
     return 0;
   }
   if (list) {
-    for (const auto& law : all_laws()) {
+    for (const LawEntry* entry : chosen) {
+      const LawEntry& law = *entry;
       std::cout << law.id << "\t" << to_string(law.family) << "\t";
       std::string required;
       for (const auto& p : law.params) {
@@ -56,12 +78,14 @@ int models(const std::vector<std::string>& args) {
     return 0;
   }
   if (vm.count("help")) {
-    std::cout << "usage: chaindem models\nLists every contact law: identifier, citation, formula, "
-                 "damping and parameters (unit, allowed range, default).\n\n"
+    std::cout << "usage: chaindem models [LAW ...]\nLists every contact law, or the laws named: "
+                 "identifier, citation, formula, damping and parameters (unit, allowed range, "
+                 "default).\n\n"
               << desc;
     return 0;
   }
-  for (const auto& law : all_laws()) {
+  for (const LawEntry* entry : chosen) {
+    const LawEntry& law = *entry;
     std::cout << law.id << "  [" << to_string(law.family) << "]  " << law.title << "\n"
               << "    source:  " << law.citation << "\n"
               << "    force:   " << law.formula << "\n"
@@ -91,7 +115,9 @@ int run(const std::vector<std::string>& args) {
                                             "output HDF5 file (default: output.file of the case)")(
       "set", po::value(&o.overrides)->composing(),
       "override a case key: --set section.key=value (repeatable; wins over the file)")(
-      "quiet,q", po::bool_switch(&o.quiet), "no progress and no summary")(
+      "unset", po::value(&o.unset)->composing(),
+      "remove a key the case file gives: --unset section.key (repeatable; its default "
+      "applies)")("quiet,q", po::bool_switch(&o.quiet), "no progress and no summary")(
       "restart", po::bool_switch(&o.restart),
       "continue from the checkpoint OUT.h5.checkpoint that an interrupted run of the same case "
       "left (SIGTERM, or output.checkpoint_interval); the result is bitwise the uninterrupted "
@@ -141,6 +167,16 @@ int main(int argc, char** argv) {
     if (command == "sweep") return sweep_command(args, std::cout, std::cerr);
     if (command == "compare") return compare_command(args, std::cout, std::cerr);
     if (command == "case-format") {
+      po::options_description desc("chaindem case-format options");
+      desc.add_options()("help,h", "this help");
+      const auto parsed = parse_command_line(args, desc, nullptr, "case-format", &std::cerr);
+      if (!parsed) return 2;
+      if (parsed->count("help")) {
+        std::cout << "usage: chaindem case-format\nPrints the reference of every case-file key "
+                     "(docs/case-format.md).\n\n"
+                  << desc;
+        return 0;
+      }
       std::cout << case_format_markdown();
       return 0;
     }
@@ -148,6 +184,10 @@ int main(int argc, char** argv) {
     std::cerr << "chaindem: " << e.what() << "\n";
     return 2;
   }
-  std::cerr << "chaindem: unknown command '" << command << "'\n" << usage;
+  std::cerr << "chaindem: unknown command '" << command << "'"
+            << did_you_mean(command,
+                            {"run", "sweep", "compare", "collide", "models", "case-format"})
+            << "\n"
+            << usage;
   return 2;
 }

@@ -67,7 +67,7 @@ void write_loop(const std::string& path, const CollisionReport& r) {
 
 // The results: a JSON object, or a table for a reader.
 void print_collision(std::ostream& out, const CollisionReport& r, double velocity,
-                     const std::string& policy, bool json) {
+                     const std::string& policy, bool json, bool dimensionless) {
   if (json) {
     out << std::setprecision(12) << "{\"law\": \"" << r.law->id << "\", \"tension\": \""
         << to_string(r.tension) << "\", \"impact_velocity_policy\": \"" << policy << "\"";
@@ -76,27 +76,35 @@ void print_collision(std::ostream& out, const CollisionReport& r, double velocit
     out << "}\n";
   } else {
     const auto& x = r.result;
+    // In the unified frame every quantity is a multiple of its scale, not of an SI unit.
+    auto unit = [&](const char* si) {
+      return dimensionless ? std::string() : " " + std::string(si);
+    };
     out << std::setprecision(6) << "collide: " << r.law->id << " (tension " << to_string(r.tension)
-        << "), v0 = " << velocity << " m/s, m* = " << r.effective_mass
-        << " kg, K = " << r.coeffs.stiffness << " N/m^" << r.coeffs.exponent << "\n";
+        << "), v0 = " << velocity << unit("m/s") << ", m* = " << r.effective_mass << unit("kg")
+        << ", K = " << r.coeffs.stiffness
+        << (dimensionless ? "" : " N/m^" + number_text(r.coeffs.exponent)) << "\n";
+    if (dimensionless)
+      out << "  dimensionless: lengths in units of (m* v0^2/K)^(1/(n+1)) (n = " << r.coeffs.exponent
+          << "), times in that length over v0, forces in m* v0^2 over it, energies in m* v0^2\n";
     if (r.params.count("restitution"))
       out << "  restitution target    " << r.params.at("restitution") << "\n";
     out << "  restitution achieved  " << x.restitution
         << (x.separated ? "" : "  (the bodies did not separate)") << "\n"
-        << "  peak force            " << x.peak_force << " N\n"
-        << "  maximum overlap       " << x.max_overlap << " m\n"
-        << "  contact duration      " << x.contact_duration << " s (force " << x.force_duration
-        << " s)\n"
-        << "  impulse               " << x.impulse << " N s\n"
-        << "  dissipated energy     " << x.dissipated_energy << " J ("
+        << "  peak force            " << x.peak_force << unit("N") << "\n"
+        << "  maximum overlap       " << x.max_overlap << unit("m") << "\n"
+        << "  contact duration      " << x.contact_duration << unit("s") << " (force "
+        << x.force_duration << unit("s") << ")\n"
+        << "  impulse               " << x.impulse << unit("N s") << "\n"
+        << "  dissipated energy     " << x.dissipated_energy << unit("J") << " ("
         << 100.0 * x.dissipated_energy / (0.5 * r.effective_mass * velocity * velocity)
         << " % of the impact energy)\n";
-    if (x.min_force < 0) out << "  most tensile force    " << x.min_force << " N\n";
+    if (x.min_force < 0) out << "  most tensile force    " << x.min_force << unit("N") << "\n";
     if (x.separation_overlap > 0)
-      out << "  force ended at overlap " << x.separation_overlap << " m\n";
+      out << "  force ended at overlap " << x.separation_overlap << unit("m") << "\n";
     if (policy != "none")
-      out << "  damping v0            " << x.final_state.impact_velocity << " m/s (" << policy
-          << " policy" << (x.floor_hits ? ", raised to the floor" : "") << ")\n";
+      out << "  damping v0            " << x.final_state.impact_velocity << unit("m/s") << " ("
+          << policy << " policy" << (x.floor_hits ? ", raised to the floor" : "") << ")\n";
   }
 }
 
@@ -490,7 +498,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   try {
     const CollisionReport r = collide(in, vm);
-    print_collision(out, r, in.velocity, in.policy, in.json);
+    print_collision(out, r, in.velocity, in.policy, in.json, in.dimensionless);
     if (!in.output.empty()) write_loop(in.output, r);
   } catch (const CaseError& e) {
     return invalid(e.what());

@@ -6,6 +6,7 @@
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/suggest.hpp"
 
 namespace po = boost::program_options;
 
@@ -14,23 +15,57 @@ namespace chaindem {
 std::optional<po::variables_map> parse_command_line(const std::vector<std::string>& args,
                                                     const po::options_description& options,
                                                     std::string* positional,
-                                                    std::string_view command, std::ostream* err) {
+                                                    std::string_view command, std::ostream* err,
+                                                    std::vector<std::string>* positionals) {
   po::options_description all;
   all.add(options);
   po::positional_options_description pos;
-  if (positional) {
+  if (positionals) {
+    po::options_description hidden;
+    hidden.add_options()("positional-argument", po::value(positionals)->composing());
+    all.add(hidden);
+    pos.add("positional-argument", -1);
+  } else if (positional) {
     po::options_description hidden;
     hidden.add_options()("positional-argument", po::value(positional));
     all.add(hidden);
     pos.add("positional-argument", 1);
   }
   po::variables_map vm;
+  auto fail = [&](const std::string& what) {
+    if (err) *err << "chaindem " << command << ": " << what << "\n";
+    return std::nullopt;
+  };
   try {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    std::vector<std::string> names;
+    for (const auto& o : options.options())
+      if (!o->long_name().empty()) names.push_back("--" + o->long_name());
+    return fail(option_error_message(e) + did_you_mean(e.get_option_name(), names) +
+                " (`chaindem " + std::string(command) + " --help` lists the options)");
+  } catch (const po::too_many_positional_options_error&) {
+    // The first argument that is not an option (nor an option's value) beyond those taken.
+    std::size_t taken = positional ? 1 : 0;
+    std::string stray;
+    for (std::size_t k = 0; k < args.size() && stray.empty(); ++k) {
+      if (args[k].starts_with("-")) {
+        const std::string name = args[k].substr(args[k].find_first_not_of('-'));
+        const auto* o = options.find_nothrow(name.substr(0, name.find('=')), false);
+        if (o && o->semantic()->max_tokens() > 0 && name.find('=') == std::string::npos) ++k;
+        continue;
+      }
+      if (taken > 0)
+        --taken;
+      else
+        stray = args[k];
+    }
+    return fail("unexpected argument '" + quoted_text(stray) + "': " +
+                (positional ? "the command takes one file" : "the command takes no argument") +
+                " (`chaindem " + std::string(command) + " --help`)");
   } catch (const po::error& e) {
-    if (err) *err << "chaindem " << command << ": " << option_error_message(e) << "\n";
-    return std::nullopt;
+    return fail(option_error_message(e));
   }
   return vm;
 }

@@ -90,13 +90,13 @@ Metrics run_metrics(hid_t file, const std::string& group, long long first, long 
   return m;
 }
 
-// One line of a CSV file, split at commas; each cell without the spaces around it. Unlike
+// One line of a CSV file, split at `delimiter`; each cell without the spaces around it. Unlike
 // split(), empty cells are kept: they are errors of the file, to be reported at their column.
-std::vector<std::string> csv_cells(const std::string& line) {
+std::vector<std::string> csv_cells(const std::string& line, char delimiter = ',') {
   std::vector<std::string> cells;
   std::size_t from = 0;
   while (true) {
-    const auto comma = line.find(',', from);
+    const auto comma = line.find(delimiter, from);
     std::string cell = line.substr(from, comma == std::string::npos ? comma : comma - from);
     const auto b = cell.find_first_not_of(" \t\r");
     cells.push_back(
@@ -104,6 +104,28 @@ std::vector<std::string> csv_cells(const std::string& line) {
     if (comma == std::string::npos) return cells;
     from = comma + 1;
   }
+}
+
+// The delimiter of a CSV file, from its header line: a comma, or else a semicolon or a tab
+// (as spreadsheets in many locales write), whichever the line holds; a comma if none.
+char csv_delimiter(const std::string& header) {
+  if (header.find(',') != std::string::npos) return ',';
+  if (header.find(';') != std::string::npos) return ';';
+  if (header.find('\t') != std::string::npos) return '\t';
+  return ',';
+}
+
+// A header cell "name [unit]" or "name (unit)": the name and the unit ("" if none).
+std::pair<std::string, std::string> name_and_unit(const std::string& cell) {
+  for (const auto& [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
+    const auto a = cell.rfind(open);
+    if (a != std::string::npos && cell.back() == close) {
+      std::string name = cell.substr(0, a);
+      name.erase(name.find_last_not_of(" ") + 1);
+      return {name, cell.substr(a + 1, cell.size() - a - 2)};
+    }
+  }
+  return {cell, ""};
 }
 
 bool is_number(const std::string& cell) {
@@ -125,14 +147,17 @@ long long numbered_bead(const std::string& name) {
   return std::stoll(digits);
 }
 
-// Measured data: a CSV file with a header line, time [s] first, then one column per chain bead,
-// in the chain's order, of bead velocity [m/s] or contact force [N] (docs/compare.md, "Reference
-// data"). The whole file is checked before anything runs; a problem is reported at its line and
-// column (counted from 1).
+// Measured data: a CSV file with a header line, time first, then a column per chain bead, of bead
+// velocity or contact force (docs/compare.md, "Reference data"): every bead in the chain's order,
+// or any beads named by their index. Units in the header are converted to SI. The whole file is
+// checked before anything runs; a problem is reported at its line and column (counted from 1).
 class ReferenceData {
  public:
-  ReferenceData(std::string path, const std::string& quantity, long long beads)
-      : path_(std::move(path)), velocity_(quantity == "velocity"), beads_(beads) {}
+  ReferenceData(std::string path, const std::string& quantity, long long beads, double duration)
+      : path_(std::move(path)),
+        velocity_(quantity == "velocity"),
+        beads_(beads),
+        duration_(duration) {}
 
   // Reads the file; throws CaseError at the first problem.
   void read() {
@@ -144,17 +169,22 @@ class ReferenceData {
     if (!next_line(in, line)) fail("is empty: expected a header line, then the data rows");
     // A byte-order mark is how some programs begin UTF-8 files; it is not part of the header.
     if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
-    read_header(csv_cells(line));
+    delimiter_ = csv_delimiter(line);
+    read_header(csv_cells(line, delimiter_));
     columns_.assign(static_cast<std::size_t>(beads_), {});
     while (next_line(in, line))
-      if (line.find_first_not_of(" \t\r") != std::string::npos) read_row(csv_cells(line));
+      if (line.find_first_not_of(" \t\r") != std::string::npos)
+        read_row(csv_cells(line, delimiter_));
     if (in.bad()) fail("cannot be read");
     if (time_.empty())
-      fail("has no data rows: expected rows of time and one value per chain bead after the header");
+      fail("has no data rows: expected rows of time and one value per column after the header");
+    check_time_range();
   }
 
   const std::vector<double>& time() const { return time_; }
   const std::vector<std::vector<double>>& columns() const { return columns_; }
+  /// The chain beads the file measures, in column order.
+  const std::vector<long long>& beads() const { return bead_of_column_; }
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
@@ -173,30 +203,64 @@ class ReferenceData {
     return true;
   }
 
-  void read_header(const std::vector<std::string>& names) {
-    header_ = names;
-    const auto expected = static_cast<std::size_t>(beads_) + 1;
+  // The factor from the unit of column `c` to SI; "" is SI.
+  double unit_factor(std::size_t c, const std::string& unit) const {
+    using Units = std::vector<std::pair<std::string, double>>;
+    static const Units time{{"", 1.0},    {"s", 1.0},   {"ms", 1e-3},
+                            {"us", 1e-6}, {"µs", 1e-6}, {"ns", 1e-9}};
+    static const Units speed{{"", 1.0}, {"m/s", 1.0}, {"mm/s", 1e-3}, {"mm/ms", 1.0}};
+    static const Units force{{"", 1.0}, {"N", 1.0}, {"kN", 1e3}, {"mN", 1e-3}};
+    const Units& allowed = c == 0 ? time : velocity_ ? speed : force;
+    std::string names;
+    for (const auto& [name, factor] : allowed) {
+      if (name == unit) return factor;
+      if (!name.empty()) names += (names.empty() ? "" : ", ") + name;
+    }
+    fail_at(c, "unknown unit '" + quoted_text(unit) + "': allowed " + names);
+  }
+
+  void read_header(const std::vector<std::string>& cells) {
+    header_ = cells;
     bool numbers = true;
-    for (const auto& name : names) numbers = numbers && is_number(name);
+    for (const auto& cell : cells) numbers = numbers && is_number(cell);
     if (numbers)
       fail_at(0,
               "the first line is numbers, not the header: the file begins with a header "
-              "line (time, then a name per chain bead)");
-    for (std::size_t c = 0; c < names.size(); ++c)
-      if (names[c].empty()) fail_at(c, "empty column name");
-    if (names.size() != expected)
-      fail_at(std::min(names.size(), expected),  // the first column missing, or the first extra
-              std::to_string(names.size()) + " columns; expected " + std::to_string(expected) +
-                  ": time and one per chain bead (" + std::to_string(beads_) + " beads)");
-    for (std::size_t c = 1; c < names.size(); ++c) {
-      const long long bead = static_cast<long long>(c) - 1, named = numbered_bead(names[c]);
-      if (named < 0 || named == bead) continue;
-      if (named >= beads_)
-        fail_at(c, "names bead " + std::to_string(named) + ", outside the chain: allowed 0 to " +
-                       std::to_string(beads_ - 1) + " (0 = the first chain bead)");
-      fail_at(c, "names bead " + std::to_string(named) + ", but the column holds bead " +
-                     std::to_string(bead) + ": the columns follow the chain's beads in order, " +
-                     "from 0");
+              "line (time, then a name per measured bead)");
+    if (cells.size() < 2) {
+      const char* found = delimiter_ == ',' ? "no comma" : "one column";
+      fail_at(0, std::string("a header of one column (") + found +
+                     "): expected time and at least one bead, separated by commas (or "
+                     "semicolons, or tabs)");
+    }
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (cells[c].empty()) fail_at(c, "empty column name");
+      factor_.push_back(unit_factor(c, name_and_unit(cells[c]).second));
+    }
+    const auto all = static_cast<std::size_t>(beads_) + 1;
+    const std::string range =
+        "allowed 0 to " + std::to_string(beads_ - 1) + " (0 = the first chain bead)";
+    for (std::size_t c = 1; c < cells.size(); ++c) {
+      const long long named = numbered_bead(name_and_unit(cells[c]).first);
+      if (named >= beads_) fail_at(c, "names bead " + std::to_string(named) + ": " + range);
+      if (cells.size() == all) {  // every bead, in the chain's order
+        const long long bead = static_cast<long long>(c) - 1;
+        if (named >= 0 && named != bead)
+          fail_at(c, "names bead " + std::to_string(named) + ", but the column holds bead " +
+                         std::to_string(bead) + ": with a column per chain bead the columns " +
+                         "follow the beads in order, from 0");
+        bead_of_column_.push_back(bead);
+        continue;
+      }
+      if (named < 0)
+        fail_at(c, std::to_string(cells.size() - 1) + " bead columns for a chain of " +
+                       std::to_string(beads_) +
+                       " beads: give every bead in order, or name the bead each column "
+                       "measures by its index (bead3, v_7, 12; " +
+                       range + ")");
+      if (std::find(bead_of_column_.begin(), bead_of_column_.end(), named) != bead_of_column_.end())
+        fail_at(c, "bead " + std::to_string(named) + " has two columns");
+      bead_of_column_.push_back(named);
     }
   }
 
@@ -206,7 +270,7 @@ class ReferenceData {
               std::to_string(cells.size()) + " values, but the header has " +
                   std::to_string(header_.size()) + " columns");
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      const double x = number(cells[c], c);
+      const double x = number(cells[c], c) * factor_[c];
       if (c == 0) {
         if (!time_.empty() && !(x > time_.back()))
           fail_at(c, number_text(x) + " s is not after the previous row's " +
@@ -216,9 +280,24 @@ class ReferenceData {
         if (velocity_ && !(std::abs(x) <= max_speed))
           fail_at(c, number_text(x) + " m/s is out of range: allowed [-" + number_text(max_speed) +
                          ", " + number_text(max_speed) + "] m/s");
-        columns_[c - 1].push_back(x);
+        columns_[static_cast<std::size_t>(bead_of_column_[c - 1])].push_back(x);
       }
     }
+  }
+
+  // The data must cover the run's time: a file in other units than its header says (ms read as
+  // s) would otherwise give meaningless errors.
+  void check_time_range() const {
+    const std::string run = " the run lasts " + number_text(duration_) + " s";
+    const std::string hint =
+        " (is the time in another unit? name it in the header, e.g. 'time [ms]')";
+    if (!(time_.front() < duration_))
+      fail("starts at t = " + number_text(time_.front()) + " s, when the run has ended:" + run +
+           hint);
+    if (time_.back() > 10.0 * duration_)
+      fail("runs to t = " + number_text(time_.back()) + " s, " +
+           number_text(std::round(time_.back() / duration_)) + " times as long as the run:" + run +
+           hint + "; or lengthen the run, simulation.duration");
   }
 
   double number(const std::string& cell, std::size_t column) const {
@@ -240,21 +319,25 @@ class ReferenceData {
   std::string path_;
   bool velocity_;
   long long beads_;
+  double duration_;
+  char delimiter_ = ',';
   std::size_t line_ = 0;
   std::vector<std::string> header_;
+  std::vector<double> factor_;  // per column: to SI
+  std::vector<long long> bead_of_column_;
   std::vector<double> time_;
-  std::vector<std::vector<double>> columns_;  // per bead
+  std::vector<std::vector<double>> columns_;  // per chain bead; empty: not measured
 };
 
-// Metrics of measured data (ReferenceData).
+// Metrics of measured data (ReferenceData); beads the data do not measure have none (NaN).
 Metrics data_metrics(const std::string& path, const std::string& quantity, long long beads,
-                     double arrival_speed) {
-  ReferenceData data(path, quantity, beads);
+                     double duration, double arrival_speed, std::vector<long long>* measured) {
+  ReferenceData data(path, quantity, beads, duration);
   data.read();
   const auto& time = data.time();
   Metrics m;
   for (const auto& name : metric_names) m[name].assign(static_cast<std::size_t>(beads), nan);
-  for (long long b = 0; b < beads; ++b) {
+  for (const long long b : data.beads()) {
     const auto& c = data.columns()[static_cast<std::size_t>(b)];
     const auto u = static_cast<std::size_t>(b);
     if (quantity == "velocity") {
@@ -264,6 +347,10 @@ Metrics data_metrics(const std::string& path, const std::string& quantity, long 
     } else {
       m["peak_force"][u] = *std::max_element(c.begin(), c.end());
     }
+  }
+  if (measured) {
+    *measured = data.beads();
+    std::sort(measured->begin(), measured->end());
   }
   return m;
 }
@@ -370,7 +457,7 @@ double relative_error_percent(double x, double reference) {
 struct CompareInput {
   std::string case_path, laws_text, reference_law, reference_data, quantity = "velocity", output,
                                                                    beads_text;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, unset;
   int threads = 1;  // --threads, or the OpenMP default (command_threads)
   bool json = false, beads_given = false, quantity_given = false;
 
@@ -392,6 +479,8 @@ void add_compare_options(po::options_description& desc, CompareInput& in) {
       "what the CSV columns are: velocity [m/s] (default) or force [N]")(
       "output,o", po::value(&in.output), "HDF5 output (default: CASE-compare.h5)")(
       "set", po::value(&in.sets)->composing(), "a case key: --set section.key=value")(
+      "unset", po::value(&in.unset)->composing(),
+      "remove a key the case file gives: --unset section.key (its default applies)")(
       "beads", po::value(&in.beads_text),
       "beads shown in the table (default: 8 spread over the chain)")(
       "threads", po::value(&in.threads),
@@ -422,6 +511,8 @@ struct ComparePlan {
   std::vector<std::vector<std::string>> overrides;  // the case keys of each run law
   long long first = 0, beads = 0;                   // the chain's first particle and its beads
   double arrival_speed = 0.0;
+  double duration = 0.0;                   // of the runs [s]
+  std::vector<std::string> notes;          // parameters some laws do not take, ignored
   std::vector<long long> shown;            // the beads of the table
   std::optional<Metrics> given_reference;  // a reference that is not a run
 };
@@ -449,9 +540,10 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
 // Validates every run first; all chain beads are watched for the pulse. Returns the case as
 // given (without the keys of any law).
 CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
-  CaseConfig base = CaseConfig::load(in.case_path, in.sets);
+  CaseConfig base = CaseConfig::load(in.case_path, in.sets, in.unset);
   const RunSetup probe = build_run(base, {.ignore_foreign_law_params = true});
   plan.first = probe.scene.chain_first;
+  plan.duration = static_cast<double>(probe.steps) * probe.settings.time_step;
   plan.beads = probe.scene.chain_count;
   plan.arrival_speed = base.number("output.arrival_threshold") *
                        probe.scene.particles.velocity.matrix().rowwise().norm().maxCoeff();
@@ -465,7 +557,11 @@ CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
     keys.push_back("output.arrival_beads=" + all_beads);
     keys.push_back("simulation.threads=1");
     try {
-      build_run(CaseConfig::load(in.case_path, keys), {.ignore_foreign_law_params = true});
+      const RunSetup run = build_run(CaseConfig::load(in.case_path, keys, in.unset),
+                                     {.ignore_foreign_law_params = true});
+      for (const std::string& note : run.notes)
+        if (std::find(plan.notes.begin(), plan.notes.end(), note) == plan.notes.end())
+          plan.notes.push_back(note);
     } catch (const CaseError& e) {
       throw CaseError("law " + plan.run_laws[l] + ": " + e.what());
     }
@@ -510,15 +606,26 @@ std::vector<long long> shown_beads(const std::string& beads_text, bool given, lo
 
 // A reference that is not a run is computed (and checked) before anything runs.
 std::optional<Metrics> computed_reference(const CompareInput& in, const CaseConfig& base,
-                                          const ComparePlan& plan) {
+                                          ComparePlan& plan) {
   if (in.reference_law == "newton") {
     if (!base.has("contact.restitution"))
       throw CaseError("--reference newton: the case needs contact.restitution");
     return newton_metrics(build_run(base, {.ignore_foreign_law_params = true}),
                           base.number("contact.restitution"), plan.beads, plan.arrival_speed);
   }
-  if (!in.reference_data.empty())
-    return data_metrics(in.reference_data, in.quantity, plan.beads, plan.arrival_speed);
+  if (!in.reference_data.empty()) {
+    std::vector<long long> measured;
+    Metrics m = data_metrics(in.reference_data, in.quantity, plan.beads, plan.duration,
+                             plan.arrival_speed, &measured);
+    // The table shows the beads measured (8 of them spread over them), unless --beads says.
+    if (!in.beads_given && measured.size() < static_cast<std::size_t>(plan.beads)) {
+      plan.shown.clear();
+      const std::size_t count = std::min<std::size_t>(8, measured.size());
+      for (std::size_t k = 0; k < count; ++k)
+        plan.shown.push_back(measured[count == 1 ? 0 : k * (measured.size() - 1) / (count - 1)]);
+    }
+    return m;
+  }
   return std::nullopt;
 }
 
@@ -557,7 +664,7 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
 #pragma omp parallel for schedule(dynamic, 1) num_threads(in.threads)
   for (std::size_t l = 0; l < n; ++l) {
     try {
-      const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l]);
+      const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l], in.unset);
       PendingRun run = run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases,
                                     plan.run_laws[l], &h5, RunControl{nullptr, stop_flag()});
       const CaseSummary& summary = run.summary();
@@ -799,6 +906,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
   } catch (const CaseError& e) {
     return invalid_input(err, e.what());
   }
+  for (const std::string& note : plan.notes) err << "chaindem compare: note: " << note << "\n";
   if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
   std::optional<OutputLock> lock;  // held while the laws run, so a second writer is told at once
   try {

@@ -16,8 +16,15 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   RunSetup run;
   CaseConfig cfg;
   try {
-    cfg = CaseConfig::load(options.case_path, options.overrides);
+    cfg = CaseConfig::load(options.case_path, options.overrides, options.unset);
     run = build_run(cfg);
+    for (const std::string& note : run.notes) err << "chaindem: note: " << note << "\n";
+    if (!run.ignored_keys.empty()) {  // recorded without them, the keys reproduce the run
+      std::vector<std::string> unset = options.unset;
+      unset.insert(unset.end(), run.ignored_keys.begin(), run.ignored_keys.end());
+      cfg = CaseConfig::load(options.case_path, options.overrides, unset);
+      run = build_run(cfg);
+    }
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";
     return 2;
@@ -74,8 +81,15 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
       << "  law                " << settings.law->id << " (tension " << to_string(settings.tension)
       << ")\n"
       << "  particles          " << particles << " (" << beads << " chain beads"
-      << (has_striker ? " + striker" : "") << ")\n"
-      << "  steps              " << s.at("steps") << "\n"
+      << (has_striker ? " + striker" : "") << ")\n";
+  // Gaps as the case set them (a state from data, initial.file, has its own).
+  if ((has_striker || cfg.number("chain.gap") > 0.0) &&
+      (!cfg.has("initial.file") || cfg.text("initial.file").empty())) {
+    out << "  gaps               ";
+    if (has_striker) out << "striker to first bead " << cfg.number("striker.gap") << " m, ";
+    out << "between beads " << cfg.number("chain.gap") << " m\n";
+  }
+  out << "  steps              " << s.at("steps") << "\n"
       << "  time step          " << s.at("time_step") << " s (" << note << ")\n"
       << "  simulated time     " << s.at("simulated_time") << " s\n"
       << "  wall time          " << s.at("wall_time") << " s (" << s.at("ns_per_bead_step")

@@ -15,6 +15,7 @@
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/laws/contact_law.hpp"
+#include "chaindem/suggest.hpp"
 
 namespace po = boost::program_options;
 
@@ -132,8 +133,10 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(number("chain.taper", "-",
                      "radius ratio between consecutive beads: r_k = radii[k mod p] taper^k", 0, inf,
                      false, "1"));
-  k.push_back(
-      number("chain.gap", "m", "initial surface gap between consecutive beads", 0, inf, true, "0"));
+  k.push_back(number("chain.gap", "m",
+                     "initial surface gap between consecutive chain beads; not between the "
+                     "striker and the first bead, which striker.gap sets",
+                     0, inf, true, "0"));
   k.push_back(
       number("chain.overlap", "m", "initial overlap between consecutive beads", 0, inf, true, "0"));
   k.push_back(number("chain.end_force", "N",
@@ -159,8 +162,10 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(number("striker.velocity", "m/s",
                      "striker speed towards the chain; giving it adds the striker", 0, max_speed,
                      false));
-  k.push_back(
-      number("striker.gap", "m", "surface gap between striker and first bead", 0, inf, true, "0"));
+  k.push_back(number("striker.gap", "m",
+                     "surface gap between the striker and the first chain bead (chain.gap "
+                     "does not apply there)",
+                     0, inf, true, "0"));
   // walls
   for (const char* w : {"wall_start", "wall_end"}) {
     const std::string s = w;
@@ -313,6 +318,10 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       if (v.empty()) return "empty value";
       if (!k.choices.empty() &&
           std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
+        if (k.choices.size() > 8)  // a long list helps less than the names closest to the word
+          return "'" + v + "' is not one of its " + std::to_string(k.choices.size()) + " values" +
+                 did_you_mean(v, k.choices) +
+                 (k.key == "contact.law" ? " (`chaindem models --list` lists the laws)" : "");
         std::string allowed;
         for (const auto& c : k.choices) allowed += (allowed.empty() ? "" : ", ") + c;
         return "'" + v + "' is not one of: " + allowed;
@@ -446,7 +455,8 @@ int default_threads() {
   return std::min(threads, max_threads);
 }
 
-CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides) {
+CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides,
+                            const std::vector<std::string>& unset) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw CaseError("case file '" + path + "' is a directory, not a case file");
@@ -460,7 +470,7 @@ CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::stri
   if (in.bad()) throw CaseError("cannot read case file '" + path + "'");
   if (text.size() > most)
     throw CaseError("case file '" + path + "' is larger than 64 MiB, which no case file is");
-  return parse(text, path, overrides);
+  return parse(text, path, overrides, unset);
 }
 
 namespace {
@@ -493,11 +503,12 @@ std::string first_non_text(const std::string& text) {
 }  // namespace
 
 CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
-                             const std::vector<std::string>& overrides) {
+                             const std::vector<std::string>& overrides,
+                             const std::vector<std::string>& unset) {
   // A byte-order mark is how some editors begin UTF-8 files; it is not part of the case.
   const std::string_view bom = "\xEF\xBB\xBF";
   if (std::string_view(text).starts_with(bom))
-    return parse(text.substr(bom.size()), origin, overrides);
+    return parse(text.substr(bom.size()), origin, overrides, unset);
   if (const std::string where = first_non_text(text); !where.empty())
     throw CaseError(origin + ": not a text file (" + where +
                     "); a case file is INI text (docs/case-format.md)");
@@ -543,7 +554,17 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
     specs.insert(specs.end(), mk.begin(), mk.end());
   }
   po::options_description desc;
-  for (const auto& k : specs) desc.add_options()(k.key.c_str(), po::value<std::string>());
+  std::vector<std::string> declared;
+  for (const auto& k : specs) {
+    desc.add_options()(k.key.c_str(), po::value<std::string>());
+    declared.push_back(k.key);
+  }
+  for (const std::string material : {"NAME"})
+    for (const auto& k : material_keys(material)) declared.push_back(k.key);
+  auto unknown_key = [&](const std::string& where, const std::string& key) {
+    return CaseError(where + ": unknown key '" + key + "'" + did_you_mean(key, declared) +
+                     " (`chaindem run --help` and docs/case-format.md list the keys)");
+  };
 
   // Pass 2: strict parse. Overrides are stored first, so they win over the file.
   po::variables_map vm;
@@ -552,16 +573,24 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
     try {
       po::store(po::parse_config_file(s, desc, false), vm);
     } catch (const po::unknown_option& e) {
-      throw CaseError(where + ": unknown key '" + e.get_option_name() +
-                      "' (`chaindem run --help` and docs/case-format.md list the keys)");
+      throw unknown_key(where, e.get_option_name());
     } catch (const po::multiple_occurrences& e) {
       throw CaseError(where + ": key '" + e.get_option_name() + "' is given more than once");
     } catch (const po::error& e) {
       throw CaseError(where + ": " + option_error_message(e));
     }
   };
-  store(override_text, "command line --set");
+  store(override_text, "--set");
+  for (const auto& [key, value] : vm) cfg.from_command_line_[key] = true;
   store(text, origin);
+  for (const std::string& key : unset) {
+    if (std::find(declared.begin(), declared.end(), key) == declared.end() &&
+        std::none_of(specs.begin(), specs.end(), [&](const KeySpec& k) { return k.key == key; }))
+      throw unknown_key("--unset", key);
+    if (cfg.from_command_line_.count(key))
+      throw CaseError("--unset " + key + ": the command line also sets it with --set");
+    vm.erase(key);
+  }
 
   for (const auto& k : specs) {
     const auto it = vm.find(k.key);
@@ -582,7 +611,15 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
 }
 
 void CaseConfig::fail(std::string_view key, const std::string& what) const {
-  throw CaseError(origin_ + ": " + std::string(key) + ": " + what);
+  throw CaseError(where(key) + ": " + what);
+}
+
+bool CaseConfig::from_command_line(std::string_view key) const {
+  return from_command_line_.count(std::string(key)) > 0;
+}
+
+std::string CaseConfig::where(std::string_view key) const {
+  return from_command_line(key) ? "--set " + std::string(key) : origin_ + ": " + std::string(key);
 }
 
 bool CaseConfig::has(std::string_view key) const {
@@ -637,8 +674,20 @@ std::string case_format_markdown() {
         "by\n"
         "commas or spaces.\n\n"
         "The chain lies along +x: the striker (if any) at the origin, then the beads in order.\n"
-        "A law parameter is accepted only when the chosen law declares it; `chaindem models`\n"
-        "lists each law's parameters, units and ranges.\n";
+        "A mistyped key, law or command is answered with the closest names (\"did you mean\n"
+        "'contact.law'?\"). A problem with a value the command line set is blamed on\n"
+        "`--set section.key`, one in the file on the file.\n\n"
+        "## Switching laws, removing keys\n\n"
+        "A law parameter is accepted only when the chosen law declares it (`chaindem models LAW`\n"
+        "lists each law's parameters, units and ranges), so that a typo or a law changed without\n"
+        "its parameters is caught. One rule makes switching laws easy for every command: when the\n"
+        "law is chosen apart from the case file (`run --set contact.law=...`, a sweep's `[set]` or\n"
+        "axes, `compare --laws`), the file's parameters that the chosen law does not take are\n"
+        "ignored, each with a note naming it (`note: case.ini: contact.restitution = 0.9 is not a\n"
+        "parameter of law 'hertz': ignored`), and the run records the case without them.\n"
+        "Parameters given on the command line must belong to the law chosen there. `--unset\n"
+        "section.key` (`run`, `compare`, `sweep`) removes a key the file gives, as if it were not\n"
+        "there: its default applies, or a required key is reported missing.\n";
   std::string section;
   auto row = [&](const KeySpec& k) {
     std::string def = k.default_value.empty() ? (k.required ? "**required**" : "(none)")

@@ -35,18 +35,27 @@ bool engine_contact_key(const std::string& key) {
 
 // Resolves the [contact] section against the chosen law's declared parameters
 // (resolve_law_params): the law's keys given in the case, and any other [contact] key given,
-// which is an error unless `ignore_foreign` (a sweep over laws sets keys some laws lack).
-const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignore_foreign) {
+// which is an error (a typo, a law changed without its parameters) unless the law was chosen
+// apart from it: by the command line while the case file gives the parameter, or for every
+// parameter under `ignore_foreign` (compare's laws). Those are ignored, each with a note.
+const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignore_foreign,
+                            RunSetup& run) {
   const LawEntry* law = find_law(cfg.text("contact.law"));
   if (!law) cfg.fail("contact.law", "unknown law '" + cfg.text("contact.law") + "'");
+  const bool law_apart = ignore_foreign || cfg.from_command_line("contact.law");
   LawParams given;
   for (const auto& [key, value] : cfg.resolved()) {
     if (key.rfind("contact.", 0) != 0 || engine_contact_key(key) || !cfg.given(key)) continue;
     const std::string name = key.substr(8);
-    if (law->find_param(name))
+    if (law->find_param(name)) {
       given[name] = cfg.number(key);
-    else if (!ignore_foreign)
+    } else if (law_apart && (ignore_foreign || !cfg.from_command_line(key))) {
+      run.notes.push_back(cfg.where(key) + " = " + value + " is not a parameter of law '" +
+                          std::string(law->id) + "': ignored");
+      run.ignored_keys.push_back(key);
+    } else {
       given[name] = 0.0;  // refused by name before any value is read
+    }
   }
   try {
     params = resolve_law_params(*law, given);
@@ -892,7 +901,8 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   Scene& scene = run.scene;
   SimulationSettings& settings = run.settings;
   const MaterialIndex materials = add_materials(cfg, scene);
-  settings.law = &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params);
+  settings.law =
+      &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params, run);
   settings.tension = tension_from(cfg.text("contact.tension"), *settings.law).value();  // its words
   const ChainSpec chain = read_chain(cfg, materials, scene);
   const bool striker = has_striker(cfg);

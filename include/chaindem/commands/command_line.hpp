@@ -12,12 +12,14 @@
 namespace chaindem {
 
 /// Parses `args` against `options`, the first positional argument into `*positional` (nullptr:
-/// none allowed). On a parse error writes "chaindem COMMAND: what" to `err` (when not null) and
-/// returns nullopt; the command then exits with status 2.
+/// none allowed), or every positional argument into `*positionals` when that is given. On a
+/// parse error (an unknown option, with the closest ones suggested; an argument the command does
+/// not take) writes "chaindem COMMAND: what" to `err` (when not null) and returns nullopt; the
+/// command then exits with status 2.
 std::optional<boost::program_options::variables_map> parse_command_line(
     const std::vector<std::string>& args,
     const boost::program_options::options_description& options, std::string* positional,
-    std::string_view command, std::ostream* err);
+    std::string_view command, std::ostream* err, std::vector<std::string>* positionals = nullptr);
 
 /// The threads of a command's parallel loop: its --threads option, or when that is not given the
 /// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or

@@ -11,6 +11,7 @@ struct RunOptions {
   std::string case_path;
   std::string output;                  ///< empty: from the case
   std::vector<std::string> overrides;  ///< "section.key=value"
+  std::vector<std::string> unset;      ///< keys removed from the case
   bool quiet = false;                  ///< no progress and no summary
   bool restart = false;                ///< continue from the output's checkpoint
 };

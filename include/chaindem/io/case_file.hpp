@@ -62,15 +62,23 @@ int default_threads();
 /// A parsed and validated case: every declared key that has a value (given or default).
 class CaseConfig {
  public:
-  /// Reads `path`, applies `overrides` ("section.key=value", these win over the file), validates.
-  static CaseConfig load(const std::string& path, const std::vector<std::string>& overrides = {});
+  /// Reads `path`, applies `overrides` ("section.key=value", these win over the file) and
+  /// removes the keys `unset` names (as if the file did not give them: a default applies),
+  /// validates. A problem with a key the command line set is blamed on `--set KEY`.
+  static CaseConfig load(const std::string& path, const std::vector<std::string>& overrides = {},
+                         const std::vector<std::string>& unset = {});
   /// Same, from INI text (`origin` names it in messages).
   static CaseConfig parse(const std::string& text, const std::string& origin,
-                          const std::vector<std::string>& overrides = {});
+                          const std::vector<std::string>& overrides = {},
+                          const std::vector<std::string>& unset = {});
 
   bool has(std::string_view key) const;
   /// True when the user gave the key (file or command line), false when it is a default.
   bool given(std::string_view key) const;
+  /// True when the command line gave the key (--set, or a sweep's [set] and axes).
+  bool from_command_line(std::string_view key) const;
+  /// Where the key's value comes from, for messages: "--set KEY" or "FILE: KEY".
+  std::string where(std::string_view key) const;
   double number(std::string_view key) const;
   long long integer(std::string_view key) const;
   bool flag(std::string_view key) const;
@@ -90,6 +98,7 @@ class CaseConfig {
  private:
   std::map<std::string, std::string> values_;
   std::map<std::string, bool> given_;
+  std::map<std::string, bool> from_command_line_;
   std::vector<std::string> materials_;
   std::string origin_;
   std::string source_text_;

@@ -28,11 +28,19 @@ struct RunSetup {
   /// Files the run reads besides the case file (initial.file, resolved): inputs that its output
   /// must not replace.
   std::vector<std::string> input_files;
+  /// What the command should tell the user about how the case was read (law parameters that
+  /// the chosen law does not take, ignored), one sentence each.
+  std::vector<std::string> notes;
+  /// The [contact] keys those notes name: a command that records the case reads it again
+  /// without them (--unset), so that its recorded keys reproduce the run.
+  std::vector<std::string> ignored_keys;
 };
 
 struct BuildOptions {
-  /// Ignore [contact] parameters the chosen law does not take (comparing laws on one case);
-  /// normally they are an error.
+  /// The law is chosen apart from the case's parameters (comparing laws on one case): every
+  /// [contact] parameter the chosen law does not take is ignored, with a note. Otherwise only
+  /// those the case file gives while the command line chose the law are (one rule for every
+  /// command: docs/case-format.md, "Switching laws").
   bool ignore_foreign_law_params = false;
 };
 
