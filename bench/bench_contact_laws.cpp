@@ -1,5 +1,5 @@
-// Contact-law benchmarks: force-kernel cost per pair evaluation for each family, and the seed-000
-// Table 2 sweep of binary collisions (the library issue asks for the sweep in under one second).
+// Contact-law benchmarks: force-kernel cost per pair evaluation for each family, and the sweep of
+// binary collisions of Table 2 of Skrinjar et al. (2018) (docs/validation.md#skrinjar-two-spheres).
 //   build/bench/bench_contact_laws --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
 
@@ -65,7 +65,7 @@ BENCHMARK_CAPTURE(force_kernel, elastoplastic_implicit_vu_quoc_zhang, "vu_quoc_z
 
 // Cylindrical line contacts (group (f)), damped with the LN factor (c_r = 0.8). The implicit
 // laws invert delta(F) in closed form (Lambert W_-1); the alternatives below measure what the
-// per-step root solves of 000 would cost instead.
+// per-step root solves of Skrinjar et al. (2018) would cost instead.
 BENCHMARK_CAPTURE(force_kernel, cylindrical_implicit_johnson, "johnson_cylindrical",
                   {{"restitution", 0.8}, {"impact_velocity_floor", 1e-3}});
 BENCHMARK_CAPTURE(force_kernel, cylindrical_implicit_dubowsky_freudenstein,
@@ -81,8 +81,9 @@ BENCHMARK_CAPTURE(force_kernel, cylindrical_power_fit, "cylindrical_power_fit",
                   {{"hunt_crossley_alpha", 0.32}});
 
 // Johnson's force by a root solve of the printed delta = a F (ln(b/F) + k) per evaluation, as
-// 000 does: Newton from the force at 0.98 delta (the previous step's value at ~50 steps per
-// contact), or toms748 bracketed in [delta/(a y_max), delta/a]. Checked against the kernel.
+// Skrinjar et al. (2018) do: Newton from the force at 0.98 delta (the previous step's value at ~50
+// steps per contact), or toms748 bracketed in [delta/(a y_max), delta/a]. Checked against the
+// kernel.
 void johnson_by_root_solve(benchmark::State& state, bool newton) {
   const LawEntry& law = *find_law("johnson_cylindrical");
   PairInput in{1.0989e11, 0.0025, 2.04e-3};
@@ -130,7 +131,8 @@ void johnson_by_root_solve(benchmark::State& state, bool newton) {
 BENCHMARK_CAPTURE(johnson_by_root_solve, newton_warm_start, true);
 BENCHMARK_CAPTURE(johnson_by_root_solve, toms748_bracketed, false);
 
-// Seed 000 Table 2: 12 laws x 11 restitution values, two 9.2 kg spheres, K = 5.2e9, 0.3 m/s.
+// Skrinjar et al. (2018), Table 2: 12 laws x 11 restitution values, two 9.2 kg spheres, K = 5.2e9,
+// 0.3 m/s.
 void table2_sweep(benchmark::State& state) {
   const char* laws[] = {"hertz",          "hunt_crossley",        "herbert_mcwhannell",
                         "lee_wang",       "anagnostopoulos_s000", "lankarani_nikravesh",

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Sweep throughput: cases per second on 1 and 2 threads, and the speed-up.
 
-The sweep of the sweeps issue: every hysteresis and viscous law that takes only a restitution
+The benchmark sweep: every hysteresis and viscous law that takes only a restitution
 (except jankowski_s000, see tests/cli/test_sweep.py) x restitution 0.1..1.0 x three striker
 speeds, on the default case with a 10-bead chain (1 ms, output every 1e-5 s).
 

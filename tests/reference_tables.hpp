@@ -21,9 +21,10 @@ namespace chaindem::test {
 // ---- Hysteresis family: damping factor alpha(c_r) ----------------------------------------------
 
 /// The damping factor alpha(c_r) of every hysteresis law with a closed form, in
-/// F = K delta^n (1 + alpha v/v0), typed from contact-laws.md group (d) (each row's source in its
-/// comment). gonthier_exact and its aliases zhang_sharf, luo_nahon and khatiwada have no closed
-/// form: their alpha is the root of the exact identity (identity_restitution in test_support.hpp).
+/// F = K delta^n (1 + alpha v/v0), typed from docs/contact-laws.md, hysteresis (each row's source
+/// in its comment). gonthier_exact and its aliases zhang_sharf, luo_nahon and khatiwada have no
+/// closed form: their alpha is the root of the exact identity (identity_restitution in
+/// test_support.hpp).
 inline const std::map<std::string, double (*)(double), std::less<>> hysteresis_alpha_formulas{
     // Hunt & Crossley (1975)
     {"hunt_crossley", [](double c) { return 3 * (1 - c) / 2; }},
@@ -31,7 +32,7 @@ inline const std::map<std::string, double (*)(double), std::less<>> hysteresis_a
     {"marhefka_orin", [](double c) { return 3 * (1 - c * c) / (2 * (1 + c * c * c)); }},
     // Herbert & McWhannell (1977)
     {"herbert_mcwhannell", [](double c) { return 6 * (1 - c) / ((2 * c - 1) * (2 * c - 1) + 3); }},
-    // Herbert & McWhannell (1977) as printed in 001 (Eq. 25)
+    // Herbert & McWhannell (1977) as printed in Banerjee et al. (2017) (Eq. 25)
     {"herbert_mcwhannell_s001", [](double c) { return 6 * (1 - c) / ((c - 1) * (c - 1) + 3); }},
     // Lee & Wang (1983)
     {"lee_wang", [](double c) { return 3 * (1 - c) / 4; }},
@@ -49,7 +50,7 @@ inline const std::map<std::string, double (*)(double), std::less<>> hysteresis_a
     {"gharib_hurmuzlu", [](double c) { return 1 / c; }},
     // Hu & Guo (2015)
     {"hu_guo", [](double c) { return 3 * (1 - c) / (2 * c); }},
-    // Hu & Guo (2015), the factor that reproduces 000 Table 2
+    // Hu & Guo (2015), the factor that reproduces Skrinjar et al. (2018), Table 2
     {"hu_guo_s000", [](double c) { return 3 * (1 - c) / (4 * c); }},
     // Hu, Hu, Jian, Liu & Wan (2011)
     {"hu_et_al", [](double c) { return -6.6626 * std::log(c) / (3.85238 + std::log(c)); }},
@@ -116,7 +117,8 @@ inline std::string material_section(const std::string& name, const Material& m) 
                     {"yield_stress", m.yield_stress}});
 }
 
-/// One elastoplastic law of contact-laws.md group (e) (004 Table 3) and what the tests give it.
+/// One elastoplastic law of docs/contact-laws.md, elastoplastic (CJTAM review, Table 3) and what
+/// the tests give it.
 struct ElastoplasticLaw {
   std::string id;
   /// Fixed parameters beyond the registry's defaults.

@@ -1,8 +1,9 @@
-// The quasi-static elastoplastic laws of contact-laws.md group (e) (004 Table 3) against the
-// reference: every loading curve and unloading branch is typed again here from the rows (with the
-// readings the registry documents), the continuity statements of validation-targets.md §1.6, the
-// state machine of the group's "Common conventions", the energy balance of integrated impacts,
-// plastic history across impacts, and the restitution against the group (g) predictors.
+// The quasi-static elastoplastic laws of docs/contact-laws.md, elastoplastic (CJTAM review, Table
+// 3) against the reference: every loading curve and unloading branch is typed again here from the
+// rows (with the readings the registry documents), the continuity statements of
+// docs/validation.md#closed-formsthe state machine of the group's "Common conventions", the energy
+// balance of integrated impacts, plastic history across impacts, and the restitution against the
+// group (g) predictors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,7 +70,8 @@ LawParams resolved(const LawEntry& l, LawParams p) {
   return p;
 }
 
-// ---- The rows, typed from contact-laws.md group (e) ---------------------------------------------
+// ---- The rows, typed from docs/contact-laws.md, elastoplastic
+// ---------------------------------------------
 
 const double dy16 = yield_overlap(1.6 * sigma);  // p_y = 1.6 sigma_y
 const double fy16 = hertz(dy16);
@@ -365,7 +367,7 @@ TEST(Elastoplastic, ElasticBranchIsHertz) {
     EXPECT_NEAR(vqz_force(d, 1e30, 0.0, 0.0), hertz(d), 1e-10 * hertz(d));
 }
 
-// ---- 2. Loading curves and their junctions (validation-targets.md §1.6)
+// ---- 2. Loading curves and their junctions (docs/validation.md#closed-forms)
 // --------------------------
 
 TEST(Elastoplastic, LoadingCurvesMatchTheRows) {
@@ -496,7 +498,7 @@ TEST(Elastoplastic, KogutEtsionLoadingJumpsAsPublished) {
   EXPECT_NEAR(jump1, 0.03, 1e-11);  // +3.0 %
   EXPECT_NEAR(jump6, 1.40 * std::pow(6, 1.263) / (1.03 * std::pow(6, 1.425)) - 1, 1e-11);
   EXPECT_NEAR(jump6, 0.017, 5e-4);  // +1.7 %
-  // 13.234 F_c vs 13.457 F_c at omega = 6 (contact-laws.md).
+  // 13.234 F_c vs 13.457 F_c at omega = 6 (docs/validation.md#closed-forms).
   EXPECT_NEAR(below(f, 6 * dy) / hertz(dy), 13.234, 5e-4);
   EXPECT_NEAR(above(f, 6 * dy) / hertz(dy), 13.457, 5e-4);
 }
@@ -508,7 +510,8 @@ TEST(Elastoplastic, JacksonGreenBranchMismatchAtOmega19) {
   auto f = [&](double d) { return loading_force(l, c, d); };
   const double dy = k.delta_y, fc = hertz(dy);
   EXPECT_NEAR(jg_c, 1.6150, 5e-5);
-  // contact-laws.md: 2.6209 vs 2.6190 F_c, "within 0.07 %" (2.62094/2.61897 - 1 = 0.075 %).
+  // docs/validation.md#closed-forms: 2.6209 vs 2.6190 F_c, "within 0.07 %" (2.62094/2.61897 - 1 =
+  // 0.075 %).
   EXPECT_NEAR(below(f, 1.9 * dy) / fc, 2.6190, 5e-5);
   EXPECT_NEAR(above(f, 1.9 * dy) / fc, 2.6209, 5e-5);
   const double mismatch = above(f, 1.9 * dy) / below(f, 1.9 * dy) - 1.0;

@@ -15,8 +15,8 @@ namespace {
 const auto pairs = [](const Simulation& s) -> const ContactList& { return s.pair_contacts(); };
 const auto walls = [](const Simulation& s) -> const ContactList& { return s.wall_contacts(); };
 
-// Skrinjar et al. (seed 000) two-sphere experiment: two 9.2 kg spheres, K = 5.2e9 N/m^1.5,
-// 0.3 m/s. Radius 0.02 m; the density is chosen so that each sphere weighs 9.2 kg.
+// Skrinjar et al. (Skrinjar et al. 2018) two-sphere experiment: two 9.2 kg spheres, K = 5.2e9
+// N/m^1.5, 0.3 m/s. Radius 0.02 m; the density is chosen so that each sphere weighs 9.2 kg.
 std::string two_spheres(const std::string& law, double steps_per_contact,
                         const std::string& extra_contact = "") {
   const double density = 9.2 / (4.0 / 3.0 * std::numbers::pi * 0.02 * 0.02 * 0.02);
@@ -30,11 +30,11 @@ std::string two_spheres(const std::string& law, double steps_per_contact,
 
 }  // namespace
 
-// validation-targets.md §1.1: delta_max = 9.9807e-5 m, F_max = 5185.0 N, t_c = 9.7920e-4 s.
+// docs/validation.md#hertz-impact: delta_max = 9.9807e-5 m, F_max = 5185.0 N, t_c = 9.7920e-4 s.
 TEST(HertzImpact, TwoSpheresMatchAnalyticalValues) {
   Simulation sim = simulation_from(two_spheres("hertz", 2000));
   const ImpactRecord r = follow_impact(sim, pairs, 0, 100000);
-  // Independent closed form (contact-laws.md group (a)).
+  // Independent closed form (docs/contact-laws.md, elastic).
   const double m = 4.6, k = 5.2e9, v = 0.3;
   const double d_max = std::pow(5.0 * m * v * v / (4.0 * k), 0.4);
   const double f_max = k * std::pow(d_max, 1.5);
@@ -146,8 +146,8 @@ INSTANTIATE_TEST_SUITE_P(Laws, DissipativeChain,
                          ::testing::Values("edem_hertz_mindlin", "tsuji", "hunt_crossley",
                                            "lankarani_nikravesh", "flores"));
 
-// contact-laws.md §0.5 / validation-targets.md §2.3: e_out of the hysteresis family at
-// c_r = 0.25 / 0.5 / 0.75, from the exact restitution identity.
+// docs/validation.md#restitution-identity / docs/validation.md#restitution-identity: e_out of the
+// hysteresis family at c_r = 0.25 / 0.5 / 0.75, from the exact restitution identity.
 TEST(HysteresisImpact, AchievedRestitutionMatchesExactIdentity) {
   struct Row {
     const char* law;
@@ -172,7 +172,7 @@ TEST(HysteresisImpact, AchievedRestitutionMatchesExactIdentity) {
   }
 }
 
-// validation-targets.md §2.5: with tension allowed the EDEM/Tsuji law gives e_out = c_r; with
+// docs/validation.md#edem-damping: with tension allowed the EDEM/Tsuji law gives e_out = c_r; with
 // the force clamped at zero e_out is higher (0.5503 at c_r = 0.5, 0.3608 at 0.25).
 TEST(EdemImpact, RestitutionWithAndWithoutTension) {
   for (const char* law : {"edem_hertz_mindlin", "tsuji"}) {

@@ -72,7 +72,8 @@ double last_velocity(const std::string& ini, std::vector<std::string> overrides,
 // For one impact from apart, the approach rate only falls during compression and the contact
 // never stores more than the impact's energy: onset, peak and energy all take v0 = the approach
 // speed, and so does reference when v_ref is that speed. Every policy returns the exact
-// restitution identity (contact-laws §0.5), here to 1e-6 at 400 steps per contact.
+// restitution identity (docs/validation.md#restitution-identity), here to 1e-6 at 400 steps per
+// contact.
 TEST(ImpactVelocity, IsolatedImpactGivesTheIdentityUnderEveryPolicy) {
   for (const char* law : {"hunt_crossley", "gonthier_exact", "lankarani_nikravesh", "flores"})
     for (const double c_r : {0.5, 0.9}) {

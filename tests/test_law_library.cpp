@@ -1,7 +1,7 @@
 // The contact-law library against the reference: every law's force at given (delta, v, v0)
 // against its formula typed again here from its source paper (docs/contact-laws.md), and every
 // damped law's achieved restitution in an integrated impact against the reference's values
-// (validation-targets.md §2) or the exact identity of the hysteresis family (§1.4).
+// (docs/validation.md#scaled-frame) or the exact identity of the hysteresis family (§1.4).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -44,7 +44,7 @@ double kernel_force(const LawEntry& l, const PairCoeffs& c, ContactState& s, dou
   return with_kernel(l.kernel, [&](auto k) { return decltype(k)::force(c, s, d, v); });
 }
 
-// Scaled frame of validation-targets.md §2: m* = 1, K = 1, v0 = 1.
+// Scaled frame of docs/validation.md#scaled-frame: m* = 1, K = 1, v0 = 1.
 ImpactResult scaled_impact(std::string_view id, double c_r, TensionPolicy tension,
                            LawParams extra = {}) {
   const LawEntry& l = law(id);
@@ -199,7 +199,7 @@ TEST(LawRestitution, HysteresisFamilyAgreesWithExactIdentity) {
   EXPECT_GE(checked, 200);
 }
 
-// validation-targets.md §2.3 (printed to 4 decimals): e_out at c_r = 0.1 ... 0.9.
+// docs/validation.md#restitution-identity (printed to 4 decimals): e_out at c_r = 0.1 ... 0.9.
 TEST(LawRestitution, HysteresisTableOfTheReference) {
   const std::map<std::string, std::array<double, 9>> table{
       {"hunt_crossley", {0.5158, 0.5469, 0.5813, 0.6197, 0.6630, 0.7120, 0.7680, 0.8329, 0.9090}},
@@ -235,7 +235,8 @@ TEST(LawRestitution, HysteresisTableOfTheReference) {
           << id << " c_r = " << (i + 1) / 10.0;
 }
 
-// validation-targets.md §2.2, §2.4, §2.5: the other damped laws, with their end rules.
+// docs/validation.md#kelvin-voigt, docs/validation.md#jankowski, docs/validation.md#edem-damping:
+// the other damped laws, with their end rules.
 TEST(LawRestitution, ViscousAndKelvinVoigtLawsMatchReference) {
   struct Row {
     const char* id;
@@ -276,7 +277,7 @@ TEST(LawRestitution, ViscousAndKelvinVoigtLawsMatchReference) {
       {"jankowski_viscous", clamp, 0.9, 0.8095},
       {"jankowski_viscous", allow, 0.5, 0.0892},
       {"jankowski_viscous", allow, 0.75, 0.5122},
-      // Piecewise plastic laws: exact by construction (contact-laws.md group (d)).
+      // Piecewise plastic laws: exact by construction (docs/contact-laws.md, hysteresis).
       {"lankarani_nikravesh_plastic", clamp, 0.3, 0.3},
       {"lankarani_nikravesh_plastic", clamp, 0.8, 0.8},
       {"gharib_hurmuzlu_plastic", clamp, 0.5, 0.5},
@@ -404,7 +405,7 @@ TEST(LawRegistry, SingularLawsRefuseZeroRestitution) {
       EXPECT_TRUE(std::isfinite(l.damping_factor(smallest))) << l.id;
     }
   }
-  // 004's laws that divide by c_r (contact-laws.md §0.7) refuse it.
+  // the CJTAM review's laws that divide by c_r (docs/validation.md#restitution-identity) refuse it.
   for (const char* id :
        {"gonthier", "flores", "gharib_hurmuzlu", "hu_guo", "safaeifar_farshidianfar", "shen",
         "zhang_et_al_2020", "zhao_et_al_2021", "jankowski_piecewise"})

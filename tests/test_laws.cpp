@@ -56,7 +56,7 @@ TEST(Registry, EveryLawIsFullyDeclared) {
     }
     EXPECT_EQ(l.find_param("impact_velocity_floor") != nullptr, l.uses_impact_velocity()) << l.id;
   }
-  // The laws the engine issue requires.
+  // The laws the engine must provide.
   for (const char* id : {"hooke", "hertz", "hunt_crossley", "lankarani_nikravesh", "flores",
                          "tsuji", "edem_hertz_mindlin"})
     EXPECT_NE(find_law(id), nullptr) << id;
@@ -67,7 +67,7 @@ TEST(ElasticLaws, ForceMatchesFormula) {
   EXPECT_DOUBLE_EQ(evaluate(law("hooke"), {{"stiffness", 3e6}}, 2e-5, 0.3, 0.0), 3e6 * 2e-5);
   const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
   EXPECT_NEAR(evaluate(law("hertz"), {}, 1e-5, 0.3, 0.0), k * std::pow(1e-5, 1.5), 1e-9);
-  // A given stiffness overrides the material one (000's K = 5.2e9 N/m^1.5).
+  // A given stiffness overrides the material one (Skrinjar et al.'s (2018) K = 5.2e9 N/m^1.5).
   EXPECT_NEAR(evaluate(law("hertz"), {{"stiffness", 5.2e9}}, 1e-4, 0.0, 0.0),
               5.2e9 * std::pow(1e-4, 1.5), 1e-9);
 }
@@ -87,7 +87,7 @@ TEST(ViscousLaws, TsujiForceMatchesFormula) {
 }
 
 // The software form of commercial DEM codes, written here as LIGGGHTS writes it, and its
-// identity with 004's Tsuji row (validation-targets.md §1.6: equal to round-off).
+// identity with the CJTAM review's Tsuji row (docs/validation.md#edem-damping: equal to round-off).
 TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
   for (double c_r : {0.05, 0.3, 0.7, 0.99}) {
     for (double d : {1e-7, 3e-6, 2e-5}) {
@@ -115,7 +115,7 @@ TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
   EXPECT_EQ(restitution_beta(1.0), 0.0);
 }
 
-// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0) with alpha from contact-laws.md (d)
+// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0) with alpha from docs/contact-laws.md
 // (reference_tables.hpp).
 TEST(HysteresisLaws, ForceMatchesFormula) {
   const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
@@ -130,14 +130,14 @@ TEST(HysteresisLaws, ForceMatchesFormula) {
           << id;
     }
   }
-  // Printed values of alpha(0.5): 0.75, 0.5625, 1.6 (contact-laws.md group (d) table).
+  // Printed values of alpha(0.5): 0.75, 0.5625, 1.6 (docs/contact-laws.md, hysteresis table).
   EXPECT_DOUBLE_EQ(law("hunt_crossley").damping_factor(0.5), 0.75);
   EXPECT_DOUBLE_EQ(law("lankarani_nikravesh").damping_factor(0.5), 0.5625);
   EXPECT_DOUBLE_EQ(law("flores").damping_factor(0.5), 1.6);
 }
 
 TEST(ContactTime, ElasticClosedForms) {
-  // Hertz: t_c = 2.943275 delta_max/v (validation-targets.md §1.1).
+  // Hertz: t_c = 2.943275 delta_max/v (docs/validation.md#hertz-impact).
   const double m = 4.6, k = 5.2e9, v = 0.3;
   EXPECT_NEAR(elastic_contact_time(k, 1.5, m, v), 9.7920e-4, 1e-8);
   // Linear: pi sqrt(m/K), independent of v.

@@ -1,6 +1,7 @@
-// Cylindrical line-contact laws (contact-laws.md group (f)) against their printed formulas, the
-// validity limits of validation-targets.md §1.5, 003's static loads (§6.3), 002's power-law fits
-// (§5.2), 000's pin-in-hole impact (§3.2), and the engine on chains of cylinders.
+// Cylindrical line-contact laws (docs/contact-laws.md, cylindrical line contact) against their
+// printed formulas, the validity limits of docs/validation.md#cylinder-limitsPereira et al.'s
+// (2013) static loads (§6.3), Autiero et al.'s (2022) power-law fits (§5.2), Skrinjar et al.'s
+// (2018) pin-in-hole impact (§3.2), and the engine on chains of cylinders.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,8 +52,8 @@ double simpson(const std::function<double(double)>& f, double a, double b) {
   return sum * (b - a) / (3 * n);
 }
 
-// The printed delta(W) of each implicit law per unit length, typed from contact-laws.md group
-// (f) (E* [Pa], dR [m], W [N/m]; R_eq and L for Goldsmith and Dubowsky-Freudenstein).
+// The printed delta(W) of each implicit law per unit length, typed from docs/contact-laws.md
+// (E* [Pa], dR [m], W [N/m]; R_eq and L for Goldsmith and Dubowsky-Freudenstein).
 struct Geometry {
   double modulus, clearance, eq_radius, length;
 };
@@ -144,7 +145,8 @@ TEST(LineContactImplicit, ForceInvertsThePrintedLaw) {
   }
 }
 
-// validation-targets.md §1.5: peak overlaps delta*/dR and Johnson's load limits of 003 Eq. 8.
+// docs/validation.md#cylinder-limits: peak overlaps delta*/dR and Johnson's load limits of Pereira
+// et al. (2013), Eq. 8.
 TEST(LineContactImplicit, PeaksMatchValidityLimits) {
   const double modulus = 205e9;
   auto peak_overlap = [&](std::string_view id, double clearance, double length = 1.0) {
@@ -165,7 +167,8 @@ TEST(LineContactImplicit, PeaksMatchValidityLimits) {
   EXPECT_NEAR(peak_overlap("dubowsky_freudenstein_cylindrical", dr, 0.02) /
                   (0.02 * 0.02 * dr / (0.01 * (0.01 + dr))),
               1.0, 1e-12);
-  // 003: 1743, 2614, 3486, 6972, 17431, 26147 N/mm (4 pi E* dR/e^2 = 1743.19 ... 26147.85).
+  // Pereira et al. (2013): 1743, 2614, 3486, 6972, 17431, 26147 N/mm (4 pi E* dR/e^2 = 1743.19 ...
+  // 26147.85).
   const std::map<double, double> limits{{0.005, 1743.19}, {0.0075, 2614.79}, {0.01, 3486.38},
                                         {0.02, 6972.76},  {0.05, 17431.90},  {0.075, 26147.85}};
   const LawEntry& j = law("johnson_cylindrical");
@@ -179,9 +182,9 @@ TEST(LineContactImplicit, PeaksMatchValidityLimits) {
   }
 }
 
-// validation-targets.md §6.3: loads per unit length P [N/mm] of 003's internal contacts, E* =
-// 205 GPa, from the printed formulas (Liu with the exponent 1/2).
-TEST(LineContactLaws, Seed003StaticLoads) {
+// docs/validation.md#pereira-static-loads: loads per unit length P [N/mm] of Pereira et al.'s
+// (2013) internal contacts, E* = 205 GPa, from the printed formulas (Liu with the exponent 1/2).
+TEST(LineContactLaws, PereiraStaticLoads) {
   struct Row {
     double dr_mm, delta_um, johnson, pereira, persson, liu;
   };
@@ -220,8 +223,8 @@ TEST(LineContactLaws, Seed003StaticLoads) {
   }
   // Persson's small-overlap limit pi E* delta/4 = 161.0 N/mm at 1 um, whatever the clearance.
   EXPECT_NEAR(load("persson", 2.0, 1e-3) / (pi * 205e3 * 1e-6 / 4), 1.0, 1e-5);
-  // Past 16 dR (003: 0.005 mm, 200 um, where the printed law is negative, -5.72e4 N/mm) the
-  // force continues along the tangent: positive, increasing, continuous at 16 dR.
+  // Past 16 dR (Pereira et al. 2013: 0.005 mm, 200 um, where the printed law is negative, -5.72e4
+  // N/mm) the force continues along the tangent: positive, increasing, continuous at 16 dR.
   const double at_limit = load("persson", 0.005, 80.0);
   EXPECT_NEAR(load("persson", 0.005, 80.0 * (1 + 1e-9)) / at_limit, 1.0, 1e-7);
   EXPECT_GT(load("persson", 0.005, 200.0), at_limit);
@@ -245,7 +248,7 @@ TEST(LineContactLaws, PereiraExponentsAndRange) {
                                        {0.5, 1.1626},   {1, 1.1661},    {10, 1.2871}};
   for (const auto& [dr, n] : n2015)
     EXPECT_NEAR(exponent("pereira_2015_internal", dr), n, 1e-4) << dr;
-  // Continuity of Y across the branches (validation-targets.md §1.5).
+  // Continuity of Y across the branches (docs/validation.md#cylinder-limits).
   EXPECT_NEAR(exponent("pereira_2015_internal", 0.34954 * (1 - 1e-9)),
               exponent("pereira_2015_internal", 0.34954 * (1 + 1e-9)), 1e-6);
   EXPECT_NEAR(exponent("pereira_2011", 0.75 * (1 - 1e-9)), exponent("pereira_2011", 0.75), 2e-4);
@@ -257,11 +260,11 @@ TEST(LineContactLaws, PereiraExponentsAndRange) {
   EXPECT_DOUBLE_EQ(ext.prepare(ext, two, {{"length", 1.0}, {"restitution", 1.0}}).exponent, 1.094);
 }
 
-// validation-targets.md §5.2: 002's fits of Johnson (Table 4, steel) and Radzimovsky (Table 2,
-// c = 6.25) over 600 loads in [1, 3000] N/mm, E* = 113 736 MPa, in N/mm^n per unit length; the
-// reference's re-fitted values (independent) to 0.1 % in K and 5e-4 in n, the printed ones to
-// its suggested 3 % and 0.005.
-TEST(LineContactLaws, Seed002PowerFits) {
+// docs/validation.md#autiero-fits: Autiero et al.'s (2022) fits of Johnson (Table 4, steel) and
+// Radzimovsky (Table 2, c = 6.25) over 600 loads in [1, 3000] N/mm, E* = 113 736 MPa, in N/mm^n per
+// unit length; the reference's re-fitted values (independent) to 0.1 % in K and 5e-4 in n, the
+// printed ones to its suggested 3 % and 0.005.
+TEST(LineContactLaws, AutieroPowerFits) {
   struct Row {
     double dr_mm, k_refit, n_refit, k_printed, n_printed;
   };
@@ -302,7 +305,7 @@ TEST(LineContactLaws, Seed002PowerFits) {
                                        {"log_constant", 6.25}});
     check(r, fit_power_law(c, 1e3, 3e6, 600), "radzimovsky");
   }
-  // 002's damping on the fit: F = K delta^n (1 + 1.5 alpha_HC v).
+  // Autiero et al.'s (2022) damping on the fit: F = K delta^n (1 + 1.5 alpha_HC v).
   const PairCoeffs c = fit_law.prepare(fit_law, internal_pair(modulus),
                                        {{"stiffness", 4.914e4 * std::pow(1e3, 2.1)},
                                         {"exponent", 1.1},
@@ -317,11 +320,11 @@ TEST(LineContactLaws, Seed002PowerFits) {
               1e-12);
 }
 
-// validation-targets.md §3.2, 000's experiment B (pin 8.29 g, radius 4.75 mm, in a hole of
-// 37.6 g with 0.25 mm radial clearance, L = 15 mm, steel, 0.2 m/s, both bodies free): the
-// reference's re-integrated peak overlap and force (illustrative in the reference, computed
-// independently of chaindem; Radzimovsky with the printed 8/b0^2, b0 = 2.15).
-TEST(LineContactLaws, Seed000PinInHoleImpact) {
+// docs/validation.md#skrinjar-pin-in-holeSkrinjar et al.'s (2018) experiment B (pin 8.29 g,
+// radius 4.75 mm, in a hole of 37.6 g with 0.25 mm radial clearance, L = 15 mm, steel, 0.2 m/s,
+// both bodies free): the reference's re-integrated peak overlap and force (illustrative in the
+// reference, computed independently of chaindem; Radzimovsky with the printed 8/b0^2, b0 = 2.15).
+TEST(LineContactLaws, SkrinjarPinInHoleImpact) {
   const std::map<std::string, std::pair<double, double>> expected{
       {"hertz_cylindrical", {8.86e-7, 329}},
       {"johnson_cylindrical", {6.70e-7, 431}},
@@ -352,9 +355,10 @@ TEST(LineContactLaws, Seed000PinInHoleImpact) {
   }
 }
 
-// 000 §6 (experiment C): the Lankarani-Nikravesh factor on any elastic line-contact force gives
-// the hysteresis family's exact restitution, whatever F_e(delta) (the identity of contact-laws.md
-// §0.5 integrates m v dv/(1 + alpha v/v0) = -dU over a cycle, where U returns to 0).
+// Skrinjar et al. (2018), §6 (experiment C): the Lankarani-Nikravesh factor on any elastic
+// line-contact force gives the hysteresis family's exact restitution, whatever F_e(delta) (the
+// identity of docs/validation.md#restitution-identity integrates m v dv/(1 + alpha v/v0) = -dU over
+// a cycle, where U returns to 0).
 TEST(LineContactLaws, HysteresisFactorGivesTheExactRestitution) {
   const double alpha = hysteresis_alpha("lankarani_nikravesh", 0.7);
   // (1 + e) alpha = ln((1 + alpha)/(1 - alpha e)), by bisection.
@@ -512,7 +516,7 @@ TEST(LineContactLaws, NumericalEdges) {
     EXPECT_NEAR(stored / simpson(printed, 0, d), 1.0, 1e-9) << x;
   }
   // Persson's stored energy up to its tangent continuation at 16 dR: the printed load (with
-  // the trigonometry of 003 Eq. 6) integrated by Simpson.
+  // the trigonometry of Pereira et al. (2013), Eq. 6) integrated by Simpson.
   const LawEntry& persson = law("persson");
   const PairCoeffs cp =
       persson.prepare(persson, internal_pair(modulus),

@@ -51,7 +51,7 @@ TEST(NeighborSearch, RepeatedReContactBetweenWalls) {
 }
 
 // A plastic pair that flies apart beyond the skin keeps its permanent overlap: when it meets
-// again the contact starts on the flattened surfaces (contact-laws.md group (e), rule 5).
+// again the contact starts on the flattened surfaces (docs/contact-laws.md, elastoplastic, rule 5).
 TEST(NeighborSearch, PlasticHistorySurvivesLeavingTheNeighborList) {
   Simulation sim = test::simulation_from(
       test::bead_between_walls("law = lankarani_nikravesh_plastic\nrestitution = 0.8\n"),

@@ -1,6 +1,6 @@
-// Restitution predictors (contact-laws.md group (g)) and Newton's and Poisson's impact laws
-// (group (h)). Expected values come from the reference documents (contact-laws.md group (g)
-// "Checked (algebra)" lines, validation-targets.md §1.6) or were computed independently of the
+// Restitution predictors and Newton's and Poisson's impact laws. Expected values come from the
+// algebra on the printed formulas (docs/validation.md#predictors, docs/validation.md#closed-forms)
+// or were computed independently of the
 // implementation (in Python from the printed formulas, or by hand algebra stated in a comment).
 #include <gtest/gtest.h>
 
@@ -45,11 +45,12 @@ const RestitutionPredictor& predictor(std::string_view id) {
 
 }  // namespace
 
-// ---- Yield velocity (contact-laws.md group (g) header) ------------------------------------------
+// ---- Yield velocity (the restitution predictors, include/chaindem/laws/restitution.hpp header)
+// ------------------------------------------
 
 TEST(RestitutionYieldVelocity, SphereOnFlatMatchesThorntonConstant) {
-  // validation-targets.md §1.6: for a sphere of density rho on a rigid flat (m* = rho 4/3 pi R^3,
-  // R* = R), V_y = 1.5605 sqrt(p_y^5/(E*^4 rho)), independent of R. (1.5605 is pi^2/sqrt(40)
+  // docs/validation.md#closed-forms: for a sphere of density rho on a rigid flat (m* = rho 4/3 pi
+  // R^3, R* = R), V_y = 1.5605 sqrt(p_y^5/(E*^4 rho)), independent of R. (1.5605 is pi^2/sqrt(40)
   // rounded; 5e-5 relative covers the rounding.)
   const double e_star = 1.1e11, p_y = 2.0e9, rho = 7800.0;
   const double expected = 1.5605 * std::sqrt(std::pow(p_y, 5) / (std::pow(e_star, 4) * rho));
@@ -88,7 +89,7 @@ TEST(RestitutionYieldVelocity, RejectsInvalidInputs) {
 // ---- Predictors (group (g)) ---------------------------------------------------------------------
 
 TEST(RestitutionPredictors, ThorntonMatchesReferenceValues) {
-  // contact-laws.md `thornton_1997_cor`, "Checked (algebra)" (4 decimals).
+  // docs/validation.md#predictors, Thornton (4 decimals).
   const double v_y = 0.37;
   EXPECT_DOUBLE_EQ(thornton_1997_cor(v_y, v_y), 1.0);
   EXPECT_EQ(thornton_1997_cor(0.5 * v_y, v_y), 1.0);  // elastic below V_y
@@ -112,8 +113,8 @@ TEST(RestitutionPredictors, ThorntonMatchesReferenceValues) {
 }
 
 TEST(RestitutionPredictors, JacksonMatchesReferenceValues) {
-  // contact-laws.md `jackson_2010_cor`, "Checked (algebra)" (4 decimals); validation-targets.md
-  // §1.6 (0.5906 at 60, 0.8283 at 10).
+  // docs/validation.md#predictors, Jackson, Green & Marghitu (4 decimals; 0.5906 at 60, 0.8283
+  // at 10).
   const double eps_y = 0.005;
   EXPECT_EQ(jackson_2010_cor(0.5, eps_y), 1.0);
   EXPECT_DOUBLE_EQ(jackson_2010_cor(1.0, eps_y), 1.0);
@@ -138,9 +139,10 @@ TEST(RestitutionPredictors, JacksonMatchesReferenceValues) {
 }
 
 TEST(RestitutionPredictors, WeirTallonReferenceExampleAndClipping) {
-  // contact-laws.md `weir_tallon_2005`: steel (S_y/E* = 0.01) at 1 m/s with R1 = R gives "about
-  // 1.4" before clipping, i.e. elastic. With E = 200 GPa, rho = 7800 kg/m^3 (c0 = 5064 m/s) the
-  // printed formula gives 3.1 * 0.01^(5/8) * 5064^(1/4) = 1.4705 (Python); with E* in c0, 1.365.
+  // docs/validation.md#predictors, Weir & Tallon: steel (S_y/E* = 0.01) at 1 m/s with R1 = R gives
+  // "about 1.4" before clipping, i.e. elastic. With E = 200 GPa, rho = 7800 kg/m^3 (c0 = 5064 m/s)
+  // the printed formula gives 3.1 * 0.01^(5/8) * 5064^(1/4) = 1.4705 (Python); with E* in
+  // c0, 1.365.
   const double e_star = 1.1e11, s_y = 0.01 * e_star, e = 200e9, rho = 7800.0, r = 2.5e-3;
   const double unclipped = 3.1 * std::pow(0.01, 0.625) * std::pow(std::sqrt(e / rho), 0.25);
   EXPECT_NEAR(unclipped, 1.4705, 1e-4);
@@ -190,7 +192,7 @@ TEST(RestitutionPredictors, MaLiuValueAndDimensionlessness) {
   EXPECT_NEAR(ma_liu_2015_cor(640.0, e_star, rp, k1, m),
               ma_liu_2015_cor(10.0, e_star, rp, k1, m) * std::pow(64.0, -1.0 / 6.0), 1e-12);
   // Dimensionless: unit changes mass x M, length x L, time x T leave c_r unchanged
-  // (E* ~ M/(L T^2), R ~ L, k1 ~ M/T^2, m ~ M, v0 ~ L/T; exponents cancel, contact-laws.md).
+  // (E* ~ M/(L T^2), R ~ L, k1 ~ M/T^2, m ~ M, v0 ~ L/T; exponents cancel).
   const double base = ma_liu_2015_cor(10.0, e_star, rp, k1, m);
   for (const auto& [mu, lambda, tau] : {std::tuple{1e3, 1.0, 1.0}, std::tuple{1.0, 1e2, 1.0},
                                         std::tuple{1.0, 1.0, 1e-3}, std::tuple{7.0, 0.1, 3.0}}) {
@@ -206,7 +208,7 @@ TEST(RestitutionPredictors, MaLiuValueAndDimensionlessness) {
 TEST(RestitutionPredictors, ChangLingReadingIsConsistent) {
   const double e_star = 1.1e11, r = 5e-3, y = 1e9, nu = 0.3;
   const double k = 1.282 + 1.158 * nu;
-  // With the 5/4 reading, c_r = 1 at w_m = w_c for any inputs (contact-laws.md: restores it).
+  // With the 5/4 reading, c_r = 1 at w_m = w_c for any inputs (docs/validation.md#predictors).
   for (double wc : {1e-7, 3e-6})
     EXPECT_NEAR(chang_ling_1992_cor(wc, wc, e_star, r, y, nu), 1.0, 1e-15);
   EXPECT_EQ(chang_ling_1992_cor(1e-7, 2e-7, e_star, r, y, nu), 1.0);  // elastic: w_m < w_c
@@ -253,15 +255,15 @@ TEST(RestitutionPredictors, WuAsPrintedRejectsValuesAboveOne) {
 }
 
 TEST(RestitutionPredictors, LinearEmpiricalFits) {
-  // Hunt & Crossley (002 §3.2): e = 1 - alpha v0.
+  // Hunt & Crossley (Autiero et al. 2022, §3.2): e = 1 - alpha v0.
   EXPECT_DOUBLE_EQ(hunt_crossley_cor(0.2, 1.5), 0.7);
   EXPECT_EQ(hunt_crossley_cor(0.2, 0.0), 1.0);
   EXPECT_EQ(hunt_crossley_cor(0.0, 3.0), 1.0);
   EXPECT_TRUE(
       contains(invalid_argument_message([] { hunt_crossley_cor(0.2, 6.0); }), "impact_velocity"));
   EXPECT_TRUE(contains(invalid_argument_message([] { hunt_crossley_cor(-0.1, 1.0); }), "alpha_hc"));
-  // Herbert & McWhannell (002 §3.3): e = 1 - 0.026 v0^(1/3), v0 in mm/s. 1 m/s = 1000 mm/s,
-  // cube root 10: e = 0.74; 8 m/s: cube root 20, e = 0.48; 1 mm/s: e = 0.974.
+  // Herbert & McWhannell (Autiero et al. 2022, §3.3): e = 1 - 0.026 v0^(1/3), v0 in mm/s. 1 m/s =
+  // 1000 mm/s, cube root 10: e = 0.74; 8 m/s: cube root 20, e = 0.48; 1 mm/s: e = 0.974.
   EXPECT_NEAR(herbert_mcwhannell_cor(1.0), 0.74, 1e-12);
   EXPECT_NEAR(herbert_mcwhannell_cor(8.0), 0.48, 1e-12);
   EXPECT_NEAR(herbert_mcwhannell_cor(1e-3), 0.974, 1e-12);
@@ -273,7 +275,7 @@ TEST(RestitutionPredictors, LinearEmpiricalFits) {
   EXPECT_NEAR(herbert_mcwhannell_cor(v_max), 0.0, 1e-12);
   EXPECT_TRUE(
       contains(invalid_argument_message([] { herbert_mcwhannell_cor(60.0); }), "impact_velocity"));
-  // Lee & Wang (002 §3.4): e = alpha0 - alpha1 v0.
+  // Lee & Wang (Autiero et al. 2022, §3.4): e = alpha0 - alpha1 v0.
   EXPECT_DOUBLE_EQ(lee_wang_cor(0.95, 0.1, 2.0), 0.75);
   EXPECT_EQ(lee_wang_cor(1.0, 0.3, 0.0), 1.0);
   EXPECT_TRUE(contains(invalid_argument_message([] { lee_wang_cor(1.2, 0.1, 1.0); }), "alpha0"));
@@ -303,7 +305,7 @@ TEST(RestitutionRegistry, EveryPredictorIsFullyDeclared) {
       EXPECT_EQ(p.find_param(param.key), &param);
     }
   }
-  // The identifiers of contact-laws.md §0.8, group (g).
+  // The identifiers of docs/contact-laws.md, group (g).
   for (const char* id : {"chang_ling_1992", "thornton_1997_cor", "wu_2005_cor", "weir_tallon_2005",
                          "jackson_2010_cor", "ma_liu_2015_cor", "hunt_crossley_cor",
                          "herbert_mcwhannell_cor", "lee_wang_cor"})
@@ -311,7 +313,8 @@ TEST(RestitutionRegistry, EveryPredictorIsFullyDeclared) {
   EXPECT_EQ(all_restitution_predictors().size(), 9u);
   EXPECT_EQ(find_restitution_predictor("no_such_predictor"), nullptr);
   EXPECT_EQ(find_restitution_predictor("thornton_1997"), nullptr);  // the group (e) law
-  EXPECT_TRUE(contains(std::string(predictor("thornton_1997_cor").citation), "004 Table 4 row 2"));
+  EXPECT_TRUE(contains(std::string(predictor("thornton_1997_cor").citation),
+                       "CJTAM review, Table 4 row 2"));
 }
 
 TEST(RestitutionRegistry, RegistryEvaluatesTheTypedFunctions) {
@@ -411,7 +414,7 @@ TEST(RestitutionRegistry, InvalidInputsNameTheParameterAndRange) {
 // ---- Non-smooth reference (group (h)) -----------------------------------------------------------
 
 TEST(NewtonRestitution, DimensionlessReferenceValues) {
-  // validation-targets.md §1.6: m* = 1, v0 = 1, c_r = 0.5: impulse 1 + c_r = 1.5, dissipated
+  // docs/validation.md#closed-forms: m* = 1, v0 = 1, c_r = 0.5: impulse 1 + c_r = 1.5, dissipated
   // 1/2 (1 - c_r^2) = 0.375. Equal masses 2 and 2 give m* = 1; post-impact velocities by hand:
   // u_i+ = 1 - 1.5/2 = 0.25, u_j+ = 0 + 1.5/2 = 0.75.
   const BinaryImpactOutcome o = newton_restitution(2.0, 2.0, 1.0, 0.0, 0.5);
@@ -448,7 +451,7 @@ TEST(NewtonRestitution, ConservesMomentumAndMatchesTheClosedForms) {
         const double after =
             0.5 * mi * o.velocity_i * o.velocity_i + 0.5 * mj * o.velocity_j * o.velocity_j;
         EXPECT_NEAR(before - after, o.dissipated_energy, 1e-13 * before);
-        // 001 Eqs. 37: u_i+ = u_i - (1 + c) m_j/(m_i + m_j) (u_i - u_j).
+        // Banerjee et al. (2017), Eqs. 37: u_i+ = u_i - (1 + c) m_j/(m_i + m_j) (u_i - u_j).
         EXPECT_NEAR(o.velocity_i, ui - (1.0 + c) * mj / (mi + mj) * v0, 1e-14 * std::abs(v0));
       }
     }
@@ -477,7 +480,8 @@ TEST(NewtonRestitution, WallIsAnInfiniteMass) {
 }
 
 TEST(NewtonRestitution, SeparatingBodiesGetNoImpulse) {
-  // Complementarity (001 Eq. 38): not approaching -> Lambda = 0, velocities unchanged.
+  // Complementarity (Banerjee et al. 2017, Eq. 38): not approaching -> Lambda = 0, velocities
+  // unchanged.
   for (double uj : {1.0, 2.0}) {
     const BinaryImpactOutcome o = newton_restitution(1.0, 2.0, 1.0, uj, 0.5);
     EXPECT_EQ(o.impulse, 0.0);
@@ -508,7 +512,7 @@ TEST(NewtonRestitution, RejectsInvalidArguments) {
 }
 
 TEST(PoissonRestitution, EqualsNewtonForOneFrictionlessContact) {
-  // 001 Eq. 43 = Eq. 51.
+  // Banerjee et al. (2017), Eq. 43 = Eq. 51.
   for (const auto& [mi, mj] : {std::pair{1.0, 1.0}, std::pair{0.013, 4.6}, std::pair{7.0, inf}}) {
     for (const auto& [ui, uj] : {std::pair{1.0, 0.0}, std::pair{0.3, -2.1}, std::pair{0.0, 0.5}}) {
       for (double c : {0.0, 0.25, 0.8, 0.999, 1.0}) {

@@ -122,7 +122,7 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
 }
 
 /// e_out of the hysteresis family's exact identity (1 + e) alpha = ln((1 + alpha)/(1 - alpha e))
-/// for damping factor alpha (contact-laws §0.5), by bisection.
+/// for damping factor alpha (docs/validation.md#restitution-identity), by bisection.
 inline double identity_restitution(double alpha) {
   if (alpha == 0.0) return 1.0;
   auto g = [alpha](double e) {

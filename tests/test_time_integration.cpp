@@ -166,7 +166,7 @@ TEST(SecondOrder, EdgeImpulseAtFirstTouch) {
     }
     return -1.0;
   };
-  // With tension allowed, Tsuji's damping returns c_r exactly (contact-laws §2.5).
+  // With tension allowed, Tsuji's damping returns c_r exactly (docs/validation.md#edem-damping).
   const double second = std::abs(restitution("second_order") - 0.5);
   const double half_step = std::abs(restitution("lammps") - 0.5);
   EXPECT_LT(second, 5e-5);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates validation/edem-comparison.md's tables and figures: paper 004's chain study
+# Regenerates validation/edem-comparison.md's tables and figures: the CJTAM review's chain study
 # (steel and aluminium chains of 64 beads), the commercial-DEM law and chaindem's
 # equivalent-oscillator law against the exact-restitution hysteresis law.
 #   bash validation/edem_comparison.sh [build/chaindem]

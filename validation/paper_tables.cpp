@@ -1,9 +1,10 @@
 // Reproduces the papers' tables with chaindem's laws and prints them side by side with the
-// printed values (Skrinjar, Slavic and Boltezar 2018, Table 2; Banerjee, Chanda and Das 2016,
+// printed values (Skrinjar, Slavic and Boltezar 2018, Table 2; Banerjee, Chanda and Das 2017,
 // Table 1).
 //
-//   validate_paper_tables 000   Skrinjar et al. 2018, Table 2: e_N of 12 laws at 11 c_r
-//   validate_paper_tables 001   Banerjee et al. 2016, Table 1: impulse, energy, COR errors
+//   validate_paper_tables skrinjar-2018   Skrinjar et al. (2018), Table 2: e_N of 12 laws at 11 c_r
+//   validate_paper_tables banerjee-2017   Banerjee et al. (2017), Table 1: impulse, energy, COR
+//   errors
 //
 // Exit status 0 when every reproducible cell is within tolerance, 1 otherwise.
 #include <chrono>
@@ -32,7 +33,7 @@ ImpactResult impact(const std::string& id, double c_r, double stiffness, double 
   return simulate_impact(*law, c, mass, v0, o);
 }
 
-// ---- 000 Table 2 -------------------------------------------------------------------------------
+// ---- Skrinjar et al. (2018), Table 2 ------------------------------------------------------------
 
 struct Row000 {
   const char* id;
@@ -41,9 +42,10 @@ struct Row000 {
   const char* note;
 };
 
-int table_000() {
+int table_skrinjar_2018() {
   const double k = 5.2e9, m = 4.6, v0 = 0.3;  // two 9.2 kg spheres
-  // Printed values (validation-targets.md §3.1) and the tolerance the reference assigns.
+  // Printed values (docs/validation.md#skrinjar-two-spheres) and the tolerance the reference
+  // assigns.
   const Row000 rows[] = {
       {"hertz", {1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00}, 0.005, ""},
       {"hunt_crossley",
@@ -89,7 +91,7 @@ int table_000() {
        "halved factor"},
   };
   std::printf(
-      "Seed 000 (Skrinjar, Slavic, Boltezar 2018), Table 2: e_N of two 9.2 kg spheres,\n"
+      "Skrinjar, Slavic & Boltezar (2018), Table 2: e_N of two 9.2 kg spheres,\n"
       "K = 5.2e9 N/m^1.5, v0 = 0.3 m/s, contact ending at delta = 0.\n"
       "Each cell: chaindem / printed. '*' outside tolerance, '-' not a target.\n\n");
   std::printf("%-22s", "law \\ c_r");
@@ -105,7 +107,8 @@ int table_000() {
       const double c_r = i / 10.0;
       const LawEntry* law = find_law(row.id);
       const ParamSpec* r = law->find_param("restitution");
-      // Laws singular at c_r = 0 refuse it; how 000 evaluated that column is not stated.
+      // Laws singular at c_r = 0 refuse it; how Skrinjar et al. (2018) evaluated that column is not
+      // stated.
       const bool refused =
           r && !r->admits(c_r) && c_r == 0.0 && std::string(row.id) != "anagnostopoulos_s000";
       if (refused) {
@@ -147,7 +150,7 @@ int table_000() {
   return failures == 0 ? 0 : 1;
 }
 
-// ---- 001 Table 1 -------------------------------------------------------------------------------
+// ---- Banerjee et al. (2017), Table 1 ------------------------------------------------------------
 
 struct Row001 {
   const char* id;
@@ -156,7 +159,7 @@ struct Row001 {
   bool target[10];
 };
 
-int table_001() {
+int table_banerjee_2017() {
   const double nan = std::nan("");
   const Row001 rows[] = {
       {"hunt_crossley",
@@ -180,7 +183,7 @@ int table_001() {
        {},
        {true, true, true, true, true, true, true, true, true, true}},
       // Goyal and Brogliato differ from the printed row by the paper's own integration error
-      // (validation-targets.md §4.3): compared with the reference's re-integration.
+      // (docs/validation.md#banerjee-table-1): compared with the reference's re-integration.
       {"goyal",
        {19.92, 13.58, 6.18, 0.03, 6.47, 32.83, 40.02, 50.12, 40.84, 14.51},
        {20.00, 13.81, 6.63, 0.00, 20.00, 33.33, 42.86, 100.00, 41.42, 15.47},
@@ -212,7 +215,7 @@ int table_001() {
   };
   const double tolerance = 0.2;  // percentage points
   std::printf(
-      "Seed 001 (Banerjee, Chanda, Das), Table 1: errors in %% against Newton's law, in the\n"
+      "Banerjee, Chanda & Das (2017), Table 1: errors in %% against Newton's law, in the\n"
       "unified dimensionless frame (unit mass against a rigid wall, K = 1, v0 = 1).\n"
       "Columns: impulse at c_r = 0.25 0.5 0.75 1 | dissipated energy at 0.25 0.5 0.75 |\n"
       "restitution at 0.25 0.5 0.75. Each cell: chaindem / printed; '*' more than %.1f pp\n"
@@ -261,7 +264,7 @@ int table_001() {
       "%d outside %.1f pp.\n",
       checked, worst, failures, tolerance);
   std::printf(
-      "Not targets as printed (validation-targets.md §4.2-4.3): the Goyal row (at 0.25\n"
+      "Not targets as printed (docs/validation.md#banerjee-table-1): the Goyal row (at 0.25\n"
       "internally inconsistent), Brogliato's non-zero entries and Jankowski's impulse and\n"
       "energy columns (the paper's own integration error); those cells ('~') are compared\n"
       "with the reference's re-integrated values.\n");
@@ -274,9 +277,9 @@ int main(int argc, char** argv) {
   const std::string which = argc > 1 ? argv[1] : "all";
   int status = 0;
   try {
-    if (which == "000" || which == "all") status |= table_000();
+    if (which == "skrinjar-2018" || which == "all") status |= table_skrinjar_2018();
     if (which == "all") std::printf("\n");
-    if (which == "001" || which == "all") status |= table_001();
+    if (which == "banerjee-2017" || which == "all") status |= table_banerjee_2017();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "validate_paper_tables: %s\n", e.what());
     return 2;

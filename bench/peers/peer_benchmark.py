@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Peer benchmark: chaindem against LAMMPS and LIGGGHTS on the same granular chain.
 
-The performance issue's peer benchmark. For every chain length N (default 1e3, 1e4, 1e5, 1e6
+For every chain length N (default 1e3, 1e4, 1e5, 1e6
 beads) the same case runs in chaindem, LAMMPS (``pair_style granular``) and LIGGGHTS
 (``pair_style gran``), serially on one thread each, and the step-loop time of each program is
 turned into nanoseconds per bead-step. Before that, a short run with velocity output checks that

@@ -1,6 +1,6 @@
-// Out-of-line parts of the cylindrical line-contact kernels (contact-laws.md group (f)): the
-// Lambert W of the implicit laws, the stored energy of Liu's and Persson's laws, the static
-// overlap of any law, and the power-law fit of 002.
+// Out-of-line parts of the cylindrical line-contact kernels (docs/contact-laws.md, cylindrical line
+// contact): the Lambert W of the implicit laws, the stored energy of Liu's and Persson's laws, the
+// static overlap of any law, and the power-law fit of Autiero et al. (2022).
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <boost/math/special_functions/lambert_w.hpp>
 #include <boost/math/tools/roots.hpp>

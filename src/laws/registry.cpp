@@ -3,6 +3,9 @@
 // law is declared once, as a row of its family (src/laws/families/); see
 // include/chaindem/laws/law.hpp for the conventions.
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "families/common.hpp"
@@ -11,19 +14,54 @@ namespace chaindem {
 namespace {
 
 constexpr std::array unimplemented{
-    UnimplementedLaw{"sphere_contact_area", "001 Eqs. 63-66",
-                     "as printed the force has units of N/m; 001 calls it case-specific"},
-    UnimplementedLaw{"luo_nahon_overlap", "001 Eq. 13",
+    UnimplementedLaw{
+        "sphere_contact_area", "Banerjee et al. (2017), Eqs. 63-66",
+        "as printed the force has units of N/m; Banerjee et al. (2017) call it case-specific"},
+    UnimplementedLaw{"luo_nahon_overlap", "Banerjee et al. (2017), Eq. 13",
                      "uses delta_max, not delta: not a force law F(delta); units of tau'_max "
                      "unstated"},
-    UnimplementedLaw{"liu_spherical_joint", "001 Eq. 11", "K undefined and the text garbled"},
-    UnimplementedLaw{"marhefka_orin simplified variant", "002 §3.9",
+    UnimplementedLaw{"liu_spherical_joint", "Banerjee et al. (2017), Eq. 11",
+                     "K undefined and the text garbled"},
+    UnimplementedLaw{"marhefka_orin simplified variant", "Autiero et al. (2022), §3.9",
                      "singular at c_r = 1/3, negative below; marhefka_orin implements the full "
                      "form"},
-    UnimplementedLaw{"dubowsky_freudenstein_impact_pair", "002 §3.1",
+    UnimplementedLaw{"dubowsky_freudenstein_impact_pair", "Autiero et al. (2022), §3.1",
                      "a two-mass clearance system model, not a force law; any chaindem law can "
                      "serve as its g(X_r)"},
 };
+
+// The review papers the citations name, linked to their entries in docs/references.md.
+std::string linked(std::string_view text) {
+  constexpr std::pair<std::string_view, std::string_view> reviews[] = {
+      {"Skrinjar et al. (2018)", "skrinjar-2018"},
+      {"Skrinjar et al. 2018", "skrinjar-2018"},
+      {"Banerjee et al. (2017)", "banerjee-2017"},
+      {"Banerjee et al. 2017", "banerjee-2017"},
+      {"Autiero et al. (2022)", "autiero-2022"},
+      {"Autiero et al. 2022", "autiero-2022"},
+      {"Pereira et al. (2013)", "pereira-2013"},
+      {"Pereira et al. 2013", "pereira-2013"},
+      {"CJTAM review", "cjtam-review"}};
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    bool hit = false;
+    for (const auto& [name, anchor] : reviews) {
+      if (text.substr(i, name.size()) == name) {
+        out += '[';
+        out.append(name);
+        out += "](references.md#";
+        out.append(anchor);
+        out += ')';
+        i += name.size();
+        hit = true;
+        break;
+      }
+    }
+    if (!hit) out += text[i++];
+  }
+  return out;
+}
 
 }  // namespace
 std::string_view to_string(Family f) {
@@ -167,7 +205,9 @@ std::string laws_markdown() {
         "v0 the impact velocity (the approach rate at first touch for an impact from apart; "
         "docs/engine.md, \"Impact velocity\", for contacts in a chain), F > 0 repulsive. "
         "Parameters go in the case's "
-        "`[contact]` section.\n";
+        "`[contact]` section. Papers are cited by author and year; the full references are in "
+        "[references.md](references.md), and the checks of each law against its sources in "
+        "[validation.md](validation.md).\n";
   Family family = Family::elastic;
   bool first = true;
   for (const auto& law : all_laws()) {
@@ -176,7 +216,8 @@ std::string laws_markdown() {
       first = false;
       md << "\n## " << to_string(family) << "\n";
       if (family == Family::elastoplastic)
-        md << "\nQuasi-static elastoplastic laws of 004 Table 3 (contact-laws.md group (e)). No "
+        md << "\nQuasi-static elastoplastic laws (" << linked("CJTAM review")
+           << ", Table 3). No "
               "damping term: energy is lost between the loading curve and the unloading branch "
               "frozen at the turning point (delta_max, F_max). State machine: loading while "
               "delta >= delta_max; unloading and reloading on the frozen branch, F = 0 at and "
@@ -188,8 +229,8 @@ std::string laws_markdown() {
               "the flattened surfaces (no force up to delta_res). Every law needs a yield stress: "
               "the materials' yield_stress or the law parameter yield_stress.\n";
       if (family == Family::cylindrical)
-        md << "\nLine contacts of two parallel cylinders of axial length L (contact-laws.md "
-              "group (f)): W = F/L is the load per unit length, E* = 1/(h_i + h_j) with h = (1 - "
+        md << "\nLine contacts of two parallel cylinders of axial length L: W = F/L is the load "
+              "per unit length, E* = 1/(h_i + h_j) with h = (1 - "
               "nu^2)/E, dR = R_i + R_j for an external contact (neighbouring cylinders of a "
               "chain) or the radial clearance of an internal one (law parameter clearance: pin "
               "in a bore), R_eq = R_i R_j/dR. L is chain.cylinder_length (the bodies are "
@@ -203,15 +244,15 @@ std::string laws_markdown() {
               "wall (E* of the pair with the wall: 1/(h_body + h_wall), h_wall = 0 for a rigid "
               "one; an elastic wall's compliance is then counted twice, an approximation), where "
               "the laws' own flat limit dR -> infinity diverges. Every law but the "
-              "power fit damps with the Lankarani-Nikravesh factor of 000 §6 (restitution, "
-              "default 1: undamped).\n";
+              "power fit damps with the Lankarani-Nikravesh factor ("
+           << linked("Skrinjar et al. 2018") << ", §6; restitution, default 1: undamped).\n";
     }
     md << "\n### `" << law.id << "` - " << law.title << "\n\n"
-       << "- source: " << law.citation << "\n"
+       << "- source: " << linked(law.citation) << "\n"
        << "- force: `" << law.formula << "`\n"
        << "- damping: " << law.damping << "\n"
        << "- tension: " << to_string(law.tension) << " by default\n";
-    if (!law.notes.empty()) md << "- notes: " << law.notes << "\n";
+    if (!law.notes.empty()) md << "- notes: " << linked(law.notes) << "\n";
     for (const auto& p : law.params) {
       md << "- `" << p.key << "` [" << p.unit << "] " << p.range_text() << ", ";
       if (p.default_value)
@@ -225,7 +266,7 @@ std::string laws_markdown() {
   }
   md << "\n## Not implemented\n\n| identifier | source | reason |\n|---|---|---|\n";
   for (const auto& u : unimplemented)
-    md << "| `" << u.id << "` | " << u.source << " | " << u.reason << " |\n";
+    md << "| `" << u.id << "` | " << linked(u.source) << " | " << u.reason << " |\n";
   return md.str();
 }
 

@@ -1,6 +1,7 @@
-// Restitution predictors (contact-laws.md group (g)) and Newton's and Poisson's impact laws
-// (group (h)). Every predictor is declared here exactly once; see include/chaindem/laws/restitution.hpp
-// for the conventions; each predictor's row names its source.
+// Restitution predictors (the restitution predictors, include/chaindem/laws/restitution.hpp) and
+// Newton's and Poisson's impact laws (group (h)). Every predictor is declared here exactly once;
+// see include/chaindem/laws/restitution.hpp for the conventions; each predictor's row names its
+// source.
 #include "chaindem/laws/restitution.hpp"
 
 #include <algorithm>
@@ -87,7 +88,8 @@ constexpr auto p_impact_velocity_herbert_mcwhannell =
 constexpr auto p_yield_velocity =
     param("yield_velocity", "m/s",
           "yield velocity V_y = sqrt(16 E* sqrt(R*) delta_y^(5/2)/(15 m*)), delta_y = "
-          "(pi p_y/(2 E*))^2 R* (contact-laws.md group (g) header; yield_velocity())",
+          "(pi p_y/(2 E*))^2 R* (the restitution predictors, include/chaindem/laws/restitution.hpp "
+          "header; yield_velocity())",
           0.0, inf);
 constexpr auto p_effective_modulus =
     param("effective_modulus", "Pa", "E* = 1/((1 - nu_i^2)/E_i + (1 - nu_j^2)/E_j)", 0.0, inf);
@@ -114,9 +116,10 @@ constexpr auto p_poisson_ratio = param(
 constexpr auto p_plastic_onset_velocity =
     param("plastic_onset_velocity", "m/s",
           "V_c, initial impact velocity leading to plastic deformation", 0.0, inf);
-constexpr auto p_critical_velocity =
-    param("critical_velocity", "m/s",
-          "V_f, critical impact velocity separating the two branches (not given in 004)", 0.0, inf);
+constexpr auto p_critical_velocity = param(
+    "critical_velocity", "m/s",
+    "V_f, critical impact velocity separating the two branches (not given in the CJTAM review)",
+    0.0, inf);
 constexpr auto p_yield_stress = param("yield_stress", "Pa", "yield stress S_y", 0.0, inf);
 // Weir & Tallon.
 constexpr auto p_youngs_modulus =
@@ -236,18 +239,18 @@ double eval_lee_wang(const PredictorInputs& in) {
 constexpr std::array predictors{
     RestitutionPredictor{
         "chang_ling_1992", "Chang & Ling (1992), rough-surface normal impact",
-        "004 Table 4 row 1 (Chang & Ling 1992, ref. 159)",
+        "CJTAM review, Table 4 row 1 (Chang & Ling 1992)",
         "c_r = sqrt( (8/15) E* sqrt(R) [w_c w_m (2 - w_c/w_m)]^(5/4) / [ (8/15) E* sqrt(R) "
         "w_c^(5/2) + pi K Y R w_m (w_m - w_c) ] ), K = 1.282 + 1.158 nu. Reading: bracket "
         "exponent 5/4 (printed 3/2 is dimensionally inconsistent; 5/4 gives c_r = 1 at w_m = w_c, "
-        "contact-laws.md, uncertain)",
+        "uncertain; docs/validation.md)",
         "elastic-plastic impact, w_m >= w_c (w_m <= w_c: elastic, returns 1); w_m comes from an "
         "impact-energy balance the table does not give; a result above 1 (w_c inconsistent with "
         "Y, E*, R) is rejected",
         chang_ling_params, eval_chang_ling},
     RestitutionPredictor{
         "thornton_1997_cor", "Thornton (1997), elastic-perfectly plastic spheres",
-        "004 Table 4 row 2 (Thornton 1997, ref. 135)",
+        "CJTAM review, Table 4 row 2 (Thornton 1997)",
         "r = V_y/V_l; c_r = (6 sqrt(3)/5)^(1/2) sqrt(1 - r^2/6) [r/(r + 2 sqrt(6/5 - "
         "r^2/5))]^(1/4) for V_l > V_y, 1 otherwise",
         "elastic-perfectly plastic spheres (pairs with thornton_1997); c_r = 1 up to V_y; "
@@ -255,23 +258,23 @@ constexpr std::array predictors{
         thornton_params, eval_thornton},
     RestitutionPredictor{
         "wu_2005_cor", "Wu, Li & Thornton (2005), as printed",
-        "004 Table 4 row 3 (Wu, Li & Thornton 2005, ref. 165)",
+        "CJTAM review, Table 4 row 3 (Wu, Li & Thornton 2005)",
         "c_r = 2.08 (V1/V_c)^0.156 for V1 < V_f; c_r = 0.62 (V1 S_y/(V_c E*))^(-1/2) for "
         "V1 >= V_f",
-        "as printed, uncertain (contact-laws.md): the first branch is at most 1 only for "
+        "as printed, uncertain (docs/validation.md): the first branch is at most 1 only for "
         "V1/V_c <= 0.0091, the second only for (V1/V_c)(S_y/E*) >= 0.384, V_f is not given; "
         "results above 1 are rejected",
         wu_params, eval_wu},
     RestitutionPredictor{
         "weir_tallon_2005", "Weir & Tallon (2005), low-velocity particle impacts",
-        "004 Table 4 row 4 (Weir & Tallon 2005, ref. 161)",
+        "CJTAM review, Table 4 row 4 (Weir & Tallon 2005)",
         "c_r = min(1, 3.1 (S_y/E*)^(5/8) (R1/R)^(3/8) (c0/v0)^(1/4)), c0 = sqrt(E/rho)",
         "plastic regime only, clipped to 1 (steel, S_y/E* = 0.01, 1 m/s, R1 = R: the formula "
         "gives about 1.4, i.e. elastic); meaning of R1 and E vs E* in c0 uncertain",
         weir_tallon_params, eval_weir_tallon},
     RestitutionPredictor{
         "jackson_2010_cor", "Jackson, Green & Marghitu (2010), elastic-perfectly plastic spheres",
-        "004 Table 4 row 5 (Jackson, Green & Marghitu 2010, ref. 152)",
+        "CJTAM review, Table 4 row 5 (Jackson, Green & Marghitu 2010)",
         "c_r = 1 for V1 <= 1; 1 - 0.1 ln(V1) ((V1 - 1)/59)^0.156 for 1 < V1 <= 60; 1 - 0.1 ln(60) "
         "- 0.1 ln(V1/60) (V1 - 60)^(2.36 eps_y) for 60 < V1 <= 1000; V1 = v0/V_y, eps_y = S_y/E*",
         "0 < V1 <= 1000, V1 normalised by the yield velocity (reading; the normalising velocity "
@@ -280,25 +283,26 @@ constexpr std::array predictors{
         jackson_params, eval_jackson},
     RestitutionPredictor{
         "ma_liu_2015_cor", "Ma & Liu (2015), elastoplastic spheres",
-        "004 Table 4 row 6 (Ma & Liu 2015, ref. 113)",
+        "CJTAM review, Table 4 row 6 (Ma & Liu 2015)",
         "c_r = min(1, 0.81 E*^(-1/3) (R_p^e)^(-1/6) k1^(5/12) m^(-1/12) v0^(-1/6)), "
         "k1 = 2 pi R psi sigma_y",
         "fully plastic regime of ma_liu_2015; clipped to 1 (implementation choice: the power "
         "law diverges as v0 -> 0); m read as m* for two bodies",
         ma_liu_params, eval_ma_liu},
     RestitutionPredictor{"hunt_crossley_cor", "Hunt & Crossley linear restitution-velocity law",
-                         "002 §3.2 (Hunt & Crossley 1975)", "e = 1 - alpha_HC v0",
+                         "Autiero et al. (2022), §3.2 (Hunt & Crossley 1975)",
+                         "e = 1 - alpha_HC v0",
                          "empirical; alpha_HC = 0.08-0.32 s/m (0.002-0.008 s/in) for steel, "
                          "bronze and ivory; v0 <= 1/alpha_HC (e >= 0)",
                          hunt_crossley_params, eval_hunt_crossley},
     RestitutionPredictor{"herbert_mcwhannell_cor", "Herbert & McWhannell empirical restitution",
-                         "002 §3.3 (Herbert & McWhannell 1977)",
+                         "Autiero et al. (2022), §3.3 (Herbert & McWhannell 1977)",
                          "e = 1 - 0.026 v0^(1/3), v0 in mm/s (minus sign inferred from "
                          "flattened text); input in m/s, converted internally",
                          "empirical; 0 <= v0 <= 56.9 m/s (e >= 0)", herbert_mcwhannell_params,
                          eval_herbert_mcwhannell},
     RestitutionPredictor{"lee_wang_cor", "Lee & Wang linear restitution fit",
-                         "002 §3.4 (Lee & Wang 1983)", "e = alpha0 - alpha1 v0",
+                         "Autiero et al. (2022), §3.4 (Lee & Wang 1983)", "e = alpha0 - alpha1 v0",
                          "empirical linear fit; with alpha0 = 1 the Lee-Wang damping is "
                          "zeta1 = (3/4) alpha1 K; e >= 0 required",
                          lee_wang_params, eval_lee_wang},
@@ -390,7 +394,7 @@ double chang_ling_1992_cor(double max_deformation, double critical_deformation,
   if (wm <= wc) return 1.0;  // no plastic work: elastic impact (implementation choice)
   const double k = 1.282 + 1.158 * poisson_ratio;
   const double hertz = 8.0 / 15.0 * effective_modulus * std::sqrt(effective_radius);
-  // Reading: exponent 5/4 on the bracket (printed 3/2), contact-laws.md `chang_ling_1992`.
+  // Reading: exponent 5/4 on the bracket (printed 3/2), docs/validation.md#predictors.
   const double recovered = hertz * std::pow(wc * wm * (2.0 - wc / wm), 1.25);
   const double work =
       hertz * std::pow(wc, 2.5) + pi * k * yield_strength * effective_radius * wm * (wm - wc);
@@ -430,7 +434,7 @@ double wu_2005_cor(double impact_velocity, double plastic_onset_velocity, double
            "gives c_r = " +
                number(c) + " > 1; it needs impact_velocity/plastic_onset_velocity in (0, " +
                number(std::pow(1.0 / 2.08, 1.0 / 0.156)) + "], got " + number(v) +
-               " (004 Table 4 row 3 as printed; uncertain)");
+               " (CJTAM review, Table 4 row 3 as printed; uncertain)");
     return c;
   }
   const double x = v * yield_stress / effective_modulus;
@@ -442,7 +446,7 @@ double wu_2005_cor(double impact_velocity, double plastic_onset_velocity, double
              number(c) +
              " > 1; it needs (impact_velocity/plastic_onset_velocity)(yield_stress/"
              "effective_modulus) in [0.3844, inf), got " +
-             number(x) + " (004 Table 4 row 3 as printed; uncertain)");
+             number(x) + " (CJTAM review, Table 4 row 3 as printed; uncertain)");
   return c;
 }
 
@@ -547,7 +551,7 @@ BinaryImpactOutcome poisson_restitution(double mass_i, double mass_j, double vel
   if (approach <= 0.0) return {velocity_i, velocity_j, 0.0, 0.0};
   const double m = reduced_mass(mass_i, mass_j);
   const double compression = m * approach;             // brings the approach rate to zero
-  const double expansion = restitution * compression;  // 001 Eq. 44
+  const double expansion = restitution * compression;  // Banerjee et al. (2017), Eq. 44
   const double impulse = compression + expansion;
   // Compression removes the relative kinetic energy compression^2/(2 m*); expansion gives back
   // expansion^2/(2 m*).

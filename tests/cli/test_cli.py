@@ -219,7 +219,7 @@ class ConcurrentWriters(unittest.TestCase):
 
 
 class Collide(unittest.TestCase):
-    """`chaindem collide` against validation-targets.md."""
+    """`chaindem collide` against docs/validation.md."""
 
     def collide(self, *args):
         r = chaindem("collide", *args, "--json")
@@ -227,7 +227,7 @@ class Collide(unittest.TestCase):
         import json
         return json.loads(r.stdout)
 
-    def test_seed000_setup(self):
+    def test_skrinjar_two_sphere_setup(self):
         # §3.1: two 9.2 kg spheres, K = 5.2e9, 0.3 m/s; Hunt-Crossley at c_r = 0.5:
         # e_N = 0.6630 (§2.3), F_max = 4684 N, delta_max = 8.538e-5 m, t_c = 1.058 x 9.792e-4 s.
         d = self.collide("--law", "hunt_crossley", "--restitution", "0.5", "--velocity", "0.3",
@@ -255,7 +255,7 @@ class Collide(unittest.TestCase):
                          "none")
 
     def test_dimensionless_frame(self):
-        # 001's frame: unit mass on a rigid wall, K = 1, v0 = 1; exact factor: e = c_r,
+        # Banerjee et al.'s (2017) frame: unit mass on a rigid wall, K = 1, v0 = 1; exact factor: e = c_r,
         # impulse 1 + c_r, dissipated energy (1 - c_r^2)/2 (Newton's law, §1.6).
         d = self.collide("--law", "gonthier_exact", "--restitution", "0.5", "--dimensionless")
         self.assertAlmostEqual(d["restitution"], 0.5, places=5)

@@ -42,7 +42,7 @@ class Compare(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_identical_law_has_no_error(self):
-        # tsuji is the commercial-DEM law written differently (validation-targets §1.6).
+        # tsuji is the commercial-DEM law written differently (docs/validation.md#edem-damping).
         for metric, values in self.errors["tsuji"].items():
             self.assertLess(max(values), 1e-6, metric)
 
@@ -102,7 +102,7 @@ class Compare(unittest.TestCase):
         # Beads 5 mm apart: every impact is binary and short, so the event-driven Newton solution
         # is the exact limit of a law whose binary restitution is exact (gonthier_exact, and the
         # equivalent-oscillator law, exact without tension); the commercial-DEM law returns more
-        # than c_r once tension is clamped (validation-targets §2.5), Hunt-Crossley much more.
+        # than c_r once tension is clamped (docs/validation.md#edem-damping), Hunt-Crossley much more.
         r = subprocess.run([CHAINDEM, "compare", CASE, "--laws",
                             "gonthier_exact,equivalent_oscillator_viscous,edem_hertz_mindlin,hunt_crossley",
                             "--reference", "newton", "--json", "-o",

@@ -18,14 +18,14 @@ namespace chaindem {
 /// contacts, a root solve for the other line contacts; the Hertz part for plastic laws.
 double elastic_overlap(Kernel kernel, const PairCoeffs& coeffs, double force);
 
-/// F = K delta^n fitted to an implicit line-contact law (002 §2).
+/// F = K delta^n fitted to an implicit line-contact law (Autiero et al. 2022, §2).
 struct PowerFit {
   double stiffness;  ///< K [N/m^n]
   double exponent;   ///< n
 };
 /// Least squares of ln F = ln K + n ln delta over `samples` loads uniformly spaced in
 /// [force_min, force_max], delta(F) from the law as printed (kernels::LineContactImplicit
-/// coefficients). 002 fits 600 loads per unit length in [1, 3000] N/mm.
+/// coefficients). Autiero et al. (2022) fit 600 loads per unit length in [1, 3000] N/mm.
 PowerFit fit_power_law(const PairCoeffs& implicit, double force_min, double force_max, int samples);
 
 /// Calls f(kernel_type{}) with the kernel type for k: the one place where a Kernel value becomes

@@ -40,7 +40,7 @@ namespace chaindem {
 enum class Kernel { CHAINDEM_KERNELS(CHAINDEM_KERNEL_ENUMERATOR) };
 #undef CHAINDEM_KERNEL_ENUMERATOR
 
-/// Law families, as grouped in contact-laws.md.
+/// Law families, as grouped in docs/contact-laws.md.
 enum class Family {
   elastic,
   linear_viscoelastic,
@@ -52,7 +52,8 @@ enum class Family {
 };
 std::string_view to_string(Family f);
 
-/// How a law treats a tensile force at the end of contact (contact-laws.md §0.4).
+/// How a law treats a tensile force at the end of contact (docs/contact-laws.md, each law's tension
+/// line).
 enum class TensionPolicy {
   clamp,  ///< F = max(F, 0): the bodies separate at F = 0, still overlapped (end at F = 0)
   allow,  ///< tensile force allowed until the overlap closes (end at delta = 0)
@@ -115,7 +116,7 @@ inline double value_of(const LawParams& p, const ParamSpec& spec) {
 }
 
 struct LawEntry {
-  std::string_view id;        ///< identifier, as in contact-laws.md
+  std::string_view id;        ///< identifier, as in docs/contact-laws.md
   std::string_view title;     ///< short human name
   std::string_view citation;  ///< paper and equation/table
   std::string_view formula;   ///< plain-text force law
@@ -194,7 +195,7 @@ inline double log_gamma(double x) {
 }
 
 /// Duration of a free binary impact under F = K delta^n at approach speed v [s]
-/// (contact-laws.md group (a): t_c = 2 (delta_max/v) B(1/(n+1), 1/2)/(n+1)).
+/// (docs/contact-laws.md, elastic: t_c = 2 (delta_max/v) B(1/(n+1), 1/2)/(n+1)).
 /// (Inline: the two-body impact integrator scales its step with it, and the registry calibrates
 /// laws with that integrator.)
 inline double elastic_contact_time(double stiffness, double exponent, double effective_mass,

@@ -98,7 +98,8 @@ inline PairCoeffs prepare_viscous(const LawEntry& law, const PairInput& in, cons
   return c;
 }
 
-// Jankowski's damping ratio, 001 Eq. 36 in the reading that reproduces 001 Table 1.
+// Jankowski's damping ratio, Banerjee et al. (2017), Eq. 36 in the reading that reproduces Banerjee
+// et al. (2017), Table 1.
 inline double jankowski_xi(double c) {
   return 4.5 * std::sqrt(5.0) * (1.0 - c * c) / (c * (c * (9.0 * pi - 16.0) + 16.0));
 }

@@ -48,12 +48,13 @@ PairCoeffs prepare_brandlein(const LawEntry&, const PairInput& in, const LawPara
   return base(value_of(p, brandlein_stiffness), 1.08, in);
 }
 
-// 000 Eq. 5: K = a / (0.475 (h_i + h_j)) with h = (1 - nu^2)/E, i.e. a E* / 0.475.
+// Skrinjar et al. (2018), Eq. 5: K = a / (0.475 (h_i + h_j)) with h = (1 - nu^2)/E, i.e. a E* /
+// 0.475.
 PairCoeffs prepare_plane_plane(const LawEntry&, const PairInput& in, const LawParams& p) {
   return base(value_of(p, half_width) * in.effective_modulus / 0.475, 1.0, in);
 }
 
-// 001 Eq. 12: F = 2 E* A delta / (pi r_a).
+// Banerjee et al. (2017), Eq. 12: F = 2 E* A delta / (pi r_a).
 PairCoeffs prepare_luo_nahon_area(const LawEntry&, const PairInput& in, const LawParams& p) {
   return base(
       2.0 * in.effective_modulus * value_of(p, contact_area) / (pi * value_of(p, mean_radius)), 1.0,
@@ -62,31 +63,36 @@ PairCoeffs prepare_luo_nahon_area(const LawEntry&, const PairInput& in, const La
 
 constexpr std::array rows{
     // (a) Elastic
-    LawEntry{"hooke", "Linear spring", "001 Eqs. 5-7; 000 Eq. 1 with n = 1", "F = K delta",
-             "none (elastic)", "t_c = pi sqrt(m*/K)", Family::elastic, Kernel::linear_spring,
-             TensionPolicy::clamp, linear_params, nullptr, prepare_linear},
+    LawEntry{"hooke", "Linear spring",
+             "Banerjee et al. (2017), Eqs. 5-7; Skrinjar et al. (2018), Eq. 1 with n = 1",
+             "F = K delta", "none (elastic)", "t_c = pi sqrt(m*/K)", Family::elastic,
+             Kernel::linear_spring, TensionPolicy::clamp, linear_params, nullptr, prepare_linear},
     LawEntry{"hertz", "Hertz (1881), sphere-sphere and sphere-plane",
-             "000 Eqs. 1-4; 001 Eqs. 1-3 (`hertz_sphere_sphere`, `hertz_sphere_plane`)",
+             "Skrinjar et al. (2018), Eqs. 1-4; Banerjee et al. (2017), Eqs. 1-3 "
+             "(`hertz_sphere_sphere`, `hertz_sphere_plane`)",
              "F = K delta^(3/2), K = (4/3) E* sqrt(R*) (R* = R against a plane)", "none (elastic)",
              "t_c = 2.943275 delta_max/v0", Family::elastic, Kernel::hertz, TensionPolicy::clamp,
              hertz_params, nullptr, prepare_hertz},
-    LawEntry{"power_law", "Generic power law", "000 Eq. 1; 001 Eq. 62; 002 Tables 2-9, 11",
-             "F = K delta^n", "none (elastic)", "002 fits give K in N/mm^n: K_SI = K_mm 1000^n",
-             Family::elastic, Kernel::power_law, TensionPolicy::clamp, power_law_params, nullptr,
-             prepare_power_law},
-    LawEntry{"brandlein", "Brandlein et al. line/rolling contact", "001 Eq. 8", "F = K delta^1.08",
-             "none (elastic)", "K depends only on the contact length; no value given",
-             Family::elastic, Kernel::power_law, TensionPolicy::clamp, brandlein_params, nullptr,
-             prepare_brandlein},
-    LawEntry{"hertz_plane_plane", "Plane-plane stiffness (Nikravesh)", "000 Eq. 5",
+    LawEntry{"power_law", "Generic power law",
+             "Skrinjar et al. (2018), Eq. 1; Banerjee et al. (2017), Eq. 62; Autiero et al. "
+             "(2022), Tables 2-9, 11",
+             "F = K delta^n", "none (elastic)",
+             "Autiero et al.'s (2022) fits give K in N/mm^n: K_SI = K_mm 1000^n", Family::elastic,
+             Kernel::power_law, TensionPolicy::clamp, power_law_params, nullptr, prepare_power_law},
+    LawEntry{"brandlein", "Brandlein et al. line/rolling contact", "Banerjee et al. (2017), Eq. 8",
+             "F = K delta^1.08", "none (elastic)",
+             "K depends only on the contact length; no value given", Family::elastic,
+             Kernel::power_law, TensionPolicy::clamp, brandlein_params, nullptr, prepare_brandlein},
+    LawEntry{"hertz_plane_plane", "Plane-plane stiffness (Nikravesh)",
+             "Skrinjar et al. (2018), Eq. 5",
              "F = K delta, K = a / (0.475 (h_i + h_j)), h = (1 - nu^2)/E", "none (elastic)",
              "exponent not printed: a/h has units N/m, so read as linear (uncertain)",
              Family::elastic, Kernel::linear_spring, TensionPolicy::clamp, plane_plane_params,
              nullptr, prepare_plane_plane},
-    LawEntry{"luo_nahon_contact_area", "Luo & Nahon polyhedral contact-area law", "001 Eq. 12",
-             "F = 2 E* A delta / (pi r_a)", "none (elastic)", "geometry-specific (polyhedra)",
-             Family::elastic, Kernel::linear_spring, TensionPolicy::clamp, luo_nahon_area_params,
-             nullptr, prepare_luo_nahon_area},
+    LawEntry{"luo_nahon_contact_area", "Luo & Nahon polyhedral contact-area law",
+             "Banerjee et al. (2017), Eq. 12", "F = 2 E* A delta / (pi r_a)", "none (elastic)",
+             "geometry-specific (polyhedra)", Family::elastic, Kernel::linear_spring,
+             TensionPolicy::clamp, luo_nahon_area_params, nullptr, prepare_luo_nahon_area},
 };
 
 }  // namespace

@@ -36,7 +36,7 @@ constexpr ParamSpec hardness_ratio_param{
     "hardness_ratio",
     "-",
     "H/sigma_y, hardness over yield stress; default 2.8 (H = 2.8 Y of the Chang-Etsion-Bogy "
-    "framework, contact-laws.md kogut_etsion_2002 and jackson_green_2005)",
+    "framework, as Kogut & Etsion 2002 and Jackson & Green 2005 take it)",
     0.0,
     inf,
     false,
@@ -108,7 +108,7 @@ constexpr std::array kogut_etsion_params{yield_stress_param, hardness_ratio_para
 constexpr ParamSpec jackson_green_hardness_ratio{
     "hardness_ratio",
     "-",
-    "H/S_y in the fully plastic term 4 H/(C S_y); default 2.8 (contact-laws.md: the branches then "
+    "H/S_y in the fully plastic term 4 H/(C S_y); default 2.8 (the branches then "
     "meet at omega = 1.9 within 0.07 % for nu = 0.3; the original's H is geometry dependent)",
     0.0,
     inf,
@@ -210,8 +210,8 @@ double yield_stress_of(const LawEntry& law, const PairInput& in, const LawParams
   return s;
 }
 
-// Hertz K and R, and the yield onset at the Hertz pressure p_y (contact-laws.md group (e),
-// "Hertz yield onset"): delta_y = (pi p_y/(2E*))^2 R, F_y = K delta_y^(3/2).
+// Hertz K and R, and the yield onset at the Hertz pressure p_y (docs/contact-laws.md,
+// elastoplastic, "Hertz yield onset"): delta_y = (pi p_y/(2E*))^2 R, F_y = K delta_y^(3/2).
 PairCoeffs elastoplastic_base(const PairInput& in, double p_y) {
   PairCoeffs c = base(hertz_stiffness(in.effective_modulus, in.effective_radius), 1.5, in);
   c.radius = in.effective_radius;
@@ -339,9 +339,9 @@ constexpr std::string_view elastoplastic_damping =
     "impact velocity and is not an input";
 
 constexpr std::array rows{
-    // (e) Quasi-static elastoplastic laws (004 Table 3); K = (4/3) E* sqrt(R), R = R*.
+    // (e) Quasi-static elastoplastic laws (CJTAM review, Table 3); K = (4/3) E* sqrt(R), R = R*.
     LawEntry{"thornton_1997", "Thornton (1997), elastic-perfectly plastic spheres",
-             "004 Table 3 row 1 (ref. 135); predictor thornton_1997_cor",
+             "Thornton (1997); CJTAM review, Table 3 row 1; predictor thornton_1997_cor",
              "F = K delta^(3/2) (delta < delta_y); F = F_y + pi p_y R (delta - delta_y); unloading "
              "F = (4/3) E* sqrt(R_p) (delta - delta_p)^(3/2), R_p = (4E*/(3F_max)) ((2F_max + "
              "F_y)/(2 pi p_y))^(3/2)",
@@ -354,7 +354,7 @@ constexpr std::array rows{
              "(not printed)",
              Family::elastoplastic, Kernel::thornton_1997, TensionPolicy::clamp, thornton_params,
              nullptr, prepare_thornton},
-    LawEntry{"stronge_2000", "Stronge (2000)", "004 Table 3 row 2 (ref. 63)",
+    LawEntry{"stronge_2000", "Stronge (2000)", "Stronge (2000); CJTAM review, Table 3 row 2",
              "x = 2 delta/delta_y - 1: F = K delta^(3/2) (delta < delta_y); F = F_y x [1 + "
              "ln(x)/(3 theta_y)] (delta_y <= delta < delta_p); F = (2.8 F_y/theta_y) x (delta >= "
              "delta_p); unloading F = (4/3) E* sqrt(R_bar) (delta - delta_f)^(3/2), R_bar = (2 "
@@ -362,7 +362,8 @@ constexpr std::array rows{
              elastoplastic_damping,
              "F_y = pi theta_y sigma_y R^2 (3 pi/4)^2 (theta_y sigma_y/E*)^2 as printed; reading: "
              "this is exactly the Hertz load at the mean pressure theta_y sigma_y (peak 1.5 "
-             "theta_y sigma_y; the factor 3.375 contact-laws.md notes is (3/2)^3), so delta_y = "
+             "theta_y sigma_y; read as a peak pressure it would change F_y by (3/2)^3 = 3.375), so "
+             "delta_y = "
              "(F_y/K)^(2/3) by value continuity and the fully plastic branch has the mean "
              "pressure 2.8 sigma_y; delta_p = delta_y (1 + e^(3 (2.8 - theta_y)))/2 (value "
              "continuity); the slope jumps up at delta_y (2 (1 + 1/(3 theta_y)) F_y/delta_y vs "
@@ -375,7 +376,7 @@ constexpr std::array rows{
              Family::elastoplastic, Kernel::stronge_2000, TensionPolicy::clamp, stronge_params,
              nullptr, prepare_stronge},
     LawEntry{"vu_quoc_zhang_2002", "Vu-Quoc & Zhang (2002), force-driven elastoplastic model",
-             "004 Table 3 row 3 (refs. 147-148)",
+             "Zhang & Vu-Quoc (2002a, 2002b); CJTAM review, Table 3 row 3",
              "delta(F) = (a^ep)^2/R^ep, a^ep = a^e + C_a (F - F_y), a^e = (3RF/(4E*))^(1/3), R^ep "
              "= (1 + K_c (F - F_y)) R for F > F_y, Hertz below; unloading F = (4E*/(3R)) a_e^3, "
              "a_e = ((C_R)_max R (delta - delta_r))^(1/2)",
@@ -392,7 +393,8 @@ constexpr std::array rows{
              Family::elastoplastic, Kernel::vu_quoc_zhang_2002, TensionPolicy::clamp,
              vu_quoc_zhang_params, nullptr, prepare_vu_quoc_zhang},
     LawEntry{"kogut_etsion_2002", "Kogut & Etsion (2002), sphere on a rigid flat",
-             "004 Table 3 row 4 (ref. 139; unloading ref. 142)",
+             "Kogut & Etsion (2002), unloading Etsion, Kligerman & Kadin (2005); CJTAM review, "
+             "Table 3 row 4",
              "omega = delta/delta_y: F = K delta^(3/2) (omega < 1); F = 1.03 F_c omega^1.425 (1 "
              "<= omega < 6); F = 1.40 F_c omega^1.263 (omega >= 6); unloading F = F_max ((omega - "
              "omega_res)/(omega_max - omega_res))^n_p, n_p = 1.5 omega_max^(-0.0331)",
@@ -403,7 +405,8 @@ constexpr std::array rows{
              "ending just past omega = 1 returns slightly more energy than it absorbed, "
              "restitution up to 1.002); fitted up to "
              "omega = 110, continued above; omega_res is not in the sources (from the unloading "
-             "paper, ref. 142): residual_fraction, or by default the finite-element fit 1.02 [1 - "
+             "paper, Etsion, Kligerman & Kadin 2005): residual_fraction, or by default the "
+             "finite-element fit 1.02 [1 - "
              "((omega_max + 5.9)/6.9)^(-0.54)] (uncertain; continued above omega = 110, capped at "
              "0.99); written for a sphere on a rigid flat, "
              "used with E* and R* for two bodies",
@@ -411,7 +414,8 @@ constexpr std::array rows{
              kogut_etsion_params, nullptr, prepare_kogut_etsion},
     LawEntry{
         "jackson_green_2005", "Jackson & Green (2005), hemisphere against a rigid flat",
-        "004 Table 3 row 5 (ref. 138; unloading ref. 162); predictor jackson_2010_cor",
+        "Jackson & Green (2005), unloading Jackson, Chusoipin & Green (2005); CJTAM review, "
+        "Table 3 row 5; predictor jackson_2010_cor",
         "omega = delta/delta_y: F = K delta^(3/2) (omega <= 1.9); F = F_c {exp(-omega^(5/12)/4) "
         "omega^(3/2) + (4H/(C S_y)) [1 - exp(-omega^(5/9)/25)] omega}; unloading F = (4/3) E* "
         "sqrt(R_b) (delta - delta_r)^(3/2), R_b = R cos(a_c/R)",
@@ -425,7 +429,7 @@ constexpr std::array rows{
         Family::elastoplastic, Kernel::jackson_green_2005, TensionPolicy::clamp,
         jackson_green_params, nullptr, prepare_jackson_green},
     LawEntry{"du_wang_2009", "Du & Wang (2009), elastoplastic impact of two spheres",
-             "004 Table 3 row 6 (ref. 143)",
+             "Du & Wang (2009); CJTAM review, Table 3 row 6",
              "F = K delta^(3/2) (delta <= delta_e); F = pi R p_p delta - p_p^3 pi^3 R^2/(12 E*^2) "
              "(delta > delta_e), p_p = (1 + pi/2) sigma_y; unloading F = K (delta - "
              "delta_res)^(3/2)",
@@ -436,7 +440,7 @@ constexpr std::array rows{
              Family::elastoplastic, Kernel::du_wang_2009, TensionPolicy::clamp, du_wang_params,
              nullptr, prepare_du_wang},
     LawEntry{"brake_2012", "Brake (2012), analytical elastic-perfectly plastic model",
-             "004 Table 3 row 7 (ref. 146)",
+             "Brake (2012); CJTAM review, Table 3 row 7",
              "F = K delta^(3/2) (delta < delta_y); cubic Hermite between (delta_y, F_y, F'_y) and "
              "(delta_p, F_p, F'_p); F = pi p0 (2R delta + c) (delta >= delta_p); unloading F = "
              "(4/3) E* sqrt(R_b) (delta - delta_bar)^(3/2), R_b = R + delta_m/2",
@@ -456,7 +460,7 @@ constexpr std::array rows{
              Family::elastoplastic, Kernel::brake_2012, TensionPolicy::clamp, brake_params, nullptr,
              prepare_brake},
     LawEntry{"burgoyne_daraio_2014", "Burgoyne & Daraio (2014), elastoplastic spheres",
-             "004 Table 3 row 8 (ref. 144)",
+             "Burgoyne & Daraio (2014); CJTAM review, Table 3 row 8",
              "F = K delta^(3/2) (delta < delta_y); F = delta (alpha + beta ln delta) (delta_y <= "
              "delta < delta_p); F = p0 pi (2R delta + c2) (delta >= delta_p); unloading F = "
              "(4/3) E* sqrt(R_p) (delta - delta_r)^(3/2), R_p = (4E*/(3F_max)) ((2F_max + "
@@ -472,7 +476,7 @@ constexpr std::array rows{
              Family::elastoplastic, Kernel::burgoyne_daraio_2014, TensionPolicy::clamp,
              burgoyne_daraio_params, nullptr, prepare_burgoyne_daraio},
     LawEntry{"ma_liu_2015", "Ma & Liu (2015), elastoplastic spheres",
-             "004 Table 3 row 9 (ref. 113); predictor ma_liu_2015_cor",
+             "Ma & Liu (2015); CJTAM review, Table 3 row 9; predictor ma_liu_2015_cor",
              "F = K delta^(3/2) (delta < delta_y); F = delta (c1 + c2 ln(delta/delta_y)) + c3 "
              "(delta_y <= delta < delta_p); F = F_p + k1 (delta - delta_p); unloading F = (4/3) "
              "E* sqrt(R_u) (delta - delta_r)^(3/2), R_u = R^e = F^e R/F_max (delta_max < delta_p) "
@@ -482,8 +486,8 @@ constexpr std::array rows{
              "2 pi R psi sigma_y; c1, c2, c3 as printed; readings: delta_c = delta_y and delta_p "
              "= (xi^2/2) delta_y (implied by F_p): value and slope continuous (pi R p_y at "
              "delta_y, k1 at delta_p); the unloading branch is chosen by delta_max (printed in "
-             "terms of delta); reading (differs from contact-laws.md, which reads F^e = K "
-             "delta_y^(3/2) = F_y and leaves F_ep undefined): F^e = K delta_max^(3/2), the Hertz "
+             "terms of delta); reading (another one, F^e = K "
+             "delta_y^(3/2) = F_y, leaves F_ep undefined): F^e = K delta_max^(3/2), the Hertz "
              "force at delta_max, and F_ep = F_p, so R_u = R (Hertz force)/(loading force): R at "
              "delta_y, continuous at delta_p, constant in the fully plastic regime (as the "
              "explicit v0^(-1/6) of ma_liu_2015_cor needs); with F^e = F_y, R^e < R and "

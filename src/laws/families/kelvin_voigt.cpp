@@ -29,8 +29,9 @@ PairCoeffs prepare_kelvin_voigt(const LawEntry&, const PairInput& in, const LawP
   return c;
 }
 
-// 000 Table 1's Anagnostopoulos as printed: F = K delta + chi delta v, chi = factor sqrt(K m*),
-// with the Hertz K used as given (the printed law is dimensionally inconsistent).
+// Skrinjar et al. (2018), Table 1's Anagnostopoulos as printed: F = K delta + chi delta v, chi =
+// factor sqrt(K m*), with the Hertz K used as given (the printed law is dimensionally
+// inconsistent).
 PairCoeffs prepare_anagnostopoulos_s000(const LawEntry& law, const PairInput& in,
                                         const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.0, in);
@@ -39,7 +40,8 @@ PairCoeffs prepare_anagnostopoulos_s000(const LawEntry& law, const PairInput& in
   return c;
 }
 
-// Kelvin-Voigt restitution with the F = 0 end rule (001 Eq. 17), continued for xi > 1.
+// Kelvin-Voigt restitution with the F = 0 end rule (Banerjee et al. 2017, Eq. 17), continued for xi
+// > 1.
 double kv_restitution_force_end(double xi, double exponent_factor) {
   if (xi == 1.0) return std::exp(-exponent_factor);
   if (xi < 1.0) {
@@ -80,31 +82,39 @@ double anagnostopoulos_s000_factor(double c) {
 
 constexpr std::array rows{
     // (b) Linear viscoelastic (Kelvin-Voigt family)
-    LawEntry{"kelvin_voigt", "Kelvin-Voigt spring-dashpot", "000 Eq. 6; 001 Eq. 14; 002 §1",
-             "F = K delta + D v", "D given",
-             "000 Table 1 prints chi delta v; Eq. 6 (used) has no delta in the damping term",
-             Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::clamp,
-             kelvin_voigt_params, nullptr, prepare_kelvin_voigt},
-    LawEntry{"anagnostopoulos", "Anagnostopoulos (1988), building pounding", "001 Eq. 15",
-             "F = K delta + C v", "C = 2 xi sqrt(K m*), xi = -ln c_r / sqrt(pi^2 + ln^2 c_r)",
+    LawEntry{
+        "kelvin_voigt", "Kelvin-Voigt spring-dashpot",
+        "Skrinjar et al. (2018), Eq. 6; Banerjee et al. (2017), Eq. 14; Autiero et al. (2022), §1",
+        "F = K delta + D v", "D given",
+        "Skrinjar et al. (2018), Table 1 prints chi delta v; Eq. 6 (used) has no delta in the "
+        "damping term",
+        Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::clamp,
+        kelvin_voigt_params, nullptr, prepare_kelvin_voigt},
+    LawEntry{"anagnostopoulos", "Anagnostopoulos (1988), building pounding",
+             "Banerjee et al. (2017), Eq. 15", "F = K delta + C v",
+             "C = 2 xi sqrt(K m*), xi = -ln c_r / sqrt(pi^2 + ln^2 c_r)",
              "exact inverse of the end-at-delta=0 relation: e_out = c_r with tension allowed",
              Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::allow,
              kv_restitution_params, anagnostopoulos_factor, prepare_kv},
-    LawEntry{"anagnostopoulos_s000", "Anagnostopoulos as printed in 000 Table 1", "000 Table 1",
-             "F = K delta + chi delta v", "chi = 2 (-ln c_r) / (pi^2 + ln^2 c_r) sqrt(K m*)",
-             "dimensionally inconsistent; reproduces only 000 Table 2's all-1.00 row (K used as "
+    LawEntry{"anagnostopoulos_s000",
+             "Anagnostopoulos as printed in Skrinjar et al. (2018), Table 1",
+             "Skrinjar et al. (2018), Table 1", "F = K delta + chi delta v",
+             "chi = 2 (-ln c_r) / (pi^2 + ln^2 c_r) sqrt(K m*)",
+             "dimensionally inconsistent; reproduces only Skrinjar et al. (2018), Table 2's "
+             "all-1.00 row (K used as "
              "given, in N/m^1.5)",
              Family::linear_viscoelastic, Kernel::viscous_power, TensionPolicy::allow,
              viscous_open_params, anagnostopoulos_s000_factor, prepare_anagnostopoulos_s000},
     LawEntry{
-        "goyal", "Goyal et al. (1994)", "001 Eq. 16", "F = K delta + C v",
+        "goyal", "Goyal et al. (1994)", "Banerjee et al. (2017), Eq. 16", "F = K delta + C v",
         "C = 2 xi sqrt(K m*), xi root of c_r = exp(-(4 xi/sqrt(1-xi^2)) atan(sqrt(1-xi^2)/xi))",
-        "001 prints C = xi/2M omega; read 2 xi M omega. With the F = 0 end, e_out = sqrt(c_r)",
+        "Banerjee et al. (2017) print C = xi/2M omega; read 2 xi M omega. With the F = 0 end, "
+        "e_out = sqrt(c_r)",
         Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::clamp,
         goyal_params, goyal_factor, prepare_kv},
     LawEntry{
-        "brogliato", "Brogliato Kelvin-Voigt restitution relation", "001 Eqs. 16-17",
-        "F = K delta + C v",
+        "brogliato", "Brogliato Kelvin-Voigt restitution relation",
+        "Banerjee et al. (2017), Eqs. 16-17", "F = K delta + C v",
         "C = 2 xi sqrt(K m*), xi root of c_r = exp(-(2 xi/sqrt(1-xi^2)) atan(sqrt(1-xi^2)/xi)) "
         "(overdamped continuation below c_r = e^-2)",
         "exact with the F = 0 end rule: e_out = c_r", Family::linear_viscoelastic,

@@ -47,7 +47,8 @@ constexpr ParamSpec line_restitution_param{
     restitution_closed.key,
     "-",
     "c_r of the Lankarani-Nikravesh hysteresis factor 1 + (3/4)(1 - c_r^2) v/v0 applied to the "
-    "elastic force (000 §6, example 0.7); 1: undamped, as 000's experiment B",
+    "elastic force (Skrinjar et al. 2018, §6, example 0.7); 1: undamped, as Skrinjar et al.'s "
+    "(2018) experiment B",
     0.0,
     1.0,
     false,
@@ -63,9 +64,11 @@ constexpr std::array internal_line_params{length_param, clearance_required, line
 constexpr ParamSpec log_constant{
     "log_constant",
     "-",
-    "c of ln(c dR E*/W): 16/b0^2 with b0 = 1.60 (000 Eq. 38) is 6.25, which substitutes 000 Eqs. "
-    "38 and 40 into Eq. 37 and reproduces 002's fits; the printed 8/b0^2 gives 3.125, or 1.7307 "
-    "with 000's b0 = 2.15 for similar materials (Eq. 39; 16/2.15^2 = 3.4613)",
+    "c of ln(c dR E*/W): 16/b0^2 with b0 = 1.60 (Skrinjar et al. 2018, Eq. 38) is 6.25, which "
+    "substitutes Skrinjar et al. (2018), Eqs. "
+    "38 and 40 into Eq. 37 and reproduces Autiero et al.'s (2022) fits; the printed 8/b0^2 gives "
+    "3.125, or 1.7307 "
+    "with Skrinjar et al.'s (2018) b0 = 2.15 for similar materials (Eq. 39; 16/2.15^2 = 3.4613)",
     0.0,
     inf,
     false,
@@ -75,9 +78,15 @@ constexpr std::array radzimovsky_params{length_param, clearance_param, line_rest
                                         impact_velocity_floor_param, log_constant};
 
 constexpr ParamSpec ln_cylindrical_exponent{
-    "exponent", "-", "n: 1.5 as for spheres (002 Table 11); 000: between 1 and 1.5 for cylinders",
-    1.0,        1.5, true,
-    true,       1.5};
+    "exponent",
+    "-",
+    "n: 1.5 as for spheres (Autiero et al. 2022, Table 11); Skrinjar et al. (2018): between 1 and "
+    "1.5 for cylinders",
+    1.0,
+    1.5,
+    true,
+    true,
+    1.5};
 constexpr std::array ln_cylindrical_params{clearance_param, line_restitution_param,
                                            impact_velocity_floor_param, ln_cylindrical_exponent};
 
@@ -87,45 +96,47 @@ constexpr std::array pereira_internal_params{clearance_required, length_param,
 constexpr std::array pereira_external_params{length_param, line_restitution_param,
                                              impact_velocity_floor_param};
 
-constexpr ParamSpec power_fit_stiffness{
-    "stiffness",
-    "N/m^n",
-    "K of F = K delta^n (total force), for every contact",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt,
-    "fitted per pair to johnson_cylindrical over fit_load_min..fit_load_max (002 §2)"};
+constexpr ParamSpec power_fit_stiffness{"stiffness",
+                                        "N/m^n",
+                                        "K of F = K delta^n (total force), for every contact",
+                                        0.0,
+                                        inf,
+                                        false,
+                                        false,
+                                        std::nullopt,
+                                        "fitted per pair to johnson_cylindrical over "
+                                        "fit_load_min..fit_load_max (Autiero et al. 2022, §2)"};
 constexpr ParamSpec power_fit_exponent{
     "exponent", "-",          "n of F = K delta^n (give it with stiffness)",
     0.0,        inf,          false,
     false,      std::nullopt, "fitted with stiffness"};
-constexpr ParamSpec fit_load_min{"fit_load_min",
-                                 "N/m",
-                                 "smallest load per unit length W of the fit (002: 1 N/mm)",
-                                 0.0,
-                                 inf,
-                                 false,
-                                 false,
-                                 1e3};
-constexpr ParamSpec fit_load_max{"fit_load_max",
-                                 "N/m",
-                                 "largest load per unit length W of the fit (002: 3000 N/mm)",
-                                 0.0,
-                                 inf,
-                                 false,
-                                 false,
-                                 3e6};
-constexpr ParamSpec hunt_crossley_alpha{
-    "hunt_crossley_alpha",
-    "s/m",
-    "alpha_HC of 002's damping 1.5 alpha_HC K delta^n v (002: 0.32 s/m); 0: undamped",
+constexpr ParamSpec fit_load_min{
+    "fit_load_min",
+    "N/m",
+    "smallest load per unit length W of the fit (Autiero et al. 2022: 1 N/mm)",
     0.0,
     inf,
-    true,
     false,
-    0.0};
+    false,
+    1e3};
+constexpr ParamSpec fit_load_max{
+    "fit_load_max",
+    "N/m",
+    "largest load per unit length W of the fit (Autiero et al. 2022: 3000 N/mm)",
+    0.0,
+    inf,
+    false,
+    false,
+    3e6};
+constexpr ParamSpec hunt_crossley_alpha{"hunt_crossley_alpha",
+                                        "s/m",
+                                        "alpha_HC of Autiero et al.'s (2022) damping 1.5 alpha_HC "
+                                        "K delta^n v (Autiero et al. 2022: 0.32 s/m); 0: undamped",
+                                        0.0,
+                                        inf,
+                                        true,
+                                        false,
+                                        0.0};
 constexpr std::array power_fit_params{length_param,       clearance_param, power_fit_stiffness,
                                       power_fit_exponent, fit_load_min,    fit_load_max,
                                       hunt_crossley_alpha};
@@ -210,7 +221,8 @@ PairCoeffs prepare_radzimovsky(const LawEntry& law, const PairInput& in, const L
                        value_of(p, log_constant) * g.clearance * g.modulus, 2.0 / 3.0);
 }
 
-// h_i + h_j = 1/E* (000's h_k = (1 - nu_k^2)/E_k, no factor pi); R read as the curvature 1/R_eq.
+// h_i + h_j = 1/E* (Skrinjar et al.'s (2018) h_k = (1 - nu_k^2)/E_k, no factor pi); R read as the
+// curvature 1/R_eq.
 PairCoeffs prepare_goldsmith_cylindrical(const LawEntry& law, const PairInput& in,
                                          const LawParams& p) {
   const LineGeometry g = line_geometry(law, in, p);
@@ -261,7 +273,8 @@ PairCoeffs line_power(const LawEntry& law, const PairInput& in, const LawParams&
   return c;
 }
 
-// (4/3) E* sqrt(R_eq) delta^n: total force, no L (000 Eq. 46; 002 Table 11's K scale so).
+// (4/3) E* sqrt(R_eq) delta^n: total force, no L (Skrinjar et al. 2018, Eq. 46; Autiero et al.
+// 2022, Table 11's K scale so).
 PairCoeffs prepare_ln_cylindrical(const LawEntry& law, const PairInput& in, const LawParams& p) {
   const LineGeometry g = line_geometry(law, in, p, false);
   return line_power(law, in, p, g, 4.0 / 3.0 * g.modulus * std::sqrt(g.eq_radius),
@@ -311,7 +324,8 @@ PairCoeffs prepare_pereira_2015_external(const LawEntry& law, const PairInput& i
   return pereira(law, in, p, 0.39, 0.85, [](double) { return 1.094; });
 }
 
-// 002's surrogate with its damping: K delta^n + 1.5 alpha_HC K delta^n v (kernel ViscousPower).
+// Autiero et al.'s (2022) surrogate with its damping: K delta^n + 1.5 alpha_HC K delta^n v (kernel
+// ViscousPower).
 PairCoeffs prepare_cylindrical_power_fit(const LawEntry& law, const PairInput& in,
                                          const LawParams& p) {
   const auto stiffness = find_value(p, power_fit_stiffness),
@@ -348,9 +362,11 @@ PairCoeffs prepare_cylindrical_power_fit(const LawEntry& law, const PairInput& i
 }
 
 // Laws of group (f) differ by their kernel, parameters and geometry; all damp with the
-// Lankarani-Nikravesh factor of 000 §6 (no damping at the default restitution 1).
+// Lankarani-Nikravesh factor of Skrinjar et al. (2018), §6 (no damping at the default restitution
+// 1).
 constexpr std::string_view line_damping =
-    "alpha = 3 (1 - c_r^2)/4 on F_elastic (1 + alpha v/v0) (Lankarani-Nikravesh factor of 000 "
+    "alpha = 3 (1 - c_r^2)/4 on F_elastic (1 + alpha v/v0) (Lankarani-Nikravesh factor of Skrinjar "
+    "et al. 2018, "
     "§6); the default c_r = 1 is undamped";
 
 double line_alpha(double c) {
@@ -380,74 +396,94 @@ constexpr std::array rows{
     // (f) Cylindrical line-contact laws: two parallel cylinders of length L, external (dR = R_i
     // + R_j) or internal (dR = clearance); elastic force times the LN hysteresis factor.
     line_law("hertz_cylindrical", "Hertz line contact (formula credited to C.-S. Liu et al. 2007)",
-             "000 Eq. 33", "delta = (2W/(pi E*)) (ln(pi E* dR/W) - 1), W = F/L",
-             "peak W* = pi E* dR/e^2, delta* = 2 dR/e^2 = 0.2707 dR; validity (000): large "
+             "Skrinjar et al. (2018), Eq. 33", "delta = (2W/(pi E*)) (ln(pi E* dR/W) - 1), W = F/L",
+             "peak W* = pi E* dR/e^2, delta* = 2 dR/e^2 = 0.2707 dR; validity (Skrinjar et al. "
+             "2018): large "
              "clearance, small force",
              Kernel::line_contact_implicit, line_params, prepare_hertz_cylindrical),
     line_law("johnson_cylindrical", "Johnson, Contact Mechanics",
-             "000 Eq. 36; 002 Table 1; 003 Eq. 1",
+             "Skrinjar et al. (2018), Eq. 36; Autiero et al. (2022), Table 1; Pereira et al. "
+             "(2013), Eq. 1",
              "delta = (W/(pi E*)) (ln(4 pi E* dR/W) - 1), W = F/L",
-             "delta is the total approach far from the contact (003); peak W* = 4 pi E* dR/e^2, "
-             "delta* = 4 dR/e^2 = 0.5413 dR (003 Eq. 8: 1743 N/mm at dR = 5 um, E* = 205 GPa); "
-             "000: 'the best values in most engineering applications'",
+             "delta is the total approach far from the contact (Pereira et al. 2013); peak W* = 4 "
+             "pi E* dR/e^2, "
+             "delta* = 4 dR/e^2 = 0.5413 dR (Pereira et al. 2013, Eq. 8: 1743 N/mm at dR = 5 um, "
+             "E* = 205 GPa); "
+             "Skrinjar et al. (2018): 'the best values in most engineering applications'",
              Kernel::line_contact_implicit, line_params, prepare_johnson_cylindrical),
     line_law("radzimovsky", "Radzimovsky (1953), via Roark's formulas",
-             "000 Eqs. 37-41; 002 Table 1 and §4",
+             "Skrinjar et al. (2018), Eqs. 37-41; Autiero et al. (2022), Table 1 and §4",
              "delta = (W/(pi E*)) (2/3 + ln(c dR E*/W)), W = F/L",
-             "the dR form of 000 Eq. 41; misprint: 000 and 002 print c = 8/b0^2 = 3.125, "
+             "the dR form of Skrinjar et al. (2018), Eq. 41; misprint: Skrinjar et al. (2018) and "
+             "Autiero et al. (2022) print c = 8/b0^2 = 3.125, "
              "substituting Eqs. 38 and 40 into Eq. 37 gives 16/b0^2 = 6.25 (b0 = 1.60), which "
-             "reproduces 002's fits (default; log_constant); peak W* = c dR E* e^(-1/3), delta* "
+             "reproduces Autiero et al.'s (2022) fits (default; log_constant); peak W* = c dR E* "
+             "e^(-1/3), delta* "
              "= c dR e^(-1/3)/pi = 1.4255 dR",
              Kernel::line_contact_implicit, radzimovsky_params, prepare_radzimovsky),
     line_law("goldsmith_cylindrical", "Goldsmith (1960), internal contact",
-             "000 Eq. 42 and Table 4; 002 Table 1",
+             "Skrinjar et al. (2018), Eq. 42 and Table 4; Autiero et al. (2022), Table 1",
              "delta = F (h_i + h_j)/L [ln(L/(F R (h_i + h_j))) + 1] (m = 1)",
              "readings (uncertain): R the relative curvature 1/R_eq = dR/(R_i R_j) (the only "
-             "reading in which m = 1 makes the log dimensionless), h_i + h_j = 1/E* (000's h, no "
-             "factor pi); i.e. delta = (W/E*)(ln(E* R_eq/W) + 1); 002's Goldsmith fits are not "
-             "reproducible (validation-targets.md §5.2); external contact allowed 'with extra "
-             "caution' (000); peak F* = L R_eq E*, delta* = R_eq",
+             "reading in which m = 1 makes the log dimensionless), h_i + h_j = 1/E* (Skrinjar et "
+             "al.'s (2018) h, no "
+             "factor pi); i.e. delta = (W/E*)(ln(E* R_eq/W) + 1); Autiero et al.'s (2022) "
+             "Goldsmith fits are not "
+             "reproducible (docs/validation.md#autiero-fits); external contact allowed 'with extra "
+             "caution' (Skrinjar et al. 2018); peak F* = L R_eq E*, delta* = R_eq",
              Kernel::line_contact_implicit, line_params, prepare_goldsmith_cylindrical),
     line_law("dubowsky_freudenstein_cylindrical", "Dubowsky & Freudenstein (1971), pin in bore",
-             "000 Eq. 43; 002 Table 1 and §3.1",
+             "Skrinjar et al. (2018), Eq. 43; Autiero et al. (2022), Table 1 and §3.1",
              "delta = F (h_i + h_j)/L [ln(L^3 (R_i - R_j)/(F R_i R_j (h_i + h_j))) + 1]",
-             "internal contact only (clearance required); h_i + h_j = 1/E* (000's form; 002's "
-             "variant equals it only if 000's h is pi times 002's, uncertain); i.e. delta = "
+             "internal contact only (clearance required); h_i + h_j = 1/E* (Skrinjar et al.'s "
+             "(2018) form; Autiero et al.'s (2022) "
+             "variant equals it only if Skrinjar et al.'s (2018) h is pi times Autiero et al.'s "
+             "(2022), uncertain); i.e. delta = "
              "(W/E*)(ln(L^2 E*/(W R_eq)) + 1); peak delta* = L^2 dR/(R_i R_j)",
              Kernel::line_contact_implicit, internal_line_params, prepare_dubowsky_freudenstein),
     line_law("esdu_78035", "ESDU-78035 Tribology Series (1978), journal bearings",
-             "000 Eq. 44; 002 Table 1",
+             "Skrinjar et al. (2018), Eq. 44; Autiero et al. (2022), Table 1",
              "delta = F (h_i + h_j)/L [ln(4 L (R_i - R_j)/(F (h_i + h_j))) + 1]",
-             "h_i + h_j = 1/E* (000's form; uncertain: with the pi convention it is Johnson with "
-             "+1); i.e. delta = (W/E*)(ln(4 E* dR/W) + 1); 002's ESDU fits are not reproducible; "
+             "h_i + h_j = 1/E* (Skrinjar et al.'s (2018) form; uncertain: with the pi convention "
+             "it is Johnson with "
+             "+1); i.e. delta = (W/E*)(ln(4 E* dR/W) + 1); Autiero et al.'s (2022) ESDU fits are "
+             "not reproducible; "
              "peak F* = 4 L dR E*, delta* = 4 dR",
              Kernel::line_contact_implicit, line_params, prepare_esdu_78035),
-    line_law("liu_cylindrical", "C.-S. Liu et al. (2007), Winkler-foundation model from FEM",
-             "000 Eq. 45; 003 Eq. 7; 001 Eqs. 9-10",
-             "F = L (1/2) pi delta E* [delta/(2 (dR + delta))]^(1/2)",
-             "misprint: 003 prints the exponent 3/2; 1/2 (000) is the reading under which 003's "
-             "own comparisons with Persson hold; explicit, no root solve; FEM range: clearances "
-             "0.1-5 mm, overlaps 0.02-0.2 mm; softer than Johnson and Pereira (003)",
-             Kernel::liu_line_contact, line_params, prepare_liu_cylindrical),
+    line_law(
+        "liu_cylindrical", "C.-S. Liu et al. (2007), Winkler-foundation model from FEM",
+        "Skrinjar et al. (2018), Eq. 45; Pereira et al. (2013), Eq. 7; Banerjee et al. (2017), "
+        "Eqs. 9-10",
+        "F = L (1/2) pi delta E* [delta/(2 (dR + delta))]^(1/2)",
+        "misprint: Pereira et al. (2013) print the exponent 3/2; 1/2 (Skrinjar et al. 2018) is the "
+        "reading under which Pereira et al.'s (2013) "
+        "own comparisons with Persson hold; explicit, no root solve; FEM range: clearances "
+        "0.1-5 mm, overlaps 0.02-0.2 mm; softer than Johnson and Pereira (Pereira et al. 2013)",
+        Kernel::liu_line_contact, line_params, prepare_liu_cylindrical),
     line_law("lankarani_nikravesh_cylindrical",
              "Lankarani & Nikravesh (1990) Hertz form for cylinders",
-             "000 Eq. 46; 002 Table 1 and Table 11", "F = (4/3) E* R_eq^(1/2) delta^n",
-             "total force, no length (002 Table 11's K scale as R_eq^(1/2), within 1.3 % of "
+             "Skrinjar et al. (2018), Eq. 46; Autiero et al. (2022), Table 1 and Table 11",
+             "F = (4/3) E* R_eq^(1/2) delta^n",
+             "total force, no length (Autiero et al. 2022, Table 11's K scale as R_eq^(1/2), "
+             "within 1.3 % of "
              "(4/(3 pi)) E* R_eq^(1/2) in N/mm units: the origin of that factor is uncertain); n "
-             "= 1.5 as for spheres (002), 1 to 1.5 for cylinders (000); R = R_eq (000 Eq. 40, "
+             "= 1.5 as for spheres (Autiero et al. 2022), 1 to 1.5 for cylinders (Skrinjar et al. "
+             "2018); R = R_eq (Skrinjar et al. 2018, Eq. 40, "
              "presumed)",
              Kernel::power_hysteresis, ln_cylindrical_params, prepare_ln_cylindrical),
     line_law("pereira_2011", "Pereira, Ramalho, Ambrosio enhanced model, internal (first set)",
-             "003 Eqs. 4-5; 002 Table 1",
+             "Pereira et al. (2013), Eqs. 4-5; Autiero et al. (2022), Table 1",
              "F = ((a dR + b) L E*/dR) delta^n, a = 0.49, b = 0.10, n = Y dR^(-0.005); Y = 1.56 "
              "[ln(1000 dR)]^(-0.192) (dR < 0.75 mm), 0.0028 dR + 1.083 (dR >= 0.75 mm)",
              "empirical in mm and N/mm^2 (evaluated so and converted); misprints: exponent "
-             "-0.192 (003 prints +0.192, continuous only with the minus), 1.083 (002 prints "
-             "1.1083); fitted for dR in [0.005, 10) mm, outside is an error; 003 Eq. 5's damping "
+             "-0.192 (Pereira et al. 2013 print +0.192, continuous only with the minus), 1.083 "
+             "(Autiero et al. 2022 print "
+             "1.1083); fitted for dR in [0.005, 10) mm, outside is an error; Pereira et al. "
+             "(2013), Eq. 5's damping "
              "is the LN factor (restitution)",
              Kernel::power_hysteresis, pereira_internal_params, prepare_pereira_2011),
     line_law("pereira_2015_internal", "Pereira enhanced model, internal contact (second set)",
-             "000 Eqs. 47-48 and Table 3; 002 Table 1",
+             "Skrinjar et al. (2018), Eqs. 47-48 and Table 3; Autiero et al. (2022), Table 1",
              "F = ((a dR + b) L E*/dR) delta^n (1 + (3/4)(1 - c_r^2) v/v0), a = 0.965, b = "
              "0.0965, n = Y dR^(-0.005); Y = 1.51 [ln(1000 dR)]^(-0.151) (dR <= 0.34954 mm), "
              "0.0151 dR + 1.151 (above)",
@@ -455,29 +491,36 @@ constexpr std::array rows{
              "at 0.34954 mm); fitted for dR in [0.005, 10] mm, outside is an error",
              Kernel::power_hysteresis, pereira_internal_params, prepare_pereira_2015_internal),
     line_law("pereira_2015_external", "Pereira enhanced model, external contact",
-             "000 Table 3; 002 Table 1",
+             "Skrinjar et al. (2018), Table 3; Autiero et al. (2022), Table 1",
              "F = ((a dR + b) L E*/dR) delta^n, a = 0.39, b = 0.85, n = 1.094, dR = R_i + R_j",
              "empirical in mm and N/mm^2; the set's clearance range (0.005-10 mm) is not stated "
              "for external contact: applicability to touching cylinders of a chain (dR = 2R) is "
              "uncertain",
              Kernel::power_hysteresis, pereira_external_params, prepare_pereira_2015_external),
     line_law("persson", "Persson model (via Ciavarella-Decuzzi, as presented by C.-S. Liu et al.)",
-             "003 Eqs. 6 and 9; 000 Table 4 (misprinted)",
+             "Pereira et al. (2013), Eqs. 6 and 9; Skrinjar et al. (2018), Table 4 (misprinted)",
              "F = L E* dR pi (b^2 + 1) b^2/(2 - [log10(b^2 + 1) + 2 b^4]), b = tan(eps/2), eps = "
              "arccos(dR/(dR + delta))",
              "b^2 = delta/(2 dR + delta) exactly (no trigonometry); small delta: F -> L pi E* "
-             "delta/4, independent of dR; valid for b < 0.9623 (eps < 87.8°, 003 Eq. 9, log10); "
-             "past delta = 16 dR (eps = 86.6°, where 003 reports the inconsistency) the force "
-             "continues along its tangent; misprint: 000 Table 4's denominator 2(dR + delta); "
+             "delta/4, independent of dR; valid for b < 0.9623 (eps < 87.8°, Pereira et al. 2013, "
+             "Eq. 9, log10); "
+             "past delta = 16 dR (eps = 86.6°, where Pereira et al. (2013) report the "
+             "inconsistency) the force "
+             "continues along its tangent; misprint: Skrinjar et al. (2018), Table 4's denominator "
+             "2(dR + delta); "
              "meant for small clearance and large contact angle",
              Kernel::persson_line_contact, line_params, prepare_persson),
     LawEntry{"cylindrical_power_fit", "Power-law surrogate of an implicit cylindrical law",
-             "002 §2 and Tables 2-9, 11", "F = K delta^n + 1.5 alpha_HC K delta^n v",
-             "alpha_HC given (002's simulation: 0.32 s/m); none by default",
-             "K, n given (e.g. 002's tables converted to N/m^n, times L for the per-length fits), "
-             "or fitted per pair to johnson_cylindrical as 002 does: log-log least squares over "
+             "Autiero et al. (2022), §2 and Tables 2-9, 11",
+             "F = K delta^n + 1.5 alpha_HC K delta^n v",
+             "alpha_HC given (Autiero et al.'s (2022) simulation: 0.32 s/m); none by default",
+             "K, n given (e.g. Autiero et al.'s (2022) tables converted to N/m^n, times L for the "
+             "per-length fits), "
+             "or fitted per pair to johnson_cylindrical as Autiero et al. (2022) do: log-log least "
+             "squares over "
              "600 loads per unit length uniformly spaced in [fit_load_min, fit_load_max] "
-             "(reproduces 002 Table 4); 002 reports it two orders of magnitude faster than "
+             "(reproduces Autiero et al. (2022), Table 4); Autiero et al. (2022) report it two "
+             "orders of magnitude faster than "
              "iterating",
              Family::cylindrical, Kernel::viscous_power, TensionPolicy::clamp, power_fit_params,
              nullptr, prepare_cylindrical_power_fit},

@@ -24,7 +24,8 @@ constexpr ParamSpec chi_m1{
 constexpr std::array m1_params{chi_m1, hertz_stiffness_param};
 
 constexpr ParamSpec lee_herrmann_xi{
-    "xi",  "1/(m s)", "damping constant xi, chi = m* xi (001 prints 5e2)", 0.0, inf, true,
+    "xi",  "1/(m s)", "damping constant xi, chi = m* xi (Banerjee et al. 2017 print 5e2)",
+    0.0,   inf,       true,
     false, 500.0};
 constexpr std::array lee_herrmann_params{lee_herrmann_xi, hertz_stiffness_param};
 
@@ -32,7 +33,8 @@ constexpr ParamSpec transition_width{
     "transition_width", "m", "width epsilon of the transition zone", 0.0, inf, false, false,
     std::nullopt};
 constexpr ParamSpec transition_shape{
-    "shape", "-", "curve-shape parameter q (002: typically 2, 3 or 4)", 0.0, inf, false,
+    "shape", "-", "curve-shape parameter q (Autiero et al. 2022: typically 2, 3 or 4)",
+    0.0,     inf, false,
     false,   2.0};
 constexpr std::array lee_wang_transition_params{restitution_open, transition_width,
                                                 transition_shape, hertz_stiffness_param};
@@ -45,7 +47,7 @@ PairCoeffs prepare_hertz_mindlin(const LawEntry& law, const PairInput& in, const
   return c;
 }
 
-// Brilliantov / Kuwabara-Kono (004 Table 2 row 1, 001 HV4):
+// Brilliantov / Kuwabara-Kono (CJTAM review, Table 2 row 1; Banerjee et al. 2017, HV4):
 // chi = (K/2) (3 eta2 - eta1)^2 / (3 eta2 + 2 eta1) (1 - nu^2)(1 - 2 nu) / (E nu^2).
 PairCoeffs prepare_viscoelastic_spheres(const LawEntry&, const PairInput& in, const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.5, in);
@@ -133,7 +135,8 @@ double equivalent_oscillator_factor(double c) {
 
 constexpr std::array rows{
     // (c) Viscous: no impact velocity in the damping term
-    LawEntry{"kuwabara_kono", "Kuwabara & Kono (1987)", "004 Table 2 row 1; 001 HV1",
+    LawEntry{"kuwabara_kono", "Kuwabara & Kono (1987)",
+             "CJTAM review, Table 2 row 1; Banerjee et al. (2017), HV1",
              "F = K delta^(3/2) + chi delta^(1/2) v",
              "chi = (K/2) (3 eta2 - eta1)^2/(3 eta2 + 2 eta1) (1 - nu^2)(1 - 2 nu)/(E nu^2)",
              "prefactor 1/2 as printed (uncertain: 1/3 in common versions); E, nu: mean of the "
@@ -141,72 +144,82 @@ constexpr std::array rows{
              Family::viscous, Kernel::viscous_power, TensionPolicy::clamp,
              viscoelastic_sphere_params, nullptr, prepare_viscoelastic_spheres},
     LawEntry{"brilliantov", "Brilliantov et al. (1996), viscoelastic spheres",
-             "000 Table 1; 001 HV4", "F = K delta^(3/2) + chi delta^(1/2) v",
+             "Skrinjar et al. (2018), Table 1; Banerjee et al. (2017), HV4",
+             "F = K delta^(3/2) + chi delta^(1/2) v",
              "chi = K (3 eta2 - eta1)^2 (1 - nu^2)(1 - 2 nu) / [2 (3 eta2 + 2 eta1) E nu^2]",
-             "same expression as 004's Kuwabara-Kono row; 000's 1/K and (1 - nu) are misprints",
+             "same expression as the CJTAM review's Kuwabara-Kono row; Skrinjar et al.'s (2018) "
+             "1/K and (1 - nu) are misprints",
              Family::viscous, Kernel::viscous_power, TensionPolicy::clamp,
              viscoelastic_sphere_params, nullptr, prepare_viscoelastic_spheres},
-    LawEntry{"tsuji", "Tsuji, Tanaka & Ishida (1992)", "004 Table 2 row 2; 000 Table 1; 001 HV2",
-             "F = K delta^(3/2) + chi delta^(1/4) v",
-             "chi = sqrt(5) |ln c_r| / sqrt(pi^2 + ln^2 c_r) sqrt(K m*)",
-             "e_out = c_r exactly with tension allowed, independent of v0; higher when clamped",
-             Family::viscous, Kernel::hertz_viscous_quarter, TensionPolicy::clamp,
-             viscous_closed_params, tsuji_factor, prepare_viscous},
+    LawEntry{
+        "tsuji", "Tsuji, Tanaka & Ishida (1992)",
+        "CJTAM review, Table 2 row 2; Skrinjar et al. (2018), Table 1; Banerjee et al. (2017), HV2",
+        "F = K delta^(3/2) + chi delta^(1/4) v",
+        "chi = sqrt(5) |ln c_r| / sqrt(pi^2 + ln^2 c_r) sqrt(K m*)",
+        "e_out = c_r exactly with tension allowed, independent of v0; higher when clamped",
+        Family::viscous, Kernel::hertz_viscous_quarter, TensionPolicy::clamp, viscous_closed_params,
+        tsuji_factor, prepare_viscous},
     LawEntry{
         "edem_hertz_mindlin",
         "Hertz-Mindlin normal damping of commercial DEM (EDEM, LIGGGHTS model hertz)",
-        "004 abstract and Table 6",
+        "CJTAM review, abstract and Table 6",
         "F = (4/3) E* sqrt(R*) delta^(3/2) - 2 sqrt(5/6) beta sqrt(S_n m*) v, "
         "S_n = 2 E* sqrt(R* delta)",
         "beta = ln c_r / sqrt(ln^2 c_r + pi^2)",
         "algebraically identical to tsuji; LIGGGHTS allows tension by default (limitForce off)",
         Family::viscous, Kernel::hertz_mindlin, TensionPolicy::clamp, viscous_closed_params,
         beta_magnitude, prepare_hertz_mindlin},
-    LawEntry{
-        "equivalent_oscillator_viscous",
-        "Viscous law of the equivalent linear oscillator (chaindem's derivation of 004's proposal)",
-        "004 abstract and Table 6 (formula lost); docs/equivalent-oscillator.md",
-        "F = K delta^(3/2) + 2 xi sqrt(k_t m*) v, k_t = (3/2) K delta^(1/2)",
-        "xi(c_r) such that an isolated impact with F >= 0 returns exactly c_r (one solve per "
-        "c_r)",
-        "no v0 and restitution independent of v0 (delta^(1/4) damping); exact without tension",
-        Family::viscous, Kernel::hertz_viscous_quarter, TensionPolicy::clamp, viscous_open_params,
-        equivalent_oscillator_factor, prepare_viscous},
+    LawEntry{"equivalent_oscillator_viscous",
+             "Viscous law of the equivalent linear oscillator (chaindem's derivation of the CJTAM "
+             "review's proposal)",
+             "CJTAM review, abstract and Table 6 (formula lost); docs/equivalent-oscillator.md",
+             "F = K delta^(3/2) + 2 xi sqrt(k_t m*) v, k_t = (3/2) K delta^(1/2)",
+             "xi(c_r) such that an isolated impact with F >= 0 returns exactly c_r (one solve per "
+             "c_r)",
+             "no v0 and restitution independent of v0 (delta^(1/4) damping); exact without tension",
+             Family::viscous, Kernel::hertz_viscous_quarter, TensionPolicy::clamp,
+             viscous_open_params, equivalent_oscillator_factor, prepare_viscous},
     LawEntry{"jankowski_viscous", "Jankowski damping as a symmetric viscous law",
-             "004 Table 2 row 3", "F = K delta^(3/2) + chi delta^(1/4) v",
+             "CJTAM review, Table 2 row 3", "F = K delta^(3/2) + chi delta^(1/4) v",
              "chi = 9 sqrt(5) (1 - c_r^2) / (c_r (c_r (9 pi - 16) + 16)) sqrt(K m*)",
              "as printed, without Jankowski's approach-only switch: over-dissipates; use "
              "jankowski_piecewise for physics",
              Family::viscous, Kernel::hertz_viscous_quarter, TensionPolicy::clamp,
              viscous_open_params, jankowski_factor, prepare_viscous},
     LawEntry{"lee_wang_transition", "Lee-Wang damping function 2 (transition function)",
-             "004 Table 2 row 4; 002 §3.4", "F = K delta^(3/2) + T(delta) D v",
+             "CJTAM review, Table 2 row 4; Autiero et al. (2022), §3.4",
+             "F = K delta^(3/2) + T(delta) D v",
              "D = 2 |ln c_r| sqrt(K m*/(pi^2 + ln^2 c_r)); T = exp(-2q (eps - delta)/eps) for "
              "delta < eps, 1 above",
-             "D v with a Hertz K is not a force dimensionally (uncertain, as printed in 004); "
+             "D v with a Hertz K is not a force dimensionally (uncertain, as printed in the CJTAM "
+             "review); "
              "force jump D e^(-2q) v0 at onset",
              Family::viscous, Kernel::lee_wang_transition, TensionPolicy::clamp,
              lee_wang_transition_params, lee_wang_transition_factor, prepare_lee_wang_transition},
-    LawEntry{"schwager_poschel", "Schwager & Poschel (1998)", "004 Table 2; 000 Table 1",
+    LawEntry{"schwager_poschel", "Schwager & Poschel (1998)",
+             "CJTAM review, Table 2; Skrinjar et al. (2018), Table 1",
              "F = K delta^(3/2) + chi delta^0.65 v", "chi empirical (given)",
              "attribution of m = 0.65 differs between sources", Family::viscous,
              Kernel::viscous_power, TensionPolicy::clamp, m065_params, nullptr,
              prepare_empirical_viscous<65, chi_m065>},
-    LawEntry{"bordbar_hyppanen", "Bordbar & Hyppanen (2007)", "001 HV5; 000 Table 1",
+    LawEntry{"bordbar_hyppanen", "Bordbar & Hyppanen (2007)",
+             "Banerjee et al. (2017), HV5; Skrinjar et al. (2018), Table 1",
              "F = K delta^(3/2) + chi delta^0.65 v", "chi empirical (given)",
              "units of chi uncertain in the sources", Family::viscous, Kernel::viscous_power,
              TensionPolicy::clamp, m065_params, nullptr, prepare_empirical_viscous<65, chi_m065>},
-    LawEntry{"lee_herrmann", "Lee & Herrmann (1993)", "000 Table 1; 001 HV3; 004 Table 2",
-             "F = K delta^(3/2) + m* xi delta v", "xi given (001: 5e2)",
+    LawEntry{"lee_herrmann", "Lee & Herrmann (1993)",
+             "Skrinjar et al. (2018), Table 1; Banerjee et al. (2017), HV3; CJTAM review, Table 2",
+             "F = K delta^(3/2) + m* xi delta v", "xi given (Banerjee et al. 2017: 5e2)",
              "units and magnitude of xi given only as 5e2", Family::viscous, Kernel::viscous_power,
              TensionPolicy::clamp, lee_herrmann_params, nullptr, prepare_lee_herrmann},
-    LawEntry{"ristow", "Ristow (1992)", "000 Table 1; 004 Table 2",
+    LawEntry{"ristow", "Ristow (1992)", "Skrinjar et al. (2018), Table 1; CJTAM review, Table 2",
              "F = K delta^(3/2) + chi delta v", "chi empirical (given)", "", Family::viscous,
              Kernel::viscous_power, TensionPolicy::clamp, m1_params, nullptr,
              prepare_empirical_viscous<100, chi_m1>},
-    LawEntry{"schafer", "Schafer et al. (1996)", "000 Table 1", "F = K delta^(3/2) + chi delta v",
-             "chi empirical (given)", "", Family::viscous, Kernel::viscous_power,
-             TensionPolicy::clamp, m1_params, nullptr, prepare_empirical_viscous<100, chi_m1>},
+    LawEntry{"schafer", "Schafer et al. (1996)", "Skrinjar et al. (2018), Table 1",
+             "F = K delta^(3/2) + chi delta v", "chi empirical (given)", "", Family::viscous,
+             Kernel::viscous_power, TensionPolicy::clamp, m1_params, nullptr,
+             prepare_empirical_viscous<100, chi_m1>},
 };
 
 }  // namespace

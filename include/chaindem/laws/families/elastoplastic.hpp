@@ -7,7 +7,8 @@
 
 namespace chaindem::kernels {
 
-// ---- Quasi-static elastoplastic laws (contact-laws.md group (e)) ------------------------------
+// ---- Quasi-static elastoplastic laws (docs/contact-laws.md, elastoplastic)
+// ------------------------------
 //
 // One state machine for every law of the group (group (e) "Common conventions"); a Model supplies
 //   loading(c, s, d)          the piecewise loading curve F(delta) (s: warm start, read only)

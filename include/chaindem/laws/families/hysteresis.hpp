@@ -9,7 +9,7 @@ namespace chaindem::kernels {
 // ---- Hysteresis damping (v0 in the damping term)
 // -------------------------------------------------
 
-/// The hysteresis family composed with an elastic part E (contact-laws.md §0.5):
+/// The hysteresis family composed with an elastic part E (docs/validation.md#restitution-identity):
 ///   F = F_e(delta) + alpha |g(delta) - g_0| v / v0,
 /// g = F_e (E::damping_scale where a law scales its damping otherwise), g_0 = the pair's
 /// ContactState::damping_origin. For a contact that starts from delta = 0, g_0 = 0 and this is
@@ -60,8 +60,8 @@ struct Hysteresis : E {
     }
   }
   /// For a contact from delta = 0: the elastic part's edge term times (1 + alpha v/v0), or, for
-  /// 000's Jankowski reading, the damping scale's term K (|v| tau)^(1/2) alpha v/v0 and the
-  /// elastic one.
+  /// Skrinjar et al.'s (2018) Jankowski reading, the damping scale's term K (|v| tau)^(1/2) alpha
+  /// v/v0 and the elastic one.
   static EdgeTerms edge_terms(const PairCoeffs& c, const ContactState& s, double v) {
     if constexpr (requires { E::elastic_edge(c, v); }) {
       const double ratio = c.damping * v / s.impact_velocity;
@@ -88,8 +88,8 @@ using HertzHysteresis = Hysteresis<Hertz>;
 /// Hysteresis damping on a linear spring (Khulief-Shabana): F = K delta (1 + alpha v/v0).
 using LinearHysteresis = Hysteresis<LinearSpring>;
 
-/// 000 Table 1's Jankowski row as printed: K delta^(3/2) + alpha K delta^(1/2) v/v0, i.e. the
-/// hysteresis damping scaled by K delta^(1/2) instead of the elastic force.
+/// Skrinjar et al. (2018), Table 1's Jankowski row as printed: K delta^(3/2) + alpha K delta^(1/2)
+/// v/v0, i.e. the hysteresis damping scaled by K delta^(1/2) instead of the elastic force.
 struct HertzRootScale : Hertz {
   static double damping_scale(const PairCoeffs& c, double d, double) {
     return c.stiffness * std::sqrt(d);

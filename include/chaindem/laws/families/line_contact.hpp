@@ -7,11 +7,12 @@
 
 namespace chaindem::kernels {
 
-// ---- Cylindrical line-contact laws (contact-laws.md group (f)) --------------------------------
+// ---- Cylindrical line-contact laws (docs/contact-laws.md, cylindrical line contact)
+// --------------------------------
 //
 // Two parallel cylinders of axial length L; every law is an elastic force F_e(delta) times the
-// Lankarani-Nikravesh hysteresis factor (1 + alpha v/v0) of 000 §6 (alpha = 0: undamped). A wall
-// contact is half of the symmetric contact of the body with its mirror image
+// Lankarani-Nikravesh hysteresis factor (1 + alpha v/v0) of Skrinjar et al. (2018), §6 (alpha = 0:
+// undamped). A wall contact is half of the symmetric contact of the body with its mirror image
 // (src/laws/families/line_contact.cpp).
 
 /// Hysteresis damping on a general power law: F = K delta^n (1 + alpha v/v0).
@@ -24,11 +25,10 @@ double minus_lambert_wm1(double z);
 /// goldsmith_cylindrical, dubowsky_freudenstein_cylindrical, esdu_78035) all read
 /// delta = a F (ln(b/F) + k). With y = ln(b/F) + k this is y e^(-y) = delta e^(-k)/(a b), so
 /// y = -W_-1(-delta e^(-k)/(a b)) and F = delta/(a y): a closed form instead of the per-step
-/// Newton iteration of 000. delta(F) peaks at F* = b e^(k-1), delta* = a F* (y = 1); past the
-/// peak no force exists, and the force continues along the secant F = delta/a through the peak
-/// (continuous, monotone, energy conserving).
-/// Coefficients: a (`compliance`) and e^(-k)/(a b) (`inverse_reach`, so delta* = 1/(e
-/// inverse_reach)): k and b enter only through inverse_reach;
+/// Newton iteration of Skrinjar et al. (2018). delta(F) peaks at F* = b e^(k-1), delta* = a F* (y =
+/// 1); past the peak no force exists, and the force continues along the secant F = delta/a through
+/// the peak (continuous, monotone, energy conserving). Coefficients: a (`compliance`) and e^(-k)/(a
+/// b) (`inverse_reach`, so delta* = 1/(e inverse_reach)): k and b enter only through inverse_reach;
 /// stiffness = 1/a and exponent = 1 (the secant through the peak: the largest secant stiffness),
 /// a scale for integrators; the time step uses the law's own tangent (scene_builder.cpp).
 struct ImplicitLineElastic {
@@ -89,11 +89,11 @@ struct LiuLineElastic {
 };
 using LiuLineContact = Hysteresis<LiuLineElastic>;
 
-/// Persson (003 Eq. 6): P = E* dR pi (b^2 + 1) b^2 / (2 - log10(b^2 + 1) - 2 b^4) with
-/// b = tan(eps/2), cos(eps) = dR/(dR + delta), so b^2 = u = delta/(2 dR + delta) (no
+/// Persson (Pereira et al. 2013, Eq. 6): P = E* dR pi (b^2 + 1) b^2 / (2 - log10(b^2 + 1) - 2 b^4)
+/// with b = tan(eps/2), cos(eps) = dR/(dR + delta), so b^2 = u = delta/(2 dR + delta) (no
 /// trigonometry). The load turns infinite at b = 0.9623 (eps = 87.8°, delta = 25 dR) and
-/// negative beyond (003 Eq. 9); past delta_c (16 dR, eps = 86.6°, where 003 first
-/// reports the inconsistency) the force continues along its tangent at delta_c.
+/// negative beyond (Pereira et al. 2013, Eq. 9); past delta_c (16 dR, eps = 86.6°, where Pereira et
+/// al. (2013) first reports the inconsistency) the force continues along its tangent at delta_c.
 /// Coefficients: C = L E* dR pi, dR and delta_c; stiffness L pi E*/4
 /// with exponent 1 is the small-overlap limit, a scale for integrators.
 struct PerssonLineElastic {

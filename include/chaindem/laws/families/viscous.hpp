@@ -26,7 +26,8 @@ struct LinearViscoelastic : LinearSpring {
 struct ViscousPower : PowerLaw {
   static constexpr bool conservative = false;
   static Parts parts(const PairCoeffs& c, const ContactState&, double d, double v) {
-    const double dn = std::pow(d, c.exponent);  // the damping often shares it (002's power fit)
+    const double dn =
+        std::pow(d, c.exponent);  // the damping often shares it (Autiero et al.'s (2022) power fit)
     const double dm = c.damping_exponent == c.exponent ? dn : std::pow(d, c.damping_exponent);
     return {c.stiffness * dn, c.damping * dm * v};
   }
