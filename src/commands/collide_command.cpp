@@ -188,8 +188,8 @@ void add_collide_options(po::options_description& desc, CollideInput& in) {
       "reference-velocity", po::value(&in.reference_velocity),
       "v0 under --impact-velocity reference [m/s] (default: --velocity)")(
       "dimensionless", po::bool_switch(&in.dimensionless),
-      "001's unified frame: unit mass against a rigid wall, K = 1, v0 = 1 (no body options)")(
-      "json", po::bool_switch(&in.json), "print the results as JSON")(
+      "the unified frame of Banerjee et al. (2017): unit mass against a rigid wall, K = 1, v0 = 1 "
+      "(no body options)")("json", po::bool_switch(&in.json), "print the results as JSON")(
       "output,o", po::value(&in.output), "write force, overlap and velocity through the contact");
 }
 

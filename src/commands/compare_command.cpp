@@ -494,7 +494,8 @@ void print_compare_usage(std::ostream& out, const po::options_description& desc)
          "FILE.csv)\n\n"
          "Runs the case under each law (in parallel) and reports, per chain bead, the relative\n"
          "error [%] of each against the reference: peak velocity, peak contact force, pulse\n"
-         "arrival time and final velocity (the layout of paper 004's Table 6). Case parameters\n"
+         "arrival time and final velocity (the layout of Table 6 of the CJTAM review, "
+         "docs/references.md). Case parameters\n"
          "a law does not take are ignored for that law. docs/compare.md.\n\n"
       << desc;
 }

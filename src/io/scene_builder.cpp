@@ -192,8 +192,8 @@ double largest_relative_speed(const Scene& scene, double duration) {
 }
 
 // The damping policies: the integrator, the hysteresis origin, and the impact velocity of the
-// laws with v0 in the damping term (contact-laws.md §0.7). The onset policy needs a floor for
-// contacts that start at rest: unless given, 1 % of the case's largest relative speed, a
+// laws with v0 in the damping term (docs/engine.md, "Impact velocity"). The onset policy needs a
+// floor for contacts that start at rest: unless given, 1 % of the case's largest relative speed, a
 // physical choice independent of the time step. The reference policy uses the largest relative
 // speed unless given.
 void set_contact_policies(const CaseConfig& cfg, SimulationSettings& settings, double speed) {
@@ -901,8 +901,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   Scene& scene = run.scene;
   SimulationSettings& settings = run.settings;
   const MaterialIndex materials = add_materials(cfg, scene);
-  settings.law =
-      &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params, run);
+  settings.law = &resolve_law(cfg, settings.law_params, options.ignore_foreign_law_params, run);
   settings.tension = tension_from(cfg.text("contact.tension"), *settings.law).value();  // its words
   const ChainSpec chain = read_chain(cfg, materials, scene);
   const bool striker = has_striker(cfg);

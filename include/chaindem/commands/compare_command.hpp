@@ -2,7 +2,8 @@
 // `chaindem compare CASE.ini --laws A,B (--reference LAW | --reference-data FILE.csv)`: one chain
 // under several laws, run in parallel, with per-bead relative errors against the reference
 // (peak velocity, peak contact force, pulse arrival time, final velocity), printed as a table
-// like paper 004's Table 6 and written to HDF5 (/cases/<law>, /comparison).
+// like Table 6 of the CJTAM review (docs/references.md) and written to HDF5 (/cases/<law>,
+// /comparison).
 
 #include <iosfwd>
 #include <string>
