@@ -79,26 +79,4 @@ int command_threads(const po::variables_map& options) {
   return threads;
 }
 
-std::string quoted_text(std::string_view text, std::size_t most) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i == most) return out + "...";
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
-      out += escaped;
-    }
-  }
-  return out;
-}
-
-std::string number_text(double x) {
-  char text[32];
-  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
-  return ec == std::errc() ? std::string(text, end) : std::to_string(x);
-}
-
 }  // namespace chaindem

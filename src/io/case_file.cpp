@@ -462,14 +462,17 @@ CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::stri
     throw CaseError("case file '" + path + "' is a directory, not a case file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CaseError("cannot read case file '" + path + "'");
-  // A case file is a page of text; anything far larger is not one (and is not read whole).
+  // A case file is a page of text; anything far larger is not one (and is not read whole). Read
+  // in blocks: a sweep loads its base case once per case, so the cost follows the file's size.
   constexpr std::size_t most = 64 << 20;
-  std::string text(most + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::string text;
+  char block[1 << 16];
+  while (in.read(block, sizeof block) || in.gcount() > 0) {
+    text.append(block, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > most)
+      throw CaseError("case file '" + path + "' is larger than 64 MiB, which no case file is");
+  }
   if (in.bad()) throw CaseError("cannot read case file '" + path + "'");
-  if (text.size() > most)
-    throw CaseError("case file '" + path + "' is larger than 64 MiB, which no case file is");
   return parse(text, path, overrides, unset);
 }
 
@@ -681,7 +684,8 @@ std::string case_format_markdown() {
         "A law parameter is accepted only when the chosen law declares it (`chaindem models LAW`\n"
         "lists each law's parameters, units and ranges), so that a typo or a law changed without\n"
         "its parameters is caught. One rule makes switching laws easy for every command: when the\n"
-        "law is chosen apart from the case file (`run --set contact.law=...`, a sweep's `[set]` or\n"
+        "law is chosen apart from the case file (`run --set contact.law=...`, a sweep's `[set]` "
+        "or\n"
         "axes, `compare --laws`), the file's parameters that the chosen law does not take are\n"
         "ignored, each with a note naming it (`note: case.ini: contact.restitution = 0.9 is not a\n"
         "parameter of law 'hertz': ignored`), and the run records the case without them.\n"

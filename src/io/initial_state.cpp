@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,29 +23,6 @@ namespace chaindem {
 namespace {
 
 const char* const hdf5_signature = "\x89HDF\r\n\x1a\n";
-
-// `text` as a message quotes it: bytes that are not printable ASCII as \xNN, at most 64 of them.
-std::string printable(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i == 64) return out + "...";
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
-      out += escaped;
-    }
-  }
-  return out;
-}
-
-std::string number_text(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
 
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
@@ -60,7 +38,7 @@ std::string trim(const std::string& s) {
 
 [[noreturn]] void fail_file(const std::string& file, const std::string& what,
                             const std::string& key = "initial.file") {
-  throw InitialStateError(key, "'" + printable(file) + "' " + what);
+  throw InitialStateError(key, "'" + quoted_text(file) + "' " + what);
 }
 
 // The checks every body's values pass, whichever file they come from; `where` names the value.
@@ -80,7 +58,7 @@ int material_index(const std::vector<std::string>& materials, const std::string&
                    const std::string& where) {
   const auto it = std::find(materials.begin(), materials.end(), name);
   if (it == materials.end())
-    throw InitialStateError("initial.file", where + ": material '" + printable(name) +
+    throw InitialStateError("initial.file", where + ": material '" + quoted_text(name) +
                                                 "' is not defined in the case (defined: " +
                                                 (materials.empty() ? "none" : joined(materials)) +
                                                 ")");
@@ -188,12 +166,12 @@ class CsvReader {
   // "'F', line L (body B), column C ('name')"; column < 0: the row alone.
   std::string where_at(int column) const {
     std::ostringstream w;
-    w << "'" << printable(file_) << "', line " << line_;
+    w << "'" << quoted_text(file_) << "', line " << line_;
     if (body_ >= 0) w << " (body " << body_ << ")";
     if (column >= 0) {
       w << ", column " << column + 1;
       if (static_cast<std::size_t>(column) < header_.size())
-        w << " ('" << printable(header_[static_cast<std::size_t>(column)]) << "')";
+        w << " ('" << quoted_text(header_[static_cast<std::size_t>(column)]) << "')";
     }
     return w.str();
   }
@@ -204,7 +182,7 @@ class CsvReader {
       for (const char sep : {';', '\t', ' '})
         if (text.find(sep) != std::string::npos) {
           const std::string shown = sep == '\t' ? "a tab" : sep == ' ' ? "spaces" : "';'";
-          fail_at_header("the header '" + printable(text) + "' is separated by " + shown +
+          fail_at_header("the header '" + quoted_text(text) + "' is separated by " + shown +
                          ": expected column names separated by ',' (" + columns_text + ")");
         }
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -215,7 +193,8 @@ class CsvReader {
       if (const auto open = cell.find('['); open != std::string::npos) {
         const auto close = cell.find(']', open);
         if (close == std::string::npos || trim(cell.substr(close + 1)) != "")
-          fail_at(c, "'" + printable(cell) + "' is not a column name with a unit, such as 'x [m]'");
+          fail_at(c,
+                  "'" + quoted_text(cell) + "' is not a column name with a unit, such as 'x [m]'");
         name = trim(cell.substr(0, open));
         unit = trim(cell.substr(open + 1, close - open - 1));
         has_unit = true;
@@ -229,11 +208,11 @@ class CsvReader {
         double x = 0;
         const char* first = cell.data();
         if (std::from_chars(first + (cell[0] == '+'), first + cell.size(), x).ec == std::errc())
-          fail_at(c, "'" + printable(cell) +
+          fail_at(c, "'" + quoted_text(cell) +
                          "' is a number, not a column name: the first line is the header "
                          "naming the columns (" +
                          columns_text + ")");
-        fail_at(c, "unknown column '" + printable(name) + "' (" + columns_text + ")");
+        fail_at(c, "unknown column '" + quoted_text(name) + "' (" + columns_text + ")");
       }
       if (at_[slot] >= 0)
         fail_at(c, "column '" + std::string(columns[slot].name) + "' is given twice (column " +
@@ -242,7 +221,7 @@ class CsvReader {
         const std::string column = columns[slot].name, right = columns[slot].unit;
         if (right.empty())
           fail_at(c, "the " + column + " column has no unit: write '" + column + "'");
-        fail_at(c, "unit '" + printable(unit) + "' is not allowed: the column is in " + right +
+        fail_at(c, "unit '" + quoted_text(unit) + "' is not allowed: the column is in " + right +
                        " (SI units throughout; write '" + column + " [" + right + "]' or '" +
                        column + "')");
       }
@@ -255,8 +234,8 @@ class CsvReader {
   }
 
   [[noreturn]] void fail_at_header(const std::string& what) const {
-    throw InitialStateError(
-        "initial.file", "'" + printable(file_) + "', line " + std::to_string(line_) + ": " + what);
+    throw InitialStateError("initial.file", "'" + quoted_text(file_) + "', line " +
+                                                std::to_string(line_) + ": " + what);
   }
 
   double number(const std::vector<std::string>& cells, int column) const {
@@ -267,11 +246,11 @@ class CsvReader {
     const char* first = cell.data() + (cell[0] == '+' ? 1 : 0);
     const auto [end, ec] = std::from_chars(first, cell.data() + cell.size(), x);
     if (ec == std::errc::result_out_of_range)
-      fail_at(c, "'" + printable(cell) + "' is beyond the range of a double");
+      fail_at(c, "'" + quoted_text(cell) + "' is beyond the range of a double");
     if (ec != std::errc() || end != cell.data() + cell.size())
-      fail_at(c, "'" + printable(cell) + "' is not a number (SI units: write the number alone, " +
+      fail_at(c, "'" + quoted_text(cell) + "' is not a number (SI units: write the number alone, " +
                      "the unit belongs in the header)");
-    if (!std::isfinite(x)) fail_at(c, "'" + printable(cell) + "' is not finite");
+    if (!std::isfinite(x)) fail_at(c, "'" + quoted_text(cell) + "' is not finite");
     return x;
   }
 
@@ -301,7 +280,7 @@ class Hdf5Reader {
     if (id < 0) {
       const std::string reason = error_reason();
       fail_file(file_, "is not an HDF5 file that can be read" +
-                           (reason.empty() ? std::string() : " (" + printable(reason) + ")") +
+                           (reason.empty() ? std::string() : " (" + quoted_text(reason) + ")") +
                            "; initial.file is a CSV file or a chaindem output (.h5)");
     }
     file_handle_ = Handle(id, H5Fclose);
@@ -362,7 +341,7 @@ class Hdf5Reader {
     s.striker = integer_attribute("/particles/chain", "striker");
     s.chain_count = integer_attribute("/particles/chain", "chain_count");
     read_walls(s, f);
-    file_handle_.close("'" + printable(file_) + "'");
+    file_handle_.close("'" + quoted_text(file_) + "'");
     return s;
   }
 
@@ -389,7 +368,7 @@ class Hdf5Reader {
     const hid_t d = H5Dopen2(file_handle_.get(), path.c_str(), H5P_DEFAULT);
     if (d < 0)
       fail_file(file_,
-                path + " is not a dataset that can be read (" + printable(error_reason()) + ")");
+                path + " is not a dataset that can be read (" + quoted_text(error_reason()) + ")");
     return Handle(d, H5Dclose);
   }
 
@@ -416,7 +395,7 @@ class Hdf5Reader {
 
   void read_checked(herr_t status, const std::string& path) const {
     if (status < 0)
-      fail_file(file_, path + " cannot be read (" + printable(hdf5::error_reason()) + ")");
+      fail_file(file_, path + " cannot be read (" + quoted_text(hdf5::error_reason()) + ")");
   }
 
   // Frame `f` of a frames x N x 3 dataset, as N x 3 columns.
@@ -521,7 +500,7 @@ class Hdf5Reader {
       const Eigen::Vector3d x = points.row(static_cast<Eigen::Index>(w)).matrix().transpose();
       if (!x.allFinite())
         fail_file(file_, "frame " + std::to_string(f) + ": " + path + " of wall '" +
-                             printable((*names)[w]) + "' is not finite");
+                             quoted_text((*names)[w]) + "' is not finite");
       s.walls[(*names)[w]] = x;
     }
   }
@@ -535,11 +514,11 @@ class Hdf5Reader {
 
 std::string InitialState::where(Eigen::Index i) const {
   const std::string body = "body " + std::to_string(i);
-  if (hdf5) return "'" + printable(file) + "', frame " + std::to_string(frame) + ", " + body;
+  if (hdf5) return "'" + quoted_text(file) + "', frame " + std::to_string(frame) + ", " + body;
   if (static_cast<std::size_t>(i) < line.size())
-    return "'" + printable(file) + "', line " + std::to_string(line[static_cast<std::size_t>(i)]) +
-           " (" + body + ")";
-  return "'" + printable(file) + "', " + body;
+    return "'" + quoted_text(file) + "', line " +
+           std::to_string(line[static_cast<std::size_t>(i)]) + " (" + body + ")";
+  return "'" + quoted_text(file) + "', " + body;
 }
 
 std::string resolve_initial_path(const std::string& value, const std::string& case_origin) {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "chaindem/text.hpp"  // quoted_text, number_text: what commands quote
+
 namespace chaindem {
 
 /// Parses `args` against `options`, the first positional argument into `*positional` (nullptr:
@@ -25,14 +27,5 @@ std::optional<boost::program_options::variables_map> parse_command_line(
 /// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or
 /// OMP_NUM_THREADS) and the allowed range, when the count is not in 1..max_threads.
 int command_threads(const boost::program_options::variables_map& options);
-
-/// `text` as a message quotes it: every byte that is not printable ASCII (a control character,
-/// which a terminal would act on, or a byte of another encoding) as \xNN, and at most `most`
-/// characters of it, the rest shown as "...".
-std::string quoted_text(std::string_view text, std::size_t most = 64);
-
-/// `x` as the shortest text that reads back as it ("0.1", "1e+300", "nan", "inf"): how a message
-/// quotes a number the user gave.
-std::string number_text(double x);
 
 }  // namespace chaindem

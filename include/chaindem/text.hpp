@@ -1,0 +1,40 @@
+#pragma once
+// How messages quote what the user gave: text made safe for a terminal, numbers as they read
+// back. Header-only; every layer may use it.
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace chaindem {
+
+/// `text` as a message quotes it: every byte that is not printable ASCII (a control character,
+/// which a terminal would act on, or a byte of another encoding) as \xNN, and at most `most`
+/// characters of it, the rest shown as "...".
+inline std::string quoted_text(std::string_view text, std::size_t most = 64) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i == most) return out + "...";
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
+/// `x` as the shortest text that reads back as it ("0.1", "1e+300", "nan", "inf"): how a message
+/// quotes a number the user gave.
+inline std::string number_text(double x) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+  return ec == std::errc() ? std::string(text, end) : std::to_string(x);
+}
+
+}  // namespace chaindem
