@@ -25,6 +25,8 @@ import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+from chaindem_post.plots import law_name  # noqa: E402  (laws' names in words)
 CASES = os.path.join(SOURCE, "cases")
 FIGURES = os.path.join(HERE, "figures")
 
@@ -101,7 +103,7 @@ def touching_chain(run, report):
                 for fl in FLOORS]
     styles = {"energy": ("C0", "-", 2.2), "peak": ("C1", "--", 1.5), "reference": ("C2", ":", 1.5)}
     greys = plt.cm.Reds(np.linspace(0.4, 0.95, len(FLOORS)))
-    fig, axes = plt.subplots(2, len(HYSTERESIS), figsize=(13, 7.5), sharex=True,
+    fig, axes = plt.subplots(2, len(HYSTERESIS), figsize=(15, 7.5), sharex=True,
                              constrained_layout=True)
     viscous = pick(t_pol, contact__law=VISCOUS, contact__impact_velocity="energy")
     for j, law in enumerate(HYSTERESIS):
@@ -111,20 +113,28 @@ def touching_chain(run, report):
             x = table["contact.restitution"][rows]
             color, ls, lw = styles.get(name, (greys[FLOORS.index(where.get(
                 "contact.impact_velocity_floor", FLOORS[0]))], "-", 1.0))
+            # The reference policy coincides with the onset policy at a 1 m/s floor: open
+            # markers keep it visible over that curve.
+            marker = dict(marker="o", ms=7, mfc="none", mew=1.5) if name == "reference" \
+                else dict(marker="o", ms=3)
+            label = name if name.startswith("onset") else f"{name} policy"
             axes[0, j].plot(x, table["last_bead_final_velocity"][rows], ls=ls, color=color,
-                            lw=lw, marker="o", ms=3, label=name)
+                            lw=lw, label=label, **marker)
             axes[1, j].plot(x, table["dissipated_energy"][rows] / kinetic0, ls=ls, color=color,
-                            lw=lw, marker="o", ms=3, label=name)
+                            lw=lw, label=label, **marker)
         for row, col in ((0, "last_bead_final_velocity"), (1, "dissipated_energy")):
             y = t_pol[col][viscous] / (1 if row == 0 else kinetic0)
             axes[row, j].plot(t_pol["contact.restitution"][viscous], y, "k-.", lw=1,
-                              label=f"{VISCOUS} (no v0)")
-        axes[0, j].set_title(law)
-        axes[1, j].set_xlabel("input restitution $c_r$")
-    axes[0, 0].set_ylabel("last bead, final velocity [m/s]")
-    axes[1, 0].set_ylabel("dissipated / striker's kinetic energy")
-    axes[0, 0].legend(fontsize="small")
-    fig.suptitle("10 touching steel beads struck at 1 m/s: what each policy transmits")
+                              label=f"{law_name(VISCOUS)} (no $v_0$)")
+        axes[0, j].set_title(law_name(law))
+        axes[1, j].set_xlabel("input restitution $c_r$ [-]")
+    axes[0, 0].set_ylabel("last bead's final velocity [m/s]")
+    axes[1, 0].set_ylabel("dissipated energy / striker's\ninitial kinetic energy [-]")
+    # One legend for the six panels, beside them (inside, it would hide curves).
+    axes[0, -1].legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0.0,
+                       title="impact velocity $v_0$")
+    fig.suptitle("Ten touching steel beads struck at 1 m/s: what each impact-velocity policy "
+                 "transmits")
     save(fig, "touching_restitution.png")
 
     report.append("## 1. A touching chain against c_r, under each policy\n")
@@ -194,19 +204,22 @@ def closing_gaps(run, report):
     table, _ = run.sweep(base, fixed, {"chain.gap": GAPS,
                                        "contact.impact_velocity": POLICIES + ["onset"]})
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
-    shown = np.array([g if g > 0 else 3e-9 for g in GAPS])
+    shown = np.array([g if g > 0 else 3e-9 for g in GAPS]) * 1e6  # µm; 0 drawn at 3 nm
     rows_out = []
     for k, p in enumerate(POLICIES + ["onset"]):
         y = [table["last_bead_final_velocity"][pick(table, chain__gap=g,
                                                      contact__impact_velocity=p)][0] for g in GAPS]
         ax.semilogx(shown, y, marker="o", ms=4, label=p + (" (automatic floor)" if p == "onset"
-                                                            else ""))
+                                                            else " policy"))
         rows_out.append((p, y))
-    ax.set_xticks(list(shown), [f"{g:g}" if g > 0 else "0" for g in GAPS], rotation=45)
-    ax.set_xlabel("gap between beads [m] (0: touching)")
-    ax.set_ylabel("last bead, final velocity [m/s]")
-    ax.set_title("hunt_crossley, c_r = 0.5: gaps closing to a touching chain")
-    ax.legend()
+    ax.set_xticks(list(shown), [f"{g * 1e6:g}" if g > 0 else "0" for g in GAPS])
+    ax.minorticks_off()
+    ax.set_xlabel("gap between beads [µm] (0: touching; logarithmic axis)")
+    ax.set_ylabel("last bead's final velocity [m/s]")
+    ax.set_title(f"{law_name('hunt_crossley')}, $c_r$ = 0.5: gaps closing to a touching chain")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+              title="impact velocity $v_0$")
+    fig.set_size_inches(8.5, 4.5)
     save(fig, "touching_gaps.png")
     report.append("## 2. Gaps closing to zero\n")
     report.append(
@@ -252,7 +265,7 @@ def convergence(run, report):
                [("energy", "lammps"), ("onset", "lammps")]
     laws = ["hunt_crossley", "gonthier_exact"]
     results = {}
-    fig, axes = plt.subplots(1, len(laws), figsize=(12, 4.8), sharey=True,
+    fig, axes = plt.subplots(1, len(laws), figsize=(13, 4.8), sharey=True,
                              constrained_layout=True)
     for j, law in enumerate(laws):
         for policy, integrator in variants:
@@ -272,16 +285,19 @@ def convergence(run, report):
             order = -np.polyfit(np.log(STEPS[-4:]), np.log(errors[-4:]), 1)[0] \
                 if ok.all() else np.nan
             results[(law, policy, integrator)] = (errors, order)
-            label = f"{policy}, {integrator}"
-            axes[j].loglog(CONVERGENCE_TIME / np.array(STEPS), errors, marker="o", ms=4,
+            scheme = "second-order" if integrator == "second_order" else "LAMMPS Verlet"
+            fitted = f"order {order:.2f}" if np.isfinite(order) else "diverges at coarse steps"
+            axes[j].loglog(CONVERGENCE_TIME / np.array(STEPS) * 1e6, errors, marker="o", ms=4,
                            ls="-" if integrator == "second_order" else "--",
-                           label=f"{label} (order {order:.2f})")
+                           label=f"{policy}, {scheme} ({fitted})")
         dt = CONVERGENCE_TIME / np.array(STEPS)
-        axes[j].loglog(dt, 0.5 * errors[0] * (dt / dt[0]) ** 2, "k:", lw=1, label="slope 2")
-        axes[j].set_title(f"{law}, c_r = 0.5")
-        axes[j].set_xlabel("time step [s]")
-        axes[j].legend(fontsize="x-small")
-    axes[0].set_ylabel("largest |v - v_converged| at 0.4 ms [m/s]")
+        axes[j].loglog(dt * 1e6, 0.5 * errors[0] * (dt / dt[0]) ** 2, "k:", lw=1,
+                       label="slope 2")
+        axes[j].set_title(f"{law_name(law)}, $c_r$ = 0.5")
+        axes[j].set_xlabel("time step [µs]")
+    axes[0].set_ylabel("largest $|v - v_{converged}|$ at 0.4 ms [m/s]")
+    axes[-1].legend(loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0.0,
+                    title="impact-velocity policy, integrator")
     save(fig, "touching_convergence.png")
     report.append("## 3. Time-step convergence\n")
     report.append(
@@ -496,11 +512,13 @@ def dimer(run, report):
     width = 0.8 / len(laws)
     for k, law in enumerate(laws):
         ax.bar(np.arange(4) + (k - 1) * width, [values[(law, p)] for p in POLICIES + ["onset"]],
-               width, label=law)
-    ax.set_xticks(np.arange(4), POLICIES + ["onset (automatic floor)"])
-    ax.set_ylabel("last bead, final velocity [m/s]")
-    ax.set_title("dimer chain (steel/PTFE), c_r = 0.95")
-    ax.legend(fontsize="small")
+               width, label=law_name(law))
+    ax.set_xticks(np.arange(4), POLICIES + ["onset\n(automatic floor)"])
+    ax.set_xlabel("impact-velocity policy ($v_0$)")
+    ax.set_ylabel("last bead's final velocity [m/s]")
+    ax.set_title("Dimer chain (steel and PTFE, 40 beads), $c_r$ = 0.95")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, title="law")
+    fig.set_size_inches(9, 4.2)
     save(fig, "touching_dimer.png")
     report.append("![dimer chain](figures/touching_dimer.png)\n")
     report.append(

@@ -4,9 +4,15 @@
     run.time, run.vx                     # frames, frames x particles
     run.chain_force()                    # frames x (bodies - 1): force between body k and k+1
     run.energies["kinetic_energy"]
+    run.name                             # the case's name (its file's, without .ini)
+
+Bead numbering, as everywhere in chaindem: chain beads 0 .. chain_count - 1 (0 is the first
+bead after the striker), the striker named "striker"; particle indices (the arrays' second
+axis) are chain_first + bead.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import h5py
@@ -30,6 +36,8 @@ class Run:
     law: dict[str, object] = field(default_factory=dict)
     summary: dict[str, float] = field(default_factory=dict)
     contacts: dict[str, np.ndarray] = field(default_factory=dict)
+    walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
+    name: str = ""                   # the case's name, for titles
 
     @property
     def vx(self) -> np.ndarray:
@@ -53,6 +61,78 @@ class Run:
             out[k, ii[consecutive] - first_body] = ff[consecutive]
         return out
 
+    def particle(self, bead: int | str) -> int:
+        """Particle index of chain bead `bead` (negative: from the end) or of "striker"."""
+        if bead == "striker":
+            if self.striker < 0:
+                raise ValueError(f"{self.path}: the run has no striker")
+            return self.striker
+        b = int(bead)
+        if not -self.chain_count <= b < self.chain_count:
+            raise ValueError(f"bead {b} is not in the chain (0..{self.chain_count - 1}, "
+                             "negative from the end, or striker)")
+        return self.chain_first + (b if b >= 0 else self.chain_count + b)
+
+    def bead_label(self, particle: int) -> str:
+        """The name of a particle in chaindem's numbering: "striker" or "bead K" (chain beads
+        from 0)."""
+        if particle == self.striker:
+            return "striker"
+        return f"bead {particle - self.chain_first}"
+
+    def contact_forces(self) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """Normal force of every contact along the chain, walls included: positions x on the
+        chain-bead axis (a contact between beads k and k + 1 at k + 1/2, the striker's bead at
+        -1, the end wall at chain_count), their names, and frames x contacts [N]; 0 where a pair
+        is not touching."""
+        if not self.contacts:
+            raise ValueError(f"{self.path}: written without contacts (output.contacts = false)")
+        x_of = {self.chain_first + k: float(k) for k in range(self.chain_count)}
+        if self.striker >= 0:
+            x_of[self.striker] = -1.0
+        first, last = min(x_of.values()), max(x_of.values())
+        i, j = self.contacts["first"], self.contacts["second"]
+        columns: dict[tuple[int, int], float] = {}
+        for a, b in set(zip(i.tolist(), j.tolist())):
+            if a not in x_of:
+                continue
+            if b >= 0:
+                if b in x_of and abs(x_of[a] - x_of[b]) == 1.0:
+                    columns[(a, b)] = (x_of[a] + x_of[b]) / 2
+            else:
+                wall = self.walls[-b - 1] if -b - 1 < len(self.walls) else ""
+                if wall == "wall_end" and x_of[a] == last:
+                    columns[(a, b)] = last + 0.5
+                elif wall == "wall_start" and x_of[a] == first:
+                    columns[(a, b)] = first - 0.5
+        # Every neighbour pair, touching or not during the output.
+        bodies = sorted(x_of, key=x_of.get)
+        for a, b in zip(bodies, bodies[1:]):
+            if (a, b) not in columns and (b, a) not in columns:
+                columns[(a, b)] = (x_of[a] + x_of[b]) / 2
+        order = sorted(columns, key=columns.get)
+        col = {pair: n for n, pair in enumerate(order)}
+        out = np.zeros((len(self.contacts["step"]), len(order)))
+        offset, f = self.contacts["offset"], self.contacts["normal_force"]
+        pairs, inverse = np.unique(np.c_[i, j], axis=0, return_inverse=True)
+        pair_col = np.array([col.get((a, b), col.get((b, a), -1)) for a, b in pairs.tolist()],
+                            dtype=int).reshape(-1)
+        row_col = pair_col[np.asarray(inverse).reshape(-1)] if len(pairs) else np.zeros(0, int)
+        frame = np.repeat(np.arange(len(offset) - 1), np.diff(offset))
+        keep = row_col >= 0
+        out[frame[keep], row_col[keep]] = f[keep]
+        names = []
+        for a, b in order:
+            other = ("wall" if b < 0 else self.bead_label(b))
+            names.append(f"{self.bead_label(a)}-{other}")
+        return np.array([columns[p] for p in order]), names, out
+
+
+def case_name(origin: str) -> str:
+    """A case's name from its file's path: cases/edem_study/steel.ini -> steel."""
+    base = os.path.basename(str(origin))
+    return base[:-4] if base.endswith(".ini") else base
+
 
 def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
     """A `chaindem run` file, case `case` of a `chaindem sweep` file, or the run of `law` in a
@@ -62,12 +142,19 @@ def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
             raise ValueError(f"{path}: not a complete chaindem file")
         root, name = f, path
         if case is not None:
+            if f"cases/case-{case:06d}" not in f:
+                raise ValueError(f"{path}: no case {case}")
             root, name = f[f"cases/case-{case:06d}"], f"{path} case {case}"
         elif law is not None:
+            if f"cases/{law}" not in f:
+                raise ValueError(f"{path}: no run of law {law!r}")
             root, name = f[f"cases/{law}"], f"{path} law {law}"
         elif "cases" in f:
             raise ValueError(f"{path}: holds several runs; choose one (case=K or law=NAME)")
-        return _read_run(root, name)
+        run = _read_run(root, name)
+        if case is not None:  # a sweep's case: the sweep's name and the case number
+            run.name = f"{os.path.splitext(os.path.basename(path))[0]}, case {case}"
+        return run
 
 
 def _read_run(f, path: str) -> Run:
@@ -92,6 +179,11 @@ def _read_run(f, path: str) -> Run:
     run.summary = {k: v if isinstance(v, str) else float(v) for k, v in f["summary"].attrs.items()}
     if "contacts" in f:
         run.contacts = {name: ds[:] for name, ds in f["contacts"].items()}
+    if "walls" in f:
+        run.walls = [w.decode() if isinstance(w, bytes) else str(w)
+                     for w in f["walls"].attrs.get("names", [])]
+    origin = f["parameters"].attrs.get("case_origin", "")
+    run.name = case_name(origin) if origin else os.path.splitext(os.path.basename(path))[0]
     return run
 
 
@@ -101,6 +193,7 @@ class Sweep:
     path: str
     axes: list[str]
     columns: dict[str, np.ndarray]
+    name: str = ""                   # the sweep's name (its file's), for titles
 
     def __len__(self) -> int:
         return len(self.columns["case"])
@@ -121,7 +214,7 @@ def load_sweep(path: str) -> Sweep:
         text = f["sweep/sweep_file"][()].decode()
         order = [line.split("=")[0].strip() for line in text.splitlines()
                  if "=" in line and line.split("=")[0].strip() in axes]
-        return Sweep(path, order or axes, columns)
+        return Sweep(path, order or axes, columns, os.path.splitext(os.path.basename(path))[0])
 
 
 @dataclass
@@ -152,6 +245,7 @@ class Comparison:
     values: dict[str, np.ndarray]        # metric -> laws x beads
     errors: dict[str, np.ndarray]        # metric -> laws x beads [%]
     reference_values: dict[str, np.ndarray]
+    case: str = ""                       # the case's name, for titles
 
 
 def load_comparison(path: str) -> Comparison:
@@ -163,4 +257,4 @@ def load_comparison(path: str) -> Comparison:
         return Comparison(
             path, str(c.attrs["reference"]), [str(x) for x in c.attrs["laws"]],
             {m: c[m][()] for m in metrics}, {m: c[m + "_error_percent"][()] for m in metrics},
-            {m: c["reference_" + m][()] for m in metrics})
+            {m: c["reference_" + m][()] for m in metrics}, case_name(c.attrs.get("case", path)))

@@ -1,90 +1,263 @@
 """Figures of chaindem results. Each function returns a matplotlib Figure (Agg backend, no
-display needed) with labelled axes (units in brackets) and a legend or colour bar; save it with
-``fig.savefig("name.png")`` or ``.pdf``.
+display needed) with axes labelled in words with their units in brackets, a title naming the case,
+and a legend or colour bar; save it with ``fig.savefig("name.png")`` or ``.pdf``.
+
+Beads are numbered as everywhere in chaindem (the run summary, ``output.arrival_beads``,
+``chaindem compare``): chain beads from 0, 0 being the first bead after the striker, and the
+striker named "striker".
 """
 from __future__ import annotations
+
+import re
 
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
 from .io import Comparison, Loop, Run, Sweep  # noqa: E402
 
+plt.rcParams.update({"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
+                     "legend.fontsize": 9.5})
 
-def _bodies(run: Run) -> tuple[int, int]:
-    """First body (the striker if any) and the number of bodies along the chain."""
-    first = 0 if run.striker >= 0 else run.chain_first
-    return first, run.chain_first + run.chain_count - first
+# Names in words of the laws most used; any other law is shown by its identifier.
+LAW_NAMES = {
+    "hooke": "linear spring", "hertz": "Hertz", "kelvin_voigt": "Kelvin–Voigt",
+    "tsuji": "Tsuji et al.", "kuwabara_kono": "Kuwabara–Kono",
+    "edem_hertz_mindlin": "EDEM Hertz–Mindlin",
+    "equivalent_oscillator_viscous": "equivalent-oscillator viscous law",
+    "hunt_crossley": "Hunt–Crossley", "lankarani_nikravesh": "Lankarani–Nikravesh",
+    "lee_wang": "Lee–Wang", "marhefka_orin": "Marhefka–Orin",
+    "herbert_mcwhannell": "Herbert–McWhannell", "gonthier": "Gonthier et al.",
+    "gonthier_exact": "exact restitution factor (Gonthier)", "flores": "Flores et al.",
+    "carvalho_martins": "Carvalho–Martins", "zhiying_qishao": "Zhiying–Qishao",
+    "gharib_hurmuzlu": "Gharib–Hurmuzlu", "hu_guo": "Hu–Guo",
+    "jankowski_piecewise": "Jankowski", "johnson_cylindrical": "Johnson (line contact)",
+    "hertz_cylindrical": "Hertz (line contact)",
+}
+
+METRICS = {  # compare metrics: words and unit
+    "peak_velocity": ("peak velocity", "m/s"), "peak_force": ("peak force", "N"),
+    "arrival_time": ("pulse arrival time", "s"), "final_velocity": ("final velocity", "m/s"),
+}
 
 
-def spacetime(run: Run, quantity: str = "velocity") -> plt.Figure:
-    """The wave picture: bead velocity along the chain (or the force between neighbours) over
-    time, one column per body and one row per output frame."""
-    first, count = _bodies(run)
+def law_name(law: str) -> str:
+    """A law's name in words (its identifier when it has no shorter name)."""
+    return LAW_NAMES.get(str(law), str(law))
+
+
+def _reference_name(reference: str) -> str:
+    if reference == "newton":
+        return "Newton's impact law"
+    if reference.startswith("data:"):
+        return f"measured data ({reference[5:].rsplit('/', 1)[-1]})"
+    return law_name(reference)
+
+
+def _bead_xlabel(run: Run) -> str:
+    return ("chain bead (0 = first bead after the striker)" if run.striker >= 0
+            else "chain bead (0 = first bead)")
+
+
+def _bead_ticks(ax, run: Run, wall_end: bool = False) -> None:
+    """Chain-bead ticks on the x axis: integers from 0, "striker" at -1, "wall" after the last."""
+    n = run.chain_count
+    ticks = [t for t in matplotlib.ticker.MaxNLocator(nbins=8, integer=True).tick_values(0, n - 1)
+             if 0 <= t <= n - 1]
+    labels = [str(int(t)) for t in ticks]
+    if run.striker >= 0:
+        ticks, labels = [-1] + ticks, ["striker"] + labels
+    if wall_end:
+        ticks, labels = ticks + [n], labels + ["wall"]
+    ax.set_xticks(ticks, labels)
+    crowded = n > 12
+    for t, label in zip(ticks, ax.get_xticklabels()):
+        if crowded and t == -1:
+            label.set_horizontalalignment("right")  # clear of bead 0's label
+        if crowded and t == n and wall_end:
+            label.set_horizontalalignment("left")
+
+
+# --- the space-time diagram -----------------------------------------------------------------
+
+def _white_to_magma() -> matplotlib.colors.Colormap:
+    """magma_r starting from white, so that beads out of contact are white (as beads at rest
+    are in the velocity map)."""
+    colors = matplotlib.colormaps["magma_r"](np.linspace(0.0, 1.0, 256))
+    w = np.clip(np.linspace(0.0, 1.0, 256) / 0.12, 0.0, 1.0)[:, None]
+    colors[:, :3] = w * colors[:, :3] + (1.0 - w)
+    return matplotlib.colors.ListedColormap(colors, "white_magma").with_extremes(
+        under="white", bad="white")
+
+
+_FORCE_CMAP = _white_to_magma()
+
+
+def _peaks(data: np.ndarray) -> np.ndarray:
+    """Each column's largest |value| (a bead's or a contact's peak)."""
+    return np.abs(data).max(axis=0) if data.size else np.zeros(0)
+
+
+def _color_norm(data: np.ndarray, color_range: str, signed: bool):
+    """The colour normalisation of a space-time diagram, and whether data must be divided by
+    each column's peak ("bead")."""
+    spec = str(color_range).strip().lower()
+    peak = float(np.abs(data).max()) if data.size else 0.0
+    peak = peak or 1.0
+    if spec == "bead":
+        return (matplotlib.colors.Normalize(-1.0, 1.0) if signed
+                else matplotlib.colors.Normalize(0.0, 1.0)), True
+    if spec == "log":  # three decades below the largest value
+        if signed:
+            return matplotlib.colors.SymLogNorm(linthresh=peak * 1e-3, linscale=0.5,
+                                                vmin=-peak, vmax=peak, base=10), False
+        return matplotlib.colors.LogNorm(peak * 1e-3, peak), False
+    m = re.fullmatch(r"p(\d+(?:\.\d*)?)", spec)
+    if m:
+        q = float(m.group(1))
+        if not 0 < q <= 100:
+            raise ValueError(f"color range {color_range!r}: the percentile is in (0, 100]")
+        peaks = _peaks(data)
+        # The beads the pulse reached (peak above 1 % of the largest): beads still at rest would
+        # pull the range down to the noise ahead of the front.
+        reached = peaks[peaks >= 0.01 * peak]
+        limit = float(np.percentile(reached, q)) if reached.size else peak
+        lo, hi = (-limit, limit) if signed else (min(0.0, float(data.min())), limit)
+    else:
+        try:
+            parts = [float(p) for p in spec.split(":")]
+        except ValueError:
+            raise ValueError(f"color range {color_range!r}: pNN (e.g. p50), bead, log, a limit V "
+                             "(from -V to V, or 0 to V for forces) or LO:HI") from None
+        if len(parts) == 1:
+            lo, hi = (-abs(parts[0]), abs(parts[0])) if signed else (0.0, abs(parts[0]))
+        elif len(parts) == 2:
+            lo, hi = parts
+        else:
+            raise ValueError(f"color range {color_range!r}: LO:HI has two numbers")
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+            raise ValueError(f"color range {color_range!r}: needs finite LO < HI")
+    if lo < 0.0 < hi:  # zero stays the middle colour (white for velocities)
+        return matplotlib.colors.TwoSlopeNorm(vcenter=0.0, vmin=lo, vmax=hi), False
+    return matplotlib.colors.Normalize(lo, hi), False
+
+
+def spacetime(run: Run, quantity: str = "velocity", color_range: str = "p50") -> plt.Figure:
+    """The wave picture: the velocity of every bead (or the force of every contact) over time,
+    one column per bead (per contact, drawn between the beads it joins) and one row per output
+    frame, on the chain-bead axis: the striker at -1, chain beads from 0.
+
+    color_range: "pNN" clips the colours at the NN-th percentile of the beads' peak values
+    (beads the pulse reached), so that a pulse that decays along the chain stays visible
+    (default p50, the median peak; p100 is the largest value); "bead" divides each column by
+    its own peak; "log" is a logarithmic scale over three decades (symmetric for velocities);
+    a number V colours -V..V (0..V for forces); "LO:HI" sets both limits."""
     t_ms = run.time * 1e3
     if quantity == "velocity":
-        data = run.vx[:, first:first + count]
-        label, cmap, xlabel = "velocity $v_x$ [m/s]", "RdBu_r", "body (0 = striker)" if run.striker >= 0 else "bead"
-        x = np.arange(count)
-        vmax = np.abs(data).max() or 1.0
-        norm = matplotlib.colors.TwoSlopeNorm(vcenter=0.0, vmin=-vmax, vmax=vmax)
+        columns = [run.chain_first + k for k in range(run.chain_count)]
+        x = np.arange(run.chain_count, dtype=float)
+        if run.striker >= 0:
+            columns, x = [run.striker] + columns, np.r_[-1.0, x]
+        data = run.vx[:, columns]
+        label, unit, cmap, signed = "velocity $v_x$", "m/s", "RdBu_r", True
+        wall_end = False
     elif quantity == "force":
-        data = run.chain_force()
-        label, cmap, xlabel = "contact force [N]", "viridis", "contact (k: body k with body k+1)"
-        x = np.arange(data.shape[1])
-        norm = None
+        x, _, data = run.contact_forces()
+        label, unit, signed = "contact force", "N", False
+        cmap = _FORCE_CMAP
+        wall_end = bool(x.size) and x[-1] > run.chain_count - 1
     else:
         raise ValueError(f"quantity: 'velocity' or 'force', not '{quantity}'")
+    norm, per_bead = _color_norm(data, color_range, signed)
+    if per_bead:
+        peaks = _peaks(data)
+        data = data / np.where(peaks > 0, peaks, 1.0)
+        label = label + " / its peak"
+        unit = "-"
     fig, ax = plt.subplots(figsize=(7, 5), constrained_layout=True)
-    mesh = ax.pcolormesh(x, t_ms, data, shading="nearest", cmap=cmap, norm=norm)
-    fig.colorbar(mesh, ax=ax, label=label)
-    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-    ax.set_xlabel(xlabel)
+    mesh = ax.pcolormesh(x, t_ms, data, shading="nearest", cmap=cmap, norm=norm,
+                         rasterized=True)
+    lo, hi = norm.vmin, norm.vmax
+    extend = {(True, True): "both", (True, False): "min", (False, True): "max"}.get(
+        (bool(data.size and data.min() < lo), bool(data.size and data.max() > hi)), "neither")
+    fig.colorbar(mesh, ax=ax, label=f"{label} [{unit}]", extend=extend)
+    _bead_ticks(ax, run, wall_end)
+    ax.set_xlabel(_bead_xlabel(run) + ("; contacts between the beads" if quantity == "force"
+                                       else ""))
     ax.set_ylabel("time [ms]")
-    ax.set_title(f"{run.law.get('id', '')}: {quantity} along the chain")
+    what = "velocity of the beads" if quantity == "velocity" else "contact forces"
+    ax.set_title(f"{run.name}: {what} ({law_name(run.law.get('id', ''))})")
     return fig
 
 
-def histories(run: Run, beads: list[int], quantity: str = "velocity") -> plt.Figure:
-    """Velocity (or total force) of chosen chain beads over time."""
+# --- other figures of a run -----------------------------------------------------------------
+
+def _legend(ax) -> None:
+    """A legend that does not hide data: beside the axes."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+def histories(run: Run, beads: list, quantity: str = "velocity") -> plt.Figure:
+    """Velocity (or total force) of chosen chain beads over time. beads: chain bead numbers
+    (from 0; negative from the end) or "striker"."""
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
     for b in beads:
-        if not -run.chain_count <= b < run.chain_count:
-            raise ValueError(f"bead {b} is not in the chain (0..{run.chain_count - 1}, "
-                             "negative from the end)")
-        i = run.chain_first + (b if b >= 0 else run.chain_count + b)
+        i = run.particle(b)
         series = run.vx[:, i] if quantity == "velocity" else run.force[:, i, 0]
-        ax.plot(run.time * 1e3, series, label=f"bead {i - run.chain_first}")
+        ax.plot(run.time * 1e3, series, label=run.bead_label(i))
     ax.set_xlabel("time [ms]")
-    ax.set_ylabel("velocity $v_x$ [m/s]" if quantity == "velocity" else "force $F_x$ [N]")
-    ax.legend()
-    ax.set_title(f"{run.law.get('id', '')}: bead {quantity}")
+    ax.set_ylabel("velocity $v_x$ [m/s]" if quantity == "velocity" else "total force $F_x$ [N]")
+    ax.axhline(0.0, color="0.6", lw=0.6, zorder=0)
+    _legend(ax)
+    ax.get_legend().set_title("chain beads from 0", prop={"size": "small"})
+    what = "velocity of the beads" if quantity == "velocity" else "force on the beads"
+    ax.set_title(f"{run.name}: {what} ({law_name(run.law.get('id', ''))})")
     return fig
 
 
-def force_overlap(source: Loop | Run, pair: tuple[int, int] | None = None) -> plt.Figure:
+def force_overlap(source: Loop | Run, pair: tuple | None = None) -> plt.Figure:
     """The hysteresis loop: contact force against overlap, from a `collide -o` file, or for one
-    pair (i, j) of a run (j < 0: wall -j-1)."""
+    contact of a run: pair = (a, b) of chain beads (from 0), "striker" or "wall"."""
     fig, ax = plt.subplots(figsize=(6, 4.5), constrained_layout=True)
     if isinstance(source, Loop):
-        ax.plot(source.overlap * 1e6, source.force, label=source.law)
-        title = f"{source.law}: e = {source.results.get('restitution', float('nan')):.4f}"
+        e = source.results.get("restitution", float("nan"))
+        ax.plot(source.overlap * 1e6, source.force, label=f"{law_name(source.law)}, e = {e:.4f}")
+        title = f"One impact: {law_name(source.law)}"
     else:
         if pair is None:
-            raise ValueError("a run needs pair=(i, j)")
+            raise ValueError("a run needs pair=(a, b): chain beads, striker or wall")
         c = source.contacts
         if not c:
             raise ValueError(f"{source.path}: written without contacts")
-        rows = (c["first"] == pair[0]) & (c["second"] == pair[1])
-        ax.plot(c["overlap"][rows] * 1e6, c["normal_force"][rows], ".-",
-                label=f"pair {pair[0]}-{pair[1]}")
-        title = f"{source.law.get('id', '')}: contact {pair[0]}-{pair[1]}"
+        ends = []
+        for p in pair:
+            if p == "wall":
+                ends.append(None)
+            else:
+                ends.append(source.particle(p))
+        if None in ends:
+            if ends == [None, None]:
+                raise ValueError("a contact has at most one wall")
+            particle = ends[0] if ends[1] is None else ends[1]
+            rows = (c["first"] == particle) & (c["second"] < 0)
+            names = [source.bead_label(particle), "wall"]
+        else:
+            a, b = ends
+            rows = ((c["first"] == a) & (c["second"] == b)) | ((c["first"] == b) & (c["second"] == a))
+            names = [source.bead_label(a), source.bead_label(b)]
+        if not rows.any():
+            raise ValueError(f"{names[0]} and {names[1]} never touch in the output")
+        ax.plot(c["overlap"][rows] * 1e6, c["normal_force"][rows], ".-", ms=3,
+                label=f"{names[0]}–{names[1]}")
+        title = (f"{source.name}: contact {names[0]}–{names[1]} "
+                 f"({law_name(source.law.get('id', ''))})")
     ax.set_xlabel("overlap $\\delta$ [µm]")
     ax.set_ylabel("normal force $F$ [N]")
-    ax.legend()
+    ax.legend(loc="upper left")
     ax.set_title(title)
     return fig
 
@@ -133,13 +306,17 @@ def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
                 continue
             order = np.argsort(x[sel])
             xs, ys = x[sel][order], y[sel][order]
-            label = ", ".join([str(g)] + [f"{a}={val:g}" if isinstance(val, (float, np.floating))
-                                          else f"{a}={val}" for a, val in zip(others, v)])
+            name = law_name(g) if group_by == "contact.law" else str(g)
+            label = ", ".join([name] + [f"{a} = {val:g}" if isinstance(val, (float, np.floating))
+                                        else f"{a} = {val}" for a, val in zip(others, v)])
             ax.errorbar(xs, ys, yerr=[ys - low[sel][order], high[sel][order] - ys], marker="o",
                         linestyle=styles[v], color=colors[g], ms=3, capsize=2, label=label)
     ax.plot([0, 1], [0, 1], "k--", lw=1, label="$e_{out} = c_r$")
-    ax.set_xlabel(f"input restitution $c_r$ [-] ({restitution_axis})")
-    ax.set_ylabel(f"achieved restitution [-] ({output})")
+    ax.set_xlabel("input restitution $c_r$ [-]")
+    words = {"isolated_restitution": "restitution of the isolated contacts",
+             "first_isolated_restitution": "restitution of the first isolated contact",
+             "striker_rebound_ratio": "striker's rebound ratio"}
+    ax.set_ylabel(f"{words.get(output, 'achieved restitution (' + output + ')')} [-]")
     ax.set_xlim(0, 1.02)
     # 0 to 1 for a restitution; further where the column goes (a striker that follows the
     # chain has a negative rebound ratio).
@@ -149,7 +326,8 @@ def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
         fig.set_size_inches(11, 5)
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1))
     else:
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="upper left")
+    ax.set_title(f"{sweep.name}: achieved against input restitution")
     return fig
 
 
@@ -169,34 +347,52 @@ def energy(run: Run) -> plt.Figure:
     ax.plot(t, e["energy_balance"] * 1e3, "k--", lw=1, label="balance (constant if exact)")
     ax.set_xlabel("time [ms]")
     ax.set_ylabel("energy [mJ]")
-    ax.legend()
-    ax.set_title(f"{run.law.get('id', '')}: energy")
+    ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
+    # Beside the axes: the curves fill the plot (kinetic falls as dissipated rises).
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.set_size_inches(8.5, 4.5)
+    ax.set_title(f"{run.name}: energy ({law_name(run.law.get('id', ''))})")
     return fig
 
 
+# --- chaindem compare -----------------------------------------------------------------------
+
 def comparison_bars(values: dict[str, np.ndarray], labels: list[str], ylabel: str,
-                    title: str = "") -> plt.Figure:
-    """Grouped bars: one group per label (e.g. bead), one bar per series (e.g. law)."""
-    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(labels) * len(values) / 2 + 3), 4.5),
+                    title: str = "", xlabel: str = "") -> plt.Figure:
+    """Grouped bars: one group per label (e.g. bead), one bar per series (e.g. law); the legend
+    beside the axes, clear of the bars."""
+    fig, ax = plt.subplots(figsize=(max(8, 0.18 * len(labels) * len(values) + 5), 4.5),
                            constrained_layout=True)
     width = 0.8 / max(len(values), 1)
     x = np.arange(len(labels))
     for k, (name, v) in enumerate(values.items()):
         ax.bar(x + (k - (len(values) - 1) / 2) * width, v, width, label=name)
     ax.set_xticks(x, labels)
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     ax.set_title(title)
+    ax.grid(axis="y", color="0.85", lw=0.6)
+    ax.set_axisbelow(True)
     return fig
 
 
 def comparison(cmp: Comparison, metric: str = "peak_velocity", beads: list[int] | None = None) -> plt.Figure:
-    """Per-bead error of each law against the reference (a `chaindem compare` file)."""
+    """Per-bead error of each law against the reference (a `chaindem compare` file); beads are
+    chain beads from 0."""
     errors = cmp.errors[metric]
+    n = errors.shape[1]
     if beads is None:  # the beads of `chaindem compare`'s table
-        n = errors.shape[1]
         count = min(8, n)
         beads = [0] if count == 1 else [k * (n - 1) // (count - 1) for k in range(count)]
-    values = {law: errors[l, beads] for l, law in enumerate(cmp.laws)}
-    return comparison_bars(values, [f"#{b}" for b in beads], f"{metric} error [%]",
-                           f"{metric}: error against {cmp.reference}")
+    for b in beads:
+        if not 0 <= b < n:
+            raise ValueError(f"bead {b} is not in the chain (0..{n - 1})")
+    # The mean over the beads in the legend: a law with errors too small to see has a number.
+    values = {f"{law_name(law)} (mean {np.nanmean(errors[k]):.2g} %)": errors[k, beads]
+              for k, law in enumerate(cmp.laws)}
+    words, _ = METRICS.get(metric, (metric.replace("_", " "), ""))
+    return comparison_bars(
+        values, [str(b) for b in beads], f"error of the {words} [%]",
+        f"{cmp.case}: {words} error against the reference, {_reference_name(cmp.reference)}",
+        "chain bead (0 = first bead after the striker)")
