@@ -41,7 +41,7 @@ using Clock = std::chrono::steady_clock;
 
 struct SweepOptions {
   std::string sweep_path, output;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, unset;
   int threads = 1;  // --threads, or the OpenMP default (command_threads)
   bool quiet = false;
 };
@@ -57,6 +57,8 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
        " (default: OMP_NUM_THREADS or all cores)")
           .c_str())("set", po::value(&o.sets)->composing(),
                     "a case key for every case: --set section.key=value")(
+      "unset", po::value(&o.unset)->composing(),
+      "remove a key the base case gives, from every case: --unset section.key")(
       "quiet,q", po::bool_switch(&o.quiet), "no progress");
   const auto parsed = parse_command_line(args, desc, &o.sweep_path, "sweep", log);
   if (!parsed) return 2;
@@ -96,6 +98,7 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
 
 // Every case, parsed and built once before any runs, and its cost (steps x particles).
 struct ValidSweep {
+  std::vector<std::string> notes;  // how cases were read (law parameters ignored), each once
   SweepDefinition d;
   std::vector<double> cost;
   std::vector<std::optional<CaseConfig>> configs;  // parsed once, kept for the run
@@ -108,16 +111,19 @@ struct ValidSweep {
 ValidSweep validate(const SweepOptions& o) {
   ValidSweep v;
   v.d = read_sweep(o.sweep_path, o.sets);
+  v.d.unset = o.unset;
   if (!o.output.empty()) v.d.output = o.output;
   const std::size_t n = v.d.cases.size();
   v.cost.assign(n, 0.0);
   v.configs.resize(n);
   std::vector<std::string> invalid(n);
+  std::vector<std::vector<std::string>> notes(n);
 #pragma omp parallel for schedule(dynamic, 8) num_threads(o.threads)
   for (std::size_t k = 0; k < n; ++k) {
     try {
-      v.configs[k] = CaseConfig::load(v.d.base, case_overrides(v.d, k));
+      v.configs[k] = CaseConfig::load(v.d.base, case_overrides(v.d, k), v.d.unset);
       const RunSetup run = build_run(*v.configs[k]);
+      notes[k] = run.notes;
       v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
     } catch (const std::exception& e) {  // none may leave the parallel loop
       invalid[k] = case_label(v.d, k) + ": " + e.what();
@@ -125,6 +131,9 @@ ValidSweep validate(const SweepOptions& o) {
   }
   for (const auto& message : invalid)
     if (!message.empty()) throw CaseError(message);
+  for (const auto& case_notes : notes)
+    for (const std::string& note : case_notes)
+      if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end()) v.notes.push_back(note);
   return v;
 }
 
@@ -444,6 +453,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     return 2;
   }
   const SweepDefinition& d = v.d;
+  if (log)
+    for (const std::string& note : v.notes) *log << "chaindem sweep: note: " << note << "\n";
 
   try {
     check_output_path(d.output, {o.sweep_path, d.base});

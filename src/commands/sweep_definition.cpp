@@ -247,6 +247,8 @@ std::string signature(const SweepDefinition& d) {
     << d.text << "\n--- base " << d.base << "\n"
     << base.rdbuf() << "\n--- overrides\n";
   for (const auto& f : d.fixed) s << f << "\n";
+  if (!d.unset.empty()) s << "--- unset\n";  // a sweep without --unset keeps its signature
+  for (const auto& key : d.unset) s << key << "\n";
   return s.str();
 }
 

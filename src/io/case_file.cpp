@@ -688,7 +688,7 @@ std::string case_format_markdown() {
         "or\n"
         "axes, `compare --laws`), the file's parameters that the chosen law does not take are\n"
         "ignored, each with a note naming it (`note: case.ini: contact.restitution = 0.9 is not a\n"
-        "parameter of law 'hertz': ignored`), and the run records the case without them.\n"
+        "parameter of law 'hertz': ignored`), and `run` records the case without them.\n"
         "Parameters given on the command line must belong to the law chosen there. `--unset\n"
         "section.key` (`run`, `compare`, `sweep`) removes a key the file gives, as if it were not\n"
         "there: its default applies, or a required key is reported missing.\n";

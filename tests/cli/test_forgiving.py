@@ -138,6 +138,24 @@ class SwitchingLaws(unittest.TestCase):
                                             "law 'hertz': ignored"), 1)
 
 
+    def test_sweep_over_laws_with_different_parameters(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = os.path.join(tmp, "laws.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {DEFAULT_CASE}\n[set]\nsimulation.duration = 1e-4\n"
+                        "[axes]\ncontact.law = hertz, hunt_crossley\n")
+            out = os.path.join(tmp, "laws.h5")
+            r = chaindem("sweep", sweep, "-o", out, "--threads", "2", "--quiet",
+                         "--unset", "output.interval")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr.count("contact.restitution = 0.9 is not a parameter of "
+                                            "law 'hertz': ignored"), 1)
+            with h5py.File(out, "r") as f:
+                for name in f["cases"]:
+                    group = f["cases"][name]
+                    self.assertEqual(group["parameters"].attrs["output.interval"], "0")
+
+
 class Printed(unittest.TestCase):
     def test_no_nan_reaches_the_terminal_for_the_shipped_cases(self):
         with tempfile.TemporaryDirectory() as tmp:

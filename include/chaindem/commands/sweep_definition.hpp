@@ -30,6 +30,7 @@ struct SweepDefinition {
   std::string combine = "grid";
   std::string output;
   std::vector<std::string> fixed;  // "key=value" applied to every case
+  std::vector<std::string> unset;  // keys of the base case removed from every case (--unset)
   std::vector<Axis> axes;
   std::vector<std::vector<std::string>> cases;  // per case: the axis values
 };
