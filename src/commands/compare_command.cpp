@@ -804,7 +804,8 @@ void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& p
                  const LawRuns& runs, const Errors& errors) {
   out << "chaindem compare " << in.case_path << ": " << plan.beads << " chain beads, reference "
       << in.reference_name() << "\n"
-      << "relative error [%] per bead (bead index 0 = first chain bead); mean over the n "
+      << "relative error [%] per bead (bead index 0 = first chain bead; - where there is no "
+         "value); mean over the n "
          "beads where both the law and the reference have a value\n";
   std::string policies;
   for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
@@ -831,10 +832,18 @@ void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& p
     }
     out << "\n";
     for (std::size_t l = 0; l < plan.laws.size(); ++l) {
-      out << "  " << std::left << std::setw(30) << plan.laws[l] << std::right << std::setw(9)
-          << errors.mean_error.at(name)[l] << std::setw(5)
-          << static_cast<int>(errors.compared.at(name)[l]);
-      for (long long b : plan.shown) out << std::setw(9) << errors.at(l, name, b);
+      // A cell without a value (a bead the data do not measure, a pulse that never came) is
+      // "-": the terminal never shows "nan".
+      auto cell = [&](double x) {
+        if (std::isnan(x))
+          out << std::setw(9) << "-";
+        else
+          out << std::setw(9) << x;
+      };
+      out << "  " << std::left << std::setw(30) << plan.laws[l] << std::right;
+      cell(errors.mean_error.at(name)[l]);
+      out << std::setw(5) << static_cast<int>(errors.compared.at(name)[l]);
+      for (long long b : plan.shown) cell(errors.at(l, name, b));
       out << "\n";
     }
   }

@@ -244,6 +244,15 @@ class MeasuredData(unittest.TestCase):
         self.assertEqual(json.loads(tabbed)["errors"],
                          json.loads(subset)["errors"])
 
+    def test_beads_without_data_print_no_nan(self):
+        rows = [",".join([repr(t), repr(self.v[k, 0])]) for k, t in enumerate(self.time)]
+        csv = self.write("one.csv", "time,bead0", rows)
+        r = chaindem("compare", DEFAULT_CASE, "--laws", "edem_hertz_mindlin", "--reference-data",
+                     csv, "--beads", "0,5", "-o", os.path.join(self.tmp.name, "one.h5"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotRegex(r.stdout, r"(?i)\bnan\b")
+        self.assertRegex(r.stdout, r"edem_hertz_mindlin +[0-9.]+ +1 +[0-9.]+ +-\n")
+
     def test_milliseconds_without_a_unit_are_refused_with_the_reason(self):
         rows = [",".join([repr(t * 1e3), repr(self.v[k, 3])]) for k, t in enumerate(self.time)]
         csv = self.write("ms_plain.csv", "time,bead3", rows)
