@@ -2,7 +2,7 @@
 """Sweep throughput: cases per second on 1 and 2 threads, and the speed-up.
 
 The benchmark sweep: every hysteresis and viscous law that takes only a restitution
-(except jankowski_s000, see tests/cli/test_sweep.py) x restitution 0.1..1.0 x three striker
+(except jankowski_skrinjar, see tests/cli/test_sweep.py) x restitution 0.1..1.0 x three striker
 speeds, on the default case with a 10-bead chain (1 ms, output every 1e-5 s).
 
     /usr/bin/python3 bench/sweep_speedup.py [build/chaindem]
@@ -23,7 +23,7 @@ laws = []
 for line in subprocess.run([chaindem, "models", "--list"], capture_output=True, text=True,
                            check=True).stdout.splitlines():
     law, family, required = line.split("\t")
-    if family in ("hysteresis", "viscous") and required == "restitution" and law != "jankowski_s000":
+    if family in ("hysteresis", "viscous") and required == "restitution" and law != "jankowski_skrinjar":
         laws.append(law)
 with tempfile.TemporaryDirectory() as tmp:
     sweep = os.path.join(tmp, "sweep.ini")

@@ -33,7 +33,7 @@ inline const std::map<std::string, double (*)(double), std::less<>> hysteresis_a
     // Herbert & McWhannell (1977)
     {"herbert_mcwhannell", [](double c) { return 6 * (1 - c) / ((2 * c - 1) * (2 * c - 1) + 3); }},
     // Herbert & McWhannell (1977) as printed in Banerjee et al. (2017) (Eq. 25)
-    {"herbert_mcwhannell_s001", [](double c) { return 6 * (1 - c) / ((c - 1) * (c - 1) + 3); }},
+    {"herbert_mcwhannell_banerjee", [](double c) { return 6 * (1 - c) / ((c - 1) * (c - 1) + 3); }},
     // Lee & Wang (1983)
     {"lee_wang", [](double c) { return 3 * (1 - c) / 4; }},
     // Lankarani & Nikravesh (1990)
@@ -51,7 +51,7 @@ inline const std::map<std::string, double (*)(double), std::less<>> hysteresis_a
     // Hu & Guo (2015)
     {"hu_guo", [](double c) { return 3 * (1 - c) / (2 * c); }},
     // Hu & Guo (2015), the factor that reproduces Skrinjar et al. (2018), Table 2
-    {"hu_guo_s000", [](double c) { return 3 * (1 - c) / (4 * c); }},
+    {"hu_guo_skrinjar", [](double c) { return 3 * (1 - c) / (4 * c); }},
     // Hu, Hu, Jian, Liu & Wan (2011)
     {"hu_et_al", [](double c) { return -6.6626 * std::log(c) / (3.85238 + std::log(c)); }},
     // Shen, Xiang, Wang, Jiang & Wei (2018)

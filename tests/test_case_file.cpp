@@ -115,7 +115,7 @@ TEST(CaseFile, InvalidInputNamesTheKey) {
        "",
        "chain.materials: material 'stel' is not defined (defined: steel)"},
       {{"simulation.duration=0"}, "", "simulation.duration: 0 is out of range: allowed (0, inf) s"},
-      {{"contact.law=hertzz"}, "", "contact.law: 'hertzz' is not one of"},
+      {{"contact.law=hertzz"}, "", "contact.law: 'hertzz' is not a law of chaindem"},
       // A law chosen on the command line ignores the file's parameters it lacks (with a note),
       // not those given with it.
       {{"contact.law=hertz", "contact.restitution=0.5"},

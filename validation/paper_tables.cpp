@@ -57,7 +57,7 @@ int table_skrinjar_2018() {
        0.005,
        ""},
       {"lee_wang", {0.66, 0.69, 0.71, 0.74, 0.77, 0.80, 0.83, 0.87, 0.91, 0.95, 1.00}, 0.005, ""},
-      {"anagnostopoulos_s000",
+      {"anagnostopoulos_skrinjar",
        {1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00},
        0.005,
        "printed (inconsistent) form"},
@@ -65,7 +65,7 @@ int table_skrinjar_2018() {
        {0.66, 0.67, 0.67, 0.68, 0.70, 0.73, 0.76, 0.80, 0.85, 0.91, 1.00},
        0.005,
        ""},
-      {"jankowski_s000",
+      {"jankowski_skrinjar",
        {0.07, 0.44, 0.63, 0.74, 0.80, 0.85, 0.89, 0.91, 0.94, 0.96, 1.00},
        0.0,
        "not reproducible by any reading"},
@@ -85,7 +85,7 @@ int table_skrinjar_2018() {
        {0.03, 0.12, 0.21, 0.30, 0.37, 0.43, 0.48, 0.52, 0.55, 0.58, 0.61},
        0.025,
        "paper +0.01..0.023 high"},
-      {"hu_guo_s000",
+      {"hu_guo_skrinjar",
        {0.01, 0.15, 0.31, 0.45, 0.56, 0.66, 0.75, 0.82, 0.89, 0.95, 1.00},
        0.005,
        "halved factor"},
@@ -110,7 +110,7 @@ int table_skrinjar_2018() {
       // Laws singular at c_r = 0 refuse it; how Skrinjar et al. (2018) evaluated that column is not
       // stated.
       const bool refused =
-          r && !r->admits(c_r) && c_r == 0.0 && std::string(row.id) != "anagnostopoulos_s000";
+          r && !r->admits(c_r) && c_r == 0.0 && std::string(row.id) != "anagnostopoulos_skrinjar";
       if (refused) {
         std::printf("   --- /%4.2f", row.printed[i]);
         excluded.push_back(std::string(row.id) + " at c_r = 0: factor infinite, refused");
@@ -144,7 +144,7 @@ int table_skrinjar_2018() {
       "|chaindem - printed| = %.4f, %d outside tolerance.\n",
       collisions, seconds, checked, worst, failures);
   std::printf(
-      "Not targets: jankowski_s000 (as printed the bodies never separate: e = 0 above);\n"
+      "Not targets: jankowski_skrinjar (as printed the bodies never separate: e = 0 above);\n"
       "c_r = 0 of laws singular there (%zu cells).\n",
       excluded.size());
   return failures == 0 ? 0 : 1;
@@ -166,7 +166,7 @@ int table_banerjee_2017() {
        {25.09, 10.86, 2.81, 0.01, 27.23, 25.31, 17.49, 125.44, 32.60, 6.56},
        {},
        {true, true, true, true, true, true, true, true, true, true}},
-      {"herbert_mcwhannell_s001",
+      {"herbert_mcwhannell_banerjee",
        {22.67, 7.57, 0.13, 0.01, 23.71, 16.88, 0.85, 113.36, 22.70, 0.32},
        {},
        {true, true, true, true, true, true, true, true, true, true}},

@@ -87,6 +87,7 @@ std::vector<KeySpec> build_case_keys() {
   // [contact]
   std::vector<std::string> law_ids;
   for (const auto& law : all_laws()) law_ids.emplace_back(law.id);
+  for (const RenamedLaw& r : renamed_laws()) law_ids.emplace_back(r.old_id);  // still read
   k.push_back(other("contact.law", ValueKind::word, "-",
                     "normal contact law (`chaindem models` lists them)", "", true, law_ids));
   k.push_back(other("contact.tension", ValueKind::word, "-",
@@ -318,10 +319,15 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       if (v.empty()) return "empty value";
       if (!k.choices.empty() &&
           std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
-        if (k.choices.size() > 8)  // a long list helps less than the names closest to the word
+        if (k.key == "contact.law") {  // the names closest to the word, not the whole list
+          std::vector<std::string> ids;
+          for (const auto& law : all_laws()) ids.emplace_back(law.id);
+          return "'" + v + "' is not a law of chaindem" + did_you_mean(v, ids) +
+                 " (`chaindem models --list` lists the " + std::to_string(ids.size()) + " laws)";
+        }
+        if (k.choices.size() > 8)
           return "'" + v + "' is not one of its " + std::to_string(k.choices.size()) + " values" +
-                 did_you_mean(v, k.choices) +
-                 (k.key == "contact.law" ? " (`chaindem models --list` lists the laws)" : "");
+                 did_you_mean(v, k.choices);
         std::string allowed;
         for (const auto& c : k.choices) allowed += (allowed.empty() ? "" : ", ") + c;
         return "'" + v + "' is not one of: " + allowed;

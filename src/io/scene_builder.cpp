@@ -42,6 +42,9 @@ const LawEntry& resolve_law(const CaseConfig& cfg, LawParams& params, bool ignor
                             RunSetup& run) {
   const LawEntry* law = find_law(cfg.text("contact.law"));
   if (!law) cfg.fail("contact.law", "unknown law '" + cfg.text("contact.law") + "'");
+  if (cfg.text("contact.law") != law->id)
+    run.notes.push_back(cfg.where("contact.law") + ": law '" + cfg.text("contact.law") +
+                        "' is now called '" + std::string(law->id) + "'");
   const bool law_apart = ignore_foreign || cfg.from_command_line("contact.law");
   LawParams given;
   for (const auto& [key, value] : cfg.resolved()) {

@@ -176,7 +176,19 @@ std::span<const LawEntry> all_laws() {
   return laws;
 }
 
+std::span<const RenamedLaw> renamed_laws() {
+  // The variants "as printed" in a review were named after the review's number in an early list.
+  static constexpr RenamedLaw renamed[] = {
+      {"anagnostopoulos_s000", "anagnostopoulos_skrinjar"},
+      {"herbert_mcwhannell_s001", "herbert_mcwhannell_banerjee"},
+      {"hu_guo_s000", "hu_guo_skrinjar"},
+      {"jankowski_s000", "jankowski_skrinjar"}};
+  return renamed;
+}
+
 const LawEntry* find_law(std::string_view id) {
+  for (const RenamedLaw& r : renamed_laws())
+    if (r.old_id == id) id = r.id;
   for (const auto& law : all_laws())
     if (law.id == id) return &law;
   return nullptr;

@@ -496,7 +496,7 @@ INITIAL = [
                 ["line 5 (body 3), column 3 ('radius')", "radius 2000 m is out of range",
                  "allowed [1e-09, 1000] m"]),
     initial_row("initial state at 1e5 m/s", state_csv(cells={(0, 1): "1e5"}),
-                ["line 2 (body 0)", "speed 100000 m/s is out of range", "at most 10000 m/s"]),
+                ["line 2 (body 0)", "speed 1e+05 m/s is out of range", "at most 10000 m/s"]),
     initial_row("initial state with a unit in a cell", state_csv(cells={(1, 0): "0.015 m"}),
                 ["line 3 (body 1), column 1 ('x')", "'0.015 m' is not a number"]),
     initial_row("initial state in millimetres", state_csv("x [mm],vx"),

@@ -26,7 +26,7 @@ TIMING = {"wall_time", "ns_per_bead_step"}
 def laws_with_only_restitution():
     """Every hysteresis and viscous law whose only required parameter is the restitution.
 
-    Except jankowski_s000, Skrinjar et al. (2018), Table 1's Jankowski row as printed: dimensionally inconsistent,
+    Except jankowski_skrinjar, Skrinjar et al. (2018), Table 1's Jankowski row as printed: dimensionally inconsistent,
     kept only to document that the row cannot be reproduced. Its damping K delta^(1/2)/v0 is so
     stiff that a stable explicit step is ~1e-11 s (a 0.3 ms chain takes minutes).
     """
@@ -36,7 +36,7 @@ def laws_with_only_restitution():
     for line in out.splitlines():
         law, family, required = line.split("\t")
         if family in ("hysteresis", "viscous") and required == "restitution" \
-                and law != "jankowski_s000":
+                and law != "jankowski_skrinjar":
             laws[law] = family
     return laws
 

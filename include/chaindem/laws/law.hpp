@@ -140,6 +140,12 @@ struct LawEntry {
 std::span<const LawEntry> all_laws();
 /// The law with this identifier, or nullptr.
 const LawEntry* find_law(std::string_view id);
+/// The identifier a law had in earlier versions of chaindem and has now, for case files written
+/// then: find_law accepts the old names too.
+struct RenamedLaw {
+  std::string_view old_id, id;
+};
+std::span<const RenamedLaw> renamed_laws();
 
 /// A published law chaindem does not implement, and why.
 struct UnimplementedLaw {

@@ -94,7 +94,7 @@ constexpr std::array rows{
         [](double c) { return 6.0 * (1.0 - c) / ((2.0 * c - 1.0) * (2.0 * c - 1.0) + 3.0); },
         false),
     hysteresis(
-        "herbert_mcwhannell_s001", "Herbert-McWhannell as printed in Banerjee et al. (2017)",
+        "herbert_mcwhannell_banerjee", "Herbert-McWhannell as printed in Banerjee et al. (2017)",
         "Banerjee et al. (2017), Eq. 25", "alpha = 6 (1 - c_r) / ((c_r - 1)^2 + 3)",
         "reproduces Banerjee et al. (2017), Table 1 (misprinted form)",
         [](double c) { return 6.0 * (1.0 - c) / ((c - 1.0) * (c - 1.0) + 3.0); }, false),
@@ -162,7 +162,7 @@ constexpr std::array rows{
         "alpha = 3 (1 - c_r)/(2 c_r)", "self-consistent derivation (Autiero et al. 2022)",
         [](double c) { return 1.5 * (1.0 - c) / c; }, true),
     hysteresis(
-        "hu_guo_s000", "Hu-Guo factor that reproduces Skrinjar et al. (2018), Table 2",
+        "hu_guo_skrinjar", "Hu-Guo factor that reproduces Skrinjar et al. (2018), Table 2",
         "Skrinjar et al. (2018), Table 2", "alpha = 3 (1 - c_r)/(4 c_r)",
         "half the published factor; as in the DyS code",
         [](double c) { return 0.75 * (1.0 - c) / c; }, true),
@@ -207,7 +207,7 @@ constexpr std::array rows{
              Family::hysteresis, Kernel::linear_hysteresis, TensionPolicy::clamp,
              linear_hysteresis_params, [](double c) { return 0.75 * (1.0 - c * c); },
              prepare_linear_hysteresis},
-    LawEntry{"jankowski_s000",
+    LawEntry{"jankowski_skrinjar",
              "Jankowski as printed in Skrinjar et al. (2018), Table 1 (not reproducible)",
              "Skrinjar et al. (2018), Table 1", "F = K delta^(3/2) + chi delta^(1/2) v",
              "chi = 2 (-ln c_r)/sqrt(pi^2 + ln^2 c_r) K/v0",
