@@ -241,8 +241,10 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
   constexpr std::int64_t chunk = 256;
   while (sim.step_count() < run.steps) {
     if (control.stop && *control.stop) {
-      // SIGTERM, what batch systems send before they kill a job: keep what was computed.
-      if (checkpoints && *control.stop == SIGTERM) {
+      // SIGTERM, what batch systems send before they kill a job: keep what was computed. A run
+      // that continues a checkpoint keeps it on any stop: what was computed before this
+      // invocation is not its to discard.
+      if (checkpoints && (*control.stop == SIGTERM || resumed)) {
         checkpoints->write(sim, writer, records, wall_time());
         writer.keep_partial();
         throw Interrupted(*control.stop, sim.time(), checkpoints->path);
@@ -443,7 +445,9 @@ void forget(const std::string& path, const std::optional<Resume>& resume) {
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                         const RunControl& control) {
   const CheckpointPlan* plan = control.checkpoint;
-  const bool swmr = plan && plan->interval > 0.0;
+  // SWMR keeps the file on disk consistent whatever happens to the process: needed by periodic
+  // checkpoints, and by a restart, whose checkpoint counts frames of the file it now writes.
+  const bool swmr = plan && (plan->interval > 0.0 || plan->restart);
   auto make_writer = [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
     return std::make_unique<H5mdWriter>(path, meta, sim, contacts, swmr);
   };

@@ -4,6 +4,7 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -36,8 +37,15 @@ void write_records(hid_t parent, const std::string& name, const StateArchive& ar
   for (const auto& [key, bytes] : archive.records()) {
     const hsize_t n = bytes.size();
     Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
+    // A checksum on every record: a checkpoint damaged on disk is refused, not restored.
+    Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), "plist"), H5Pclose);
+    if (n > 0) {
+      const hsize_t chunk = std::min<hsize_t>(n, hsize_t{1} << 20);
+      check_status(H5Pset_chunk(plist.get(), 1, &chunk), "chunk");
+      check_status(H5Pset_fletcher32(plist.get()), "checksum");
+    }
     Handle d(check(H5Dcreate2(g.get(), key.c_str(), H5T_NATIVE_UCHAR, space.get(), H5P_DEFAULT,
-                              H5P_DEFAULT, H5P_DEFAULT),
+                              plist.get(), H5P_DEFAULT),
                    "dataset " + key),
              H5Dclose);
     if (n > 0)

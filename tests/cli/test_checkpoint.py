@@ -24,7 +24,7 @@ import same_results  # noqa: E402  (the comparison of two outputs, bit for bit)
 # A 3000-bead steel chain against a wall, struck at 2 m/s; long enough (a few seconds) to be
 # stopped in the middle.
 CASE = """[simulation]
-duration = 0.03
+duration = 0.06
 [contact]
 {contact}
 [material.steel]
@@ -91,7 +91,7 @@ class Restart(unittest.TestCase):
                 time.sleep(0.2)
             else:
                 wait_for(out + ".partial", proc)
-                time.sleep(0.4)
+                time.sleep(0.15)
             proc.send_signal(stop)
             _, err = proc.communicate(timeout=120)
             if stop == signal.SIGKILL:
@@ -138,6 +138,60 @@ class Restart(unittest.TestCase):
              "output.checkpoint_interval=0.1"],
             signal.SIGKILL, restart_sets=["simulation.threads=2"])
         self.assertTrue(0 < step < steps, (step, steps))
+
+    def test_a_stopped_or_killed_restart_restarts_again(self):
+        # The restart writes in SWMR mode even without periodic checkpoints, since its checkpoint
+        # counts frames of the file it writes; Ctrl-C of a restart keeps what earlier runs made.
+        with tempfile.TemporaryDirectory() as tmp:
+            case = self.case(tmp, LAWS["hysteresis"])
+            ref = os.path.join(tmp, "ref.h5")
+            self.assertEqual(run(case, "-o", ref, "-q").returncode, 0)
+            out = os.path.join(tmp, "cut.h5")
+            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            wait_for(out + ".partial", proc)
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=120)
+            for stop in (signal.SIGKILL, signal.SIGINT):
+                proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q", "--restart"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                wait_for(out + ".partial", proc)
+                deadline = time.time() + 60
+                while os.path.exists(out + ".partial.previous") and time.time() < deadline:
+                    time.sleep(0.02)
+                time.sleep(0.3)  # frames written after the checkpoint's
+                proc.send_signal(stop)
+                _, err = proc.communicate(timeout=120)
+                self.assertNotEqual(proc.returncode, 0, "the restart ended before the signal")
+                self.assertTrue(os.path.exists(out + ".checkpoint"), (stop, err))
+                self.assertTrue(os.path.exists(out + ".partial"), (stop, err))
+            r = run(case, "-o", out, "-q", "--restart")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(same_results.differences(ref, out), [])
+
+    def test_a_damaged_checkpoint_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = self.case(tmp, LAWS["elastic"])
+            out = os.path.join(tmp, "out.h5")
+            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            wait_for(out + ".partial", proc)
+            time.sleep(0.2)
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=120)
+            with h5py.File(out + ".checkpoint", "r") as f:
+                d = f["simulation/position"]
+                offset = d.id.get_chunk_info(0).byte_offset + 100
+            with open(out + ".checkpoint", "r+b") as f:  # one bit of one position
+                f.seek(offset)
+                byte = f.read(1)[0]
+                f.seek(offset)
+                f.write(bytes([byte ^ 1]))
+            r = run(case, "-o", out, "-q", "--restart")
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(f"cannot restart: cannot read the checkpoint '{out}.checkpoint'",
+                          r.stderr)
 
     def test_restart_refusals(self):
         with tempfile.TemporaryDirectory() as tmp:
