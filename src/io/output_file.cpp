@@ -217,13 +217,21 @@ void PartialOutput::sync() {
   if (failure) throw error("fsync " + partial_ + ": " + std::strerror(failure));
 }
 
-hid_t PartialOutput::reopen_hdf5() {
+void PartialOutput::close_file() {
   hdf5::quiet_errors();
+  // HDF5 does not close a file while objects in it are open, yet reports success: the file
+  // would be written later, or never.
   const ssize_t open =
       H5Fget_obj_count(file_, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR);
   if (open != 0) throw error(std::to_string(open) + " HDF5 object(s) still open");
+  // Flushing first: a failure here leaves the file open, to be given up (discard) rather than
+  // closed; once flushed, the file closes without writing much.
   if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0) throw error("flush: " + hdf5::error_reason());
   if (H5Fclose(std::exchange(file_, -1)) < 0) throw error("close: " + hdf5::error_reason());
+}
+
+hid_t PartialOutput::reopen_hdf5() {
+  close_file();
   const hid_t id = H5Fopen(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
   if (id < 0) throw error("reopening " + partial_ + ": " + hdf5::error_reason());
   file_ = id;
@@ -257,16 +265,7 @@ void PartialOutput::write_companion(Companion& c) {
 void PartialOutput::close_hdf5() {
   if (file_ < 0) return;
   try {
-    hdf5::quiet_errors();
-    // HDF5 does not close a file while objects in it are open, yet reports success: the file
-    // would be written later, or never.
-    const ssize_t open =
-        H5Fget_obj_count(file_, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR);
-    if (open != 0) throw error(std::to_string(open) + " HDF5 object(s) still open");
-    // Flushing first: a failure here leaves the file open, to be given up (discard) rather than
-    // closed; once flushed, the file closes without writing much.
-    if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0) throw error("flush: " + hdf5::error_reason());
-    if (H5Fclose(std::exchange(file_, -1)) < 0) throw error("close: " + hdf5::error_reason());
+    close_file();
   } catch (...) {
     discard();
     throw;

@@ -65,6 +65,17 @@ def wait_for(path, proc, timeout=120):
         time.sleep(0.02)
 
 
+def stop_after(case, out, seconds):
+    """Runs `case` to `out` and sends SIGTERM `seconds` after its partial file appears."""
+    proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(out + ".partial", proc)
+    time.sleep(seconds)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=120)
+    return proc.returncode
+
+
 class Restart(unittest.TestCase):
     def case(self, tmp, contact):
         path = os.path.join(tmp, "case.ini")
@@ -147,12 +158,7 @@ class Restart(unittest.TestCase):
             ref = os.path.join(tmp, "ref.h5")
             self.assertEqual(run(case, "-o", ref, "-q").returncode, 0)
             out = os.path.join(tmp, "cut.h5")
-            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            wait_for(out + ".partial", proc)
-            time.sleep(0.3)
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=120)
+            stop_after(case, out, 0.3)
             for stop in (signal.SIGKILL, signal.SIGINT):
                 proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q", "--restart"],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -174,12 +180,7 @@ class Restart(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             case = self.case(tmp, LAWS["elastic"])
             out = os.path.join(tmp, "out.h5")
-            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            wait_for(out + ".partial", proc)
-            time.sleep(0.2)
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=120)
+            stop_after(case, out, 0.2)
             with h5py.File(out + ".checkpoint", "r") as f:
                 d = f["simulation/position"]
                 offset = d.id.get_chunk_info(0).byte_offset + 100
@@ -202,12 +203,7 @@ class Restart(unittest.TestCase):
             self.assertIn(f"cannot restart: there is no checkpoint '{out}.checkpoint'", r.stderr)
             self.assertEqual(sorted(os.listdir(tmp)), ["case.ini"])
 
-            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            wait_for(out + ".partial", proc)
-            time.sleep(0.2)
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=120)
+            stop_after(case, out, 0.2)
             left = sorted(os.listdir(tmp))
             self.assertEqual(left, ["case.ini", "out.h5.checkpoint", "out.h5.partial"])
 

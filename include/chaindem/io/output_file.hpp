@@ -116,6 +116,8 @@ class PartialOutput {
     bool placed = false;  // renamed to its own name
   };
   void write_companion(Companion& c);
+  /// Flushes and closes the HDF5 file, every object in it closed, each step checked.
+  void close_file();
   void discard() noexcept;
 
   std::string path_, partial_;
