@@ -19,12 +19,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     cfg = CaseConfig::load(options.case_path, options.overrides, options.unset);
     run = build_run(cfg);
     for (const std::string& note : run.notes) err << "chaindem: note: " << note << "\n";
-    if (!run.ignored_keys.empty()) {  // recorded without them, the keys reproduce the run
-      std::vector<std::string> unset = options.unset;
-      unset.insert(unset.end(), run.ignored_keys.begin(), run.ignored_keys.end());
-      cfg = CaseConfig::load(options.case_path, options.overrides, unset);
-      run = build_run(cfg);
-    }
+    cfg.forget(run.ignored_keys);  // recorded without them, the keys reproduce the run
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";
     return 2;

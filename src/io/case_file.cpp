@@ -623,6 +623,14 @@ void CaseConfig::fail(std::string_view key, const std::string& what) const {
   throw CaseError(where(key) + ": " + what);
 }
 
+void CaseConfig::forget(const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    values_.erase(key);
+    given_.erase(key);
+    from_command_line_.erase(key);
+  }
+}
+
 bool CaseConfig::from_command_line(std::string_view key) const {
   return from_command_line_.count(std::string(key)) > 0;
 }

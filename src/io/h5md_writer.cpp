@@ -707,17 +707,16 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
       Handle d(check(H5Dopen2(id, s.path.c_str(), H5P_DEFAULT), s.path), H5Dclose);
       s.data->append_from(d.get(), s.begin, s.end);
       if (s.data == &m.clock.time) {  // the frames' times, for the XDMF file
-        Handle again(check(H5Dopen2(id, s.path.c_str(), H5P_DEFAULT), s.path), H5Dclose);
         frame_times_.resize(static_cast<std::size_t>(at.frames));
-        Handle space(check(H5Dget_space(again.get()), "space"), H5Sclose);
+        Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
         const hsize_t start = 0, count = frame_times_.size();
         if (count > 0) {
           check_status(
               H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr),
               "select");
           Handle memory(check(H5Screate_simple(1, &count, nullptr), "space"), H5Sclose);
-          check_status(H5Dread(again.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(),
-                               H5P_DEFAULT, frame_times_.data()),
+          check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
+                               frame_times_.data()),
                        "read time");
         }
       }

@@ -419,6 +419,14 @@ class Hdf5Reader {
     return out;
   }
 
+  hdf5::Handle open_attribute(const std::string& object, const char* name,
+                              const std::string& what) const {
+    return hdf5::Handle(hdf5::check(H5Aopen_by_name(file_handle_.get(), object.c_str(), name,
+                                                    H5P_DEFAULT, H5P_DEFAULT),
+                                    what),
+                        H5Aclose);
+  }
+
   // A string array attribute (variable or fixed length); nullopt when absent.
   std::optional<std::vector<std::string>> strings_attribute(const std::string& object,
                                                             const char* name) const {
@@ -427,10 +435,7 @@ class Hdf5Reader {
         H5Aexists_by_name(file_handle_.get(), object.c_str(), name, H5P_DEFAULT) <= 0)
       return std::nullopt;
     const std::string what = object + " attribute " + name;
-    Handle attr(
-        check(H5Aopen_by_name(file_handle_.get(), object.c_str(), name, H5P_DEFAULT, H5P_DEFAULT),
-              what),
-        H5Aclose);
+    hdf5::Handle attr = open_attribute(object, name, what);
     Handle type(check(H5Aget_type(attr.get()), what), H5Tclose);
     if (H5Tget_class(type.get()) != H5T_STRING)
       fail_file(file_, "has " + what + ", which is not a list of strings");
@@ -473,10 +478,7 @@ class Hdf5Reader {
     if (H5Aexists_by_name(file_handle_.get(), object.c_str(), name, H5P_DEFAULT) <= 0)
       return std::nullopt;
     const std::string what = object + " attribute " + name;
-    Handle attr(
-        check(H5Aopen_by_name(file_handle_.get(), object.c_str(), name, H5P_DEFAULT, H5P_DEFAULT),
-              what),
-        H5Aclose);
+    hdf5::Handle attr = open_attribute(object, name, what);
     Handle space(check(H5Aget_space(attr.get()), what), H5Sclose);
     if (H5Sget_simple_extent_npoints(space.get()) != 1) return std::nullopt;
     long long value = 0;

@@ -92,6 +92,9 @@ class CaseConfig {
   const std::map<std::string, std::string>& resolved() const { return values_; }
   const std::string& origin() const { return origin_; }
   const std::string& source_text() const { return source_text_; }
+  /// Removes keys the run did not use (RunSetup::ignored_keys), so that resolved() holds only
+  /// what reproduces it.
+  void forget(const std::vector<std::string>& keys);
   /// Throws CaseError naming `key`.
   [[noreturn]] void fail(std::string_view key, const std::string& what) const;
 

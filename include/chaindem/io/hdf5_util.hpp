@@ -92,17 +92,21 @@ class Handle {
   herr_t (*close_)(hid_t) = nullptr;
 };
 
+// A file access property list for the file format `format` (both bounds), with metadata
+// gathered in 1 MiB blocks.
+inline hid_t file_access_in(H5F_libver_t format) {
+  const hid_t p = check(H5Pcreate(H5P_FILE_ACCESS), "file access plist");
+  check_status(H5Pset_libver_bounds(p, format, format), "format bounds");
+  check_status(H5Pset_meta_block_size(p, 1 << 20), "metadata block");
+  return p;
+}
+
 // File access for every file chaindem writes: the HDF5 1.8 object format, whose groups keep
 // their links in the object header (no B-tree and local heap per group). Creating a group costs
 // a fraction of the 1.6 format's, which matters in sweeps (dozens of groups per case, created
 // while the file's lock is held); every reader since HDF5 1.8 (2008) reads it.
 inline hid_t file_access() {
-  static const hid_t fapl = [] {
-    const hid_t p = check(H5Pcreate(H5P_FILE_ACCESS), "file access plist");
-    check_status(H5Pset_libver_bounds(p, H5F_LIBVER_V18, H5F_LIBVER_V18), "format bounds");
-    check_status(H5Pset_meta_block_size(p, 1 << 20), "metadata block");
-    return p;
-  }();
+  static const hid_t fapl = file_access_in(H5F_LIBVER_V18);
   return fapl;
 }
 
@@ -110,12 +114,7 @@ inline hid_t file_access() {
 // writer's crash: the HDF5 1.10 format, which single-writer/multiple-reader (SWMR) writing needs.
 // A file written this way can be read by HDF5 1.10 or later (h5py, MATLAB R2021b on, ParaView).
 inline hid_t swmr_file_access() {
-  static const hid_t fapl = [] {
-    const hid_t p = check(H5Pcreate(H5P_FILE_ACCESS), "file access plist");
-    check_status(H5Pset_libver_bounds(p, H5F_LIBVER_V110, H5F_LIBVER_V110), "format bounds");
-    check_status(H5Pset_meta_block_size(p, 1 << 20), "metadata block");
-    return p;
-  }();
+  static const hid_t fapl = file_access_in(H5F_LIBVER_V110);
   return fapl;
 }
 
