@@ -28,7 +28,9 @@
 #include "chaindem/commands/sweep_file.hpp"
 #include "chaindem/commands/sweep_scheduler.hpp"
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/journaled_file.hpp"
 #include "chaindem/io/output_file.hpp"
+#include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -42,7 +44,8 @@ using Clock = std::chrono::steady_clock;
 struct SweepOptions {
   std::string sweep_path, output;
   std::vector<std::string> sets, unset;
-  int threads = 1;  // --threads, or the OpenMP default (command_threads)
+  int threads = 1;                   // --threads, or the OpenMP default (command_threads)
+  double checkpoint_interval = 5.0;  // seconds between checkpoints of the partial file
   bool quiet = false;
 };
 
@@ -59,7 +62,9 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
                     "a case key for every case: --set section.key=value")(
       "unset", po::value(&o.unset)->composing(),
       "remove a key the base case gives, from every case: --unset section.key")(
-      "quiet,q", po::bool_switch(&o.quiet), "no progress");
+      "checkpoint-interval", po::value(&o.checkpoint_interval),
+      "seconds between checkpoints of the partial file, to which a killed sweep returns: "
+      "0.01 to 1e9 (default 5)")("quiet,q", po::bool_switch(&o.quiet), "no progress");
   const auto parsed = parse_command_line(args, desc, &o.sweep_path, "sweep", log);
   if (!parsed) return 2;
   if (parsed->count("help")) {
@@ -89,6 +94,9 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
   }
   try {
     o.threads = command_threads(*parsed);
+    if (!(o.checkpoint_interval >= 0.01 && o.checkpoint_interval <= 1e9))
+      throw CaseError("--checkpoint-interval: " + number_text(o.checkpoint_interval) +
+                      " s is outside the allowed range 0.01 to 1e9 s");
   } catch (const CaseError& e) {
     if (log) *log << "chaindem sweep: invalid input: " << e.what() << "\n";
     return 2;
@@ -156,13 +164,18 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
   using namespace hdf5;
   try {
     PartialOutput created(d.output, p.path);
-    const hid_t f = created.create_hdf5();
+    const hid_t f = created.create_hdf5(journaled_file_access());
     try {
       write_definition(f, d, sig);
     } catch (const std::exception& e) {
       throw created.error(e.what());
     }
     created.flush();
+    try {
+      journal_checkpoint(f);  // a kill from here on leaves at least the definition
+    } catch (const std::exception& e) {
+      throw created.error(e.what());
+    }
     p.file = Handle(created.keep_partial(), H5Fclose);
     p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
   } catch (const OutputError& e) {
@@ -177,9 +190,12 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
 void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig, int rank,
                     int ranks) {
   using namespace hdf5;
-  const hid_t id = H5Fopen(p.path.c_str(), H5F_ACC_RDWR, file_access());
+  // Opened through its journal: a file a kill left is returned to its last checkpoint first.
+  const hid_t id = H5Fopen(p.path.c_str(), H5F_ACC_RDWR, journaled_file_access());
   if (id < 0) {
-    p.problem = p.path + " cannot be reopened (killed while writing?); delete it to start over";
+    p.problem = p.path + " cannot be reopened (" + error_reason() +
+                "); it is no other process's (this sweep holds the output's lock): delete it to "
+                "start over";
     p.status = 1;
     return;
   }
@@ -214,7 +230,9 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
                             ".partial";
   try {
     const std::string sig = signature(d);
-    if (!fs::exists(p.path))
+    // A kill before the file's first checkpoint (its definition on disk) leaves it empty.
+    if (fs::exists(p.path)) hdf5::recover_journal(p.path);
+    if (!fs::exists(p.path) || fs::file_size(p.path) == 0)
       create_partial(p, d, sig);
     else
       reopen_partial(p, d, sig, rank, ranks);
@@ -243,11 +261,15 @@ struct RunOutcome {
 
 // Runs `todo` (this rank's unfinished cases, longest first) on `threads` threads into
 // /cases of `partial`. A finished case is queued for writing (WriteQueue), its group labelled
-// with this invocation's id; at most every 5 s a write flushes the file (a flush costs more as
-// the file grows): a later kill, even SIGKILL, finds a readable file with every case finished
-// before the last flush.
+// with this invocation's id; at most every --checkpoint-interval (5 s) a write flushes the file (a
+// flush costs more as the file grows) and makes that its checkpoint (journaled_file.hpp): a later
+// kill, even SIGKILL at any instant, leaves a file that reopens with every case written before the
+// checkpoint.
 RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
-                     const std::vector<std::size_t>& todo, int threads, Progress& progress) {
+                     const std::vector<std::size_t>& todo, const SweepOptions& o,
+                     Progress& progress) {
+  const int threads = o.threads;
+  const auto checkpoint_interval = std::chrono::duration<double>(o.checkpoint_interval);
   const std::size_t n = v.d.cases.size();
   RunOutcome r;
   r.failures.resize(n);
@@ -295,9 +317,10 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
         try {
           std::lock_guard lock(h5);
           const auto now = Clock::now();
-          if (now - last_flush > std::chrono::seconds(5)) {
+          if (now - last_flush > checkpoint_interval) {
             hdf5::check_status(H5Fflush(partial.file.get(), H5F_SCOPE_GLOBAL),
                                "flush " + partial.path);
+            hdf5::journal_checkpoint(partial.file.get());  // a kill returns the file to here
             last_flush = now;
           }
           // The summary row, as written (and as read_case would read it back).
@@ -504,7 +527,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   install_stop_handlers();
   Progress progress(o.quiet ? nullptr : log, static_cast<std::int64_t>(todo.size()), "sweep",
                     "cases", true);
-  RunOutcome r = run_cases(v, partial, cases_group.get(), todo, o.threads, progress);
+  RunOutcome r = run_cases(v, partial, cases_group.get(), todo, o, progress);
   phase("run cases");
   if (timing && log) {
     *log << "sweep timing: of which writing finished cases " << r.writing << " s\n";

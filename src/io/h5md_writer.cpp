@@ -341,7 +341,7 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
       output_(std::make_unique<PartialOutput>(path)),
       path_(std::move(path)),
       swmr_(swmr) {
-  impl_->root = output_->create_hdf5(swmr);
+  impl_->root = output_->create_hdf5(swmr ? hdf5::swmr_file_access() : hdf5::file_access());
   particles_ = sim.particles().size();
   try {
     impl_->create();

@@ -397,6 +397,15 @@ hid_t journaled_file_access() {
   return fapl;
 }
 
+void recover_journal(const std::string& path) {
+  const std::string journal = journal_path(path);
+  if (::access(journal.c_str(), F_OK) != 0) return;
+  quiet_errors();
+  if (replay(path, journal) < 0) throw Error(error_reason());
+  if (::unlink(journal.c_str()) != 0)
+    throw Error("removing journal " + journal + ": " + std::strerror(errno));
+}
+
 void journal_checkpoint(hid_t file) {
   const Handle access(check(H5Fget_access_plist(file), "file access"), H5Pclose);
   if (H5Pget_driver(access.get()) != driver())

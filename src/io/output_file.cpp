@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/journaled_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -186,11 +187,12 @@ OutputError PartialOutput::error(const std::string& reason) const {
   return OutputError("cannot write '" + path_ + "': " + reason);
 }
 
-hid_t PartialOutput::create_hdf5(bool swmr) {
+hid_t PartialOutput::create_hdf5(hid_t access) {
   if (!lock_ && locks_) lock_ = std::make_unique<OutputLock>(path_);
   hdf5::quiet_errors();
-  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT,
-                             swmr ? hdf5::swmr_file_access() : hdf5::file_access());
+  // A journal a killed sweep left beside an earlier partial file belongs to none of this one.
+  remove_regular_file(hdf5::journal_path(partial_));
+  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
   if (id < 0) {
     const std::string reason = hdf5::error_reason();
     discard();  // the file may exist, empty: HDF5 creates it, then fails to write its header
@@ -300,6 +302,7 @@ void PartialOutput::discard() noexcept {
   // failed can crash HDF5), and its name removed; the system frees it when the program ends.
   file_ = -1;
   remove_regular_file(partial_);
+  remove_regular_file(hdf5::journal_path(partial_));  // of a file written through the journal
   for (Companion& c : companions_) {
     remove_regular_file(c.path + ".partial");
     if (c.placed) remove_regular_file(c.path);

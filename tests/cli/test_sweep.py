@@ -252,6 +252,14 @@ class LongCases(unittest.TestCase):
                 self.assertEqual(case.attrs["chaindem_status"], "complete")
 
 
+def already_finished(stderr):
+    """How many cases a sweep found finished when it started (its first line on stderr)."""
+    for line in stderr.splitlines():
+        if " already finished" in line:
+            return int(line.split(" cases, ")[1].split()[0])
+    raise AssertionError("no 'already finished' in: " + stderr)
+
+
 class Resume(unittest.TestCase):
     def test_killed_sweep_resumes_without_recomputing(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -299,6 +307,50 @@ class Resume(unittest.TestCase):
                                  "observables/dissipated_energy/value"):
                         name = f"cases/case-{k:06d}/{item}"
                         self.assertTrue(np.array_equal(a[name][()], b[name][()]), name)
+
+    def test_hard_killed_sweep_resumes_to_the_same_file(self):
+        """kill -9 runs no handler and closes nothing: a sweep killed that way, three times in a
+        row (its resumes too), keeps what it wrote up to its last checkpoint each time and ends
+        with the file an uninterrupted sweep writes (scripts/kill_sweeps.py kills at random)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = write_sweep(tmp, ["hunt_crossley", "tsuji"], "0.2:1.0:0.2", "0.5, 1, 2",
+                                duration="0.1")
+            reference = os.path.join(tmp, "reference.h5")
+            self.assertEqual(run_sweep(sweep, reference, "--threads", "2").returncode, 0)
+            full_size = os.path.getsize(reference)
+            out = os.path.join(tmp, "resumed.h5")
+            partial = out + ".partial"
+            command = [CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
+                       "--checkpoint-interval", "0.1"]
+            finished = []
+            for fraction in (0.15, 0.4, 0.65):
+                proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+                deadline = time.time() + 120
+                while time.time() < deadline and proc.poll() is None:
+                    if os.path.exists(partial) and os.path.getsize(partial) > fraction * full_size:
+                        break
+                    time.sleep(0.005)
+                time.sleep(0.3)  # past a checkpoint: cases are written while it waits
+                proc.kill()
+                _, err = proc.communicate(timeout=120)
+                self.assertEqual(proc.returncode, -signal.SIGKILL, err)
+                self.assertFalse(os.path.exists(out))
+                self.assertTrue(os.path.exists(partial + ".journal"))  # not closed
+                finished.append(already_finished(err))
+
+            r = subprocess.run(command, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            finished.append(already_finished(r.stderr))
+            # Each attempt reopened the killed file with more cases than the one before.
+            self.assertEqual(finished[0], 0)
+            self.assertTrue(all(a < b for a, b in zip(finished, finished[1:])), finished)
+            self.assertFalse(os.path.exists(partial + ".journal"))
+            with h5py.File(out, "r") as f:
+                invocations = {g.attrs["sweep_invocation"] for g in f["cases"].values()}
+            self.assertEqual(len(invocations), 4, "cases of every attempt are kept")
+            sys.path.insert(0, os.path.join(SOURCE, "scripts"))
+            from same_results import contents  # every dataset and attribute but timings
+            self.assertEqual(contents(reference), contents(out))
 
     def test_changed_sweep_is_not_mixed_with_old_cases(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -34,4 +34,10 @@ void journal_checkpoint(hid_t file);
 /// The journal beside `path`.
 std::string journal_path(const std::string& path);
 
+/// Returns `path` to its last checkpoint if a kill left its journal (which is then removed);
+/// opening it for writing does the same. A file killed before its first checkpoint becomes
+/// empty, which HDF5 would open as a new file. Throws Error (the journal is damaged, or the
+/// file cannot be written).
+void recover_journal(const std::string& path);
+
 }  // namespace chaindem::hdf5

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/io/hdf5_util.hpp"
+
 namespace chaindem {
 
 /// An output path refused before anything runs (the command exits with status 2).
@@ -76,8 +78,9 @@ class PartialOutput {
   /// Takes the output's lock (OutputLock), creates the partial file as a new HDF5 file
   /// (replacing a stale one) and returns it; it is owned here. Throws OutputError, or
   /// OutputPathError when another process writes the output.
-  /// `swmr`: in the HDF5 1.10 format, to be written in SWMR mode (hdf5::swmr_file_access).
-  hid_t create_hdf5(bool swmr = false);
+  /// `access`: the file access property list (hdf5::file_access, swmr_file_access for a file
+  /// written in SWMR mode, journaled_file_access for one that survives a kill).
+  hid_t create_hdf5(hid_t access = hdf5::file_access());
   /// Takes `file`, an HDF5 file already open as the partial file, into this object's care.
   void adopt_hdf5(hid_t file);
   hid_t file() const { return file_; }
