@@ -250,7 +250,7 @@ H5FD_t* open_file(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
   if (flags & H5F_ACC_EXCL) o_flags |= O_EXCL;
   s->fd = ::open(name, o_flags, 0666);
   if (s->fd < 0) {
-    failure(H5E_CANTOPENFILE, std::string("opening ") + name, errno);
+    failure(H5E_CANTOPENFILE, std::strerror(errno));  // the caller names the file
     return nullptr;
   }
   struct stat st {};

@@ -313,24 +313,30 @@ class Resume(unittest.TestCase):
         row (its resumes too), keeps what it wrote up to its last checkpoint each time and ends
         with the file an uninterrupted sweep writes (scripts/kill_sweeps.py kills at random)."""
         with tempfile.TemporaryDirectory() as tmp:
-            sweep = write_sweep(tmp, ["hunt_crossley", "tsuji"], "0.2:1.0:0.2", "0.5, 1, 2",
-                                duration="0.1")
+            sweep = write_sweep(tmp, ["hunt_crossley", "tsuji", "flores"], "0.2:1.0:0.2",
+                                "0.5, 1, 1.5, 2", duration="0.05")
             reference = os.path.join(tmp, "reference.h5")
             self.assertEqual(run_sweep(sweep, reference, "--threads", "2").returncode, 0)
-            full_size = os.path.getsize(reference)
+            case_size = os.path.getsize(reference) / 60
             out = os.path.join(tmp, "resumed.h5")
             partial = out + ".partial"
             command = [CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
                        "--checkpoint-interval", "0.1"]
             finished = []
-            for fraction in (0.15, 0.4, 0.65):
+            for _ in range(3):
+                # Each attempt is killed once it has written about 3 cases and taken a
+                # checkpoint since (cases are written every few hundredths of a second).
                 proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+                start_size = None
                 deadline = time.time() + 120
                 while time.time() < deadline and proc.poll() is None:
-                    if os.path.exists(partial) and os.path.getsize(partial) > fraction * full_size:
-                        break
-                    time.sleep(0.005)
-                time.sleep(0.3)  # past a checkpoint: cases are written while it waits
+                    if os.path.exists(partial):
+                        size = os.path.getsize(partial)
+                        start_size = size if start_size is None else start_size
+                        if size > start_size + 3 * case_size:
+                            break
+                    time.sleep(0.002)
+                time.sleep(0.25)
                 proc.kill()
                 _, err = proc.communicate(timeout=120)
                 self.assertEqual(proc.returncode, -signal.SIGKILL, err)
