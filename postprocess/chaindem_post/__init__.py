@@ -1,14 +1,16 @@
 """chaindem post-processing: read run, sweep and collide files (h5py) and draw them (matplotlib).
 
-    import sys; sys.path.insert(0, "postprocess")
-    from chaindem_post import load_run, load_sweep, load_loop, plots
+    from chaindem.post import load_run, load_sweep, load_loop, plots   # the Python module
     run = load_run("out/default.h5")
     fig = plots.spacetime(run, "velocity")
     fig.savefig("spacetime.png")
 
+Without the Python module built, the same package is postprocess/chaindem_post:
+``sys.path.insert(0, "postprocess"); from chaindem_post import ...``.
 Command line: ``/usr/bin/python3 postprocess/chaindem-plot --help``.
 """
-from .io import Comparison, Loop, Run, Sweep, load_comparison, load_loop, load_run, load_sweep
+from .io import (Comparison, Loop, Run, Sweep, load_comparison, load_loop, load_run, load_sweep,
+                 run_from_group)
 
 __all__ = ["Run", "Loop", "Sweep", "Comparison", "load_run", "load_sweep", "load_loop",
-           "load_comparison"]
+           "load_comparison", "run_from_group"]

@@ -36,6 +36,9 @@ class Run:
     law: dict[str, object] = field(default_factory=dict)
     summary: dict[str, float] = field(default_factory=dict)
     contacts: dict[str, np.ndarray] = field(default_factory=dict)
+    # Per chain bead: max_contact_force [N], peak_velocity [m/s]; arrival_beads (the watched
+    # beads) and arrival_time [s] (NaN: not reached).
+    per_bead: dict[str, np.ndarray] = field(default_factory=dict)
     walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
     name: str = ""                   # the case's name, for titles
 
@@ -151,13 +154,15 @@ def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
             root, name = f[f"cases/{law}"], f"{path} law {law}"
         elif "cases" in f:
             raise ValueError(f"{path}: holds several runs; choose one (case=K or law=NAME)")
-        run = _read_run(root, name)
+        run = run_from_group(root, name)
         if case is not None:  # a sweep's case: the sweep's name and the case number
             run.name = f"{os.path.splitext(os.path.basename(path))[0]}, case {case}"
         return run
 
 
-def _read_run(f, path: str) -> Run:
+def run_from_group(f, path: str) -> Run:
+    """The run in HDF5 group `f` (a run's file, or a case of a sweep or compare file): an h5py
+    group, or anything read like one (the in-memory result of chaindem.run)."""
     chain = f["particles/chain"]
     run = Run(
         path=path,
@@ -177,6 +182,7 @@ def _read_run(f, path: str) -> Run:
     run.law = dict(f["parameters/law"].attrs.items())
     # Numbers, and the words they depend on (impact_velocity policy, integrator).
     run.summary = {k: v if isinstance(v, str) else float(v) for k, v in f["summary"].attrs.items()}
+    run.per_bead = {name: ds[:] for name, ds in f["summary"].items()}
     if "contacts" in f:
         run.contacts = {name: ds[:] for name, ds in f["contacts"].items()}
     if "walls" in f:

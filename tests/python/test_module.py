@@ -1,0 +1,240 @@
+"""The Python module: results equal to the command line's, bit for bit; threads; the GIL; Ctrl-C;
+errors with the command line's messages; the law registry; chaindem.post.
+
+Run by ctest (pytest, Debian's /usr/bin/python3), with the built package on PYTHONPATH and the
+program in CHAINDEM:  CHAINDEM=build/chaindem PYTHONPATH=build/python python3 -m pytest tests/python
+"""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import h5py
+import numpy as np
+import pytest
+
+import chaindem
+from chaindem._tree import Group
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHAINDEM = os.environ.get("CHAINDEM", os.path.join(ROOT, "build", "chaindem"))
+CASES = os.path.join(ROOT, "cases")
+# Attributes that measure the machine, not the physics (as scripts/same_results.py).
+MACHINE = {"wall_time", "ns_per_bead_step"}
+
+
+def command_line_run(case, tmp_path, *sets):
+    out = str(tmp_path / "cli.h5")
+    args = [CHAINDEM, "run", case, "-o", out, "--quiet"]
+    for s in sets:
+        args += ["--set", s]
+    r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def same_value(a, b):
+    """Bitwise for numbers (NaN equal to itself), by text for strings."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "OSU" or b.dtype.kind in "OSU":
+        text = lambda x: [v.decode() if isinstance(v, bytes) else str(v) for v in x.ravel().tolist()]
+        return a.shape == b.shape and text(a) == text(b)
+    if a.ndim == 0 or b.ndim == 0:  # attributes come to Python as float or int
+        return a.shape == b.shape and (a == b or (np.isnan(a) and np.isnan(b)))
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def assert_same_as_file(group, path):
+    """Every dataset and group attribute of the run's file (but /h5md, which the in-memory run
+    does not have) is in `group`, with the same value. (Datasets are numpy arrays in memory,
+    without their attributes: the units, which docs/output-format.md lists.)"""
+    checked = []
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            if name.startswith("h5md"):
+                return
+            for key, value in obj.attrs.items() if isinstance(obj, h5py.Group) else []:
+                if key not in MACHINE:
+                    mine = (group if name == "" else group[name]).attrs[key]
+                    assert same_value(value, mine), f"{name}@{key}: {value!r} != {mine!r}"
+            if isinstance(obj, h5py.Dataset):
+                assert same_value(obj[()], group[name]), name
+                checked.append(name)
+        visit("", f)
+        f.visititems(visit)
+    assert len(checked) > 20
+
+
+@pytest.mark.parametrize("case, sets", [
+    ("default.ini", []),
+    ("newton_cradle.ini", []),                       # general engine: walls, neighbor search
+    ("dimer_chain.ini", ["contact.law=hunt_crossley", "contact.restitution=0.8"]),
+])
+def test_run_equals_the_command_line_file(case, sets, tmp_path):
+    path = command_line_run(os.path.join(CASES, case), tmp_path, *sets)
+    overrides = dict(s.split("=", 1) for s in sets)
+    tree, _ = chaindem._core.run(os.path.join(CASES, case), os.path.join(CASES, case), True,
+                                 [f"{k}={v}" for k, v in overrides.items()], [], None, False)
+    assert_same_as_file(Group(*tree), path)
+    run = chaindem.run(os.path.join(CASES, case), overrides=overrides)
+    with h5py.File(path, "r") as f:
+        assert np.array_equal(run.velocity, f["particles/chain/velocity/value"][()])
+        assert np.array_equal(run.time, f["particles/chain/velocity/time"][()])
+        assert np.array_equal(run.contacts["normal_force"], f["contacts/normal_force"][()])
+        assert run.summary["last_bead_final_velocity"] == \
+            f["summary"].attrs["last_bead_final_velocity"]
+
+
+def test_output_is_the_command_line_file(tmp_path):
+    path = command_line_run(os.path.join(CASES, "default.ini"), tmp_path)
+    mine = tmp_path / "python.h5"
+    run = chaindem.run(os.path.join(CASES, "default.ini"), output_file=mine)
+    assert run.path == str(mine)
+    assert os.path.exists(tmp_path / "python.xdmf")
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from same_results import contents
+    assert contents(path) == contents(str(mine))
+    assert np.array_equal(chaindem.load(mine).velocity, run.velocity)
+
+
+def test_case_as_text_mapping_and_overrides():
+    path = os.path.join(CASES, "default.ini")
+    with open(path) as f:
+        text = f.read()
+    reference = chaindem.run(path, chain={"count": 8}, overrides={"simulation.duration": 2e-4})
+    from_text = chaindem.run(text, overrides={"chain.count": 8, "simulation.duration": 2e-4})
+    assert np.array_equal(reference.velocity, from_text.velocity)
+    assert reference.velocity.shape[1] == 9  # 8 beads and the striker
+    case = {"simulation.duration": 1e-4, "striker.velocity": 1.0, "contact.law": "hertz",
+            "chain": {"count": 5, "radii": 0.005, "materials": "steel"},
+            "material.steel": {"youngs_modulus": 2e11, "poisson_ratio": 0.3, "density": 7800}}
+    run = chaindem.run(case)
+    assert run.velocity.shape[1] == 6 and run.parameters["contact.law"] == "hertz"
+    # Without damping, the momentum is conserved exactly: the striker's goes to the beads.
+    momentum = (run.velocity[:, :, 0] * run.mass).sum(axis=1)
+    assert np.allclose(momentum, momentum[0], rtol=1e-12, atol=0)
+
+
+def test_threads_are_honoured_and_change_nothing():
+    case = os.path.join(CASES, "newton_cradle.ini")
+    one = chaindem.run(case, threads=1)
+    two = chaindem.run(case, threads=2)
+    assert one.parameters["simulation.threads"] == "1"
+    assert two.parameters["simulation.threads"] == "2"
+    assert np.array_equal(one.position, two.position)
+    assert np.array_equal(one.force, two.force)
+
+
+def test_the_gil_is_released_while_running():
+    ticks = []
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    time.sleep(0.05)
+    start = time.monotonic()
+    run = chaindem.run(os.path.join(CASES, "default.ini"), chain={"count": 20000},
+                       simulation={"duration": 5e-3}, output={"interval": 1e-3}, threads=1)
+    end = time.monotonic()
+    done.set()
+    counter.join()
+    during = [t for t in ticks if start < t < end]
+    assert end - start > 0.3, "the run is too short to tell"
+    # The other thread ran about once per millisecond throughout the run.
+    assert len(during) > 0.3 * (end - start) / 0.001, (len(during), end - start)
+    assert run.velocity.shape[1] == 20001
+
+
+def test_ctrl_c_stops_the_run_and_writes_nothing(tmp_path):
+    out = tmp_path / "long.h5"
+    script = textwrap.dedent(f"""
+        import sys, time, chaindem
+        print("started", flush=True)
+        try:
+            chaindem.run({os.path.join(CASES, 'default.ini')!r}, output_file={str(out)!r},
+                         chain={{"count": 20000}}, simulation={{"duration": 1.0}})
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(7)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ))
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 7, stdout
+    assert "interrupted" in stdout
+    assert time.monotonic() - start < 5
+    assert not [p for p in os.listdir(tmp_path) if p.startswith("long")]
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    (dict(chain={"count": -3}), chaindem.InputError, ["chain.count", "allowed [1, 5e+07]"]),
+    (dict(chain={"cont": 3}), chaindem.InputError, ["unknown key 'chain.cont'",
+                                                    "did you mean 'chain.count'"]),
+    (dict(contact={"law": "hertzz"}), chaindem.InputError, ["did you mean 'hertz'"]),
+    (dict(threads=-1), chaindem.InputError, ["simulation.threads"]),
+    (dict(chain=3), TypeError, ["chain={'key': value}"]),
+    # A time step of a third of the contact time diverges: the command line's exit status 1.
+    (dict(simulation={"time_step": 1e-5}), chaindem.RunError, ["diverged"]),
+])
+def test_errors_carry_the_command_lines_messages(kwargs, error, text, tmp_path):
+    with pytest.raises(error) as raised:
+        chaindem.run(os.path.join(CASES, "default.ini"), output_file=tmp_path / "x.h5", **kwargs)
+    for t in text:
+        assert t in str(raised.value)
+    assert os.listdir(tmp_path) == []  # nothing written
+
+
+def test_missing_case_file_and_bad_output():
+    with pytest.raises(chaindem.InputError, match="nonexistent.ini"):
+        chaindem.run("nonexistent.ini")
+    with pytest.raises(chaindem.InputError, match="is the input"):
+        chaindem.run(os.path.join(CASES, "default.ini"), output_file=os.path.join(CASES, "default.ini"))
+    with pytest.raises(TypeError):
+        chaindem.run(42)
+
+
+def test_notes_become_warnings():
+    with pytest.warns(chaindem.CaseNote, match="restitution"):
+        chaindem.run(os.path.join(CASES, "default.ini"), contact={"law": "hertz"},
+                     simulation={"duration": 1e-4})
+
+
+def test_models_are_the_registry():
+    listed = subprocess.run([CHAINDEM, "models", "--list"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    laws = chaindem.models()
+    assert [law.id for law in laws] == [line.split("\t")[0] for line in listed]
+    assert [law.family for law in laws] == [line.split("\t")[1] for line in listed]
+    hertz = next(law for law in laws if law.id == "hertz")
+    assert [p.key for p in hertz.parameters] == ["stiffness"] and hertz.family == "elastic"
+    assert hertz.parameters[0].default is None and "E*" in hertz.parameters[0].default_text
+    hc = next(law for law in laws if law.id == "hunt_crossley")
+    restitution = next(p for p in hc.parameters if p.key == "restitution")
+    assert (restitution.min, restitution.max, restitution.unit) == (0.0, 1.0, "-")
+    assert all(law.citation and law.formula for law in laws)
+    assert {law.family for law in chaindem.models("hysteresis")} == {"hysteresis"}
+    with pytest.raises(chaindem.InputError, match="the families are"):
+        chaindem.models("hysteresys")
+
+
+def test_post_is_importable_and_draws_an_in_memory_run(tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    from chaindem.post import plots
+    run = chaindem.run(os.path.join(CASES, "default.ini"))
+    assert run.path == "" and run.name == "default"
+    figure = plots.spacetime(run, "velocity")
+    figure.savefig(tmp_path / "spacetime.png")
+    assert os.path.getsize(tmp_path / "spacetime.png") > 10000
