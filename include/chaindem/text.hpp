@@ -3,6 +3,7 @@
 // back. Header-only; every layer may use it.
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -35,6 +36,12 @@ inline std::string number_text(double x) {
   char text[32];
   const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
   return ec == std::errc() ? std::string(text, end) : std::to_string(x);
+}
+
+/// `x` as a JSON number: the shortest text that reads back as it, or null when it is not finite
+/// (JSON has no NaN or infinity).
+inline std::string json_number(double x) {
+  return std::isfinite(x) ? number_text(x) : "null";
 }
 
 }  // namespace chaindem

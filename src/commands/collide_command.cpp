@@ -19,6 +19,7 @@
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
 
@@ -69,10 +70,13 @@ void write_loop(const std::string& path, const CollisionReport& r) {
 void print_collision(std::ostream& out, const CollisionReport& r, double velocity,
                      const std::string& policy, bool json, bool dimensionless) {
   if (json) {
-    out << std::setprecision(12) << "{\"law\": \"" << r.law->id << "\", \"tension\": \""
-        << to_string(r.tension) << "\", \"impact_velocity_policy\": \"" << policy << "\"";
-    for (const auto& [key, value] : r.params) out << ", \"param." << key << "\": " << value;
-    for (const auto& [key, value] : r.scalars()) out << ", \"" << key << "\": " << value;
+    // Every number exactly (the shortest text that reads back as it), NaN as null.
+    out << "{\"law\": \"" << r.law->id << "\", \"tension\": \"" << to_string(r.tension)
+        << "\", \"impact_velocity_policy\": \"" << policy << "\"";
+    for (const auto& [key, value] : r.params)
+      out << ", \"param." << key << "\": " << json_number(value);
+    for (const auto& [key, value] : r.scalars())
+      out << ", \"" << key << "\": " << json_number(value);
     out << "}\n";
   } else {
     const auto& x = r.result;

@@ -23,6 +23,7 @@
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/laws/restitution.hpp"
+#include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
@@ -775,8 +776,7 @@ void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan
 
 void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
                 const LawRuns& runs, const Errors& errors) {
-  out << std::setprecision(10) << "{\"reference\": \"" << in.reference_name()
-      << "\", \"impact_velocity\": {";
+  out << "{\"reference\": \"" << in.reference_name() << "\", \"impact_velocity\": {";
   for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
     out << (l ? ", " : "") << "\"" << plan.run_laws[l] << "\": {\"policy\": \"" << runs.policy[l]
         << "\", \"floor_hits\": " << runs.floor_hits[l] << "}";
@@ -786,12 +786,7 @@ void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& pl
     for (std::size_t k = 0; k < metric_names.size(); ++k) {
       out << (k ? ", " : "") << "\"" << metric_names[k] << "\": [";
       for (long long b = 0; b < plan.beads; ++b) {
-        const double e = errors.at(l, metric_names[k], b);
-        out << (b ? ", " : "");
-        if (std::isnan(e))
-          out << "null";
-        else
-          out << e;
+        out << (b ? ", " : "") << json_number(errors.at(l, metric_names[k], b));
       }
       out << "]";
     }

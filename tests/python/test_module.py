@@ -238,3 +238,130 @@ def test_post_is_importable_and_draws_an_in_memory_run(tmp_path):
     figure = plots.spacetime(run, "velocity")
     figure.savefig(tmp_path / "spacetime.png")
     assert os.path.getsize(tmp_path / "spacetime.png") > 10000
+
+
+COLLISION = dict(radius=0.005, youngs_modulus=2e11, poisson_ratio=0.3, density=7800)
+
+
+def test_collide_equals_the_command_line(tmp_path):
+    loop = str(tmp_path / "loop.h5")
+    r = subprocess.run([CHAINDEM, "collide", "--law", "hunt_crossley", "--restitution", "0.8",
+                        "--velocity", "1", "--radius", "0.005", "--youngs-modulus", "2e11",
+                        "--poisson-ratio", "0.3", "--density", "7800", "--json", "-o", loop],
+                       capture_output=True, text=True, check=True)
+    import json
+    expected = json.loads(r.stdout)
+    mine = chaindem.collide("hunt_crossley", velocity=1, params={"restitution": 0.8}, **COLLISION)
+    assert {k: v for k, v in mine.items() if k != "loop"} == expected
+    with h5py.File(loop, "r") as f:
+        for name in ("time", "overlap", "approach_rate", "force"):
+            assert np.array_equal(mine["loop"][name], f[name][()]), name
+        assert mine["restitution"] == f.attrs["restitution"]
+    # The work of the force around the loop is the energy the impact dissipated.
+    work = np.trapz(mine["loop"]["force"], mine["loop"]["overlap"])
+    assert work == pytest.approx(mine["dissipated_energy"], rel=1e-4)  # trapezoids, 400 points
+    wall = chaindem.collide("hertz", velocity=1, wall=True, loop=False, **COLLISION)
+    assert wall["restitution"] == pytest.approx(1.0, abs=1e-9) and "loop" not in wall
+
+
+def test_collide_errors():
+    with pytest.raises(chaindem.InputError, match=r"--restitution: 1.8 is out of range"):
+        chaindem.collide("hunt_crossley", velocity=1, restitution=1.8, **COLLISION)
+    with pytest.raises(chaindem.InputError, match="hertzz"):
+        chaindem.collide("hertzz", velocity=1, **COLLISION)
+
+
+SWEEP_AXES = {"contact.law": ["hunt_crossley", "flores"], "contact.restitution": [0.5, 0.9],
+              "striker.velocity": "1:2:1"}
+
+
+def test_sweep_equals_the_command_line(tmp_path):
+    sweep_file = tmp_path / "s.ini"
+    sweep_file.write_text(f"[sweep]\nbase = {os.path.join(CASES, 'default.ini')}\n"
+                          "[set]\nchain.count = 6\nsimulation.duration = 5e-4\n[axes]\n" +
+                          "".join(f"{k} = {chaindem.format_value(v)}\n"
+                                  for k, v in SWEEP_AXES.items()))
+    out = str(tmp_path / "cli.h5")
+    subprocess.run([CHAINDEM, "sweep", str(sweep_file), "-o", out, "--quiet"], check=True)
+    from_file = chaindem.sweep(sweep_file, threads=2)
+    from_dict = chaindem.sweep(base=os.path.join(CASES, "default.ini"), axes=SWEEP_AXES,
+                               fixed={"chain.count": 6, "simulation.duration": 5e-4})
+    assert len(from_file) == 8
+    assert list(from_file.dtype.names[:4]) == ["case", "contact.law", "contact.restitution",
+                                               "striker.velocity"]
+    with h5py.File(out, "r") as f:
+        for name in from_file.dtype.names:
+            if name in MACHINE:
+                continue
+            expected = f["summary"][name]
+            expected = expected.asstr()[()] if expected.dtype.kind in "OS" else expected[()]
+            for table in (from_file, from_dict):
+                assert same_value(expected, table[name]), name
+    kept = tmp_path / "kept.h5"
+    chaindem.sweep(sweep_file, output_file=kept)
+    assert chaindem.load(kept, case=3).velocity.shape[1] == 7
+
+
+def test_sweep_tables_and_errors(tmp_path):
+    try:
+        import pandas  # noqa: F401
+        frame = chaindem.sweep(base=os.path.join(CASES, "default.ini"),
+                               axes={"contact.restitution": [0.5, 0.9]},
+                               fixed={"chain.count": 4}, table_kind="pandas")
+        assert list(frame["contact.restitution"]) == [0.5, 0.9]
+    except ImportError:
+        with pytest.raises(chaindem.InputError, match="needs pandas"):
+            chaindem.sweep(base=os.path.join(CASES, "default.ini"),
+                           axes={"contact.restitution": [0.5]}, table_kind="pandas")
+    with pytest.raises(chaindem.InputError, match=r"case 1 \(contact.restitution=1.9\)"):
+        chaindem.sweep(base=os.path.join(CASES, "default.ini"),
+                       axes={"contact.restitution": [0.5, 1.9]})
+    with pytest.raises(chaindem.InputError, match="not both"):
+        chaindem.sweep("s.ini", base="cases/default.ini", axes={"chain.count": [2]})
+    with pytest.raises(chaindem.InputError, match="checkpoint-interval"):
+        chaindem.sweep(base=os.path.join(CASES, "default.ini"),
+                       axes={"contact.restitution": [0.5]}, checkpoint_interval=0)
+
+
+def test_compare_equals_the_command_line(tmp_path):
+    out = str(tmp_path / "cli.h5")
+    subprocess.run([CHAINDEM, "compare", os.path.join(CASES, "default.ini"), "--laws",
+                    "hertz,hunt_crossley", "--reference", "edem_hertz_mindlin", "-o", out],
+                   check=True, capture_output=True)
+    with pytest.warns(chaindem.CaseNote, match="is not a parameter of law 'hertz'"):
+        table = chaindem.compare(os.path.join(CASES, "default.ini"), ["hertz", "hunt_crossley"],
+                                 reference="edem_hertz_mindlin", threads=2)
+    assert list(table["law"]) == ["edem_hertz_mindlin", "hertz", "hunt_crossley"]
+    with h5py.File(out, "r") as f:
+        c = f["comparison"]
+        for metric in ("peak_velocity", "peak_force", "arrival_time", "final_velocity"):
+            assert same_value(table[metric][1:], c[metric][()])
+            assert same_value(table[metric][0], c["reference_" + metric][()])
+            assert same_value(table[metric + "_error_percent"][1:],
+                              c[metric + "_error_percent"][()])
+    assert np.all(table["peak_force_error_percent"][0] == 0)
+    with pytest.raises(chaindem.InputError, match="nolaw"):
+        chaindem.compare(os.path.join(CASES, "default.ini"), ["nolaw"], reference="hertz")
+
+
+def test_ctrl_c_stops_a_sweep(tmp_path):
+    script = textwrap.dedent(f"""
+        import sys, chaindem
+        print("started", flush=True)
+        try:
+            chaindem.sweep(base={os.path.join(CASES, 'default.ini')!r},
+                           axes={{"contact.restitution": "0.01:1:0.01"}},
+                           fixed={{"chain.count": 2000, "simulation.duration": 5e-3}},
+                           output_file={str(tmp_path / 'long.h5')!r}, threads=1)
+        except KeyboardInterrupt as stop:
+            print("interrupted:", stop, flush=True)
+            sys.exit(7)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(2)
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 7, stdout
+    assert "run the same command to resume" in stdout
+    assert os.path.exists(tmp_path / "long.h5.partial")  # kept for a resume, as on the command line
