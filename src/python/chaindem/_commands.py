@@ -24,16 +24,18 @@ class CaseNote(UserWarning):
 
 def format_value(value: Any) -> str:
     """A value as a case file or the command line writes it."""
+    if isinstance(value, np.generic):  # a numpy number: as the Python number it holds
+        value = value.item()
     if isinstance(value, str):
         return value
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)  # the shortest text that reads back as the same number
     if isinstance(value, Mapping):
         raise TypeError(f"a case value cannot be a mapping: {value!r}")
-    if isinstance(value, Sequence) or hasattr(value, "__array__"):
+    if isinstance(value, (Sequence, np.ndarray)):
         return ", ".join(format_value(v) for v in list(value))
-    if isinstance(value, float) or type(value).__name__.startswith("float"):
-        return repr(float(value))
     return str(value)
 
 
