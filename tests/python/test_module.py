@@ -365,3 +365,16 @@ def test_ctrl_c_stops_a_sweep(tmp_path):
     assert proc.returncode == 7, stdout
     assert "run the same command to resume" in stdout
     assert os.path.exists(tmp_path / "long.h5.partial")  # kept for a resume, as on the command line
+
+
+def test_runs_from_several_threads_at_once():
+    from concurrent.futures import ThreadPoolExecutor
+    cases = [dict(contact={"law": law}, chain={"count": 300}) for law in
+             ("hunt_crossley", "flores", "edem_hertz_mindlin", "tsuji")]
+    alone = [chaindem.run(os.path.join(CASES, "default.ini"), **c) for c in cases]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda c: chaindem.run(os.path.join(CASES, "default.ini"), **c),
+                                 cases))
+    for a, b in zip(alone, together):
+        assert np.array_equal(a.velocity, b.velocity)
+        assert np.array_equal(a.contacts["normal_force"], b.contacts["normal_force"])
