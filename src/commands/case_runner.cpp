@@ -35,6 +35,7 @@ extern "C" void chaindem_request_stop(int signal) {
 }  // namespace
 
 void install_stop_handlers() {
+  stop_signal = 0;  // a fresh watch: a process that runs several commands (Python) reuses it
   std::signal(SIGINT, chaindem_request_stop);
   std::signal(SIGTERM, chaindem_request_stop);
 }

@@ -355,6 +355,11 @@ def test_ctrl_c_stops_a_sweep(tmp_path):
                            output_file={str(tmp_path / 'long.h5')!r}, threads=1)
         except KeyboardInterrupt as stop:
             print("interrupted:", stop, flush=True)
+            # The process goes on: the next sweep runs to its end.
+            table = chaindem.sweep(base={os.path.join(CASES, 'default.ini')!r},
+                                   axes={{"contact.restitution": [0.5, 0.6]}},
+                                   fixed={{"chain.count": 4}})
+            print("again:", list(table["status"]), flush=True)
             sys.exit(7)
     """)
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
@@ -364,6 +369,7 @@ def test_ctrl_c_stops_a_sweep(tmp_path):
     stdout, _ = proc.communicate(timeout=60)
     assert proc.returncode == 7, stdout
     assert "run the same command to resume" in stdout
+    assert "again: ['ok', 'ok']" in stdout
     assert os.path.exists(tmp_path / "long.h5.partial")  # kept for a resume, as on the command line
 
 
