@@ -1,0 +1,76 @@
+#pragma once
+// Bounded nonlinear least squares for fitting contact laws to measurements (docs/fit.md): Ceres
+// Solver's Levenberg-Marquardt from several starts, the covariance at the optimum, profile
+// likelihood intervals where the covariance is unreliable, and the information criteria that
+// rank models with different numbers of parameters.
+//
+// A model is a residual function r(theta): (data - prediction) / sigma per point, sigma the
+// point's uncertainty when the data give one (then the fit is a chi-square fit), 1 otherwise (a
+// least-squares fit whose scale, the variance of a point, is estimated from the residuals).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace chaindem::fit {
+
+/// A parameter the fit adjusts: its range (a law parameter's, from the registry) and where a
+/// search may start.
+struct FreeParameter {
+  std::string key;
+  std::string unit;
+  double lower = 0.0, upper = 0.0;  ///< may be infinite
+  bool lower_open = false, upper_open = false;
+  std::optional<double> start;  ///< the first start (a default, or the user's guess)
+};
+
+/// r(theta) into `residuals` (already sized); false where the model cannot be evaluated there
+/// (an impact that never separates): the search then steps back.
+using ResidualFunction =
+    std::function<bool(const std::vector<double>& theta, std::vector<double>& residuals)>;
+
+struct Problem {
+  std::vector<FreeParameter> parameters;
+  std::size_t residual_count = 0;
+  ResidualFunction residuals;
+  bool sigma_known = false;  ///< residuals are divided by the data's uncertainties
+};
+
+struct Options {
+  int starts = 8;          ///< the first at the parameters' starts, the others drawn at random
+  std::uint64_t seed = 1;  ///< of the random starts: a fit is reproducible
+  double confidence = 0.95;
+};
+
+/// A confidence interval and how it was obtained: "covariance" (estimate +- t SE) or
+/// "profile" (where the profile likelihood ratio reaches its quantile; an end at a bound of
+/// the parameter's range means the data do not bound it there).
+struct Interval {
+  double low = 0.0, high = 0.0;
+  std::string method;
+};
+
+struct Result {
+  std::vector<double> values;           ///< the best fit
+  std::vector<double> standard_errors;  ///< from the covariance (NaN where it is unreliable)
+  std::vector<Interval> intervals;
+  std::vector<double> residuals;  ///< at the best fit
+  Eigen::MatrixXd covariance;     ///< of the values (scaled by `scale`); empty if singular
+  double rss = 0.0;               ///< sum of squared residuals
+  std::size_t points = 0, parameters = 0;
+  double scale = 1.0;  ///< variance of a point: 1 with known sigma, else rss / (n - k)
+  double aicc = 0.0;   ///< Akaike's criterion with the small-sample correction
+  double bic = 0.0;    ///< Schwarz's criterion
+  int starts_converged = 0;
+  std::string note;  ///< why an interval is a profile one, a start failed, ...
+};
+
+/// Fits `problem`. Throws std::invalid_argument when a parameter has no finite place to start
+/// (an unbounded range and no start), std::runtime_error when no start converges.
+Result solve(const Problem& problem, const Options& options = {});
+
+}  // namespace chaindem::fit

@@ -1,0 +1,259 @@
+#include "chaindem/fit/least_squares.hpp"
+
+#include <ceres/ceres.h>
+
+#include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+namespace chaindem::fit {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+// Ceres' view of the model: every residual finite, or the point is refused.
+struct Cost {
+  const Problem* problem;
+  bool operator()(double const* const* parameters, double* residuals) const {
+    const std::vector<double> theta(parameters[0], parameters[0] + problem->parameters.size());
+    std::vector<double> r(problem->residual_count);
+    if (!problem->residuals(theta, r)) return false;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (!std::isfinite(r[i])) return false;
+      residuals[i] = r[i];
+    }
+    return true;
+  }
+};
+
+// The range a search may use: an open end is kept off by a relative margin (a restitution of
+// exactly 0 or a stiffness of 0 is outside the law's range).
+struct Bounds {
+  double lower, upper;
+};
+Bounds search_bounds(const FreeParameter& p) {
+  double scale = 1.0;
+  if (p.start) scale = std::max(scale, std::abs(*p.start));
+  if (std::isfinite(p.upper)) scale = std::max(scale, std::abs(p.upper));
+  const double margin = 1e-9 * scale;
+  return {p.lower_open && std::isfinite(p.lower) ? p.lower + margin : p.lower,
+          p.upper_open && std::isfinite(p.upper) ? p.upper - margin : p.upper};
+}
+
+// A range wide enough that a search should be spread over its logarithm.
+bool logarithmic(const Bounds& b) {
+  return b.lower > 0.0 && std::isfinite(b.upper) && b.upper / b.lower > 100.0;
+}
+
+// The first start: the parameters' own, else the middle of the range.
+std::vector<double> first_start(const Problem& problem) {
+  std::vector<double> x;
+  for (const FreeParameter& p : problem.parameters) {
+    const Bounds b = search_bounds(p);
+    if (p.start)
+      x.push_back(std::clamp(*p.start, b.lower, b.upper));
+    else if (std::isfinite(b.lower) && std::isfinite(b.upper))
+      x.push_back(logarithmic(b) ? std::sqrt(b.lower * b.upper) : 0.5 * (b.lower + b.upper));
+    else
+      throw std::invalid_argument("parameter '" + p.key +
+                                  "' has an unbounded range and no default: give it a start");
+  }
+  return x;
+}
+
+// Another start, drawn over the range (its logarithm for a wide one), or within a decade of the
+// first start where the range is unbounded.
+std::vector<double> random_start(const Problem& problem, const std::vector<double>& first,
+                                 std::mt19937_64& random) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> x;
+  for (std::size_t j = 0; j < problem.parameters.size(); ++j) {
+    const Bounds b = search_bounds(problem.parameters[j]);
+    double v;
+    if (std::isfinite(b.lower) && std::isfinite(b.upper))
+      v = logarithmic(b) ? b.lower * std::pow(b.upper / b.lower, u(random))
+                         : b.lower + (b.upper - b.lower) * u(random);
+    else if (first[j] > 0.0)
+      v = first[j] * std::pow(10.0, 2.0 * u(random) - 1.0);
+    else
+      v = first[j] + (2.0 * u(random) - 1.0) * std::max(1.0, std::abs(first[j]));
+    x.push_back(std::clamp(v, b.lower, b.upper));
+  }
+  return x;
+}
+
+// The sum of squared residuals at `x`; NaN where the model cannot be evaluated.
+double sum_of_squares(const Problem& problem, const std::vector<double>& x) {
+  std::vector<double> r(problem.residual_count);
+  if (!problem.residuals(x, r)) return nan;
+  double rss = 0.0;
+  for (double e : r) rss += e * e;
+  return std::isfinite(rss) ? rss : nan;
+}
+
+// One local search from `x` (updated in place), the parameters in `fixed` held (fewer than
+// all); the final sum of squared residuals, or NaN when the search found nothing usable.
+double local_fit(const Problem& problem, std::vector<double>& x,
+                 const std::vector<int>& fixed = {}) {
+  ceres::Problem::Options problem_options;
+  ceres::Problem ceres_problem(problem_options);
+  auto* cost = new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem});
+  cost->AddParameterBlock(static_cast<int>(x.size()));
+  cost->SetNumResiduals(static_cast<int>(problem.residual_count));
+  ceres_problem.AddResidualBlock(cost, nullptr, x.data());
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    const Bounds b = search_bounds(problem.parameters[j]);
+    if (std::isfinite(b.lower)) ceres_problem.SetParameterLowerBound(x.data(), int(j), b.lower);
+    if (std::isfinite(b.upper)) ceres_problem.SetParameterUpperBound(x.data(), int(j), b.upper);
+  }
+  if (!fixed.empty())
+    ceres_problem.SetManifold(x.data(), new ceres::SubsetManifold(int(x.size()), fixed));
+  ceres::Solver::Options options;
+  options.linear_solver_type = ceres::DENSE_QR;
+  options.max_num_iterations = 200;
+  options.function_tolerance = 1e-12;
+  options.parameter_tolerance = 1e-12;
+  options.gradient_tolerance = 1e-14;
+  options.logging_type = ceres::SILENT;
+  ceres::Solver::Summary summary;
+  ceres::Solve(options, &ceres_problem, &summary);
+  if (!summary.IsSolutionUsable()) return nan;
+  return 2.0 * summary.final_cost;  // Ceres minimises half the sum of squares
+}
+
+// The covariance of the values at `x`, unscaled ((J^T J)^-1); empty when J^T J is singular.
+Eigen::MatrixXd unscaled_covariance(const Problem& problem, std::vector<double>& x) {
+  ceres::Problem ceres_problem;
+  auto* cost = new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem});
+  cost->AddParameterBlock(static_cast<int>(x.size()));
+  cost->SetNumResiduals(static_cast<int>(problem.residual_count));
+  ceres_problem.AddResidualBlock(cost, nullptr, x.data());
+  ceres::Covariance::Options options;
+  options.algorithm_type = ceres::DENSE_SVD;
+  options.min_reciprocal_condition_number = 1e-14;
+  ceres::Covariance covariance(options);
+  const std::vector<std::pair<const double*, const double*>> blocks{{x.data(), x.data()}};
+  if (!covariance.Compute(blocks, &ceres_problem)) return {};
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> c(x.size(), x.size());
+  if (!covariance.GetCovarianceBlock(x.data(), x.data(), c.data())) return {};
+  return c;
+}
+
+// The likelihood ratio statistic of the sum of squares `rss` against the best `best`.
+double likelihood_ratio(const Result& r, double rss, bool sigma_known) {
+  return sigma_known ? rss - r.rss : double(r.points) * std::log(rss / r.rss);
+}
+
+// Where the profile of parameter j crosses `quantile`, going up (direction +1) or down from the
+// best fit; the bound of the range when it never does.
+double profile_end(const Problem& problem, const Result& r, std::size_t j, int direction,
+                   double quantile) {
+  const Bounds b = search_bounds(problem.parameters[j]);
+  const double best = r.values[j];
+  const double end = direction > 0 ? b.upper : b.lower;
+  // The statistic with parameter j at v and the others at their best for it.
+  auto statistic = [&](double v) {
+    std::vector<double> x = r.values;
+    x[j] = v;
+    const double rss = problem.parameters.size() == 1 ? sum_of_squares(problem, x)
+                                                      : local_fit(problem, x, {int(j)});
+    return std::isnan(rss) ? std::numeric_limits<double>::infinity()
+                           : likelihood_ratio(r, rss, problem.sigma_known);
+  };
+  double step = std::isfinite(r.standard_errors[j]) && r.standard_errors[j] > 0.0
+                    ? r.standard_errors[j]
+                    : 1e-3 * std::max(std::abs(best), 1e-12);
+  double inside = best, outside = best;
+  for (int k = 0; k < 60; ++k) {
+    double v = best + direction * step;
+    if ((direction > 0 && v >= end) || (direction < 0 && v <= end)) {
+      if (!std::isfinite(end) || statistic(end) <= quantile) return end;
+      outside = end;
+      break;
+    }
+    if (statistic(v) > quantile) {
+      outside = v;
+      break;
+    }
+    inside = v;
+    step *= 2.0;
+    if (k == 59) return end;
+  }
+  for (int k = 0; k < 40; ++k) {  // bisection between the last value inside and the first out
+    const double middle = 0.5 * (inside + outside);
+    (statistic(middle) > quantile ? outside : inside) = middle;
+  }
+  return 0.5 * (inside + outside);
+}
+
+}  // namespace
+
+Result solve(const Problem& problem, const Options& options) {
+  const std::size_t k = problem.parameters.size();
+  const std::size_t n = problem.residual_count;
+  Result r;
+  r.points = n;
+  r.parameters = k;
+  const std::vector<double> first = first_start(problem);
+  std::mt19937_64 random(options.seed);
+  double best = std::numeric_limits<double>::infinity();
+  for (int s = 0; s < std::max(options.starts, 1); ++s) {
+    std::vector<double> x = s == 0 ? first : random_start(problem, first, random);
+    const double rss = k == 0 ? nan : local_fit(problem, x);
+    if (std::isnan(rss)) continue;
+    ++r.starts_converged;
+    if (rss < best) {
+      best = rss;
+      r.values = x;
+    }
+  }
+  if (r.values.empty()) throw std::runtime_error("no start of the search reached a usable fit");
+  r.residuals.assign(n, nan);
+  problem.residuals(r.values, r.residuals);
+  r.rss = 0.0;
+  for (double e : r.residuals) r.rss += e * e;
+
+  // Covariance, scaled by the variance of a point when the data give no uncertainties.
+  const double dof = double(n) - double(k);
+  r.scale = problem.sigma_known ? 1.0 : (dof > 0 ? r.rss / dof : nan);
+  std::vector<double> x = r.values;
+  const Eigen::MatrixXd c = unscaled_covariance(problem, x);
+  if (c.size() > 0 && std::isfinite(r.scale)) r.covariance = c * r.scale;
+  const double q_interval =
+      problem.sigma_known || dof < 1
+          ? boost::math::quantile(boost::math::normal(), 0.5 + options.confidence / 2)
+          : boost::math::quantile(boost::math::students_t(dof), 0.5 + options.confidence / 2);
+  const double q_profile = boost::math::quantile(boost::math::chi_squared(1.0), options.confidence);
+  for (std::size_t j = 0; j < k; ++j) {
+    const double se = r.covariance.size() ? std::sqrt(r.covariance(j, j)) : nan;
+    r.standard_errors.push_back(se);
+    const Bounds b = search_bounds(problem.parameters[j]);
+    Interval i{r.values[j] - q_interval * se, r.values[j] + q_interval * se, "covariance"};
+    // Where the covariance says nothing, or its interval leaves the range (the estimate near a
+    // bound, where the quadratic approximation fails): the profile likelihood.
+    if (!std::isfinite(se) || i.low < b.lower || i.high > b.upper) {
+      i = {profile_end(problem, r, j, -1, q_profile), profile_end(problem, r, j, +1, q_profile),
+           "profile"};
+    }
+    r.intervals.push_back(i);
+  }
+
+  // Information criteria: with unknown sigma, the variance of a point is one more parameter.
+  const double nn = double(n);
+  const double kk = problem.sigma_known ? double(k) : double(k) + 1.0;
+  const double minus_2_log_l =
+      problem.sigma_known ? r.rss : nn * (std::log(2.0 * M_PI * r.rss / nn) + 1.0);
+  r.aicc = minus_2_log_l + 2.0 * kk +
+           (nn - kk - 1.0 > 0.0 ? 2.0 * kk * (kk + 1.0) / (nn - kk - 1.0)
+                                : std::numeric_limits<double>::infinity());
+  r.bic = minus_2_log_l + kk * std::log(nn);
+  return r;
+}
+
+}  // namespace chaindem::fit
