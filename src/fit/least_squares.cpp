@@ -17,11 +17,24 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// Ceres' view of the model: every residual finite, or the point is refused.
+// The size of a parameter: Ceres works on the values divided by it, so that a yield stress of
+// 4e8 Pa and a restitution of 0.6 are searched alike (its steps and trust region are in the
+// units of what it searches).
+double parameter_scale(const FreeParameter& p) {
+  if (p.start && *p.start != 0.0) return std::abs(*p.start);
+  const double largest = std::max(std::isfinite(p.lower) ? std::abs(p.lower) : 0.0,
+                                  std::isfinite(p.upper) ? std::abs(p.upper) : 0.0);
+  return largest > 0.0 ? largest : 1.0;
+}
+
+// Ceres' view of the model, on the scaled values: every residual finite, or the point is
+// refused.
 struct Cost {
   const Problem* problem;
+  std::vector<double> scale;
   bool operator()(double const* const* parameters, double* residuals) const {
-    const std::vector<double> theta(parameters[0], parameters[0] + problem->parameters.size());
+    std::vector<double> theta(parameters[0], parameters[0] + problem->parameters.size());
+    for (std::size_t j = 0; j < theta.size(); ++j) theta[j] *= scale[j];
     std::vector<double> r(problem->residual_count);
     if (!problem->residuals(theta, r)) return false;
     for (std::size_t i = 0; i < r.size(); ++i) {
@@ -101,19 +114,27 @@ double sum_of_squares(const Problem& problem, const std::vector<double>& x) {
 // all); the final sum of squared residuals, or NaN when the search found nothing usable.
 double local_fit(const Problem& problem, std::vector<double>& x,
                  const std::vector<int>& fixed = {}) {
+  std::vector<double> scale, u;
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    scale.push_back(parameter_scale(problem.parameters[j]));
+    u.push_back(x[j] / scale[j]);
+  }
   ceres::Problem::Options problem_options;
   ceres::Problem ceres_problem(problem_options);
-  auto* cost = new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem});
+  auto* cost =
+      new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem, scale});
   cost->AddParameterBlock(static_cast<int>(x.size()));
   cost->SetNumResiduals(static_cast<int>(problem.residual_count));
-  ceres_problem.AddResidualBlock(cost, nullptr, x.data());
+  ceres_problem.AddResidualBlock(cost, nullptr, u.data());
   for (std::size_t j = 0; j < x.size(); ++j) {
     const Bounds b = search_bounds(problem.parameters[j]);
-    if (std::isfinite(b.lower)) ceres_problem.SetParameterLowerBound(x.data(), int(j), b.lower);
-    if (std::isfinite(b.upper)) ceres_problem.SetParameterUpperBound(x.data(), int(j), b.upper);
+    if (std::isfinite(b.lower))
+      ceres_problem.SetParameterLowerBound(u.data(), int(j), b.lower / scale[j]);
+    if (std::isfinite(b.upper))
+      ceres_problem.SetParameterUpperBound(u.data(), int(j), b.upper / scale[j]);
   }
   if (!fixed.empty())
-    ceres_problem.SetManifold(x.data(), new ceres::SubsetManifold(int(x.size()), fixed));
+    ceres_problem.SetManifold(u.data(), new ceres::SubsetManifold(int(x.size()), fixed));
   ceres::Solver::Options options;
   options.linear_solver_type = ceres::DENSE_QR;
   options.max_num_iterations = 200;
@@ -124,25 +145,33 @@ double local_fit(const Problem& problem, std::vector<double>& x,
   ceres::Solver::Summary summary;
   ceres::Solve(options, &ceres_problem, &summary);
   if (!summary.IsSolutionUsable()) return nan;
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = u[j] * scale[j];
   return 2.0 * summary.final_cost;  // Ceres minimises half the sum of squares
 }
 
 // The covariance of the values at `x`, unscaled ((J^T J)^-1); empty when J^T J is singular.
-Eigen::MatrixXd unscaled_covariance(const Problem& problem, std::vector<double>& x) {
+Eigen::MatrixXd unscaled_covariance(const Problem& problem, const std::vector<double>& x) {
+  std::vector<double> scale, u;
+  for (std::size_t j = 0; j < x.size(); ++j) {
+    scale.push_back(parameter_scale(problem.parameters[j]));
+    u.push_back(x[j] / scale[j]);
+  }
   ceres::Problem ceres_problem;
-  auto* cost = new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem});
+  auto* cost =
+      new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem, scale});
   cost->AddParameterBlock(static_cast<int>(x.size()));
   cost->SetNumResiduals(static_cast<int>(problem.residual_count));
-  ceres_problem.AddResidualBlock(cost, nullptr, x.data());
+  ceres_problem.AddResidualBlock(cost, nullptr, u.data());
   ceres::Covariance::Options options;
   options.algorithm_type = ceres::DENSE_SVD;
   options.min_reciprocal_condition_number = 1e-14;
   ceres::Covariance covariance(options);
-  const std::vector<std::pair<const double*, const double*>> blocks{{x.data(), x.data()}};
+  const std::vector<std::pair<const double*, const double*>> blocks{{u.data(), u.data()}};
   if (!covariance.Compute(blocks, &ceres_problem)) return {};
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> c(x.size(), x.size());
-  if (!covariance.GetCovarianceBlock(x.data(), x.data(), c.data())) return {};
-  return c;
+  if (!covariance.GetCovarianceBlock(u.data(), u.data(), c.data())) return {};
+  const Eigen::VectorXd s = Eigen::Map<const Eigen::VectorXd>(scale.data(), Eigen::Index(x.size()));
+  return s.asDiagonal() * Eigen::MatrixXd(c) * s.asDiagonal();  // back to the values' units
 }
 
 // The likelihood ratio statistic of the sum of squares `rss` against the best `best`.
@@ -222,8 +251,7 @@ Result solve(const Problem& problem, const Options& options) {
   // Covariance, scaled by the variance of a point when the data give no uncertainties.
   const double dof = double(n) - double(k);
   r.scale = problem.sigma_known ? 1.0 : (dof > 0 ? r.rss / dof : nan);
-  std::vector<double> x = r.values;
-  const Eigen::MatrixXd c = unscaled_covariance(problem, x);
+  const Eigen::MatrixXd c = unscaled_covariance(problem, r.values);
   if (c.size() > 0 && std::isfinite(r.scale)) r.covariance = c * r.scale;
   const double q_interval =
       problem.sigma_known || dof < 1
