@@ -42,6 +42,11 @@ class Run:
     walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
     name: str = ""                   # the case's name, for titles
 
+    def __repr__(self) -> str:  # the arrays' sizes, not their values
+        return (f"Run({self.name!r}: {len(self.time)} frames, {self.position.shape[1]} particles, "
+                f"law {self.parameters.get('contact.law', '?')}"
+                + (f", {self.path}" if self.path else "") + ")")
+
     @property
     def vx(self) -> np.ndarray:
         return self.velocity[:, :, 0]
@@ -146,7 +151,10 @@ def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
         root, name = f, path
         if case is not None:
             if f"cases/case-{case:06d}" not in f:
-                raise ValueError(f"{path}: no case {case}")
+                status = f["summary/status"].asstr()[()] if "summary/status" in f else []
+                raise ValueError(f"{path}: case {case} " + (
+                    f"has no run: {status[case]}" if 0 <= case < len(status)
+                    else f"does not exist (the sweep has {len(status)} cases)"))
             root, name = f[f"cases/case-{case:06d}"], f"{path} case {case}"
         elif law is not None:
             if f"cases/{law}" not in f:

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -34,10 +35,17 @@ extern "C" void chaindem_request_stop(int signal) {
 
 }  // namespace
 
+std::atomic<bool> handlers_held{false};
+
 void install_stop_handlers() {
+  if (handlers_held) return;  // the embedding process installed them for all its commands
   stop_signal = 0;  // a fresh watch: a process that runs several commands (Python) reuses it
   std::signal(SIGINT, chaindem_request_stop);
   std::signal(SIGTERM, chaindem_request_stop);
+}
+
+void hold_stop_handlers(bool hold) {
+  handlers_held = hold;
 }
 
 const volatile std::sig_atomic_t* stop_flag() {

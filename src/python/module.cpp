@@ -35,38 +35,70 @@ namespace py = pybind11;
 namespace chaindem::python {
 namespace {
 
-// Ctrl-C during a run: Python's own handler cannot run while the engine holds the thread, so a
-// run started from the main thread installs this one for its duration; the run stops between
-// steps and Python gets KeyboardInterrupt.
-volatile std::sig_atomic_t stop_request = 0;
-extern "C" void request_stop(int signal) {
-  stop_request = signal;
-}
-
-// SIGINT goes to `request_stop` while this lives, in the main thread only (where Python
-// receives signals); the previous handler comes back after.
-class CtrlC {
+// Ctrl-C and SIGTERM while chaindem computes. Python's own handlers cannot run while a run or
+// a command holds its thread, so while any is running (from any thread), chaindem's handler
+// (install_stop_handlers) takes both signals: every run and command stops between steps, and
+// Python gets KeyboardInterrupt (SIGINT) or RunError (SIGTERM). When the last one ends, Python's
+// handlers come back, and a SIGTERM received meanwhile is raised again, so that the process
+// ends as it would have (its files left clean).
+class StopScope {
  public:
-  CtrlC() {
-    if (!py::module_::import("threading")
-             .attr("current_thread")()
-             .is(py::module_::import("threading").attr("main_thread")()))
-      return;
-    stop_request = 0;
-    struct sigaction action {};
-    action.sa_handler = request_stop;
-    sigemptyset(&action.sa_mask);
-    installed_ = sigaction(SIGINT, &action, &previous_) == 0;
+  StopScope() {
+    std::lock_guard guard(lock());
+    if (active()++ > 0) return;
+    sigaction(SIGINT, nullptr, &saved(0));
+    sigaction(SIGTERM, nullptr, &saved(1));
+    install_stop_handlers();  // clears the flag
+    hold_stop_handlers(true);
   }
-  ~CtrlC() {
-    if (installed_) sigaction(SIGINT, &previous_, nullptr);
+  ~StopScope() {
+    std::lock_guard guard(lock());
+    if (--active() > 0) return;
+    hold_stop_handlers(false);
+    const int requested = *stop_flag();
+    sigaction(SIGINT, &saved(0), nullptr);
+    sigaction(SIGTERM, &saved(1), nullptr);
+    if (requested == SIGTERM) std::raise(SIGTERM);
   }
-  CtrlC(const CtrlC&) = delete;
-  CtrlC& operator=(const CtrlC&) = delete;
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
 
  private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
+  static std::mutex& lock() {
+    static std::mutex m;
+    return m;
+  }
+  static int& active() {
+    static int n = 0;
+    return n;
+  }
+  static struct sigaction& saved(int k) {
+    static struct sigaction handlers[2];
+    return handlers[k];
+  }
+};
+
+// A stream that writes to two: a command's stderr, captured for its messages and shown live.
+class Tee : public std::streambuf {
+ public:
+  Tee(std::streambuf* a, std::streambuf* b) : a_(a), b_(b) {}
+
+ protected:
+  int overflow(int c) override {
+    if (c == traits_type::eof()) return traits_type::not_eof(c);
+    const auto ch = traits_type::to_char_type(c);
+    return a_->sputc(ch) == traits_type::eof() || b_->sputc(ch) == traits_type::eof()
+               ? traits_type::eof()
+               : c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    a_->sputn(s, n);
+    return b_->sputn(s, n);
+  }
+  int sync() override { return a_->pubsync() | b_->pubsync(); }
+
+ private:
+  std::streambuf *a_, *b_;
 };
 
 // A Python exception type of the package (set at import).
@@ -100,23 +132,24 @@ hdf5::Handle memory_file() {
   return hdf5::Handle(hdf5::check(file, "memory file"), H5Fclose);
 }
 
-// run(text, origin, is_path, overrides, unset, output, progress) -> (tree, notes): the run's
-// group read whole (hdf5_tree.hpp), from memory or from the file `output` it wrote.
+// run(text, origin, is_path, overrides, unset, output, progress, note) -> the run's group read
+// whole (hdf5_tree.hpp), from memory or from the file `output` it wrote. `note` receives the
+// case's notes before the run starts.
 py::tuple run_case(const std::string& text, const std::string& origin, bool is_path,
                    const std::vector<std::string>& overrides, const std::vector<std::string>& unset,
-                   const std::optional<std::string>& output, bool progress) {
+                   const std::optional<std::string>& output, bool progress,
+                   const py::function& note) {
   PreparedCase p = prepare(text, origin, is_path, overrides, unset);
-  py::list notes;
-  for (const std::string& note : p.run.notes) notes.append(note);
+  for (const std::string& n : p.run.notes) note(n);
   if (output) {
     std::vector<std::string> inputs = p.run.input_files;
     if (is_path) inputs.push_back(text);
     check_run_output(*output, inputs);
   }
-  CtrlC ctrl_c;
-  const RunControl control{progress ? &std::cerr : nullptr, &stop_request, nullptr};
+  const RunControl control{progress ? &std::cerr : nullptr, stop_flag(), nullptr};
   hdf5::Handle file;
   {
+    StopScope stop;
     py::gil_scoped_release released;
     if (output) {
       run_to_file(p.cfg, std::move(p.run), *output, control);
@@ -131,7 +164,7 @@ py::tuple run_case(const std::string& text, const std::string& origin, bool is_p
       run.commit();
     }
   }
-  return py::make_tuple(read_group(file.get(), output ? "/" : "run"), notes);
+  return read_group(file.get(), output ? "/" : "run");
 }
 
 py::dict law_record(const LawEntry& law) {
@@ -164,30 +197,26 @@ py::dict law_record(const LawEntry& law) {
   return r;
 }
 
-// command(name, args) -> (exit status, stdout, stderr): a command of the command line, run in
-// this process with its streams captured; the GIL is released and Ctrl-C honoured as by run.
-py::tuple run_command(const std::string& name, const std::vector<std::string>& args) {
+// command(name, args, echo) -> (exit status, stdout, stderr): a command of the command line,
+// run in this process with its streams captured (stderr also shown when `echo`: progress); the
+// GIL is released and Ctrl-C honoured as by run.
+py::tuple run_command(const std::string& name, const std::vector<std::string>& args, bool echo) {
   using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
   static const std::map<std::string, Command> commands{
       {"collide", collide_command}, {"sweep", sweep_command}, {"compare", compare_command}};
   const auto it = commands.find(name);
   if (it == commands.end()) throw std::invalid_argument("no command '" + name + "'");
-  std::ostringstream out, err;
+  std::ostringstream out, captured;
+  Tee tee(captured.rdbuf(), std::cerr.rdbuf());
+  std::ostream shown(&tee);
   int status = 0;
   {
-    // The commands install handlers for SIGINT and SIGTERM: Python's come back after.
-    struct sigaction interrupt {
-    }, terminate{};
-    sigaction(SIGINT, nullptr, &interrupt);
-    sigaction(SIGTERM, nullptr, &terminate);
-    {
-      py::gil_scoped_release released;
-      status = it->second(args, out, err);
-    }
-    sigaction(SIGINT, &interrupt, nullptr);
-    sigaction(SIGTERM, &terminate, nullptr);
+    StopScope stop;
+    py::gil_scoped_release released;
+    status = it->second(args, out, echo ? shown : captured);
+    shown.flush();
   }
-  return py::make_tuple(status, out.str(), err.str());
+  return py::make_tuple(status, out.str(), captured.str());
 }
 
 // read(path, group) -> the group of a chaindem file (hdf5_tree.hpp).
@@ -219,8 +248,8 @@ PYBIND11_MODULE(_core, m) {
         PyErr_SetNone(PyExc_KeyboardInterrupt);
         return;
       }
-      PyErr_SetString(run_error, e.what());
-    } catch (const CaseError& e) {  // what the command line refuses with exit status 2
+      PyErr_SetString(run_error, e.what());  // SIGTERM: raised again once all have stopped
+    } catch (const CaseError& e) {           // what the command line refuses with exit status 2
       PyErr_SetString(input_error, e.what());
     } catch (const LawParamError& e) {
       PyErr_SetString(input_error, e.what());
@@ -237,12 +266,13 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   m.def("run", &run_case, py::arg("text"), py::arg("origin"), py::arg("is_path"),
-        py::arg("overrides"), py::arg("unset"), py::arg("output"), py::arg("progress"));
+        py::arg("overrides"), py::arg("unset"), py::arg("output"), py::arg("progress"),
+        py::arg("note"));
   m.def("laws", [] {
     py::list laws;
     for (const LawEntry& law : all_laws()) laws.append(law_record(law));
     return laws;
   });
-  m.def("command", &run_command, py::arg("name"), py::arg("args"));
+  m.def("command", &run_command, py::arg("name"), py::arg("args"), py::arg("echo") = false);
   m.def("read", &read_file, py::arg("path"), py::arg("group") = "/");
 }

@@ -76,8 +76,9 @@ def assert_same_as_file(group, path):
 def test_run_equals_the_command_line_file(case, sets, tmp_path):
     path = command_line_run(os.path.join(CASES, case), tmp_path, *sets)
     overrides = dict(s.split("=", 1) for s in sets)
-    tree, _ = chaindem._core.run(os.path.join(CASES, case), os.path.join(CASES, case), True,
-                                 [f"{k}={v}" for k, v in overrides.items()], [], None, False)
+    tree = chaindem._core.run(os.path.join(CASES, case), os.path.join(CASES, case), True,
+                              [f"{k}={v}" for k, v in overrides.items()], [], None, False,
+                              lambda note: None)
     assert_same_as_file(Group(*tree), path)
     run = chaindem.run(os.path.join(CASES, case), overrides=overrides)
     with h5py.File(path, "r") as f:
@@ -254,11 +255,13 @@ def test_collide_equals_the_command_line(tmp_path):
     mine = chaindem.collide("hunt_crossley", velocity=1, params={"restitution": 0.8}, **COLLISION)
     assert {k: v for k, v in mine.items() if k != "loop"} == expected
     with h5py.File(loop, "r") as f:
-        for name in ("time", "overlap", "approach_rate", "force"):
-            assert np.array_equal(mine["loop"][name], f[name][()]), name
+        loop = mine["loop"]
+        for mine_array, name in ((loop.time, "time"), (loop.overlap, "overlap"),
+                                 (loop.rate, "approach_rate"), (loop.force, "force")):
+            assert np.array_equal(mine_array, f[name][()]), name
         assert mine["restitution"] == f.attrs["restitution"]
     # The work of the force around the loop is the energy the impact dissipated.
-    work = np.trapz(mine["loop"]["force"], mine["loop"]["overlap"])
+    work = np.trapz(mine["loop"].force, mine["loop"].overlap)
     assert work == pytest.approx(mine["dissipated_energy"], rel=1e-4)  # trapezoids, 400 points
     wall = chaindem.collide("hertz", velocity=1, wall=True, loop=False, **COLLISION)
     assert wall["restitution"] == pytest.approx(1.0, abs=1e-9) and "loop" not in wall
@@ -384,3 +387,161 @@ def test_runs_from_several_threads_at_once():
     for a, b in zip(alone, together):
         assert np.array_equal(a.velocity, b.velocity)
         assert np.array_equal(a.contacts["normal_force"], b.contacts["normal_force"])
+
+
+def run_in_subprocess(script, timeout=120):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
+
+
+def test_ctrl_c_reaches_runs_in_worker_threads_and_is_cleared_after():
+    r = run_in_subprocess(f"""
+        import os, signal, threading, chaindem
+        from concurrent.futures import ThreadPoolExecutor
+        long = dict(chain={{"count": 20000}}, simulation={{"duration": 1.0}}, threads=1)
+        with ThreadPoolExecutor(2) as pool:
+            futures = [pool.submit(chaindem.run, {os.path.join(CASES, 'default.ini')!r}, **long)
+                       for _ in range(2)]
+            threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+            stopped = 0
+            for f in futures:
+                try:
+                    f.result(timeout=60)
+                except KeyboardInterrupt:
+                    stopped += 1
+        print("stopped", stopped)
+        # The stop is not left behind: a later run in a worker thread runs.
+        with ThreadPoolExecutor(1) as pool:
+            print("then", pool.submit(chaindem.run, {os.path.join(CASES, 'default.ini')!r})
+                  .result().velocity.shape)
+        # And Python's own handler is back.
+        print("handler", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "stopped 2" in r.stdout and "then (524, 21, 3)" in r.stdout
+    assert "handler True" in r.stdout
+
+
+def test_handlers_come_back_after_overlapping_commands():
+    r = run_in_subprocess(f"""
+        import os, signal, threading, time, chaindem
+        def sweep(n):
+            chaindem.sweep(base={os.path.join(CASES, 'default.ini')!r},
+                           axes={{"striker.velocity": [0.5, 1]}},
+                           fixed={{"chain.count": n, "simulation.duration": 2e-3}}, threads=1)
+        a = threading.Thread(target=sweep, args=(2000,))
+        b = threading.Thread(target=sweep, args=(4000,))
+        a.start(); time.sleep(0.05); b.start(); a.join(); b.join()
+        signal.signal(signal.SIGTERM, lambda *_: print("python's SIGTERM handler ran"))
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.2)
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "python's SIGTERM handler ran" in r.stdout
+
+
+def test_sigterm_during_a_run_ends_the_process_cleanly(tmp_path):
+    out = tmp_path / "x.h5"
+    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import chaindem
+        print("started", flush=True)
+        chaindem.run({os.path.join(CASES, 'default.ini')!r}, output_file={str(out)!r},
+                     chain={{"count": 20000}}, simulation={{"duration": 1.0}})
+    """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGTERM  # ended by the signal, as without chaindem
+    assert os.listdir(tmp_path) == []  # but its files were removed first
+
+
+def test_one_output_from_two_threads_is_refused(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    out = tmp_path / "same.h5"
+    job = lambda v: chaindem.run(os.path.join(CASES, "default.ini"), striker={"velocity": v},
+                                 chain={"count": 3000}, simulation={"duration": 2e-3},
+                                 output_file=out)
+    with ThreadPoolExecutor(2) as pool:
+        futures = [pool.submit(job, v) for v in (1.0, 2.0)]
+        outcomes = []
+        for f in futures:
+            try:
+                outcomes.append(f.result().path)
+            except chaindem.InputError as e:
+                outcomes.append(str(e))
+    assert sum(o == str(out) for o in outcomes) == 1, outcomes
+    assert any("another call of this process writes it" in o for o in outcomes), outcomes
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: chaindem.run(CASE, unset="contact.restitution"), TypeError, "a list of names"),
+    (lambda: chaindem.compare(CASE, "hertz", reference="hertz"), TypeError, "a list of names"),
+    (lambda: chaindem.run(CASE, threads=True), TypeError, "threads: an int"),
+    (lambda: chaindem.run(CASE, threads=2.5), TypeError, "threads: an int"),
+    (lambda: chaindem.run(CASE, progress="no"), TypeError, "progress: True or False"),
+    (lambda: chaindem.run(CASE, chain={"materials": None}), TypeError, "None is not a case value"),
+    (lambda: chaindem.run(CASE, overrides=["chain.count=3"]), TypeError, "overrides: a mapping"),
+    (lambda: chaindem.run(CASE, chain={"materials": "steel\n[chain]\ncount = 3"}),
+     chaindem.InputError, "one line of text"),
+    (lambda: chaindem.run(CASE, chain={"materials": "steel # x"}), chaindem.InputError,
+     "starts a comment"),
+    (lambda: chaindem.run(CASE + "\0junk"), ValueError, "null character"),
+    (lambda: chaindem.sweep(base=CASE, axes={"chain.radii": [[0.005, 0.004], [0.003]]}),
+     TypeError, "a list inside a list"),
+    (lambda: chaindem.sweep(os.path.join(CASES, "sweeps", "restitution.ini"),
+                            fixed={"chain.count": 3}), chaindem.InputError, "not both"),
+    (lambda: chaindem.collide("hertz", velocity=1, veloc=2.0), TypeError, "no option 'veloc'"),
+    (lambda: chaindem.collide("hertz", velocity=1, wal=True), TypeError, "did you mean 'wall'"),
+    (lambda: chaindem.collide(None, velocity=1), TypeError, "law: a law's identifier"),
+    (lambda: chaindem.load(CASE, case="3"), TypeError, "case: an int"),
+])
+def test_arguments_of_the_wrong_kind(call, error, text):
+    with pytest.raises(error, match=__import__("re").escape(text)):
+        call()
+
+
+CASE = os.path.join(CASES, "default.ini")
+
+
+def test_text_and_mapping_bases_read_paths_from_the_current_folder(monkeypatch):
+    monkeypatch.chdir(CASES)
+    with open("measured_state.ini") as f:
+        text = f.read()
+    single = chaindem.run(text)  # its initial state from measured_state.csv, found here
+    table = chaindem.sweep(base=text, axes={"output.interval": [5e-6, 1e-5]})
+    assert list(table["status"]) == ["ok", "ok"]
+    assert table["last_bead_final_velocity"][0] == single.summary["last_bead_final_velocity"]
+    with pytest.raises(chaindem.InputError) as refused:
+        chaindem.compare({"simulation.duration": 1e-3}, ["hertz"], reference="hertz")
+    assert "<dict>" in str(refused.value) and "chaindem-compare-" not in str(refused.value)
+
+
+def test_sweep_progress_is_shown(capfd):
+    chaindem.sweep(base=CASE, axes={"contact.restitution": [0.5, 0.9]}, fixed={"chain.count": 4},
+                   progress=True)
+    err = capfd.readouterr().err
+    assert "2 cases, 0 already finished" in err
+
+
+def test_notes_come_before_the_run():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", chaindem.CaseNote)
+        start = time.monotonic()
+        with pytest.raises(chaindem.CaseNote):
+            chaindem.run(CASE, contact={"law": "hertz"}, chain={"count": 20000},
+                         simulation={"duration": 1.0})
+        assert time.monotonic() - start < 5  # refused before computing a second of chain
+
+
+def test_a_failed_sweep_case_says_why_it_has_no_run(tmp_path):
+    out = tmp_path / "s.h5"
+    with pytest.warns(RuntimeWarning):
+        table = chaindem.sweep(base=CASE, axes={"simulation.time_step": [0, 1e-5]},
+                               fixed={"chain.count": 5, "simulation.duration": 3e-4},
+                               output_file=out)
+    assert table["status"][1].startswith("failed")
+    with pytest.raises(ValueError, match="case 1 has no run: failed"):
+        chaindem.load(out, case=1)
+    assert "frames" in repr(chaindem.load(out, case=0))

@@ -62,6 +62,11 @@ struct Interrupted : std::runtime_error {
 /// steps and remove their partial files instead of dying mid-write.
 void install_stop_handlers();
 const volatile std::sig_atomic_t* stop_flag();
+/// For a process that runs several commands at once (the Python module): after
+/// install_stop_handlers(), hold_stop_handlers(true) makes later calls of it leave the handlers
+/// and the flag alone, so that no command's start clears a stop requested for all, until
+/// hold_stop_handlers(false).
+void hold_stop_handlers(bool hold);
 
 /// Runs the case and writes `path` (via path.partial, renamed when complete, PartialOutput).
 /// Throws Interrupted, OutputError when the file cannot be written, CheckpointError when a

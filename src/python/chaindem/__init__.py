@@ -1,5 +1,5 @@
-"""chaindem from Python: run cases and read their results as numpy arrays, and the contact-law
-registry as records.
+"""chaindem from Python: run cases and read their results as numpy arrays, sweep, compare and
+collide as the command line does, and the contact-law registry as records.
 
     import chaindem
     run = chaindem.run("cases/default.ini", chain={"count": 50}, threads=2)
@@ -7,7 +7,7 @@ registry as records.
     run.summary["striker_rebound_ratio"], run.per_bead["peak_velocity"]
     [law.id for law in chaindem.models(family="hysteresis")]
 
-A run computes with the GIL released and stops on Ctrl-C (KeyboardInterrupt). Input the command
+Runs compute with the GIL released; Ctrl-C stops them (KeyboardInterrupt). Input the command
 line refuses raises InputError, a run that fails RunError, each with the command line's
 message. docs/python.md describes everything.
 """
@@ -22,8 +22,9 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from ._commands import CaseNote, collide, command, format_value, option_args, summary_columns  # noqa: F401
-from ._commands import sweep_file_text, table
+from ._commands import (CaseNote, case_file, case_source, claimed_output, collide, command,
+                        format_value, option_args, require_bool, require_int, require_mapping,
+                        require_names, summary_columns, sweep_file_text, table)
 from ._core import InputError, RunError
 from ._tree import Group
 from .post import Run, load_run, run_from_group
@@ -32,23 +33,30 @@ __version__: str = _core.version
 __all__ = ["run", "collide", "sweep", "compare", "load", "models", "Law", "Parameter", "Run",
            "InputError", "RunError", "CaseNote"]
 
+for _error, _doc in ((InputError, "Input the command line refuses with exit status 2: a case "
+                      "key out of range, an unknown key or law, an output path that may not be "
+                      "written. The message names the key and its allowed range."),
+                     (RunError, "A run that fails, the command line's exit status 1: an "
+                      "integration that diverges, an output that cannot be written; or a run "
+                      "stopped by SIGTERM.")):
+    _error.__module__, _error.__doc__ = "chaindem", _doc
+
 #: A case: a path to an INI file, INI text, or a mapping of keys ("section.key": value, or
 #: section: {key: value}).
 Case = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def run(case: Case, *, output_file: Optional[Union[str, "os.PathLike[str]"]] = None,
-        threads: Optional[int] = None, progress: bool = False,
-        overrides: Optional[Mapping[str, Any]] = None, unset: Iterable[str] = (),
-        **sections: Mapping[str, Any]) -> Run:
+def run(case: Case, *, output_file: Optional[PathLike] = None, threads: Optional[int] = None,
+        progress: bool = False, overrides: Optional[Mapping[str, Any]] = None,
+        unset: Iterable[str] = (), **sections: Mapping[str, Any]) -> Run:
     """Runs a case, as `chaindem run` does, and returns its results in memory.
 
     case: a path to an INI case file, INI text, or a mapping of case keys.
     output_file: also write the run's HDF5 file (and its XDMF file) there, exactly as the
         command line does; the results are then read back from it. Without it nothing is
         written (the case's output.file is not used).
-    threads: OpenMP threads of the run (the key simulation.threads).
+    threads: OpenMP threads of the run (the key simulation.threads; 0: all cores).
     progress: print the command line's progress lines on stderr.
     overrides: case keys that win over the case: {"chain.count": 50, ...}.
     unset: keys to remove from the case, so that their defaults apply.
@@ -57,19 +65,20 @@ def run(case: Case, *, output_file: Optional[Union[str, "os.PathLike[str]"]] = N
 
     Raises InputError for a case the command line refuses (the message names the key and its
     allowed range), RunError for a run that fails (an integration that diverges, an output that
-    cannot be written), KeyboardInterrupt on Ctrl-C (nothing is written then).
+    cannot be written, SIGTERM), KeyboardInterrupt on Ctrl-C (nothing is written then). Its notes
+    (a law parameter the law ignores) are CaseNote warnings, issued before it runs.
     """
-    text, origin, is_path = _case_source(case)
+    text, origin, is_path = case_source(case)
     keys = _override_list(overrides, sections, threads)
-    tree, notes = _core.run(text, origin, is_path, keys, [str(k) for k in unset],
-                            None if output_file is None else os.fspath(output_file),
-                            bool(progress))
-    for note in notes:
-        warnings.warn(note, CaseNote, stacklevel=2)
-    return run_from_group(Group(*tree), "" if output_file is None else os.fspath(output_file))
+    removed = require_names("unset", unset)
+    with claimed_output(output_file) as path:
+        tree = _core.run(text, origin, is_path, keys, removed, path,
+                         require_bool("progress", progress),
+                         lambda note: warnings.warn(note, CaseNote, stacklevel=3))
+    return run_from_group(Group(*tree), path or "")
 
 
-def sweep(definition: Optional[PathLike] = None, *, base: Optional[Case] = None,
+def sweep(definition: Optional[Union[PathLike, str]] = None, *, base: Optional[Case] = None,
           axes: Optional[Mapping[str, Any]] = None, combine: Optional[str] = None,
           fixed: Optional[Mapping[str, Any]] = None, output_file: Optional[PathLike] = None,
           threads: Optional[int] = None, overrides: Optional[Mapping[str, Any]] = None,
@@ -79,30 +88,52 @@ def sweep(definition: Optional[PathLike] = None, *, base: Optional[Case] = None,
     column per axis and per result (docs/sweeps.md), as a numpy structured array (or a pandas
     DataFrame with table_kind="pandas").
 
-    definition: a sweep file. Or, instead: base (a case, as run() takes it), axes
+    definition: a sweep file (or its text). Or, instead: base (a case, as run() takes it), axes
     ({"contact.restitution": [0.1, 0.5, 0.9], "striker.velocity": "0.5:2:0.5"}), combine
     ("grid", the default, or "zip") and fixed (keys for every case, the file's [set]).
-    output_file: also keep the sweep's HDF5 file there (every case's frames); without it,
-    nothing is written (the sweep file's output key is not used). It is also where an
-    interrupted sweep resumes from. threads, overrides (--set), unset, checkpoint_interval:
-    as the command's options.
+    output_file: keep the sweep's HDF5 file there (every case's frames), also what an
+    interrupted sweep resumes from. Without it the file goes to a temporary folder and is
+    removed (the sweep file's output key is not used). threads, overrides (--set), unset,
+    checkpoint_interval: as the command's options; progress: its progress lines on stderr.
     """
-    if (definition is None) == (base is None or axes is None):
-        raise InputError("sweep: give a sweep file, or base= and axes= (not both)")
-    with tempfile.TemporaryDirectory(prefix="chaindem-sweep-") as folder:
+    if definition is not None and any(x is not None for x in (base, axes, combine, fixed)):
+        raise InputError("sweep: give a sweep file, or base=, axes= (combine=, fixed=); not both")
+    if definition is None and (base is None or axes is None):
+        raise InputError("sweep: give a sweep file, or base= and axes=")
+    with tempfile.TemporaryDirectory(prefix="chaindem-sweep-") as folder, \
+            claimed_output(output_file) as kept:
+        origins = {}
         if definition is None:
+            base_path, origins[os.path.join(folder, "base.ini")] = case_file(base, folder, "base.ini")
             definition = os.path.join(folder, "sweep.ini")
             with open(definition, "w") as f:
-                f.write(sweep_file_text(base, axes, combine, fixed, folder))
-        out = os.fspath(output_file) if output_file is not None else os.path.join(folder, "s.h5")
-        args = [os.fspath(definition), "-o", out] + (["--quiet"] if not progress else [])
-        args += option_args({"threads": threads, "checkpoint_interval": checkpoint_interval})
-        for key, value in (overrides or {}).items():
+                f.write(sweep_file_text(base_path, require_mapping("axes", axes), combine,
+                                        require_mapping("fixed", fixed)))
+            origins[definition] = "<sweep>"
+        elif isinstance(definition, str) and "\n" in definition:
+            text, definition = definition, os.path.join(folder, "sweep.ini")
+            with open(definition, "w") as f:
+                f.write(text)
+            origins[definition] = "<sweep text>"
+        elif not isinstance(definition, (str, os.PathLike)):
+            raise TypeError(f"definition: a sweep file, not {type(definition).__name__}")
+        out = kept or os.path.join(folder, "s.h5")
+        args = [os.fspath(definition), "-o", out]
+        if not require_bool("progress", progress):
+            args.append("--quiet")
+        args += option_args({"threads": require_int("threads", threads),
+                             "checkpoint_interval": checkpoint_interval})
+        for key, value in require_mapping("overrides", overrides).items():
             args += ["--set", f"{key}={format_value(value)}"]
-        for key in unset:
-            args += ["--unset", str(key)]
+        for key in require_names("unset", unset):
+            args += ["--unset", key]
         try:
-            command("sweep", args)
+            command("sweep", args, echo=progress, origins=origins)
+        except KeyboardInterrupt as stop:
+            if kept:
+                raise
+            raise KeyboardInterrupt("sweep interrupted (give output_file= to be able to resume "
+                                    "it)") from stop
         except RunError as failure:  # failed cases have rows: the table is still wanted
             if not os.path.exists(out):
                 raise
@@ -117,33 +148,34 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
             table_kind: str = "numpy", **sections: Mapping[str, Any]):
     """Runs the case under each law and compares them with a reference law or measured data,
     as `chaindem compare` does (docs/compare.md). Returns one row per law, the reference
-    first: law, and per metric (peak_velocity, peak_force, arrival_time, final_velocity) its
-    values per chain bead, their relative errors [%] against the reference
-    (<metric>_error_percent), the mean error and the number of beads compared; as a numpy
-    structured array (or a pandas DataFrame with table_kind="pandas"). The reference's row holds
-    the reference's values, errors 0 where it has a value.
+    first: law; impact_velocity (the policy of v0 for laws with v0 in their damping, "none"
+    for the others, "reference" on the reference's row); and per metric (peak_velocity,
+    peak_force, arrival_time, final_velocity) its values per chain bead, their relative errors
+    [%] against the reference (<metric>_error_percent), the mean error and the number of beads
+    compared. The reference's row holds its values, errors 0 where it has a value. As a numpy
+    structured array, or a pandas DataFrame with table_kind="pandas". output_file keeps the
+    command's HDF5 file (every law's run); without it, it goes to a temporary folder.
     """
-    text, origin, is_path = _case_source(case)
-    with tempfile.TemporaryDirectory(prefix="chaindem-compare-") as folder:
-        if not is_path:
-            path = os.path.join(folder, "case.ini")
-            with open(path, "w") as f:
-                f.write(text)
-            text = path
-        out = os.fspath(output_file) if output_file is not None else os.path.join(folder, "c.h5")
-        args = [text, "--laws", ",".join(laws), "-o", out]
+    names = require_names("laws", laws)
+    keys = _override_list(overrides, sections, None)
+    with tempfile.TemporaryDirectory(prefix="chaindem-compare-") as folder, \
+            claimed_output(output_file) as kept:
+        path, origin = case_file(case, folder, "case.ini")
+        out = kept or os.path.join(folder, "c.h5")
+        args = [path, "--laws", ",".join(names), "-o", out]
         args += option_args({"reference": reference, "reference_data": reference_data,
-                             "reference_quantity": reference_quantity, "threads": threads})
-        for key in _override_list(overrides, sections, None):
+                             "reference_quantity": reference_quantity,
+                             "threads": require_int("threads", threads)})
+        for key in keys:
             args += ["--set", key]
-        for key in unset:
-            args += ["--unset", str(key)]
-        command("compare", args)
+        for key in require_names("unset", unset):
+            args += ["--unset", key]
+        command("compare", args, origins={path: origin} if path != origin else {})
         c = Group(*_core.read(out, "comparison"))
     metrics = [name[len("reference_"):] for name in c if name.startswith("reference_")]
-    names = [str(x) for x in c.attrs["laws"]]
+    compared = [str(x) for x in c.attrs["laws"]]
     columns: dict[str, np.ndarray] = {
-        "law": np.array([str(c.attrs["reference"])] + names, dtype=object),
+        "law": np.array([str(c.attrs["reference"])] + compared, dtype=object),
         "impact_velocity": np.array(["reference"] + [str(x) for x in c.attrs["impact_velocity"]],
                                     dtype=object)}
     for m in metrics:
@@ -157,11 +189,12 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
     return table(columns, table_kind)
 
 
-def load(path: Union[str, "os.PathLike[str]"], case: Optional[int] = None,
-         law: Optional[str] = None) -> Run:
+def load(path: PathLike, case: Optional[int] = None, law: Optional[str] = None) -> Run:
     """A run from a chaindem file: a `run` file, case `case` of a sweep file, or the run of
     `law` in a compare file (chaindem.post.load_run)."""
-    return load_run(os.fspath(path), case=case, law=law)
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path: a path, not {type(path).__name__}")
+    return load_run(os.fspath(path), case=require_int("case", case), law=law)
 
 
 @dataclass(frozen=True)
@@ -207,40 +240,17 @@ def models(family: Optional[str] = None) -> list[Law]:
     return [law for law in laws if law.family == family]
 
 
-def _case_source(case: Case) -> tuple[str, str, bool]:
-    """(text, origin, is_path): what _core.run reads."""
-    if isinstance(case, Mapping):
-        sections: dict[str, list[str]] = {}
-        for key, value in case.items():
-            if isinstance(value, Mapping):
-                for k, v in value.items():
-                    sections.setdefault(str(key), []).append(f"{k} = {format_value(v)}")
-                continue
-            section, dot, name = str(key).rpartition(".")
-            if not dot:
-                raise InputError(f"case key {key!r}: give it as section.key, e.g. chain.count")
-            sections.setdefault(section, []).append(f"{name} = {format_value(value)}")
-        text = "".join(f"[{s}]\n" + "".join(line + "\n" for line in lines)
-                       for s, lines in sections.items())
-        return text, "<dict>", False
-    if isinstance(case, os.PathLike):
-        return os.fspath(case), os.fspath(case), True
-    if isinstance(case, str):
-        if "\n" in case or case.lstrip().startswith("["):
-            return case, "<text>", False
-        return case, case, True
-    raise TypeError(f"case: a path, INI text or a mapping of keys, not {type(case).__name__}")
-
-
 def _override_list(overrides: Optional[Mapping[str, Any]], sections: Mapping[str, Any],
                    threads: Optional[int]) -> list[str]:
     """The overrides as the command line's --set gives them: "section.key=value"."""
-    keys = [f"{k}={format_value(v)}" for k, v in (overrides or {}).items()]
+    keys = [f"{k}={format_value(v)}" for k, v in require_mapping("overrides", overrides).items()]
     for section, values in sections.items():
         if not isinstance(values, Mapping):
             raise TypeError(f"{section}={values!r}: give the section's keys as a mapping, e.g. "
                             f"{section}={{'key': value}} (or overrides={{'{section}.key': value}})")
         keys += [f"{section}.{k}={format_value(v)}" for k, v in values.items()]
+    threads = require_int("threads", threads)
     if threads is not None:
-        keys.append(f"simulation.threads={format_value(threads)}")
+        keys.append(f"simulation.threads={threads}")
     return keys
+
