@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
@@ -160,6 +162,55 @@ TEST(JournaledFile, ClosedFileIsPlainHdf5AndLeavesNoJournal) {
   ASSERT_GE(f.get(), 0);
   EXPECT_GT(H5Lexists(f.get(), "cases/case-19", H5P_DEFAULT), 0);
   EXPECT_EQ(H5Lexists(f.get(), "cases/case-3", H5P_DEFAULT), 0);
+}
+
+// A journal as a kill leaves it (records after a checkpoint), copied while the file is open.
+std::string journal_after_checkpoint(const std::string& path) {
+  Handle f(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, hdf5::journaled_file_access()),
+           H5Fclose);
+  Handle cases = hdf5::group(f.get(), "cases");
+  for (int k = 0; k < 10; ++k) write_case(cases.get(), k);
+  H5Fflush(f.get(), H5F_SCOPE_GLOBAL);
+  hdf5::journal_checkpoint(f.get());
+  for (int k = 10; k < 40; ++k) write_case(cases.get(), k);  // overwrites the group's metadata
+  H5Fflush(f.get(), H5F_SCOPE_GLOBAL);
+  std::ifstream in(hdf5::journal_path(path), std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void put_journal(const std::string& path, const std::string& bytes) {
+  std::ofstream(hdf5::journal_path(path), std::ios::binary) << bytes;
+}
+
+std::string recovery_error(const std::string& path) {
+  try {
+    hdf5::recover_journal(path);
+  } catch (const hdf5::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(JournaledFile, DamagedOrForeignJournalIsRefused) {
+  TempDir dir;
+  const std::string path = (dir.path / "a.h5").string();
+  const std::string journal = journal_after_checkpoint(path);
+  ASSERT_GT(journal.size(), 40u + 24u + 4096u);  // the header and records
+  // A complete record whose bytes changed: damage, not a kill, refused.
+  std::string damaged = journal;
+  damaged[40 + 24 + 100] ^= 1;
+  put_journal(path, damaged);
+  EXPECT_NE(recovery_error(path).find("is damaged"), std::string::npos);
+  // The journal beside a copy of its file (another inode): refused, the copy untouched.
+  const std::string copy = (dir.path / "copy.h5").string();
+  fs::copy_file(path, copy);
+  const auto size = fs::file_size(copy);
+  put_journal(copy, journal);
+  EXPECT_NE(recovery_error(copy).find("belongs to another file"), std::string::npos);
+  EXPECT_EQ(fs::file_size(copy), size);
+  // A tail a kill cut off is no damage: the records before it are replayed.
+  put_journal(path, journal.substr(0, journal.size() - 100));
+  EXPECT_EQ(recovery_error(path), "");
 }
 
 TEST(JournaledFile, CheckpointOfAnotherDriversFileIsRefused) {

@@ -1,12 +1,14 @@
 // The journaled HDF5 file driver (journaled_file.hpp). A POSIX driver like HDF5's "sec2", plus
 // the undo journal. Journal layout, all integers little-endian as the machine writes them (the
 // journal never leaves the machine that wrote it):
-//   header: "CDJRNL01", u64 boundary (the file's size at the checkpoint), u32 CRC-32 of the
-//           previous 16 bytes, u32 zero;
+//   header: "CDJRNL02", u64 boundary (the file's size at the checkpoint), u64 device and u64
+//           inode of the file (a journal is replayed onto its own file only), u32 CRC-32 of the
+//           previous 32 bytes, u32 zero;
 //   records, one per saved page: u64 offset, u64 length, u32 CRC-32 of offset, length and the
 //           bytes, u32 zero, then the page's `length` old bytes.
-// A kill while a record is appended leaves it incomplete; its page was not yet overwritten
-// (the record is written first), so replay stops at the first record that does not check.
+// A kill while records are appended leaves the last one incomplete; its page was not yet
+// overwritten (the record is written first), so replay ends there. A complete record that does
+// not check is damage, not a kill: the replay refuses the journal.
 #include "chaindem/io/journaled_file.hpp"
 
 #include <fcntl.h>
@@ -27,8 +29,8 @@ namespace chaindem::hdf5 {
 namespace {
 
 constexpr std::uint64_t page_size = 4096;
-constexpr char magic[8] = {'C', 'D', 'J', 'R', 'N', 'L', '0', '1'};
-constexpr std::size_t header_size = 24, record_header_size = 24;
+constexpr char magic[8] = {'C', 'D', 'J', 'R', 'N', 'L', '0', '2'};
+constexpr std::size_t header_size = 40, record_header_size = 24;
 constexpr haddr_t max_address = (haddr_t{1} << (8 * sizeof(off_t) - 1)) - 1;
 
 // One open file: the descriptor, HDF5's end of address space (eoa) and the file's size (eof),
@@ -128,11 +130,16 @@ T get(const char* p) {
 herr_t start_journal(State& s, std::uint64_t boundary) {
   std::vector<char> header(magic, magic + sizeof(magic));
   put(header, boundary);
+  put(header, static_cast<std::uint64_t>(s.device));
+  put(header, static_cast<std::uint64_t>(s.inode));
   put(header, crc32(header.data(), header.size()));
   put(header, std::uint32_t{0});
   const std::string temporary = s.journal + ".new";
-  const int fd =
-      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0666);
+  // A new file of our own: one a kill left is removed first, and no link is followed (in a
+  // folder others may write, a link there would have us overwrite what it points to).
+  ::unlink(temporary.c_str());
+  const int fd = ::open(temporary.c_str(),
+                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0666);
   if (fd < 0) return failure(H5E_CANTOPENFILE, "creating journal " + temporary, errno);
   if (!append(fd, header.data(), header.size()) ||
       ::rename(temporary.c_str(), s.journal.c_str()) != 0) {
@@ -195,22 +202,36 @@ herr_t replay(const std::string& path, const std::string& journal) {
     ::close(fd);
     if (!read) return failure(H5E_READERROR, "reading journal " + journal, error_number);
   }
+  const std::string damaged = "journal " + journal + " is damaged, so " + path +
+                              " cannot be returned to its last checkpoint; delete both to start "
+                              "over";
   if (j.size() < header_size || std::memcmp(j.data(), magic, sizeof(magic)) != 0 ||
-      get<std::uint32_t>(j.data() + 16) != crc32(j.data(), 16))
-    return failure(H5E_BADFILE, "journal " + journal + " is damaged; " + path +
-                                    " cannot be returned to its last checkpoint");
+      get<std::uint32_t>(j.data() + 32) != crc32(j.data(), 32))
+    return failure(H5E_BADFILE, damaged);
   const auto boundary = get<std::uint64_t>(j.data() + 8);
   std::vector<std::size_t> records;
   for (std::size_t at = header_size; at + record_header_size <= j.size();) {
     const auto length = get<std::uint64_t>(j.data() + at + 8);
-    if (length > page_size || at + record_header_size + length > j.size()) break;
+    if (length > page_size) return failure(H5E_BADFILE, damaged);
+    if (at + record_header_size + length > j.size()) break;  // the tail a kill cut
     const char* bytes = j.data() + at + record_header_size;
-    if (get<std::uint32_t>(j.data() + at + 16) != crc32(j.data() + at, 16, bytes, length)) break;
+    if (get<std::uint32_t>(j.data() + at + 16) != crc32(j.data() + at, 16, bytes, length))
+      return failure(H5E_BADFILE, damaged);
     records.push_back(at);
     at += record_header_size + length;
   }
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) return failure(H5E_CANTOPENFILE, "opening " + path + " to replay its journal", errno);
+  struct stat file {};
+  if (::fstat(fd, &file) != 0 ||
+      static_cast<std::uint64_t>(file.st_dev) != get<std::uint64_t>(j.data() + 16) ||
+      static_cast<std::uint64_t>(file.st_ino) != get<std::uint64_t>(j.data() + 24) ||
+      static_cast<std::uint64_t>(file.st_size) < boundary) {
+    ::close(fd);
+    return failure(H5E_BADFILE, "journal " + journal + " belongs to another file than " + path +
+                                    " (replaced, moved or copied since it was written); delete "
+                                    "the journal, or both to start over");
+  }
   bool ok = true;
   for (auto it = records.rbegin(); ok && it != records.rend(); ++it)
     ok = write_at(fd, j.data() + *it + record_header_size, get<std::uint64_t>(j.data() + *it + 8),

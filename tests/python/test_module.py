@@ -263,6 +263,10 @@ def test_collide_equals_the_command_line(tmp_path):
     # The work of the force around the loop is the energy the impact dissipated.
     work = np.trapz(mine["loop"].force, mine["loop"].overlap)
     assert work == pytest.approx(mine["dissipated_energy"], rel=1e-4)  # trapezoids, 400 points
+    import matplotlib
+    matplotlib.use("Agg")
+    from chaindem.post import plots
+    plots.force_overlap(mine["loop"]).savefig(tmp_path / "loop.png")  # a Loop, as load_loop's
     wall = chaindem.collide("hertz", velocity=1, wall=True, loop=False, **COLLISION)
     assert wall["restitution"] == pytest.approx(1.0, abs=1e-9) and "loop" not in wall
 
