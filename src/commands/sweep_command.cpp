@@ -11,6 +11,7 @@
 #include <atomic>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include "chaindem/commands/case_runner.hpp"
@@ -193,9 +195,16 @@ void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string&
   // Opened through its journal: a file a kill left is returned to its last checkpoint first.
   const hid_t id = H5Fopen(p.path.c_str(), H5F_ACC_RDWR, journaled_file_access());
   if (id < 0) {
-    p.problem = p.path + " cannot be reopened (" + error_reason() +
-                "); it is no other process's (this sweep holds the output's lock): delete it to "
-                "start over";
+    // What to do depends on why: a folder that may not be written is no reason to delete the
+    // finished cases, and a damaged or foreign journal says itself what to do.
+    const std::string reason = error_reason();
+    const bool permission = reason.find("Permission denied") != std::string::npos ||
+                            reason.find("Read-only file system") != std::string::npos;
+    p.problem = p.path + " cannot be reopened (" + reason + ")" +
+                (permission ? ": let this user write the file and its folder, and run again"
+                 : reason.find("journal") != std::string::npos
+                     ? ""
+                     : ": delete it (and its journal) to start over");
     p.status = 1;
     return;
   }
@@ -245,6 +254,99 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
   return p;
 }
 
+// The partial file's checkpoints (journaled_file.hpp): one is due `interval` after the last,
+// once a case has been written since, and a thread of its own takes it, so that cases finished
+// while a long one computes wait no longer than that. HDF5 calls hold `h5`, as every write.
+class Checkpoints {
+ public:
+  Checkpoints(hid_t file, std::string path, std::mutex& h5, double interval,
+              std::function<void(const std::string&)> failed)
+      : file_(file),
+        path_(std::move(path)),
+        h5_(h5),
+        interval_(
+            std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval))),
+        failed_(std::move(failed)),
+        thread_([this] { run(); }) {}
+  ~Checkpoints() {
+    {
+      std::lock_guard guard(lock_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  Checkpoints(const Checkpoints&) = delete;
+  Checkpoints& operator=(const Checkpoints&) = delete;
+
+  /// A case's group is complete in the file.
+  void case_written() {
+    std::lock_guard guard(lock_);
+    ++written_;
+  }
+  /// Cases in the file at its last checkpoint, of those written by this run.
+  std::size_t at_last_checkpoint() {
+    std::lock_guard guard(lock_);
+    return at_checkpoint_;
+  }
+  /// A checkpoint now, if a case was written since the last (the end of the run phase: every
+  /// case is then in one before the summary is written). False when it failed.
+  bool take() {
+    {
+      std::lock_guard guard(lock_);
+      if (written_ == at_checkpoint_ || failed_once_) return !failed_once_;
+    }
+    return checkpoint();
+  }
+
+ private:
+  void run() {
+    auto last = Clock::now();
+    std::unique_lock guard(lock_);
+    while (!stop_ && !failed_once_) {
+      wake_.wait_until(guard, last + interval_, [&] { return stop_; });
+      if (stop_ || written_ == at_checkpoint_ || Clock::now() < last + interval_) continue;
+      guard.unlock();
+      checkpoint();
+      guard.lock();
+      last = Clock::now();
+    }
+  }
+
+  // Flushes the file and makes that its checkpoint, no write in between (`h5` held).
+  bool checkpoint() {
+    std::lock_guard file(h5_);
+    std::size_t written = 0;
+    {
+      std::lock_guard count(lock_);
+      written = written_;
+    }
+    try {
+      hdf5::check_status(H5Fflush(file_, H5F_SCOPE_GLOBAL), "flush " + path_);
+      hdf5::journal_checkpoint(file_);  // a kill returns the file to here
+    } catch (const std::exception& e) {
+      std::lock_guard count(lock_);
+      failed_once_ = true;  // the file is given up: no more checkpoints
+      failed_(e.what());
+      return false;
+    }
+    std::lock_guard count(lock_);
+    at_checkpoint_ = written;
+    return true;
+  }
+
+  hid_t file_;
+  std::string path_;
+  std::mutex& h5_;
+  Clock::duration interval_;
+  std::function<void(const std::string&)> failed_;
+  std::mutex lock_;
+  std::condition_variable wake_;
+  bool stop_ = false, failed_once_ = false;
+  std::size_t written_ = 0, at_checkpoint_ = 0;
+  std::thread thread_;  // last: it starts once the rest is set
+};
+
 // What running the cases left: per case, its summary row (cases run now) or why it failed; and
 // the time the phases took, for CHAINDEM_SWEEP_TIMING.
 struct RunOutcome {
@@ -257,19 +359,19 @@ struct RunOutcome {
   // given up. HDF5 cannot be trusted with a file whose writes failed (closing it can crash),
   // so nothing more is written to it, and no more cases run.
   std::string write_failure;
+  std::size_t checkpointed = 0;  // cases of this run in the file at its last checkpoint
 };
 
 // Runs `todo` (this rank's unfinished cases, longest first) on `threads` threads into
 // /cases of `partial`. A finished case is queued for writing (WriteQueue), its group labelled
-// with this invocation's id; at most every --checkpoint-interval (5 s) a write flushes the file (a
-// flush costs more as the file grows) and makes that its checkpoint (journaled_file.hpp): a later
-// kill, even SIGKILL at any instant, leaves a file that reopens with every case written before the
-// checkpoint.
+// with this invocation's id; every --checkpoint-interval (5 s) after a case was written, the file
+// is flushed (a flush costs more as the file grows) and that becomes its checkpoint
+// (Checkpoints): a later kill, even SIGKILL at any instant, leaves a file that reopens with every
+// case written before the checkpoint.
 RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
                      const std::vector<std::size_t>& todo, const SweepOptions& o,
                      Progress& progress) {
   const int threads = o.threads;
-  const auto checkpoint_interval = std::chrono::duration<double>(o.checkpoint_interval);
   const std::size_t n = v.d.cases.size();
   RunOutcome r;
   r.failures.resize(n);
@@ -282,15 +384,17 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       {"sweep_invocation", invocation_id.str()}};
   const volatile std::sig_atomic_t& stop_signal = *stop_flag();
   std::mutex h5;
-  auto last_flush = Clock::now();
   std::mutex failure_lock;
   std::atomic<bool> write_failed{false};
-  auto fail_write = [&](std::size_t k, const std::string& what) {
+  auto fail_write = [&](std::optional<std::size_t> k, const std::string& what) {
     std::lock_guard lock(failure_lock);
-    r.failures[k] = what;
-    if (r.write_failure.empty()) r.write_failure = case_label(v.d, k) + ": " + what;
+    if (k) r.failures[*k] = what;
+    if (r.write_failure.empty())
+      r.write_failure = (k ? case_label(v.d, *k) + ": " : "checkpoint: ") + what;
     write_failed = true;
   };
+  Checkpoints checkpoints(partial.file.get(), partial.path, h5, o.checkpoint_interval,
+                          [&](const std::string& what) { fail_write(std::nullopt, what); });
   CaseOrder order(todo, v.cost);
   WriteQueue<FinishedCase> writes(
       [&](FinishedCase& c) {
@@ -314,26 +418,13 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
           return;
         }
         order.written(std::chrono::duration<double>(Clock::now() - write_start).count());
-        try {
-          std::lock_guard lock(h5);
-          const auto now = Clock::now();
-          if (now - last_flush > checkpoint_interval) {
-            hdf5::check_status(H5Fflush(partial.file.get(), H5F_SCOPE_GLOBAL),
-                               "flush " + partial.path);
-            hdf5::journal_checkpoint(partial.file.get());  // a kill returns the file to here
-            last_flush = now;
-          }
-          // The summary row, as written (and as read_case would read it back).
-          CaseRecord& record = r.records[c.index];
-          record.scalars = c.run.summary().scalars;
-          record.texts = c.run.summary().texts;
-          record.arrays = summary_arrays(c.run.summary());
-          record.status = "ok";
-        } catch (const hdf5::Error& e) {
-          fail_write(c.index, e.what());
-        } catch (const std::exception& e) {
-          r.failures[c.index] = e.what();
-        }
+        checkpoints.case_written();
+        // The summary row, as written (and as read_case would read it back).
+        CaseRecord& record = r.records[c.index];
+        record.scalars = c.run.summary().scalars;
+        record.texts = c.run.summary().texts;
+        record.arrays = summary_arrays(c.run.summary());
+        record.status = "ok";
       },
       std::size_t{256} << 20);
   auto seconds_since = [](Clock::time_point& start) {
@@ -371,6 +462,8 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   auto drain_start = Clock::now();
   writes.drain(true);  // cases finished before a stop signal are kept too
   r.last_writes = seconds_since(drain_start);
+  if (!write_failed) checkpoints.take();
+  r.checkpointed = checkpoints.at_last_checkpoint();
   return r;
 }
 
@@ -439,8 +532,17 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
   try {
     failed_cases = write_collected(d, output.file(), rank_files, sources, r, ranks, err, phase);
     cases_group.close("/cases");
+    output.flush();  // the last writes that can fail on a full disk, before the commit
   } catch (const std::exception& e) {
-    throw output.error(e.what());
+    // A file with finished cases at its last checkpoint is kept (unclosed, its journal beside
+    // it) for a resume; one without is removed.
+    const std::size_t kept = partial.done.size() + r.checkpointed;
+    if (kept == 0) throw output.error(e.what());
+    cases_group.release();
+    output.keep_partial();
+    throw OutputError(output.error(e.what()).what() + std::string("; the ") + std::to_string(kept) +
+                      " finished case(s) of its last checkpoint are kept " + "in " + partial.path +
+                      " (and its journal): make room and run the same " + "command to resume");
   }
   sources.clear();
   output.commit();
@@ -538,11 +640,20 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
          << " s\n";
   }
   if (mpi.max(r.write_failure.empty() ? 0 : 1)) {
-    if (!r.write_failure.empty()) {  // this rank's file is given up: removed, unclosed
-      PartialOutput given_up(d.output, partial.path);
-      given_up.adopt_hdf5(partial.file.release());
+    if (!r.write_failure.empty()) {  // this rank's file is given up, unclosed
+      const std::size_t kept = partial.done.size() + r.checkpointed;
       cases_group.release();
-      err << "chaindem sweep: error: " << given_up.error(r.write_failure).what() << "\n";
+      if (kept > 0) {  // its journal returns it to its last checkpoint: kept for a resume
+        partial.file.release();
+        err << "chaindem sweep: error: cannot write '" << d.output << "': " << r.write_failure
+            << "; the " << kept << " finished case(s) of its last checkpoint are kept in "
+            << partial.path << " (and its journal): make room and run the same command to "
+            << "resume\n";
+      } else {  // nothing to keep: removed
+        PartialOutput given_up(d.output, partial.path);
+        given_up.adopt_hdf5(partial.file.release());
+        err << "chaindem sweep: error: " << given_up.error(r.write_failure).what() << "\n";
+      }
     } else {  // intact: kept for a rerun, as when interrupted
       cases_group.reset();
       partial.file.reset();

@@ -92,6 +92,13 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
                           (fs::exists(parent, ec)
                                ? in_quotes(parent) + " is not a directory"
                                : "the directory " + in_quotes(parent) + " does not exist"));
+  // The files chaindem keeps beside an output while it writes it are never outputs themselves
+  // (a slip of tab completion would have a sweep's journal replayed onto another file).
+  for (const char* suffix : {".partial", ".journal", ".journal.new", ".lock"})
+    if (path.size() > std::strlen(suffix) && path.ends_with(suffix))
+      throw OutputPathError("output " + in_quotes(path) + ": a name ending in " + suffix +
+                            " is what chaindem writes beside an output while writing it; "
+                            "choose another name");
   check_target(path, file, inputs);
   check_target(path, path + ".partial", inputs);
 }

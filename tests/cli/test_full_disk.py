@@ -130,6 +130,36 @@ class FullDisk(unittest.TestCase):
         self.assert_fails_cleanly(["sweep", "sweep.ini", "-q"], self.out("s.h5"), 16 * PAGE,
                                   "(contact.restitution=")  # the case whose write failed
 
+    def test_resumed_sweep_keeps_its_cases_on_a_full_disk(self):
+        """A sweep that resumes with finished cases and then finds the disk full keeps them (its
+        file and journal, for the next resume) and says so; with room again, it completes."""
+        import h5py
+        self.setUp()
+        out = self.out("s.h5")
+        r = self.chaindem(["sweep", "sweep.ini", "-q", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r+") as f:  # as if killed after the first case
+            kept = f["cases/case-000000"].attrs["sweep_invocation"]
+            del f["cases/case-000001"], f["summary"]
+        os.rename(out, out + ".partial")
+        st = os.statvfs(self.disk)
+        with open(os.path.join(self.disk, "filler"), "wb") as f:
+            f.write(b"\0" * (st.f_bavail * st.f_frsize - 16 * PAGE))
+        r = self.chaindem(["sweep", "sweep.ini", "-o", out])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("No space left on device", r.stderr)
+        self.assertIn(f"the 1 finished case(s) of its last checkpoint are kept in {out}.partial",
+                      r.stderr)
+        self.assertTrue(os.path.exists(out + ".partial"))
+        self.assertFalse(os.path.exists(out))
+        os.remove(os.path.join(self.disk, "filler"))
+        r = self.chaindem(["sweep", "sweep.ini", "-o", out])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 already finished", r.stderr)
+        with h5py.File(out, "r") as f:
+            self.assertEqual(f["cases/case-000000"].attrs["sweep_invocation"], kept)
+            self.assertEqual(sorted(f["cases"]), ["case-000000", "case-000001"])
+
     def test_collide(self):
         self.assert_fails_cleanly(COLLIDE_ARGS, self.out("c.h5"), 0, "creating")
         self.assert_fails_cleanly(COLLIDE_ARGS, self.out("c.h5"), 2 * PAGE)

@@ -313,19 +313,19 @@ class Resume(unittest.TestCase):
         row (its resumes too), keeps what it wrote up to its last checkpoint each time and ends
         with the file an uninterrupted sweep writes (scripts/kill_sweeps.py kills at random)."""
         with tempfile.TemporaryDirectory() as tmp:
-            sweep = write_sweep(tmp, ["hunt_crossley", "tsuji", "flores"], "0.2:1.0:0.2",
-                                "0.5, 1, 1.5, 2", duration="0.05")
+            sweep = write_sweep(tmp, ["hunt_crossley", "tsuji", "flores", "gonthier"],
+                                "0.2:1.0:0.2", "0.5, 1, 1.5, 2", duration="0.05")
             reference = os.path.join(tmp, "reference.h5")
             self.assertEqual(run_sweep(sweep, reference, "--threads", "2").returncode, 0)
-            case_size = os.path.getsize(reference) / 60
+            case_size = os.path.getsize(reference) / 80
             out = os.path.join(tmp, "resumed.h5")
             partial = out + ".partial"
             command = [CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
                        "--checkpoint-interval", "0.1"]
             finished = []
             for _ in range(3):
-                # Each attempt is killed once it has written about 3 cases and taken a
-                # checkpoint since (cases are written every few hundredths of a second).
+                # Each attempt is killed once it has written about 3 cases and a checkpoint
+                # (due 0.1 s after a case is written) has been taken since.
                 proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
                 start_size = None
                 deadline = time.time() + 120
@@ -336,7 +336,7 @@ class Resume(unittest.TestCase):
                         if size > start_size + 3 * case_size:
                             break
                     time.sleep(0.002)
-                time.sleep(0.25)
+                time.sleep(0.15)
                 proc.kill()
                 _, err = proc.communicate(timeout=120)
                 self.assertEqual(proc.returncode, -signal.SIGKILL, err)
@@ -357,6 +357,29 @@ class Resume(unittest.TestCase):
             sys.path.insert(0, os.path.join(SOURCE, "scripts"))
             from same_results import contents  # every dataset and attribute but timings
             self.assertEqual(contents(reference), contents(out))
+
+    def test_cases_finished_during_a_long_one_reach_a_checkpoint(self):
+        """Checkpoints do not wait for the next case to end: two short cases finished while a
+        long one computes are in the file a kill -9 leaves, a checkpoint interval later."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = os.path.join(tmp, "gap.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {BASE}\n[set]\nchain.count = 2000\n"
+                        "output.interval = 1e-4\noutput.contacts = false\n"
+                        "[axes]\nsimulation.duration = 1.0, 1e-3, 1e-3\n")
+            out = os.path.join(tmp, "gap.h5")
+            command = [CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
+                       "--checkpoint-interval", "0.2"]
+            proc = subprocess.Popen(command + ["--quiet"])
+            time.sleep(2.5)  # the short cases take well under a second, the long one many
+            proc.kill()
+            proc.communicate(timeout=60)
+            self.assertEqual(proc.returncode, -signal.SIGKILL)
+            resume = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+            first = resume.stderr.readline()
+            resume.kill()
+            resume.communicate(timeout=60)
+            self.assertIn("3 cases, 2 already finished", first)
 
     def test_changed_sweep_is_not_mixed_with_old_cases(self):
         with tempfile.TemporaryDirectory() as tmp:
