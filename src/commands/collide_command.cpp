@@ -1,6 +1,7 @@
 // `chaindem collide`: one head-on collision of two bodies, or a body and a wall, under any law.
 #include "chaindem/commands/collide_command.hpp"
 #include "chaindem/commands/command_line.hpp"
+#include "chaindem/commands/impact_bodies.hpp"
 
 #include <boost/program_options.hpp>
 #include <cmath>
@@ -8,7 +9,6 @@
 #include <iostream>
 #include <limits>
 #include <map>
-#include <numbers>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -25,17 +25,6 @@ namespace po = boost::program_options;
 
 namespace chaindem {
 namespace {
-
-struct Body {
-  double youngs_modulus = 0, poisson_ratio = 0, density = 0, radius = 0, mass = 0, yield = 0;
-};
-
-// A sphere, or a cylinder of axial length `length` > 0.
-double body_mass(const Body& b, double length) {
-  if (b.mass > 0) return b.mass;
-  return length > 0 ? b.density * std::numbers::pi * b.radius * b.radius * length
-                    : b.density * 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3);
-}
 
 void write_loop(const std::string& path, const CollisionReport& r) {
   using namespace hdf5;
@@ -112,48 +101,18 @@ void print_collision(std::ostream& out, const CollisionReport& r, double velocit
   }
 }
 
-// The options that hold the quantity of a case key take that key's range, so that a body is
-// what a case may hold: a radius that of striker.radius, a material that of a [material.NAME]
-// section, a speed that of striker.velocity (a speed towards the other body, at most
-// max_speed), the cylinders' length that of chain.cylinder_length.
-struct KeyedOption {
-  std::string_view option, key;
-};
-constexpr KeyedOption keyed_options[] = {
-    {"velocity", "striker.velocity"},
-    {"reference-velocity", "striker.velocity"},
-    {"radius", "striker.radius"},
-    {"radius2", "striker.radius"},
-    {"youngs-modulus", "material.body.youngs_modulus"},
-    {"youngs-modulus2", "material.body.youngs_modulus"},
-    {"poisson-ratio", "material.body.poisson_ratio"},
-    {"poisson-ratio2", "material.body.poisson_ratio"},
-    {"density", "material.body.density"},
-    {"density2", "material.body.density"},
-    {"yield-stress", "material.body.yield_stress"},
-    {"yield-stress2", "material.body.yield_stress"},
-    {"length", "chain.cylinder_length"},
-};
-
-// The allowed range of a case key (or of a [material.NAME] key) with its unit, as messages and
-// the help give it.
-std::string allowed(std::string_view key) {
-  std::vector<KeySpec> keys = case_keys();
-  const auto material = material_keys("body");
-  keys.insert(keys.end(), material.begin(), material.end());
-  for (const auto& k : keys)
-    if (k.key == key) return k.range_text() + (k.unit == "-" ? "" : " " + k.unit);
-  return "";
-}
+// The speeds take the range of striker.velocity (a speed towards the other body, at most
+// max_speed); the bodies' options, those of their case keys (impact_bodies.hpp).
+constexpr std::pair<const char*, const char*> speed_options[] = {
+    {"velocity", "striker.velocity"}, {"reference-velocity", "striker.velocity"}};
 
 // What the command line gives.
 struct CollideInput {
   std::string law_id, tension = "law", output, policy = "energy";
   double reference_velocity = 0.0;
   std::vector<std::string> sets;
-  Body a, b;
-  bool wall = false, json = false, dimensionless = false;
-  double length = 0.0;
+  ImpactBodies bodies;
+  bool json = false, dimensionless = false;
   double velocity = 0;
 };
 
@@ -164,28 +123,10 @@ void add_collide_options(po::options_description& desc, CollideInput& in) {
       "restitution", po::value<double>(), "shortcut for --set restitution=X")(
       "stiffness", po::value<double>(), "shortcut for --set stiffness=X")(
       "velocity", po::value(&in.velocity),
-      ("impact (approach) velocity v0, " + allowed("striker.velocity")).c_str())(
-      "mass", po::value(&in.a.mass),
-      "mass of body 1 [kg] (default: from density and radius; not with --density)")(
-      "mass2", po::value(&in.b.mass), "mass of body 2 [kg] (not with --density2 or --wall)")(
-      "radius", po::value(&in.a.radius),
-      ("radius of body 1, " + allowed("striker.radius")).c_str())(
-      "radius2", po::value(&in.b.radius), "radius of body 2 [m] (default: radius)")(
-      "youngs-modulus", po::value(&in.a.youngs_modulus), "E of body 1 [Pa]")(
-      "poisson-ratio", po::value(&in.a.poisson_ratio),
-      ("nu of body 1, " + allowed("material.body.poisson_ratio") + " (with --youngs-modulus)")
-          .c_str())("density", po::value(&in.a.density), "density of body 1 [kg/m^3]")(
-      "yield-stress", po::value(&in.a.yield), "yield stress of body 1 [Pa]")(
-      "youngs-modulus2", po::value(&in.b.youngs_modulus), "E of body 2 (default: body 1's)")(
-      "poisson-ratio2", po::value(&in.b.poisson_ratio), "nu of body 2 (default: body 1's)")(
-      "density2", po::value(&in.b.density), "density of body 2 (default: body 1's)")(
-      "yield-stress2", po::value(&in.b.yield), "yield stress of body 2 (default: body 1's)")(
-      "wall", po::bool_switch(&in.wall),
-      "body 2 is a rigid, fixed plane (m* = m, R* = R; its material is body 2's)")(
-      "length", po::value(&in.length),
-      "the bodies are parallel cylinders of this axial length [m] (mass rho pi R^2 L; the "
-      "cylindrical laws take L from it)")("tension", po::value(&in.tension),
-                                          "law | clamp | allow (default: the law's policy)")(
+      ("impact (approach) velocity v0, " + allowed_range("striker.velocity")).c_str());
+  add_body_options(desc, in.bodies);
+  desc.add_options()("tension", po::value(&in.tension),
+                     "law | clamp | allow (default: the law's policy)")(
       "impact-velocity", po::value(&in.policy),
       "v0 of the hysteresis laws: energy | peak | onset | reference (an impact from apart: "
       "all but reference give the approach velocity; docs/engine.md)")(
@@ -214,71 +155,44 @@ void print_collide_usage(std::ostream& out, const po::options_description& desc)
 // mass is one (the impact's scales are checked once the stiffness is known); the law parameters'
 // ranges are the law's, checked when they are resolved.
 void check_numbers(const po::variables_map& vm) {
-  for (const auto& [option, key] : keyed_options) {
-    const std::string name(option);
-    if (!vm.count(name)) continue;
-    const std::string problem = check_key_value(key, number_text(vm[name].as<double>()));
-    if (!problem.empty()) throw CaseError("--" + name + ": " + problem);
-  }
-  for (const std::string name : {"mass", "mass2", "restitution", "stiffness"}) {
+  for (const auto& [option, key] : speed_options) check_keyed_option(vm, option, key);
+  check_body_numbers(vm);
+  for (const std::string name : {"restitution", "stiffness"}) {
     if (!vm.count(name)) continue;
     const double x = vm[name].as<double>();
     if (!std::isfinite(x))
       throw CaseError("--" + name + ": '" + number_text(x) + "' is not finite");
-    if (name.starts_with("mass") && !(x > 0.0))
-      throw CaseError("--" + name + ": " + number_text(x) +
-                      " is out of range: allowed (0, inf) kg");
   }
 }
 
 // Options that cannot be given together: they contradict each other, or one would be ignored.
 void check_combinations(const CollideInput& in, const po::variables_map& vm) {
   auto given = [&](const std::string& name) { return vm.count(name) > 0; };
-  auto refuse = [](const std::string& a, const std::string& b, const std::string& why) {
-    throw CaseError("--" + a + " and --" + b + " cannot both be given: " + why);
-  };
   if (in.dimensionless)
     for (const std::string name :
          {"velocity", "mass", "mass2", "radius", "radius2", "youngs-modulus", "youngs-modulus2",
           "poisson-ratio", "poisson-ratio2", "density", "density2", "yield-stress", "yield-stress2",
           "length", "stiffness"})
       if (given(name))
-        refuse("dimensionless", name,
-               "the unified frame sets the bodies, the stiffness and the velocity (unit mass "
-               "against a rigid wall, K = 1, v0 = 1)");
-  if (in.wall)
-    for (const std::string name : {"mass2", "radius2", "density2"})
-      if (given(name))
-        refuse("wall", name, "body 2 is then a rigid, fixed plane, without a mass or a radius");
-  if (given("mass") && given("density"))
-    refuse("mass", "density", "both give body 1's mass (the density with the radius)");
-  if (given("mass2") && given("density2"))
-    refuse("mass2", "density2", "both give body 2's mass (the density with the radius)");
-  if (!given("youngs-modulus")) {
-    for (const std::string name : {"youngs-modulus2", "poisson-ratio", "poisson-ratio2"})
-      if (given(name))
-        throw CaseError("--" + name +
-                        " is given without --youngs-modulus: the materials are read only when "
-                        "body 1's Young's modulus is given (else --stiffness gives the contact)");
-  } else if (!given("poisson-ratio")) {
-    throw CaseError("--poisson-ratio is missing: --youngs-modulus needs it (body 1's nu, " +
-                    allowed("material.body.poisson_ratio") + ")");
-  }
+        throw CaseError("--dimensionless and --" + name +
+                        " cannot both be given: the unified frame sets the bodies, the stiffness "
+                        "and the velocity (unit mass against a rigid wall, K = 1, v0 = 1)");
+  check_body_combinations(in.bodies, vm);
   if (given("reference-velocity") && in.policy != "reference")
     throw CaseError(
         "--reference-velocity is given without --impact-velocity reference, the "
         "only policy that reads it");
   if (!in.dimensionless && !given("velocity"))
     throw CaseError("--velocity is missing: the impact velocity, allowed " +
-                    allowed("striker.velocity"));
+                    allowed_range("striker.velocity"));
 }
 
 // --dimensionless replaces the bodies and the velocity with its unified frame.
 void apply_dimensionless(CollideInput& in) {
   if (!in.dimensionless) return;
-  in.a = Body{};
-  in.a.mass = 1.0;
-  in.wall = true;
+  in.bodies.a = Body{};
+  in.bodies.a.mass = 1.0;
+  in.bodies.wall = true;
   in.velocity = 1.0;
 }
 
@@ -337,48 +251,6 @@ LawParams resolve_params(const CollideInput& in, const po::variables_map& vm, co
     throw CaseError((it != given.end() ? it->second.second : "--set " + quoted_text(e.key)) + ": " +
                     e.what());
   }
-}
-
-// A body's mass, finite and positive; `body` names it and `options` what gives it.
-double checked_mass(const Body& body, double length, const std::string& which,
-                    const std::string& options) {
-  const double m = body_mass(body, length);
-  if (!(m > 0.0))
-    throw CaseError(options + ": " + which + " needs a mass" +
-                    (m == 0.0 && body.density > 0.0 ? " (its density and radius give 0 kg)" : ""));
-  if (!std::isfinite(m))
-    throw CaseError(options + ": " + which + "'s density and radius give a mass of " +
-                    number_text(m) + " kg, beyond the range of a double");
-  return m;
-}
-
-// The contact of the two bodies (or the body and the wall), its effective mass included. Body 2
-// defaults to body 1's material and radius.
-PairInput contact_pair(const CollideInput& in, const po::variables_map& vm) {
-  const Body& a = in.a;
-  Body b = in.b;
-  if (!vm.count("youngs-modulus2")) b.youngs_modulus = a.youngs_modulus;
-  if (!vm.count("poisson-ratio2")) b.poisson_ratio = a.poisson_ratio;
-  if (!vm.count("density2")) b.density = a.density;
-  if (!vm.count("yield-stress2")) b.yield = a.yield;
-  if (!vm.count("radius2")) b.radius = a.radius;
-  const double m1 = checked_mass(a, in.length, "body 1", "--mass (or --radius and --density)");
-  double m2 = std::numeric_limits<double>::infinity();
-  if (!in.wall) m2 = checked_mass(b, in.length, "body 2", "--mass2 (or --wall)");
-  const double effective_mass = in.wall ? m1 : m1 * m2 / (m1 + m2);
-  PairInput pair{0.0, 0.0, 0.0};
-  if (a.youngs_modulus > 0)
-    pair = mixed_materials({a.youngs_modulus, a.poisson_ratio, a.yield},
-                           {b.youngs_modulus, b.poisson_ratio, b.yield});
-  else  // a stiffness given directly: only the yield stress is read
-    pair.yield_stress = std::min(a.yield, b.yield);
-  pair.effective_mass = effective_mass;
-  pair.effective_radius =
-      in.wall ? a.radius : (a.radius > 0 ? a.radius * b.radius / (a.radius + b.radius) : 0.0);
-  pair.radius_i = a.radius;
-  pair.radius_j = in.wall ? 0.0 : b.radius;
-  pair.contact_length = in.length;
-  return pair;
 }
 
 // The integration follows the impact in its own scales: the elastic contact time and overlap of
@@ -443,7 +315,7 @@ CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
   check_combinations(in, vm);
   apply_dimensionless(in);
   r.params = resolve_params(in, vm, *r.law);
-  const PairInput pair = contact_pair(in, vm);
+  const PairInput pair = contact_pair(in.bodies, vm);
   r.effective_mass = pair.effective_mass;
   r.coeffs = r.law->prepare(*r.law, pair, r.params);
   if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
