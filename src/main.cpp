@@ -6,6 +6,7 @@
 #include "chaindem/commands/collide_command.hpp"
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/commands/compare_command.hpp"
+#include "chaindem/commands/fit_command.hpp"
 #include "chaindem/commands/run_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
 #include "chaindem/io/case_file.hpp"
@@ -25,6 +26,7 @@ const char* usage =
     "  chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N]  many cases in parallel (OpenMP, MPI)\n"
     "  chaindem compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)\n"
     "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
+    "  chaindem fit --data CSV --laws A,B ...  fit laws to measured impacts, ranked (docs/fit.md)\n"
     "  chaindem models [LAW ...] [--markdown|--list]  the contact laws and their parameters\n"
     "  chaindem case-format       print the case-file reference (docs/case-format.md)\n"
     "  chaindem COMMAND --help    help for one command\n"
@@ -166,6 +168,7 @@ int main(int argc, char** argv) {
     if (command == "collide") return collide_command(args, std::cout, std::cerr);
     if (command == "sweep") return sweep_command(args, std::cout, std::cerr);
     if (command == "compare") return compare_command(args, std::cout, std::cerr);
+    if (command == "fit") return fit_command(args, std::cout, std::cerr);
     if (command == "case-format") {
       po::options_description desc("chaindem case-format options");
       desc.add_options()("help,h", "this help");
@@ -186,7 +189,7 @@ int main(int argc, char** argv) {
   }
   std::cerr << "chaindem: unknown command '" << command << "'"
             << did_you_mean(command,
-                            {"run", "sweep", "compare", "collide", "models", "case-format"})
+                            {"run", "sweep", "compare", "collide", "fit", "models", "case-format"})
             << "\n"
             << usage;
   return 2;

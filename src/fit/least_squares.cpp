@@ -1,6 +1,7 @@
 #include "chaindem/fit/least_squares.hpp"
 
 #include <ceres/ceres.h>
+#include <glog/logging.h>
 
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
@@ -17,33 +18,12 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-// The size of a parameter: Ceres works on the values divided by it, so that a yield stress of
-// 4e8 Pa and a restitution of 0.6 are searched alike (its steps and trust region are in the
-// units of what it searches).
-double parameter_scale(const FreeParameter& p) {
-  if (p.start && *p.start != 0.0) return std::abs(*p.start);
-  const double largest = std::max(std::isfinite(p.lower) ? std::abs(p.lower) : 0.0,
-                                  std::isfinite(p.upper) ? std::abs(p.upper) : 0.0);
-  return largest > 0.0 ? largest : 1.0;
-}
-
-// Ceres' view of the model, on the scaled values: every residual finite, or the point is
-// refused.
-struct Cost {
-  const Problem* problem;
-  std::vector<double> scale;
-  bool operator()(double const* const* parameters, double* residuals) const {
-    std::vector<double> theta(parameters[0], parameters[0] + problem->parameters.size());
-    for (std::size_t j = 0; j < theta.size(); ++j) theta[j] *= scale[j];
-    std::vector<double> r(problem->residual_count);
-    if (!problem->residuals(theta, r)) return false;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      if (!std::isfinite(r[i])) return false;
-      residuals[i] = r[i];
-    }
-    return true;
-  }
-};
+// Ceres reports a search that stops on a point the model refuses through glog, on stderr;
+// chaindem reports its fits itself.
+const bool ceres_quiet = [] {
+  FLAGS_minloglevel = google::GLOG_FATAL;
+  return true;
+}();
 
 // The range a search may use: an open end is kept off by a relative margin (a restitution of
 // exactly 0 or a stiffness of 0 is outside the law's range).
@@ -59,9 +39,42 @@ Bounds search_bounds(const FreeParameter& p) {
           p.upper_open && std::isfinite(p.upper) ? p.upper - margin : p.upper};
 }
 
-// A range wide enough that a search should be spread over its logarithm.
-bool logarithmic(const Bounds& b) {
-  return b.lower > 0.0 && std::isfinite(b.upper) && b.upper / b.lower > 100.0;
+// The size of a parameter: Ceres works on the values divided by it, so that a yield stress of
+// 4e8 Pa and a restitution of 0.6 are searched alike (its steps and trust region are in the
+// units of what it searches).
+double parameter_scale(const FreeParameter& p) {
+  if (p.start && *p.start != 0.0) return std::abs(*p.start);
+  const double largest = std::max(std::isfinite(p.lower) ? std::abs(p.lower) : 0.0,
+                                  std::isfinite(p.upper) ? std::abs(p.upper) : 0.0);
+  return largest > 0.0 ? largest : 1.0;
+}
+
+// Ceres' view of the model, on the scaled values: every residual finite, or the point is
+// refused. Its numerical derivatives step across the bounds (a restitution of 1 + h), where the
+// model is not defined: a value outside its range is evaluated at the bound.
+struct Cost {
+  const Problem* problem;
+  std::vector<double> scale;
+  bool operator()(double const* const* parameters, double* residuals) const {
+    std::vector<double> theta(parameters[0], parameters[0] + problem->parameters.size());
+    for (std::size_t j = 0; j < theta.size(); ++j) {
+      const Bounds b = search_bounds(problem->parameters[j]);
+      theta[j] = std::clamp(theta[j] * scale[j], b.lower, b.upper);
+    }
+    std::vector<double> r(problem->residual_count);
+    if (!problem->residuals(theta, r)) return false;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (!std::isfinite(r[i])) return false;
+      residuals[i] = r[i];
+    }
+    return true;
+  }
+};
+
+// A range wide enough that a search should be spread over its logarithm: a declared positive
+// lower end (not an open 0 kept off by a margin) and a finite upper end.
+bool logarithmic(const FreeParameter& p) {
+  return p.lower > 0.0 && std::isfinite(p.upper) && p.upper / p.lower > 100.0;
 }
 
 // The first start: the parameters' own, else the middle of the range.
@@ -72,7 +85,7 @@ std::vector<double> first_start(const Problem& problem) {
     if (p.start)
       x.push_back(std::clamp(*p.start, b.lower, b.upper));
     else if (std::isfinite(b.lower) && std::isfinite(b.upper))
-      x.push_back(logarithmic(b) ? std::sqrt(b.lower * b.upper) : 0.5 * (b.lower + b.upper));
+      x.push_back(logarithmic(p) ? std::sqrt(b.lower * b.upper) : 0.5 * (b.lower + b.upper));
     else
       throw std::invalid_argument("parameter '" + p.key +
                                   "' has an unbounded range and no default: give it a start");
@@ -90,8 +103,8 @@ std::vector<double> random_start(const Problem& problem, const std::vector<doubl
     const Bounds b = search_bounds(problem.parameters[j]);
     double v;
     if (std::isfinite(b.lower) && std::isfinite(b.upper))
-      v = logarithmic(b) ? b.lower * std::pow(b.upper / b.lower, u(random))
-                         : b.lower + (b.upper - b.lower) * u(random);
+      v = logarithmic(problem.parameters[j]) ? b.lower * std::pow(b.upper / b.lower, u(random))
+                                             : b.lower + (b.upper - b.lower) * u(random);
     else if (first[j] > 0.0)
       v = first[j] * std::pow(10.0, 2.0 * u(random) - 1.0);
     else

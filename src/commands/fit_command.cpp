@@ -1,0 +1,432 @@
+// `chaindem fit`: which law, with which parameters, reproduces measured impacts (docs/fit.md).
+// The data: a CSV file of impact velocities and what was measured at each (restitution, peak
+// force, contact duration or largest overlap), optionally with each point's uncertainty; the
+// bodies as `collide` takes them. Each law is fitted (fit/least_squares.hpp over
+// fit/impact_model.hpp) and the laws are ranked by AICc.
+#include "chaindem/commands/fit_command.hpp"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "chaindem/commands/command_line.hpp"
+#include "chaindem/commands/impact_bodies.hpp"
+#include "chaindem/fit/impact_model.hpp"
+#include "chaindem/fit/least_squares.hpp"
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
+
+namespace po = boost::program_options;
+
+namespace chaindem {
+namespace {
+
+using fit::ImpactQuantity;
+
+struct FitInput {
+  std::string data, laws, family, free, tension = "law";
+  std::vector<std::string> starts, sets;
+  ImpactBodies bodies;
+  int search_starts = 8;
+  unsigned seed = 1;
+  double confidence = 0.95;
+  bool json = false;
+};
+
+// The measurements: velocity, the measured quantity, and each point's uncertainty (or none).
+struct ImpactData {
+  ImpactQuantity quantity = ImpactQuantity::restitution;
+  std::vector<double> velocity, value, sigma;
+};
+
+constexpr std::pair<const char*, ImpactQuantity> quantities[] = {
+    {"restitution", ImpactQuantity::restitution},
+    {"peak_force", ImpactQuantity::peak_force},
+    {"contact_duration", ImpactQuantity::contact_duration},
+    {"max_overlap", ImpactQuantity::max_overlap}};
+
+std::string trimmed(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::vector<std::string> split(const std::string& s, char by) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, by);) out.push_back(trimmed(item));
+  return out;
+}
+
+// The CSV file: a header naming the columns (velocity, one quantity, optionally sigma), then
+// one row per impact. Throws CaseError naming the file, the line and the column.
+ImpactData read_data(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CaseError("--data: cannot read '" + quoted_text(path) + "'");
+  std::string line;
+  int number = 0;
+  std::vector<std::string> header;
+  while (header.empty() && std::getline(in, line)) {
+    ++number;
+    if (!trimmed(line).empty() && trimmed(line)[0] != '#') header = split(line, ',');
+  }
+  const std::string where = path + ":" + std::to_string(number);
+  std::vector<std::string> allowed{"velocity", "sigma"};
+  for (const auto& [name, q] : quantities) allowed.push_back(name);
+  ImpactData d;
+  int velocity = -1, value = -1, sigma = -1;
+  for (int c = 0; c < int(header.size()); ++c) {
+    const std::string& name = header[std::size_t(c)];
+    if (name == "velocity") {
+      velocity = c;
+    } else if (name == "sigma") {
+      sigma = c;
+    } else {
+      const auto q = std::find_if(std::begin(quantities), std::end(quantities),
+                                  [&](const auto& entry) { return name == entry.first; });
+      if (q == std::end(quantities))
+        throw CaseError(where + ": unknown column '" + quoted_text(name) + "'" +
+                        did_you_mean(name, allowed) +
+                        "; the columns are velocity [m/s], one of restitution, peak_force [N], "
+                        "contact_duration [s], max_overlap [m], and optionally sigma (the "
+                        "point's standard uncertainty, in the quantity's unit)");
+      if (value >= 0)
+        throw CaseError(where + ": two measured columns ('" + header[std::size_t(value)] +
+                        "' and '" + name + "'); fit one quantity at a time");
+      value = c;
+      d.quantity = q->second;
+    }
+  }
+  if (velocity < 0 || value < 0)
+    throw CaseError(where +
+                    ": the header needs a velocity column and a measured one "
+                    "(restitution, peak_force, contact_duration or max_overlap)");
+  while (std::getline(in, line)) {
+    ++number;
+    if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
+    const auto cells = split(line, ',');
+    const std::string at = path + ":" + std::to_string(number);
+    if (cells.size() != header.size())
+      throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +
+                      std::to_string(header.size()));
+    auto number_in = [&](int c) {
+      const std::string& text = cells[std::size_t(c)];
+      double x = 0.0;
+      std::size_t used = 0;
+      try {
+        x = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (text.empty() || used != text.size() || !std::isfinite(x))
+        throw CaseError(at + ": " + header[std::size_t(c)] + " '" + quoted_text(text) +
+                        "' is not a finite number");
+      return x;
+    };
+    const double v = number_in(velocity);
+    if (!(v > 0.0 && v <= max_speed))
+      throw CaseError(at + ": velocity " + number_text(v) + " m/s is out of range: allowed (0, " +
+                      number_text(max_speed) + "] m/s");
+    d.velocity.push_back(v);
+    d.value.push_back(number_in(value));
+    if (sigma >= 0) {
+      const double s = number_in(sigma);
+      if (!(s > 0.0)) throw CaseError(at + ": sigma " + number_text(s) + " must be > 0");
+      d.sigma.push_back(s);
+    }
+  }
+  return d;
+}
+
+// The laws to fit: --laws, or every law of --family.
+std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
+  std::vector<const LawEntry*> laws;
+  if (in.laws.empty() == in.family.empty())
+    throw CaseError("give --laws A,B,... or --family NAME (one of them)");
+  if (!in.family.empty()) {
+    std::vector<std::string> families;
+    for (const LawEntry& law : all_laws()) {
+      families.emplace_back(to_string(law.family));
+      if (to_string(law.family) == in.family) laws.push_back(&law);
+    }
+    if (laws.empty())
+      throw CaseError("--family: '" + quoted_text(in.family) + "' is not a law family" +
+                      did_you_mean(in.family, families));
+    return laws;
+  }
+  for (const std::string& id : split(in.laws, ',')) {
+    const LawEntry* law = find_law(id);
+    if (!law) {
+      std::vector<std::string> ids;
+      for (const LawEntry& l : all_laws()) ids.emplace_back(l.id);
+      throw CaseError("--laws: '" + quoted_text(id) + "' is not a law of chaindem" +
+                      did_you_mean(id, ids));
+    }
+    laws.push_back(law);
+  }
+  return laws;
+}
+
+// key=value options (--set, --start) as numbers by key.
+std::map<std::string, double> key_values(const std::vector<std::string>& given,
+                                         const std::string& option) {
+  std::map<std::string, double> out;
+  for (const std::string& s : given) {
+    const auto eq = s.find('=');
+    const std::string key = trimmed(s.substr(0, eq));
+    double x = 0.0;
+    std::size_t used = 0;
+    const std::string text = eq == std::string::npos ? "" : trimmed(s.substr(eq + 1));
+    try {
+      x = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (key.empty() || text.empty() || used != text.size() || !std::isfinite(x))
+      throw CaseError(option + " '" + quoted_text(s) + "': expected key=number");
+    out[key] = x;
+  }
+  return out;
+}
+
+// One law's fit: its free parameters, the result, its label.
+struct LawFit {
+  const LawEntry* law;
+  std::vector<fit::FreeParameter> free;
+  fit::Result result;
+  double weight = 0.0;  // Akaike weight among the laws
+};
+
+// The free parameters of `law`: --free's keys it has (all of them must be some law's), else
+// those without a default, neither given by --set nor derived (the stiffness from the
+// materials, an impact-velocity floor from the law); the yield stress is fitted unless the
+// bodies have one.
+std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const FitInput& in,
+                                                const std::map<std::string, double>& starts,
+                                                const std::map<std::string, double>& sets,
+                                                const PairInput& pair) {
+  std::vector<std::string> keys;
+  if (!in.free.empty()) {
+    for (const std::string& key : split(in.free, ',')) {
+      if (sets.count(key))
+        throw CaseError("--free " + key + " and --set " + key +
+                        ": a parameter is fitted or "
+                        "held fixed, not both");
+      if (law.find_param(key)) keys.push_back(key);
+    }
+  } else {
+    for (const ParamSpec& p : law.params) {
+      const bool derived =
+          p.key == "yield_stress" ? pair.yield_stress > 0.0 : !p.default_text.empty();
+      if (!p.default_value && !derived && !sets.count(std::string(p.key))) keys.emplace_back(p.key);
+    }
+  }
+  std::vector<fit::FreeParameter> free;
+  for (const std::string& key : keys) {
+    const ParamSpec& p = *law.find_param(key);
+    fit::FreeParameter f{key,
+                         std::string(p.unit),
+                         p.min,
+                         p.max,
+                         !p.min_inclusive,
+                         !p.max_inclusive,
+                         p.default_value};
+    if (const auto s = starts.find(key); s != starts.end()) {
+      if (!p.admits(s->second))
+        throw CaseError("--start " + key + "=" + number_text(s->second) +
+                        ": out of the range of law '" + std::string(law.id) + "': allowed " +
+                        p.range_text());
+      f.start = s->second;
+    }
+    free.push_back(f);
+  }
+  return free;
+}
+
+void print_table(std::ostream& out, const FitInput& in, const ImpactData& d,
+                 const std::vector<LawFit>& fits) {
+  out << "chaindem fit: " << d.velocity.size() << " points of " << fit::to_string(d.quantity)
+      << " against impact velocity (" << in.data << "), "
+      << (d.sigma.empty() ? "unweighted (the scatter estimated from the residuals)"
+                          : "weighted by their uncertainties")
+      << "; laws ranked by AICc, " << int(std::round(100 * in.confidence)) << " % intervals\n";
+  const double best = fits.front().result.aicc;
+  out << std::setprecision(6);
+  for (std::size_t k = 0; k < fits.size(); ++k) {
+    const LawFit& f = fits[k];
+    const fit::Result& r = f.result;
+    const double rmse = std::sqrt(r.rss / double(r.points));
+    out << "\n"
+        << k + 1 << ". " << f.law->id << "  AICc " << r.aicc << " (delta " << r.aicc - best
+        << ", weight " << f.weight << ")  BIC " << r.bic << "  "
+        << (d.sigma.empty() ? "RMS residual " : "chi2/dof ")
+        << (d.sigma.empty() ? rmse : r.rss / std::max(1.0, double(r.points - r.parameters)))
+        << "\n";
+    for (std::size_t j = 0; j < f.free.size(); ++j) {
+      const std::string unit = f.free[j].unit == "-" ? "" : " " + f.free[j].unit;
+      out << "   " << f.free[j].key << " = " << r.values[j];
+      if (std::isfinite(r.standard_errors[j])) out << " +- " << r.standard_errors[j];
+      out << unit << "  [" << r.intervals[j].low << ", " << r.intervals[j].high << "]" << unit
+          << " (" << r.intervals[j].method << ")\n";
+    }
+  }
+}
+
+void print_json(std::ostream& out, const FitInput& in, const ImpactData& d,
+                const std::vector<LawFit>& fits) {
+  const double best = fits.front().result.aicc;
+  out << "{\"data\": \"" << quoted_text(in.data) << "\", \"quantity\": \""
+      << fit::to_string(d.quantity) << "\", \"points\": " << d.velocity.size()
+      << ", \"weighted\": " << (d.sigma.empty() ? "false" : "true")
+      << ", \"confidence\": " << json_number(in.confidence) << ", \"laws\": [";
+  for (std::size_t k = 0; k < fits.size(); ++k) {
+    const LawFit& f = fits[k];
+    const fit::Result& r = f.result;
+    out << (k ? ", " : "") << "{\"law\": \"" << f.law->id << "\", \"rank\": " << k + 1
+        << ", \"aicc\": " << json_number(r.aicc)
+        << ", \"delta_aicc\": " << json_number(r.aicc - best)
+        << ", \"weight\": " << json_number(f.weight) << ", \"bic\": " << json_number(r.bic)
+        << ", \"rss\": " << json_number(r.rss) << ", \"scale\": " << json_number(r.scale)
+        << ", \"parameters\": [";
+    for (std::size_t j = 0; j < f.free.size(); ++j)
+      out << (j ? ", " : "") << "{\"key\": \"" << f.free[j].key << "\", \"unit\": \""
+          << f.free[j].unit << "\", \"value\": " << json_number(r.values[j])
+          << ", \"standard_error\": " << json_number(r.standard_errors[j])
+          << ", \"low\": " << json_number(r.intervals[j].low)
+          << ", \"high\": " << json_number(r.intervals[j].high) << ", \"interval\": \""
+          << r.intervals[j].method << "\"}";
+    out << "], \"residuals\": [";
+    for (std::size_t i = 0; i < r.residuals.size(); ++i)
+      out << (i ? ", " : "") << json_number(r.residuals[i]);
+    out << "]}";
+  }
+  out << "]}\n";
+}
+
+}  // namespace
+
+int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  FitInput in;
+  po::options_description desc("chaindem fit options");
+  desc.add_options()("help,h", "this help")("data", po::value(&in.data),
+                                            "CSV file of the measured impacts (docs/fit.md)")(
+      "laws", po::value(&in.laws), "laws to fit, comma separated")("family", po::value(&in.family),
+                                                                   "or every law of this family")(
+      "free", po::value(&in.free),
+      "parameters to fit, comma separated (default: each law's required ones)")(
+      "start", po::value(&in.starts)->composing(),
+      "where a search starts: --start key=value (needed for a parameter without a default "
+      "and an unbounded range, e.g. yield_stress)")("set", po::value(&in.sets)->composing(),
+                                                    "a law parameter held fixed: --set key=value");
+  add_body_options(desc, in.bodies);
+  desc.add_options()("tension", po::value(&in.tension),
+                     "law | clamp | allow (default: each law's policy)")(
+      "starts", po::value(&in.search_starts), "starts of the search per law: 1 to 100 (default 8)")(
+      "seed", po::value(&in.seed), "of the random starts (default 1)")(
+      "confidence", po::value(&in.confidence), "of the intervals: 0.5 to 0.999 (default 0.95)")(
+      "json", po::bool_switch(&in.json), "print the results as JSON");
+  const auto parsed = parse_command_line(args, desc, nullptr, "fit", &err);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
+  if (vm.count("help")) {
+    out << "usage: chaindem fit --data FILE.csv (--laws A,B,... | --family NAME) [--free k1,k2]\n"
+           "         [--start key=value ...] [--set key=value ...] BODIES [--json]\n"
+           "BODIES as for `chaindem collide`: --radius R --youngs-modulus E --poisson-ratio NU\n"
+           "--density RHO [--wall], or --mass M [--mass2 M2 | --wall] --stiffness K.\n\n"
+           "Fits each law's free parameters to measured binary impacts (restitution, peak force,\n"
+           "contact duration or largest overlap against impact velocity), with confidence\n"
+           "intervals, and ranks the laws by AICc (docs/fit.md).\n\n"
+        << desc;
+    return 0;
+  }
+  std::vector<LawFit> fits;
+  ImpactData data;
+  try {
+    if (in.data.empty()) throw CaseError("--data is missing: the measured impacts (CSV)");
+    if (in.search_starts < 1 || in.search_starts > 100)
+      throw CaseError("--starts: " + std::to_string(in.search_starts) +
+                      " is out of range: allowed 1 to 100");
+    if (!(in.confidence >= 0.5 && in.confidence <= 0.999))
+      throw CaseError("--confidence: " + number_text(in.confidence) +
+                      " is out of range: allowed 0.5 to 0.999");
+    check_body_numbers(vm);
+    check_body_combinations(in.bodies, vm);
+    const std::vector<const LawEntry*> laws = chosen_laws(in);
+    data = read_data(in.data);
+    const PairInput pair = contact_pair(in.bodies, vm);
+    const auto starts = key_values(in.starts, "--start");
+    const auto sets = key_values(in.sets, "--set");
+    if (!in.free.empty())
+      for (const std::string& key : split(in.free, ',')) {
+        bool anyone = false;
+        for (const LawEntry* law : laws) anyone = anyone || law->find_param(key);
+        if (!anyone)
+          throw CaseError("--free: '" + quoted_text(key) + "' is a parameter of none of the laws");
+      }
+    for (const LawEntry* law : laws) {
+      LawFit f{law, free_parameters(*law, in, starts, sets, pair), {}, 0.0};
+      if (f.free.empty())
+        throw CaseError("law '" + std::string(law->id) + "' has no parameter to fit" +
+                        (in.free.empty() ? "" : " among --free " + in.free));
+      if (data.velocity.size() <= f.free.size() + (data.sigma.empty() ? 1 : 0))
+        throw CaseError(in.data + ": " + std::to_string(data.velocity.size()) +
+                        " points are too few to fit " + std::to_string(f.free.size()) +
+                        " parameter(s) of law '" + std::string(law->id) + "'" +
+                        (data.sigma.empty() ? " and the scatter" : "") + "; at least " +
+                        std::to_string(f.free.size() + (data.sigma.empty() ? 2 : 1)));
+      LawParams fixed;
+      for (const auto& [key, value] : sets)
+        if (law->find_param(key)) fixed[key] = value;
+      ImpactOptions options;
+      const std::optional<TensionPolicy> tension = tension_from(in.tension, *law);
+      if (!tension)
+        throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
+      options.tension = *tension;
+      std::vector<std::string> keys;
+      for (const auto& p : f.free) keys.push_back(p.key);
+      const fit::ImpactModel model(*law, pair, options, fixed, keys);
+      fit::Problem problem;
+      problem.parameters = f.free;
+      problem.residual_count = data.velocity.size();
+      problem.sigma_known = !data.sigma.empty();
+      problem.residuals = [&](const std::vector<double>& theta, std::vector<double>& r) {
+        std::vector<double> predicted;
+        if (!model.predict(theta, data.velocity, data.quantity, predicted)) return false;
+        for (std::size_t i = 0; i < r.size(); ++i)
+          r[i] = (data.value[i] - predicted[i]) / (data.sigma.empty() ? 1.0 : data.sigma[i]);
+        return true;
+      };
+      try {
+        f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
+      } catch (const std::invalid_argument& e) {
+        throw CaseError("law '" + std::string(law->id) + "': " + e.what() + " (--start key=value)");
+      }
+      fits.push_back(std::move(f));
+    }
+  } catch (const CaseError& e) {
+    err << "chaindem fit: invalid input: " << e.what() << "\n";
+    return 2;
+  } catch (const LawParamError& e) {
+    err << "chaindem fit: invalid input: --set " << e.key << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "chaindem fit: error: " << e.what() << "\n";
+    return 1;
+  }
+  std::stable_sort(fits.begin(), fits.end(),
+                   [](const LawFit& a, const LawFit& b) { return a.result.aicc < b.result.aicc; });
+  double total = 0.0;
+  for (LawFit& f : fits) total += f.weight = std::exp(-0.5 * (f.result.aicc - fits[0].result.aicc));
+  for (LawFit& f : fits) f.weight /= total;
+  if (in.json)
+    print_json(out, in, data, fits);
+  else
+    print_table(out, in, data, fits);
+  return 0;
+}
+
+}  // namespace chaindem

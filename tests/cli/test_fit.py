@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""`chaindem fit` on impact data: synthetic restitution data made by a known law with 2 % noise
+(through `chaindem collide`): the fit ranks the generating law first and its interval holds the
+true value; bad input stops with exit status 2 and a message naming what is wrong.
+
+Run by ctest with Debian's /usr/bin/python3:  test_fit.py CHAINDEM_BINARY SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+STEEL_ON_WALL = ["--radius", "0.005", "--youngs-modulus", "2e11", "--poisson-ratio", "0.3",
+                 "--density", "7800", "--wall"]
+
+
+def collide(law, sets, velocity):
+    args = [CHAINDEM, "collide", "--law", law, "--velocity", repr(velocity), "--json",
+            *STEEL_ON_WALL]
+    for key, value in sets.items():
+        args += ["--set", f"{key}={value!r}"]
+    return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+
+
+def synthetic(folder, law, sets, seed, noise=0.02, name="data.csv"):
+    """Restitution of `law` at 20 velocities from 0.1 to 3 m/s, each times 1 + 2 % noise."""
+    random = np.random.default_rng(seed)
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write("velocity,restitution\n")
+        for v in np.geomspace(0.1, 3.0, 20):
+            e = collide(law, sets, float(v))["restitution"]
+            f.write(f"{v!r},{e * (1 + noise * random.standard_normal())!r}\n")
+    return path
+
+
+def fit(*args):
+    return subprocess.run([CHAINDEM, "fit", *args], capture_output=True, text=True, timeout=600)
+
+
+class Fit(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="chaindem-fit-")
+
+    def test_elastoplastic_data_ranks_its_law_first(self):
+        data = synthetic(self.tmp, "thornton_1997", {"yield_stress": 4e8}, seed=1,
+                         name="thornton.csv")
+        r = fit("--data", data, "--laws", "hunt_crossley,tsuji,thornton_1997",
+                "--start", "yield_stress=2e8", "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        result = json.loads(r.stdout)
+        self.assertEqual(result["points"], 20)
+        first = result["laws"][0]
+        self.assertEqual(first["law"], "thornton_1997")
+        self.assertGreater(result["laws"][1]["delta_aicc"], 10)
+        p = first["parameters"][0]
+        self.assertEqual(p["key"], "yield_stress")
+        self.assertLess(p["low"], 4e8)
+        self.assertGreater(p["high"], 4e8)
+        self.assertAlmostEqual(sum(law["weight"] for law in result["laws"]), 1.0, places=12)
+
+    def test_hysteresis_restitution_is_recovered(self):
+        data = synthetic(self.tmp, "hunt_crossley", {"restitution": 0.7}, seed=2, name="hc.csv")
+        r = fit("--data", data, "--laws", "hunt_crossley", "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        p = json.loads(r.stdout)["laws"][0]["parameters"][0]
+        self.assertLess(p["low"], 0.7)
+        self.assertGreater(p["high"], 0.7)
+        self.assertEqual(p["interval"], "covariance")
+        table = fit("--data", data, "--laws", "hunt_crossley", *STEEL_ON_WALL)
+        self.assertIn("1. hunt_crossley", table.stdout)
+        self.assertRegex(table.stdout, r"restitution = 0\.69\d+ \+- 0\.005")
+
+    def test_bad_input(self):
+        good = os.path.join(self.tmp, "good.csv")
+        with open(good, "w") as f:
+            f.write("velocity,restitution\n1,0.8\n2,0.7\n3,0.65\n")
+        unknown = os.path.join(self.tmp, "unknown.csv")
+        with open(unknown, "w") as f:
+            f.write("velocity,restitutoin\n1,0.8\n")
+        two = os.path.join(self.tmp, "two.csv")
+        with open(two, "w") as f:
+            f.write("velocity,restitution\n1,0.8\n2,0.7\n")
+        for args, text in [
+            (["--data", unknown, "--laws", "hunt_crossley"],
+             "unknown column 'restitutoin'; did you mean 'restitution'?"),
+            (["--data", two, "--laws", "hunt_crossley"], "2 points are too few"),
+            (["--data", good, "--laws", "hunt_crossley", "--free", "yield_stress"],
+             "'yield_stress' is a parameter of none of the laws"),
+            (["--data", good, "--laws", "hunt_crosley"], "did you mean 'hunt_crossley'"),
+            (["--data", good, "--laws", "thornton_1997"], "give it a start"),
+            (["--data", good, "--laws", "hunt_crossley", "--start", "restitution=1.5"],
+             "out of the range of law 'hunt_crossley'"),
+            (["--data", good, "--laws", "hunt_crossley", "--free", "restitution",
+              "--set", "restitution=0.5"], "fitted or held fixed, not both"),
+            (["--data", os.path.join(self.tmp, "none.csv"), "--laws", "hertz"], "cannot read"),
+            (["--laws", "hertz"], "--data is missing"),
+        ]:
+            with self.subTest(text):
+                r = fit(*args, *STEEL_ON_WALL)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertIn(text, r.stderr)
+                self.assertNotIn("WARNING", r.stderr)  # no logging of the solver's
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
