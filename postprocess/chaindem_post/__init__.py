@@ -1,4 +1,5 @@
-"""chaindem post-processing: read run, sweep and collide files (h5py) and draw them (matplotlib).
+"""chaindem post-processing: read run, sweep, collide, compare and fit files (h5py) and draw them
+(matplotlib).
 
     from chaindem.post import load_run, load_sweep, load_loop, plots   # the Python module
     run = load_run("out/default.h5")
@@ -9,8 +10,8 @@ Without the Python module built, the same package is postprocess/chaindem_post:
 ``sys.path.insert(0, "postprocess"); from chaindem_post import ...``.
 Command line: ``/usr/bin/python3 postprocess/chaindem-plot --help``.
 """
-from .io import (Comparison, Loop, Run, Sweep, load_comparison, load_loop, load_run, load_sweep,
-                 run_from_group)
+from .io import (Comparison, Fit, FitLaw, Loop, Run, Sweep, load_comparison, load_fit, load_loop,
+                 load_run, load_sweep, run_from_group)
 
-__all__ = ["Run", "Loop", "Sweep", "Comparison", "load_run", "load_sweep", "load_loop",
-           "load_comparison", "run_from_group"]
+__all__ = ["Run", "Loop", "Sweep", "Comparison", "Fit", "FitLaw", "load_run", "load_sweep",
+           "load_loop", "load_comparison", "load_fit", "run_from_group"]

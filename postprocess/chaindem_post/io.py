@@ -272,3 +272,56 @@ def load_comparison(path: str) -> Comparison:
             path, str(c.attrs["reference"]), [str(x) for x in c.attrs["laws"]],
             {m: c[m][()] for m in metrics}, {m: c[m + "_error_percent"][()] for m in metrics},
             {m: c["reference_" + m][()] for m in metrics}, case_name(c.attrs.get("case", path)))
+
+
+@dataclass
+class FitLaw:
+    """One law of a `chaindem fit` file: its fitted parameters and its curve."""
+    law: str
+    rank: int
+    aicc: float
+    delta_aicc: float
+    weight: float
+    parameters: list[str]
+    units: list[str]
+    values: np.ndarray
+    standard_errors: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    interval_methods: list[str]
+    residuals: np.ndarray        # (data - fit) / sigma, or data - fit without sigma
+    curve_velocity: np.ndarray   # m/s
+    curve_value: np.ndarray
+
+
+@dataclass
+class Fit:
+    """A `chaindem fit -o` file: the data and the laws, best first."""
+    path: str
+    quantity: str                # restitution, peak_force, contact_duration or max_overlap
+    velocity: np.ndarray         # m/s
+    value: np.ndarray
+    sigma: np.ndarray | None
+    laws: list[FitLaw]
+    data_file: str = ""          # the measurements' CSV file, as given to chaindem fit
+
+
+def load_fit(path: str) -> Fit:
+    with h5py.File(path, "r") as f:
+        if "laws" not in f or "data" not in f:
+            raise ValueError(f"{path}: not a chaindem fit file")
+        laws = []
+        for name in f["laws"].attrs["ranked"]:
+            g = f["laws"][str(name)]
+            a = g.attrs
+            laws.append(FitLaw(str(name), int(a["rank"]), float(a["aicc"]),
+                               float(a["delta_aicc"]), float(a["weight"]),
+                               [str(x) for x in a["parameters"]], [str(x) for x in a["units"]],
+                               g["values"][()], g["standard_errors"][()], g["low"][()],
+                               g["high"][()], [str(x) for x in a["interval_methods"]],
+                               g["residuals"][()], g["curve_velocity"][()],
+                               g["curve_value"][()]))
+        d = f["data"]
+        return Fit(path, str(f.attrs["quantity"]), d["velocity"][()], d["value"][()],
+                   d["sigma"][()] if "sigma" in d else None, laws,
+                   str(f.attrs.get("data_file", "")))

@@ -8,6 +8,7 @@ striker named "striker".
 """
 from __future__ import annotations
 
+import os
 import re
 
 import matplotlib
@@ -18,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .io import Comparison, Loop, Run, Sweep  # noqa: E402
+from .io import Comparison, Fit, Loop, Run, Sweep  # noqa: E402
 
 plt.rcParams.update({"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
                      "legend.fontsize": 9.5})
@@ -396,3 +397,37 @@ def comparison(cmp: Comparison, metric: str = "peak_velocity", beads: list[int] 
         values, [str(b) for b in beads], f"error of the {words} [%]",
         f"{cmp.case}: {words} error against the reference, {_reference_name(cmp.reference)}",
         "chain bead (0 = first bead after the striker)")
+
+
+QUANTITY_LABELS = {"restitution": ("coefficient of restitution", 1.0, ""),
+                   "peak_force": ("peak force", 1.0, "N"),
+                   "contact_duration": ("contact duration", 1e6, "µs"),
+                   "max_overlap": ("largest overlap", 1e6, "µm")}
+
+
+def fit(result: Fit) -> plt.Figure:
+    """A `chaindem fit` file: the measurements (with their uncertainties), each law's fitted
+    curve (best first, its ΔAICc in the legend), and the residuals below."""
+    label, scale, unit = QUANTITY_LABELS[result.quantity]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.4, 6), sharex=True,
+                                      gridspec_kw={"height_ratios": [3, 1.3]},
+                                      constrained_layout=True)
+    sigma = None if result.sigma is None else result.sigma * scale
+    top.errorbar(result.velocity, result.value * scale, yerr=sigma, fmt="o", color="black",
+                 ms=4, capsize=2, label="measured", zorder=3)
+    for law in result.laws:
+        parameters = ", ".join(f"{k} = {v:.4g}" for k, v in zip(law.parameters, law.values))
+        line, = top.plot(law.curve_velocity, law.curve_value * scale,
+                         label=f"{law_name(law.law)} (ΔAICc {law.delta_aicc:.1f}; {parameters})")
+        residual = law.residuals * (1.0 if result.sigma is not None else scale)
+        bottom.plot(result.velocity, residual, "o-", ms=3, lw=0.8, color=line.get_color())
+    bottom.axhline(0.0, color="gray", lw=0.8)
+    top.set_xscale("log")
+    top.set_ylabel(f"{label} [{unit}]" if unit else label)
+    bottom.set_xlabel("impact velocity [m/s]")
+    bottom.set_ylabel("residual / σ" if result.sigma is not None
+                      else (f"residual [{unit}]" if unit else "residual"))
+    top.legend(fontsize=7, loc="best")
+    source = result.data_file or result.path
+    top.set_title(f"Fits to {os.path.basename(source)}" if source else "Fits")
+    return fig

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "chaindem/commands/command_line.hpp"
@@ -18,8 +19,11 @@
 #include "chaindem/fit/impact_model.hpp"
 #include "chaindem/fit/least_squares.hpp"
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/output_file.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
+#include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
 
@@ -29,7 +33,7 @@ namespace {
 using fit::ImpactQuantity;
 
 struct FitInput {
-  std::string data, laws, family, free, tension = "law";
+  std::string data, laws, family, free, tension = "law", output;
   std::vector<std::string> starts, sets;
   ImpactBodies bodies;
   int search_starts = 8;
@@ -193,13 +197,77 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
   return out;
 }
 
-// One law's fit: its free parameters, the result, its label.
+// One law's fit: its free parameters, the result, and the fitted law's curve over the data's
+// velocities (for the figure).
 struct LawFit {
   const LawEntry* law;
   std::vector<fit::FreeParameter> free;
   fit::Result result;
   double weight = 0.0;  // Akaike weight among the laws
+  std::vector<double> curve_velocity, curve_value;
 };
+
+// The file of a fit (docs/fit.md, "The output"): /data, and /laws/<law> per law.
+void write_fit_file(const std::string& path, const FitInput& in, const ImpactData& d,
+                    const std::vector<LawFit>& fits) {
+  using namespace hdf5;
+  PartialOutput output(path);
+  const hid_t f = output.create_hdf5();
+  try {
+    write_h5md_metadata(f, version);
+    attr_string(f, "quantity", std::string(fit::to_string(d.quantity)));
+    attr_string(f, "data_file", in.data);
+    attr_numbers<double>(f, "confidence", {in.confidence}, H5T_NATIVE_DOUBLE);
+    Handle data = group(f, "data");
+    const hsize_t n = d.velocity.size();
+    dataset_fixed(data.get(), "velocity", {n}, d.velocity.data(), H5T_NATIVE_DOUBLE, "m/s");
+    dataset_fixed(data.get(), "value", {n}, d.value.data(), H5T_NATIVE_DOUBLE);
+    if (!d.sigma.empty())
+      dataset_fixed(data.get(), "sigma", {n}, d.sigma.data(), H5T_NATIVE_DOUBLE);
+    Handle laws = group(f, "laws");
+    std::vector<std::string> order;
+    const double best = fits.front().result.aicc;
+    for (std::size_t k = 0; k < fits.size(); ++k) {
+      const LawFit& fitted = fits[k];
+      const fit::Result& r = fitted.result;
+      order.emplace_back(fitted.law->id);
+      Handle g = group(laws.get(), std::string(fitted.law->id));
+      const std::pair<const char*, double> scalars[] = {
+          {"rank", double(k + 1)},   {"aicc", r.aicc}, {"delta_aicc", r.aicc - best},
+          {"weight", fitted.weight}, {"bic", r.bic},   {"rss", r.rss},
+          {"scale", r.scale}};
+      for (const auto& [name, value] : scalars)
+        attr_numbers<double>(g.get(), name, {value}, H5T_NATIVE_DOUBLE);
+      std::vector<std::string> keys, units, methods;
+      std::vector<double> low, high;
+      for (std::size_t j = 0; j < fitted.free.size(); ++j) {
+        keys.push_back(fitted.free[j].key);
+        units.push_back(fitted.free[j].unit);
+        methods.push_back(r.intervals[j].method);
+        low.push_back(r.intervals[j].low);
+        high.push_back(r.intervals[j].high);
+      }
+      attr_strings(g.get(), "parameters", keys);
+      attr_strings(g.get(), "units", units);
+      attr_strings(g.get(), "interval_methods", methods);
+      const hsize_t free = keys.size();
+      dataset_fixed(g.get(), "values", {free}, r.values.data(), H5T_NATIVE_DOUBLE);
+      dataset_fixed(g.get(), "standard_errors", {free}, r.standard_errors.data(),
+                    H5T_NATIVE_DOUBLE);
+      dataset_fixed(g.get(), "low", {free}, low.data(), H5T_NATIVE_DOUBLE);
+      dataset_fixed(g.get(), "high", {free}, high.data(), H5T_NATIVE_DOUBLE);
+      dataset_fixed(g.get(), "residuals", {n}, r.residuals.data(), H5T_NATIVE_DOUBLE);
+      const hsize_t m = fitted.curve_velocity.size();
+      dataset_fixed(g.get(), "curve_velocity", {m}, fitted.curve_velocity.data(), H5T_NATIVE_DOUBLE,
+                    "m/s");
+      dataset_fixed(g.get(), "curve_value", {m}, fitted.curve_value.data(), H5T_NATIVE_DOUBLE);
+    }
+    attr_strings(laws.get(), "ranked", order);
+  } catch (const std::exception& e) {
+    throw output.error(e.what());
+  }
+  output.commit();
+}
 
 // The free parameters of `law`: --free's keys it has (all of them must be some law's), else
 // those without a default, neither given by --set nor derived (the stiffness from the
@@ -328,7 +396,9 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "starts", po::value(&in.search_starts), "starts of the search per law: 1 to 100 (default 8)")(
       "seed", po::value(&in.seed), "of the random starts (default 1)")(
       "confidence", po::value(&in.confidence), "of the intervals: 0.5 to 0.999 (default 0.95)")(
-      "json", po::bool_switch(&in.json), "print the results as JSON");
+      "json", po::bool_switch(&in.json), "print the results as JSON")(
+      "output,o", po::value(&in.output),
+      "HDF5 file of the fits, with each law's curve (chaindem-plot fit draws it)");
   const auto parsed = parse_command_line(args, desc, nullptr, "fit", &err);
   if (!parsed) return 2;
   const po::variables_map& vm = *parsed;
@@ -345,7 +415,12 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
   std::vector<LawFit> fits;
   ImpactData data;
+  std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
   try {
+    if (!in.output.empty()) {
+      check_output_path(in.output, {in.data});
+      lock.emplace(in.output);
+    }
     if (in.data.empty()) throw CaseError("--data is missing: the measured impacts (CSV)");
     if (in.search_starts < 1 || in.search_starts > 100)
       throw CaseError("--starts: " + std::to_string(in.search_starts) +
@@ -368,7 +443,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
           throw CaseError("--free: '" + quoted_text(key) + "' is a parameter of none of the laws");
       }
     for (const LawEntry* law : laws) {
-      LawFit f{law, free_parameters(*law, in, starts, sets, pair), {}, 0.0};
+      LawFit f{law, free_parameters(*law, in, starts, sets, pair), {}, 0.0, {}, {}};
       if (f.free.empty())
         throw CaseError("law '" + std::string(law->id) + "' has no parameter to fit" +
                         (in.free.empty() ? "" : " among --free " + in.free));
@@ -405,10 +480,20 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       } catch (const std::invalid_argument& e) {
         throw CaseError("law '" + std::string(law->id) + "': " + e.what() + " (--start key=value)");
       }
+      if (!in.output.empty()) {  // the fitted law over the data's velocities, for the figure
+        const auto [slow, fast] = std::minmax_element(data.velocity.begin(), data.velocity.end());
+        for (int i = 0; i < 100; ++i)
+          f.curve_velocity.push_back(*slow * std::pow(*fast / *slow, i / 99.0));
+        if (!model.predict(f.result.values, f.curve_velocity, data.quantity, f.curve_value))
+          f.curve_value.assign(f.curve_velocity.size(), std::nan(""));
+      }
       fits.push_back(std::move(f));
     }
   } catch (const CaseError& e) {
     err << "chaindem fit: invalid input: " << e.what() << "\n";
+    return 2;
+  } catch (const OutputPathError& e) {
+    err << "chaindem fit: invalid output: " << e.what() << "\n";
     return 2;
   } catch (const LawParamError& e) {
     err << "chaindem fit: invalid input: --set " << e.key << ": " << e.what() << "\n";
@@ -422,6 +507,12 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   double total = 0.0;
   for (LawFit& f : fits) total += f.weight = std::exp(-0.5 * (f.result.aicc - fits[0].result.aicc));
   for (LawFit& f : fits) f.weight /= total;
+  if (!in.output.empty()) try {
+      write_fit_file(in.output, in, data, fits);
+    } catch (const std::exception& e) {
+      err << "chaindem fit: error: " << e.what() << "\n";
+      return 1;
+    }
   if (in.json)
     print_json(out, in, data, fits);
   else

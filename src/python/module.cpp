@@ -21,6 +21,7 @@
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/commands/collide_command.hpp"
 #include "chaindem/commands/compare_command.hpp"
+#include "chaindem/commands/fit_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
 #include "chaindem/io/checkpoint_file.hpp"
 #include "chaindem/io/h5md_writer.hpp"
@@ -202,8 +203,10 @@ py::dict law_record(const LawEntry& law) {
 // GIL is released and Ctrl-C honoured as by run.
 py::tuple run_command(const std::string& name, const std::vector<std::string>& args, bool echo) {
   using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
-  static const std::map<std::string, Command> commands{
-      {"collide", collide_command}, {"sweep", sweep_command}, {"compare", compare_command}};
+  static const std::map<std::string, Command> commands{{"collide", collide_command},
+                                                       {"sweep", sweep_command},
+                                                       {"compare", compare_command},
+                                                       {"fit", fit_command}};
   const auto it = commands.find(name);
   if (it == commands.end()) throw std::invalid_argument("no command '" + name + "'");
   std::ostringstream out, captured;

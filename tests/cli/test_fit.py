@@ -15,6 +15,7 @@ import unittest
 import numpy as np
 
 CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
 STEEL_ON_WALL = ["--radius", "0.005", "--youngs-modulus", "2e11", "--poisson-ratio", "0.3",
                  "--density", "7800", "--wall"]
 
@@ -76,6 +77,28 @@ class Fit(unittest.TestCase):
         table = fit("--data", data, "--laws", "hunt_crossley", *STEEL_ON_WALL)
         self.assertIn("1. hunt_crossley", table.stdout)
         self.assertRegex(table.stdout, r"restitution = 0\.69\d+ \+- 0\.005")
+
+    def test_file_and_figure(self):
+        data = synthetic(self.tmp, "hunt_crossley", {"restitution": 0.7}, seed=3, name="f.csv")
+        out = os.path.join(self.tmp, "fit.h5")
+        r = fit("--data", data, "--laws", "hunt_crossley,tsuji", "-o", out, *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import load_fit
+        result = load_fit(out)
+        self.assertEqual(result.quantity, "restitution")
+        self.assertEqual(len(result.velocity), 20)
+        best = result.laws[0]
+        self.assertEqual(best.rank, 1)
+        self.assertEqual(len(best.curve_velocity), 100)
+        # The file's residuals are the data minus the curve at the data's velocities.
+        curve_at_data = np.interp(result.velocity, best.curve_velocity, best.curve_value)
+        self.assertTrue(np.allclose(result.value - curve_at_data, best.residuals, atol=1e-6))
+        image = os.path.join(self.tmp, "fit.png")
+        r = subprocess.run([sys.executable, os.path.join(SOURCE, "postprocess", "chaindem-plot"),
+                            "fit", out, "-o", image], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertGreater(os.path.getsize(image), 20000)
 
     def test_bad_input(self):
         good = os.path.join(self.tmp, "good.csv")

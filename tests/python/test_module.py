@@ -549,3 +549,31 @@ def test_a_failed_sweep_case_says_why_it_has_no_run(tmp_path):
     with pytest.raises(ValueError, match="case 1 has no run: failed"):
         chaindem.load(out, case=1)
     assert "frames" in repr(chaindem.load(out, case=0))
+
+
+def test_fit_equals_the_command_line(tmp_path):
+    body = dict(radius=0.005, youngs_modulus=2e11, poisson_ratio=0.3, density=7800, wall=True)
+    v = np.geomspace(0.1, 3, 12)
+    e = np.array([chaindem.collide("hunt_crossley", velocity=float(x), loop=False,
+                                   params={"restitution": 0.7}, **body)["restitution"] for x in v])
+    e *= 1 + 0.02 * np.random.default_rng(4).standard_normal(len(v))
+    data = tmp_path / "e.csv"
+    data.write_text("velocity,restitution\n" +
+                    "".join(f"{a!r},{b!r}\n" for a, b in zip(v.tolist(), e.tolist())))
+    import json
+    cli = json.loads(subprocess.run(
+        [CHAINDEM, "fit", "--data", str(data), "--laws", "hunt_crossley", "--json", "--radius",
+         "0.005", "--youngs-modulus", "2e11", "--poisson-ratio", "0.3", "--density", "7800",
+         "--wall"], capture_output=True, text=True, check=True).stdout)
+    from_columns = chaindem.fit({"velocity": v, "restitution": e}, ["hunt_crossley"],
+                                output_file=tmp_path / "fit.h5", **body)
+    assert from_columns["data"] == "<data>"
+    mine, theirs = from_columns["laws"][0], cli["laws"][0]
+    assert mine["parameters"][0]["value"] == theirs["parameters"][0]["value"]
+    assert np.array_equal(mine["residuals"], np.array(theirs["residuals"]))
+    from chaindem.post import load_fit
+    assert load_fit(str(tmp_path / "fit.h5")).laws[0].law == "hunt_crossley"
+    with pytest.raises(chaindem.InputError, match="unknown column 'restitutoin'"):
+        chaindem.fit({"velocity": v, "restitutoin": e}, ["hunt_crossley"], **body)
+    with pytest.raises(TypeError, match="did you mean 'radius'"):
+        chaindem.fit({"velocity": v, "restitution": e}, ["hunt_crossley"], radiu=0.005)

@@ -30,8 +30,8 @@ from ._tree import Group
 from .post import Run, load_run, run_from_group
 
 __version__: str = _core.version
-__all__ = ["run", "collide", "sweep", "compare", "load", "models", "Law", "Parameter", "Run",
-           "InputError", "RunError", "CaseNote"]
+__all__ = ["run", "collide", "sweep", "compare", "fit", "load", "models", "Law", "Parameter",
+           "Run", "InputError", "RunError", "CaseNote"]
 
 for _error, _doc in ((InputError, "Input the command line refuses with exit status 2: a case "
                       "key out of range, an unknown key or law, an output path that may not be "
@@ -187,6 +187,78 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
         columns[m + "_beads_compared"] = np.r_[float(np.sum(~np.isnan(ref))),
                                                c[m + "_beads_compared"]]
     return table(columns, table_kind)
+
+
+BODY_OPTIONS = ("mass", "mass2", "radius", "radius2", "youngs_modulus", "youngs_modulus2",
+                "poisson_ratio", "poisson_ratio2", "density", "density2", "yield_stress",
+                "yield_stress2", "wall", "length")
+
+
+def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] = None, *,
+        family: Optional[str] = None, free: Optional[Sequence[str]] = None,
+        start: Optional[Mapping[str, float]] = None, fixed: Optional[Mapping[str, float]] = None,
+        tension: Optional[str] = None, starts: Optional[int] = None, seed: Optional[int] = None,
+        confidence: Optional[float] = None, output_file: Optional[PathLike] = None,
+        **bodies: Any) -> dict[str, Any]:
+    """Fits laws to measured binary impacts, as `chaindem fit` does (docs/fit.md): each law's
+    free parameters with their intervals, the laws ranked by AICc.
+
+    data: a CSV file, or its columns: {"velocity": [...], "restitution": [...]} (or
+    peak_force, contact_duration, max_overlap; and optionally "sigma"). laws, or family: what to
+    fit. free: the parameters to fit (default: each law's required ones); start: where the
+    search starts, {"yield_stress": 2e8}; fixed: parameters held (--set). bodies: as collide()
+    takes them (radius=, youngs_modulus=, poisson_ratio=, density=, wall=True, mass=, ...).
+    output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit).
+
+    Returns the command's JSON as a dict: quantity, points, weighted, confidence, and laws (best
+    first), each with law, rank, aicc, delta_aicc, weight, bic, rss, scale, parameters (key,
+    unit, value, standard_error, low, high, interval) and residuals (a numpy array).
+    """
+    for key in bodies:
+        if key not in BODY_OPTIONS:
+            near = __import__("difflib").get_close_matches(key, BODY_OPTIONS, 1)
+            raise TypeError(f"fit() has no option {key!r}"
+                            + (f"; did you mean {near[0]!r}?" if near else ""))
+    with tempfile.TemporaryDirectory(prefix="chaindem-fit-") as folder, \
+            claimed_output(output_file) as kept:
+        origins = {}
+        if isinstance(data, Mapping):
+            columns = {str(k): np.asarray(v, dtype=float) for k, v in data.items()}
+            lengths = {len(c) for c in columns.values()}
+            if len(lengths) != 1:
+                raise InputError(f"data: columns of different lengths {sorted(lengths)}")
+            path = os.path.join(folder, "data.csv")
+            with open(path, "w") as f:
+                f.write(",".join(columns) + "\n")
+                for row in zip(*columns.values()):
+                    f.write(",".join(repr(float(x)) for x in row) + "\n")
+            origins[path] = "<data>"
+        elif isinstance(data, (str, os.PathLike)):
+            path = os.fspath(data)
+        else:
+            raise TypeError(f"data: a CSV file or a mapping of columns, not {type(data).__name__}")
+        args = ["--data", path, "--json"]
+        if laws is not None:
+            args += ["--laws", ",".join(require_names("laws", laws))]
+        if free is not None:
+            args += ["--free", ",".join(require_names("free", free))]
+        for key, value in require_mapping("start", start).items():
+            args += ["--start", f"{key}={format_value(value)}"]
+        for key, value in require_mapping("fixed", fixed).items():
+            args += ["--set", f"{key}={format_value(value)}"]
+        args += option_args({"family": family, "tension": tension,
+                             "starts": require_int("starts", starts),
+                             "seed": require_int("seed", seed), "confidence": confidence,
+                             "output": kept})
+        args += option_args(bodies)
+        result = __import__("json").loads(command("fit", args, origins=origins))
+    result["data"] = origins.get(result["data"], result["data"])
+    for law in result["laws"]:
+        law["residuals"] = np.array([np.nan if x is None else x for x in law["residuals"]])
+        for p in law["parameters"]:
+            for k in ("value", "standard_error", "low", "high"):
+                p[k] = np.nan if p[k] is None else p[k]
+    return result
 
 
 def load(path: PathLike, case: Optional[int] = None, law: Optional[str] = None) -> Run:
