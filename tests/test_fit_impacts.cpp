@@ -11,6 +11,7 @@
 
 #include "chaindem/fit/impact_model.hpp"
 #include "chaindem/fit/least_squares.hpp"
+#include "skrinjar_2018_table2.hpp"
 
 namespace chaindem::fit {
 namespace {
@@ -89,6 +90,44 @@ TEST(FitImpacts, ElastoplasticYieldStressIsRecoveredWithinItsInterval) {
     covered += r.intervals[0].low < 4e8 && 4e8 < r.intervals[0].high;
   }
   EXPECT_GE(covered, 9) << covered << " of " << draws;  // 95 %: P(fewer than 9) = 0.2 %
+}
+
+// Skrinjar et al. (2018), Table 2, read as data: each printed e_N, with the row's tolerance as
+// its uncertainty, gives back the c_r of its column: the fitted c_r's 95 % interval holds it, and
+// the fitted law reproduces the printed value within the tolerance.
+TEST(FitImpacts, SkrinjarTableRowsGiveBackTheirRestitution) {
+  using namespace validation;
+  int fits = 0;
+  for (const Row000& row : skrinjar_2018_table2) {
+    const LawEntry& law = *find_law(row.id);
+    const ParamSpec* restitution = law.find_param("restitution");
+    if (row.tolerance == 0.0 || !restitution) continue;  // not a target, or nothing to fit
+    ImpactOptions options;
+    options.tension = law.tension;  // as validate_paper_tables reproduces the table
+    const ImpactModel model(law, PairInput{0.0, 0.0, skrinjar_2018_mass}, options,
+                            {{"stiffness", skrinjar_2018_stiffness}}, {"restitution"});
+    for (int i = 1; i <= 10; ++i) {
+      const double c_r = i / 10.0, printed = row.printed[i];
+      Problem p;
+      p.parameters = {{"restitution", "-", restitution->min, restitution->max,
+                       !restitution->min_inclusive, !restitution->max_inclusive, 0.5}};
+      p.residual_count = 1;
+      p.sigma_known = true;
+      p.residuals = [&](const std::vector<double>& theta, std::vector<double>& r) {
+        std::vector<double> e;
+        if (!model.predict(theta, {skrinjar_2018_velocity}, ImpactQuantity::restitution, e))
+          return false;
+        r[0] = (printed - e[0]) / row.tolerance;
+        return true;
+      };
+      const Result r = solve(p, {4, 1, 0.95});
+      ++fits;
+      EXPECT_LE(std::abs(r.residuals[0]), 1.0) << row.id << " at c_r = " << c_r;
+      EXPECT_LE(r.intervals[0].low, c_r) << row.id << " at c_r = " << c_r;
+      EXPECT_GE(r.intervals[0].high, c_r) << row.id << " at c_r = " << c_r;
+    }
+  }
+  EXPECT_GE(fits, 80);
 }
 
 TEST(FitImpacts, ParameterOutsideTheLawIsRefused) {

@@ -16,6 +16,7 @@
 
 #include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/laws/contact_law.hpp"
+#include "skrinjar_2018_table2.hpp"
 
 using namespace chaindem;
 
@@ -35,61 +36,10 @@ ImpactResult impact(const std::string& id, double c_r, double stiffness, double 
 
 // ---- Skrinjar et al. (2018), Table 2 ------------------------------------------------------------
 
-struct Row000 {
-  const char* id;
-  double printed[11];
-  double tolerance;  // 0: not a target
-  const char* note;
-};
-
 int table_skrinjar_2018() {
-  const double k = 5.2e9, m = 4.6, v0 = 0.3;  // two 9.2 kg spheres
-  // Printed values (docs/validation.md#skrinjar-two-spheres) and the tolerance the reference
-  // assigns.
-  const Row000 rows[] = {
-      {"hertz", {1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00}, 0.005, ""},
-      {"hunt_crossley",
-       {0.49, 0.52, 0.55, 0.58, 0.62, 0.66, 0.71, 0.77, 0.83, 0.91, 1.00},
-       0.005,
-       ""},
-      {"herbert_mcwhannell",
-       {0.49, 0.49, 0.50, 0.52, 0.55, 0.59, 0.65, 0.72, 0.81, 0.90, 1.00},
-       0.005,
-       ""},
-      {"lee_wang", {0.66, 0.69, 0.71, 0.74, 0.77, 0.80, 0.83, 0.87, 0.91, 0.95, 1.00}, 0.005, ""},
-      {"anagnostopoulos_skrinjar",
-       {1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00, 1.00},
-       0.005,
-       "printed (inconsistent) form"},
-      {"lankarani_nikravesh",
-       {0.66, 0.67, 0.67, 0.68, 0.70, 0.73, 0.76, 0.80, 0.85, 0.91, 1.00},
-       0.005,
-       ""},
-      {"jankowski_skrinjar",
-       {0.07, 0.44, 0.63, 0.74, 0.80, 0.85, 0.89, 0.91, 0.94, 0.96, 1.00},
-       0.0,
-       "not reproducible by any reading"},
-      {"zhiying_qishao",
-       {0.20, 0.24, 0.28, 0.34, 0.42, 0.50, 0.59, 0.69, 0.80, 0.91, 1.01},
-       0.025,
-       "paper +0.01..0.023 high"},
-      {"gonthier",
-       {0.03, 0.12, 0.22, 0.32, 0.42, 0.51, 0.59, 0.68, 0.78, 0.89, 1.01},
-       0.025,
-       "paper +0.01..0.023 high"},
-      {"flores",
-       {0.00, 0.09, 0.17, 0.27, 0.38, 0.49, 0.59, 0.70, 0.80, 0.91, 1.01},
-       0.025,
-       "paper +0.01..0.023 high"},
-      {"gharib_hurmuzlu",
-       {0.03, 0.12, 0.21, 0.30, 0.37, 0.43, 0.48, 0.52, 0.55, 0.58, 0.61},
-       0.025,
-       "paper +0.01..0.023 high"},
-      {"hu_guo_skrinjar",
-       {0.01, 0.15, 0.31, 0.45, 0.56, 0.66, 0.75, 0.82, 0.89, 0.95, 1.00},
-       0.005,
-       "halved factor"},
-  };
+  using namespace validation;
+  const double k = skrinjar_2018_stiffness, m = skrinjar_2018_mass, v0 = skrinjar_2018_velocity;
+  const auto& rows = skrinjar_2018_table2;
   std::printf(
       "Skrinjar, Slavic & Boltezar (2018), Table 2: e_N of two 9.2 kg spheres,\n"
       "K = 5.2e9 N/m^1.5, v0 = 0.3 m/s, contact ending at delta = 0.\n"
@@ -101,7 +51,7 @@ int table_skrinjar_2018() {
   double worst = 0.0;
   std::vector<std::string> excluded;
   const auto start = std::chrono::steady_clock::now();
-  for (const Row000& row : rows) {
+  for (const validation::Row000& row : rows) {
     std::printf("%-22s", row.id);
     for (int i = 0; i <= 10; ++i) {
       const double c_r = i / 10.0;
