@@ -281,8 +281,11 @@ class Checkpoints {
 
   /// A case's group is complete in the file.
   void case_written() {
-    std::lock_guard guard(lock_);
-    ++written_;
+    {
+      std::lock_guard guard(lock_);
+      ++written_;
+    }
+    wake_.notify_one();
   }
   /// Cases in the file at its last checkpoint, of those written by this run.
   std::size_t at_last_checkpoint() {
@@ -300,12 +303,20 @@ class Checkpoints {
   }
 
  private:
+  // Sleeps until a case is written, then until an interval after the last checkpoint; never
+  // spins (a long case may compute for hours without a write).
   void run() {
     auto last = Clock::now();
     std::unique_lock guard(lock_);
     while (!stop_ && !failed_once_) {
-      wake_.wait_until(guard, last + interval_, [&] { return stop_; });
-      if (stop_ || written_ == at_checkpoint_ || Clock::now() < last + interval_) continue;
+      if (written_ == at_checkpoint_) {
+        wake_.wait(guard, [&] { return stop_ || written_ != at_checkpoint_; });
+        continue;
+      }
+      if (Clock::now() < last + interval_) {
+        wake_.wait_until(guard, last + interval_, [&] { return stop_; });
+        continue;
+      }
       guard.unlock();
       checkpoint();
       guard.lock();

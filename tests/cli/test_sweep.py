@@ -371,8 +371,16 @@ class Resume(unittest.TestCase):
             command = [CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
                        "--checkpoint-interval", "0.2"]
             proc = subprocess.Popen(command + ["--quiet"])
+            start = time.monotonic()
             time.sleep(2.5)  # the short cases take well under a second, the long one many
+            # Waiting for the long case, the checkpoint thread sleeps: about one core busy
+            # (two at the start), not two (a checkpoint thread that spun used a core).
+            with open(f"/proc/{proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            wall = time.monotonic() - start
             proc.kill()
+            self.assertLess(cpu, 1.5 * wall, f"{cpu:.2f} s of CPU in {wall:.2f} s")
             proc.communicate(timeout=60)
             self.assertEqual(proc.returncode, -signal.SIGKILL)
             resume = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
