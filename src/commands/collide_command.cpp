@@ -196,29 +196,6 @@ void apply_dimensionless(CollideInput& in) {
   in.velocity = 1.0;
 }
 
-// A --set value: its whole text one finite number.
-double set_number(const std::string& option, const std::string& text) {
-  double x = 0.0;
-  std::size_t used = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::out_of_range&) {
-    throw CaseError(option + ": '" + quoted_text(text) + "' is beyond the range of a double");
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size())
-    throw CaseError(option + ": '" + quoted_text(text) + "' is not a number");
-  if (!std::isfinite(x)) throw CaseError(option + ": '" + quoted_text(text) + "' is not finite");
-  return x;
-}
-
-std::string trimmed(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 // The law's parameters from --set, the shortcuts --restitution and --stiffness, and the
 // stiffness --dimensionless sets, each refused naming the option that gave it. A key the law
 // does not take is kept (as 0) so that resolving the parameters refuses it by name; a key given
@@ -237,7 +214,7 @@ LawParams resolve_params(const CollideInput& in, const po::variables_map& vm, co
     if (eq == std::string::npos || key.empty())
       throw CaseError("--set '" + quoted_text(s) + "': expected key=value");
     const std::string option = "--set " + quoted_text(key);
-    add(key, law.find_param(key) ? set_number(option, trimmed(s.substr(eq + 1))) : 0.0, option);
+    add(key, law.find_param(key) ? option_number(option, trimmed(s.substr(eq + 1))) : 0.0, option);
   }
   for (const std::string name : {"restitution", "stiffness"})
     if (vm.count(name)) add(name, vm[name].as<double>(), "--" + name);

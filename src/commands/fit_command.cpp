@@ -54,11 +54,6 @@ constexpr std::pair<const char*, ImpactQuantity> quantities[] = {
     {"contact_duration", ImpactQuantity::contact_duration},
     {"max_overlap", ImpactQuantity::max_overlap}};
 
-std::string trimmed(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 std::vector<std::string> split(const std::string& s, char by) {
   std::vector<std::string> out;
   std::stringstream in(s);
@@ -118,18 +113,7 @@ ImpactData read_data(const std::string& path) {
       throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +
                       std::to_string(header.size()));
     auto number_in = [&](int c) {
-      const std::string& text = cells[std::size_t(c)];
-      double x = 0.0;
-      std::size_t used = 0;
-      try {
-        x = std::stod(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (text.empty() || used != text.size() || !std::isfinite(x))
-        throw CaseError(at + ": " + header[std::size_t(c)] + " '" + quoted_text(text) +
-                        "' is not a finite number");
-      return x;
+      return option_number(at + ": " + header[std::size_t(c)], cells[std::size_t(c)]);
     };
     const double v = number_in(velocity);
     if (!(v > 0.0 && v <= max_speed))
@@ -182,17 +166,9 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
   for (const std::string& s : given) {
     const auto eq = s.find('=');
     const std::string key = trimmed(s.substr(0, eq));
-    double x = 0.0;
-    std::size_t used = 0;
-    const std::string text = eq == std::string::npos ? "" : trimmed(s.substr(eq + 1));
-    try {
-      x = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (key.empty() || text.empty() || used != text.size() || !std::isfinite(x))
+    if (key.empty() || eq == std::string::npos)
       throw CaseError(option + " '" + quoted_text(s) + "': expected key=number");
-    out[key] = x;
+    out[key] = option_number(option + " " + key, trimmed(s.substr(eq + 1)));
   }
   return out;
 }

@@ -478,6 +478,21 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   return r;
 }
 
+// A partial file whose writes failed is given up unclosed (HDF5 1.10 can crash closing such a
+// file). If it held finished cases at its last checkpoint (`kept`), it stays, with its journal,
+// for a resume: the journal returns it to that checkpoint. Otherwise `output` removes it. Returns
+// the message, naming the file, `reason` and what was kept.
+std::string give_up(PartialOutput& output, hdf5::Handle& cases_group, std::size_t kept,
+                    const std::string& reason) {
+  cases_group.release();
+  const std::string message = output.error(reason).what();
+  if (kept == 0) return message;
+  output.keep_partial();
+  return message + "; the " + std::to_string(kept) +
+         " finished case(s) of its last checkpoint are kept in " + output.partial_path() +
+         " (and its journal): make room and run the same command to resume";
+}
+
 // Rank 0, into its open `file`: the other ranks' cases (`sources`, their open `rank_files`),
 // the summaries of cases run earlier read back, /summary and the status. Returns the failed
 // cases.
@@ -545,15 +560,7 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
     cases_group.close("/cases");
     output.flush();  // the last writes that can fail on a full disk, before the commit
   } catch (const std::exception& e) {
-    // A file with finished cases at its last checkpoint is kept (unclosed, its journal beside
-    // it) for a resume; one without is removed.
-    const std::size_t kept = partial.done.size() + r.checkpointed;
-    if (kept == 0) throw output.error(e.what());
-    cases_group.release();
-    output.keep_partial();
-    throw OutputError(output.error(e.what()).what() + std::string("; the ") + std::to_string(kept) +
-                      " finished case(s) of its last checkpoint are kept " + "in " + partial.path +
-                      " (and its journal): make room and run the same " + "command to resume");
+    throw OutputError(give_up(output, cases_group, partial.done.size() + r.checkpointed, e.what()));
   }
   sources.clear();
   output.commit();
@@ -651,20 +658,12 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
          << " s\n";
   }
   if (mpi.max(r.write_failure.empty() ? 0 : 1)) {
-    if (!r.write_failure.empty()) {  // this rank's file is given up, unclosed
-      const std::size_t kept = partial.done.size() + r.checkpointed;
-      cases_group.release();
-      if (kept > 0) {  // its journal returns it to its last checkpoint: kept for a resume
-        partial.file.release();
-        err << "chaindem sweep: error: cannot write '" << d.output << "': " << r.write_failure
-            << "; the " << kept << " finished case(s) of its last checkpoint are kept in "
-            << partial.path << " (and its journal): make room and run the same command to "
-            << "resume\n";
-      } else {  // nothing to keep: removed
-        PartialOutput given_up(d.output, partial.path);
-        given_up.adopt_hdf5(partial.file.release());
-        err << "chaindem sweep: error: " << given_up.error(r.write_failure).what() << "\n";
-      }
+    if (!r.write_failure.empty()) {  // this rank's file is given up
+      PartialOutput given_up(d.output, partial.path);
+      given_up.adopt_hdf5(partial.file.release());
+      err << "chaindem sweep: error: "
+          << give_up(given_up, cases_group, partial.done.size() + r.checkpointed, r.write_failure)
+          << "\n";
     } else {  // intact: kept for a rerun, as when interrupted
       cases_group.reset();
       partial.file.reset();

@@ -55,12 +55,14 @@ double parameter_scale(const FreeParameter& p) {
 struct Cost {
   const Problem* problem;
   std::vector<double> scale;
+  std::vector<Bounds> bounds;  // search_bounds of each parameter
+  Cost(const Problem* p, std::vector<double> s) : problem(p), scale(std::move(s)) {
+    for (const FreeParameter& parameter : p->parameters) bounds.push_back(search_bounds(parameter));
+  }
   bool operator()(double const* const* parameters, double* residuals) const {
     std::vector<double> theta(parameters[0], parameters[0] + problem->parameters.size());
-    for (std::size_t j = 0; j < theta.size(); ++j) {
-      const Bounds b = search_bounds(problem->parameters[j]);
-      theta[j] = std::clamp(theta[j] * scale[j], b.lower, b.upper);
-    }
+    for (std::size_t j = 0; j < theta.size(); ++j)
+      theta[j] = std::clamp(theta[j] * scale[j], bounds[j].lower, bounds[j].upper);
     std::vector<double> r(problem->residual_count);
     if (!problem->residuals(theta, r)) return false;
     for (std::size_t i = 0; i < r.size(); ++i) {
@@ -135,7 +137,7 @@ double local_fit(const Problem& problem, std::vector<double>& x,
   ceres::Problem::Options problem_options;
   ceres::Problem ceres_problem(problem_options);
   auto* cost =
-      new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem, scale});
+      new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost(&problem, scale));
   cost->AddParameterBlock(static_cast<int>(x.size()));
   cost->SetNumResiduals(static_cast<int>(problem.residual_count));
   ceres_problem.AddResidualBlock(cost, nullptr, u.data());
@@ -171,7 +173,7 @@ Eigen::MatrixXd unscaled_covariance(const Problem& problem, const std::vector<do
   }
   ceres::Problem ceres_problem;
   auto* cost =
-      new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost{&problem, scale});
+      new ceres::DynamicNumericDiffCostFunction<Cost, ceres::CENTRAL>(new Cost(&problem, scale));
   cost->AddParameterBlock(static_cast<int>(x.size()));
   cost->SetNumResiduals(static_cast<int>(problem.residual_count));
   ceres_problem.AddResidualBlock(cost, nullptr, u.data());
