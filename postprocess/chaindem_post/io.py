@@ -276,7 +276,7 @@ def load_comparison(path: str) -> Comparison:
 
 @dataclass
 class FitLaw:
-    """One law of a `chaindem fit` file: its fitted parameters and its curve."""
+    """One law of a `chaindem fit` file: its fitted parameters and its curves."""
     law: str
     rank: int
     aicc: float
@@ -289,27 +289,30 @@ class FitLaw:
     low: np.ndarray
     high: np.ndarray
     interval_methods: list[str]
-    residuals: np.ndarray        # (data - fit) / sigma, or data - fit without sigma
-    curve_velocity: np.ndarray   # m/s
-    curve_value: np.ndarray
+    residuals: dict[str, np.ndarray]  # per quantity: (data - fit) / sigma, or data - fit
+    curve_velocity: np.ndarray        # m/s
+    curve: dict[str, np.ndarray]      # per quantity, at curve_velocity
 
 
 @dataclass
 class Fit:
-    """A `chaindem fit -o` file: the data and the laws, best first."""
+    """A `chaindem fit -o` file: the data and the laws, best first. Per quantity (restitution,
+    peak_force, contact_duration, max_overlap): its values (NaN where an impact did not measure
+    it) and their uncertainties."""
     path: str
-    quantity: str                # restitution, peak_force, contact_duration or max_overlap
-    velocity: np.ndarray         # m/s
-    value: np.ndarray
-    sigma: np.ndarray | None
+    quantities: list[str]
+    velocity: np.ndarray              # m/s
+    value: dict[str, np.ndarray]
+    sigma: dict[str, np.ndarray] | None
     laws: list[FitLaw]
-    data_file: str = ""          # the measurements' CSV file, as given to chaindem fit
+    data_file: str = ""               # the measurements' CSV file, as given to chaindem fit
 
 
 def load_fit(path: str) -> Fit:
     with h5py.File(path, "r") as f:
-        if "laws" not in f or "data" not in f:
+        if "laws" not in f or "data" not in f or "quantities" not in f.attrs:
             raise ValueError(f"{path}: not a chaindem fit file")
+        quantities = [str(q) for q in f.attrs["quantities"]]
         laws = []
         for name in f["laws"].attrs["ranked"]:
             g = f["laws"][str(name)]
@@ -319,9 +322,11 @@ def load_fit(path: str) -> Fit:
                                [str(x) for x in a["parameters"]], [str(x) for x in a["units"]],
                                g["values"][()], g["standard_errors"][()], g["low"][()],
                                g["high"][()], [str(x) for x in a["interval_methods"]],
-                               g["residuals"][()], g["curve_velocity"][()],
-                               g["curve_value"][()]))
+                               {q: g["residuals_" + q][()] for q in quantities},
+                               g["curve_velocity"][()],
+                               {q: g["curve_" + q][()] for q in quantities}))
         d = f["data"]
-        return Fit(path, str(f.attrs["quantity"]), d["velocity"][()], d["value"][()],
-                   d["sigma"][()] if "sigma" in d else None, laws,
+        weighted = all(q + "_sigma" in d for q in quantities)
+        return Fit(path, quantities, d["velocity"][()], {q: d[q][()] for q in quantities},
+                   {q: d[q + "_sigma"][()] for q in quantities} if weighted else None, laws,
                    str(f.attrs.get("data_file", "")))

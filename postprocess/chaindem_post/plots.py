@@ -406,28 +406,42 @@ QUANTITY_LABELS = {"restitution": ("coefficient of restitution", 1.0, ""),
 
 
 def fit(result: Fit) -> plt.Figure:
-    """A `chaindem fit` file: the measurements (with their uncertainties), each law's fitted
-    curve (best first, its ΔAICc in the legend), and the residuals below."""
-    label, scale, unit = QUANTITY_LABELS[result.quantity]
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.4, 6), sharex=True,
-                                      gridspec_kw={"height_ratios": [3, 1.3]},
-                                      constrained_layout=True)
-    sigma = None if result.sigma is None else result.sigma * scale
-    top.errorbar(result.velocity, result.value * scale, yerr=sigma, fmt="o", color="black",
-                 ms=4, capsize=2, label="measured", zorder=3)
-    for law in result.laws:
-        parameters = ", ".join(f"{k} = {v:.4g}" for k, v in zip(law.parameters, law.values))
-        line, = top.plot(law.curve_velocity, law.curve_value * scale,
-                         label=f"{law_name(law.law)} (ΔAICc {law.delta_aicc:.1f}; {parameters})")
-        residual = law.residuals * (1.0 if result.sigma is not None else scale)
-        bottom.plot(result.velocity, residual, "o-", ms=3, lw=0.8, color=line.get_color())
+    """A `chaindem fit` file: per measured quantity, the measurements (with their
+    uncertainties) and each law's fitted curve (best first, its ΔAICc in the legend); the
+    residuals below."""
+    quantities = result.quantities
+    fig, axes = plt.subplots(len(quantities) + 1, 1, figsize=(6.4, 3 + 2.6 * len(quantities)),
+                             sharex=True,
+                             gridspec_kw={"height_ratios": [3] * len(quantities) + [1.3]},
+                             constrained_layout=True)
+    bottom = axes[-1]
+    markers = "os^D"
+    for q, (quantity, top) in enumerate(zip(quantities, axes[:-1])):
+        label, scale, unit = QUANTITY_LABELS[quantity]
+        sigma = None if result.sigma is None else result.sigma[quantity] * scale
+        top.errorbar(result.velocity, result.value[quantity] * scale, yerr=sigma,
+                     fmt=markers[q % 4], color="black", ms=4, capsize=2, label="measured",
+                     zorder=3)
+        for law in result.laws:
+            parameters = ", ".join(f"{k} = {v:.4g}" for k, v in zip(law.parameters, law.values))
+            line, = top.plot(law.curve_velocity, law.curve[quantity] * scale,
+                             label=f"{law_name(law.law)} (ΔAICc {law.delta_aicc:.1f}; "
+                             f"{parameters})")
+            residual = law.residuals[quantity] * (1.0 if result.sigma is not None else scale)
+            measured = np.isfinite(residual)
+            bottom.plot(result.velocity[measured], residual[measured], markers[q % 4] + "-",
+                        ms=3, lw=0.8, color=line.get_color())
+        top.set_ylabel(f"{label} [{unit}]" if unit else label)
+        if q == 0:
+            top.legend(fontsize=7, loc="best")
     bottom.axhline(0.0, color="gray", lw=0.8)
-    top.set_xscale("log")
-    top.set_ylabel(f"{label} [{unit}]" if unit else label)
+    axes[0].set_xscale("log")
     bottom.set_xlabel("impact velocity [m/s]")
-    bottom.set_ylabel("residual / σ" if result.sigma is not None
-                      else (f"residual [{unit}]" if unit else "residual"))
-    top.legend(fontsize=7, loc="best")
+    if result.sigma is not None:
+        bottom.set_ylabel("residual / σ")
+    else:
+        _, _, unit = QUANTITY_LABELS[quantities[0]]
+        bottom.set_ylabel(f"residual [{unit}]" if unit else "residual")
     source = result.data_file or result.path
-    top.set_title(f"Fits to {os.path.basename(source)}" if source else "Fits")
+    axes[0].set_title(f"Fits to {os.path.basename(source)}" if source else "Fits")
     return fig

@@ -16,7 +16,7 @@
 
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/commands/impact_bodies.hpp"
-#include "chaindem/fit/impact_model.hpp"
+#include "chaindem/fit/impact_data.hpp"
 #include "chaindem/fit/least_squares.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/io/hdf5_util.hpp"
@@ -30,22 +30,18 @@ namespace po = boost::program_options;
 namespace chaindem {
 namespace {
 
+using fit::ImpactData;
 using fit::ImpactQuantity;
+using fit::Series;
 
 struct FitInput {
   std::string data, laws, family, free, tension = "law", output;
-  std::vector<std::string> starts, sets;
+  std::vector<std::string> starts, sets, bounds;
   ImpactBodies bodies;
   int search_starts = 8;
   unsigned seed = 1;
   double confidence = 0.95;
   bool json = false;
-};
-
-// The measurements: velocity, the measured quantity, and each point's uncertainty (or none).
-struct ImpactData {
-  ImpactQuantity quantity = ImpactQuantity::restitution;
-  std::vector<double> velocity, value, sigma;
 };
 
 constexpr std::pair<const char*, ImpactQuantity> quantities[] = {
@@ -61,8 +57,102 @@ std::vector<std::string> split(const std::string& s, char by) {
   return out;
 }
 
-// The CSV file: a header naming the columns (velocity, one quantity, optionally sigma), then
-// one row per impact. Throws CaseError naming the file, the line and the column.
+// Where each column of the header goes: the velocity, a measured quantity, or the uncertainty
+// of one (`sigma` with a single quantity, `<quantity>_sigma` with any).
+struct Columns {
+  int velocity = -1;
+  std::vector<int> value, sigma;  // per series; sigma -1 where not given
+};
+
+Columns read_header(const std::vector<std::string>& header, const std::string& where,
+                    ImpactData& d) {
+  std::vector<std::string> allowed{"velocity", "sigma"};
+  for (const auto& [name, q] : quantities) {
+    allowed.emplace_back(name);
+    allowed.push_back(std::string(name) + "_sigma");
+  }
+  Columns c;
+  std::vector<std::pair<std::string, int>> sigmas;  // quantity name ("" for sigma), column
+  for (int k = 0; k < int(header.size()); ++k) {
+    const std::string& name = header[std::size_t(k)];
+    const bool is_sigma = name == "sigma" || name.ends_with("_sigma");
+    const std::string base = name == "sigma" ? ""
+                             : is_sigma      ? name.substr(0, name.size() - 6)
+                                             : name;
+    const auto q = std::find_if(std::begin(quantities), std::end(quantities),
+                                [&](const auto& entry) { return base == entry.first; });
+    if (name == "velocity") {
+      c.velocity = k;
+    } else if (q == std::end(quantities) && !(is_sigma && base.empty())) {
+      throw CaseError(where + ": unknown column '" + quoted_text(name) + "'" +
+                      did_you_mean(name, allowed) +
+                      "; the columns are velocity [m/s], any of restitution, peak_force [N], "
+                      "contact_duration [s], max_overlap [m], and each one's standard "
+                      "uncertainty, <quantity>_sigma (or sigma, with one quantity)");
+    } else if (is_sigma) {
+      sigmas.emplace_back(base, k);
+    } else {
+      for (const Series& s : d.series)
+        if (s.quantity == q->second)
+          throw CaseError(where + ": column '" + name + "' appears twice");
+      d.series.push_back({q->second, {}, {}});
+      c.value.push_back(k);
+    }
+  }
+  if (c.velocity < 0 || d.series.empty())
+    throw CaseError(where +
+                    ": the header needs a velocity column and a measured one (restitution, "
+                    "peak_force, contact_duration or max_overlap)");
+  c.sigma.assign(d.series.size(), -1);
+  for (const auto& [base, k] : sigmas) {
+    std::size_t s = 0;
+    if (base.empty() && d.series.size() > 1)
+      throw CaseError(where +
+                      ": with several measured columns, name each one's uncertainty "
+                      "<quantity>_sigma, not sigma");
+    while (!base.empty() && s < d.series.size() && fit::to_string(d.series[s].quantity) != base)
+      ++s;
+    if (s == d.series.size())
+      throw CaseError(where + ": column '" + header[std::size_t(k)] + "' is the uncertainty of '" +
+                      base + "', which is not measured here");
+    if (c.sigma[s] >= 0)
+      throw CaseError(where + ": two uncertainty columns for '" +
+                      std::string(fit::to_string(d.series[s].quantity)) + "'");
+    c.sigma[s] = k;
+  }
+  // Without uncertainties the scatter of the points is estimated from the residuals, one
+  // variance for all of them: only for one quantity (two have different units).
+  const auto given = std::count_if(c.sigma.begin(), c.sigma.end(), [](int k) { return k >= 0; });
+  if (given != 0 && given != std::ptrdiff_t(c.sigma.size()))
+    throw CaseError(where + ": give the uncertainty of every measured column or of none");
+  if (given == 0 && d.series.size() > 1)
+    throw CaseError(where +
+                    ": fitting several quantities at once needs each one's uncertainty "
+                    "(a <quantity>_sigma column): their residuals are weighed against each other");
+  return c;
+}
+
+// A measured value that no law can give: a negative restitution, one above 1 by more than three
+// uncertainties (by anything, without them), a force, duration or overlap that is not positive.
+void check_value(ImpactQuantity q, double value, double sigma, const std::string& at) {
+  if (q == ImpactQuantity::restitution) {
+    if (value < 0.0)
+      throw CaseError(at + ": a restitution of " + number_text(value) + " is negative");
+    if (value > 1.0 + 3.0 * sigma)
+      throw CaseError(at + ": a restitution of " + number_text(value) +
+                      " is above 1, which no contact law gives (every law dissipates or "
+                      "conserves energy)" +
+                      (sigma > 0.0 ? " by more than three uncertainties"
+                                   : "; give the points' uncertainty (a sigma column) if it is "
+                                     "within the scatter of the measurement"));
+  } else if (!(value > 0.0)) {
+    throw CaseError(at + ": " + std::string(fit::to_string(q)) + " " + number_text(value) +
+                    " must be > 0");
+  }
+}
+
+// The CSV file: a header naming the columns, then one row per impact; an empty cell is a
+// quantity not measured in that row. Throws CaseError naming the file, the line and the column.
 ImpactData read_data(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw CaseError("--data: cannot read '" + quoted_text(path) + "'");
@@ -73,37 +163,8 @@ ImpactData read_data(const std::string& path) {
     ++number;
     if (!trimmed(line).empty() && trimmed(line)[0] != '#') header = split(line, ',');
   }
-  const std::string where = path + ":" + std::to_string(number);
-  std::vector<std::string> allowed{"velocity", "sigma"};
-  for (const auto& [name, q] : quantities) allowed.push_back(name);
   ImpactData d;
-  int velocity = -1, value = -1, sigma = -1;
-  for (int c = 0; c < int(header.size()); ++c) {
-    const std::string& name = header[std::size_t(c)];
-    if (name == "velocity") {
-      velocity = c;
-    } else if (name == "sigma") {
-      sigma = c;
-    } else {
-      const auto q = std::find_if(std::begin(quantities), std::end(quantities),
-                                  [&](const auto& entry) { return name == entry.first; });
-      if (q == std::end(quantities))
-        throw CaseError(where + ": unknown column '" + quoted_text(name) + "'" +
-                        did_you_mean(name, allowed) +
-                        "; the columns are velocity [m/s], one of restitution, peak_force [N], "
-                        "contact_duration [s], max_overlap [m], and optionally sigma (the "
-                        "point's standard uncertainty, in the quantity's unit)");
-      if (value >= 0)
-        throw CaseError(where + ": two measured columns ('" + header[std::size_t(value)] +
-                        "' and '" + name + "'); fit one quantity at a time");
-      value = c;
-      d.quantity = q->second;
-    }
-  }
-  if (velocity < 0 || value < 0)
-    throw CaseError(where +
-                    ": the header needs a velocity column and a measured one "
-                    "(restitution, peak_force, contact_duration or max_overlap)");
+  const Columns c = read_header(header, path + ":" + std::to_string(number), d);
   while (std::getline(in, line)) {
     ++number;
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
@@ -112,21 +173,39 @@ ImpactData read_data(const std::string& path) {
     if (cells.size() != header.size())
       throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +
                       std::to_string(header.size()));
-    auto number_in = [&](int c) {
-      return option_number(at + ": " + header[std::size_t(c)], cells[std::size_t(c)]);
+    auto number_in = [&](int k) {
+      return option_number(at + ": " + header[std::size_t(k)], cells[std::size_t(k)]);
     };
-    const double v = number_in(velocity);
+    const double v = number_in(c.velocity);
     if (!(v > 0.0 && v <= max_speed))
       throw CaseError(at + ": velocity " + number_text(v) + " m/s is out of range: allowed (0, " +
                       number_text(max_speed) + "] m/s");
     d.velocity.push_back(v);
-    d.value.push_back(number_in(value));
-    if (sigma >= 0) {
-      const double s = number_in(sigma);
-      if (!(s > 0.0)) throw CaseError(at + ": sigma " + number_text(s) + " must be > 0");
-      d.sigma.push_back(s);
+    bool measured = false;
+    for (std::size_t s = 0; s < d.series.size(); ++s) {
+      Series& series = d.series[s];
+      const bool empty = cells[std::size_t(c.value[s])].empty();
+      const double value = empty ? std::nan("") : number_in(c.value[s]);
+      double sigma = 0.0;
+      if (c.sigma[s] >= 0) {
+        sigma =
+            empty && cells[std::size_t(c.sigma[s])].empty() ? std::nan("") : number_in(c.sigma[s]);
+        if (!empty && !(sigma > 0.0))
+          throw CaseError(at + ": " + header[std::size_t(c.sigma[s])] + " " + number_text(sigma) +
+                          " must be > 0");
+        series.sigma.push_back(sigma);
+      }
+      if (!empty)
+        check_value(series.quantity, value, sigma, at + ": " + header[std::size_t(c.value[s])]);
+      series.value.push_back(value);
+      measured = measured || !empty;
     }
+    if (!measured) throw CaseError(at + ": no measured value in this row");
   }
+  for (const Series& s : d.series)
+    if (std::none_of(s.value.begin(), s.value.end(), [](double x) { return std::isfinite(x); }))
+      throw CaseError(path + ": column '" + std::string(fit::to_string(s.quantity)) +
+                      "' has no values");
   return d;
 }
 
@@ -173,6 +252,28 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
   return out;
 }
 
+// --bounds key=low:high, a narrower range for a fitted parameter than the law's.
+struct Range {
+  double low, high;
+};
+std::map<std::string, Range> key_ranges(const std::vector<std::string>& given) {
+  std::map<std::string, Range> out;
+  for (const std::string& s : given) {
+    const auto eq = s.find('='), colon = s.find(':', eq == std::string::npos ? 0 : eq);
+    const std::string key = trimmed(s.substr(0, eq));
+    if (key.empty() || eq == std::string::npos || colon == std::string::npos)
+      throw CaseError("--bounds '" + quoted_text(s) + "': expected key=low:high");
+    const double low =
+        option_number("--bounds " + key + " low", trimmed(s.substr(eq + 1, colon - eq - 1)));
+    const double high = option_number("--bounds " + key + " high", trimmed(s.substr(colon + 1)));
+    if (!(low < high))
+      throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
+                      ": the low end must be below the high end");
+    out[key] = {low, high};
+  }
+  return out;
+}
+
 // One law's fit: its free parameters, the result, and the fitted law's curve over the data's
 // velocities (for the figure).
 struct LawFit {
@@ -180,7 +281,8 @@ struct LawFit {
   std::vector<fit::FreeParameter> free;
   fit::Result result;
   double weight = 0.0;  // Akaike weight among the laws
-  std::vector<double> curve_velocity, curve_value;
+  std::vector<double> curve_velocity;
+  std::vector<std::vector<double>> curve;  // per series, at curve_velocity
 };
 
 // The file of a fit (docs/fit.md, "The output"): /data, and /laws/<law> per law.
@@ -191,15 +293,20 @@ void write_fit_file(const std::string& path, const FitInput& in, const ImpactDat
   const hid_t f = output.create_hdf5();
   try {
     write_h5md_metadata(f, version);
-    attr_string(f, "quantity", std::string(fit::to_string(d.quantity)));
+    std::vector<std::string> names;
+    for (const Series& s : d.series) names.emplace_back(fit::to_string(s.quantity));
+    attr_strings(f, "quantities", names);
     attr_string(f, "data_file", in.data);
     attr_numbers<double>(f, "confidence", {in.confidence}, H5T_NATIVE_DOUBLE);
     Handle data = group(f, "data");
     const hsize_t n = d.velocity.size();
     dataset_fixed(data.get(), "velocity", {n}, d.velocity.data(), H5T_NATIVE_DOUBLE, "m/s");
-    dataset_fixed(data.get(), "value", {n}, d.value.data(), H5T_NATIVE_DOUBLE);
-    if (!d.sigma.empty())
-      dataset_fixed(data.get(), "sigma", {n}, d.sigma.data(), H5T_NATIVE_DOUBLE);
+    for (std::size_t q = 0; q < d.series.size(); ++q) {
+      dataset_fixed(data.get(), names[q], {n}, d.series[q].value.data(), H5T_NATIVE_DOUBLE);
+      if (d.weighted())
+        dataset_fixed(data.get(), names[q] + "_sigma", {n}, d.series[q].sigma.data(),
+                      H5T_NATIVE_DOUBLE);
+    }
     Handle laws = group(f, "laws");
     std::vector<std::string> order;
     const double best = fits.front().result.aicc;
@@ -232,11 +339,15 @@ void write_fit_file(const std::string& path, const FitInput& in, const ImpactDat
                     H5T_NATIVE_DOUBLE);
       dataset_fixed(g.get(), "low", {free}, low.data(), H5T_NATIVE_DOUBLE);
       dataset_fixed(g.get(), "high", {free}, high.data(), H5T_NATIVE_DOUBLE);
-      dataset_fixed(g.get(), "residuals", {n}, r.residuals.data(), H5T_NATIVE_DOUBLE);
+      const auto residuals = fit::residuals_by_series(d, r.residuals);
       const hsize_t m = fitted.curve_velocity.size();
       dataset_fixed(g.get(), "curve_velocity", {m}, fitted.curve_velocity.data(), H5T_NATIVE_DOUBLE,
                     "m/s");
-      dataset_fixed(g.get(), "curve_value", {m}, fitted.curve_value.data(), H5T_NATIVE_DOUBLE);
+      for (std::size_t q = 0; q < d.series.size(); ++q) {
+        dataset_fixed(g.get(), "residuals_" + names[q], {n}, residuals[q].data(),
+                      H5T_NATIVE_DOUBLE);
+        dataset_fixed(g.get(), "curve_" + names[q], {m}, fitted.curve[q].data(), H5T_NATIVE_DOUBLE);
+      }
     }
     attr_strings(laws.get(), "ranked", order);
   } catch (const std::exception& e) {
@@ -252,6 +363,7 @@ void write_fit_file(const std::string& path, const FitInput& in, const ImpactDat
 std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const FitInput& in,
                                                 const std::map<std::string, double>& starts,
                                                 const std::map<std::string, double>& sets,
+                                                const std::map<std::string, Range>& bounds,
                                                 const PairInput& pair) {
   std::vector<std::string> keys;
   if (!in.free.empty()) {
@@ -279,11 +391,25 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const FitIn
                          !p.min_inclusive,
                          !p.max_inclusive,
                          p.default_value};
+    if (const auto b = bounds.find(key); b != bounds.end()) {
+      const auto [low, high] = b->second;
+      if (!p.admits(low) || !p.admits(high))
+        throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
+                        ": outside the range of law '" + std::string(law.id) + "': allowed " +
+                        p.range_text());
+      f.lower = low;
+      f.upper = high;
+      f.lower_open = f.upper_open = false;
+      if (f.start && (*f.start < low || *f.start > high)) f.start.reset();
+    }
     if (const auto s = starts.find(key); s != starts.end()) {
       if (!p.admits(s->second))
         throw CaseError("--start " + key + "=" + number_text(s->second) +
                         ": out of the range of law '" + std::string(law.id) + "': allowed " +
                         p.range_text());
+      if (s->second < f.lower || s->second > f.upper)
+        throw CaseError("--start " + key + "=" + number_text(s->second) + ": outside --bounds " +
+                        number_text(f.lower) + ":" + number_text(f.upper));
       f.start = s->second;
     }
     free.push_back(f);
@@ -293,10 +419,13 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const FitIn
 
 void print_table(std::ostream& out, const FitInput& in, const ImpactData& d,
                  const std::vector<LawFit>& fits) {
-  out << "chaindem fit: " << d.velocity.size() << " points of " << fit::to_string(d.quantity)
-      << " against impact velocity (" << in.data << "), "
-      << (d.sigma.empty() ? "unweighted (the scatter estimated from the residuals)"
-                          : "weighted by their uncertainties")
+  std::string names;
+  for (const Series& s : d.series)
+    names += (names.empty() ? "" : ", ") + std::string(fit::to_string(s.quantity));
+  out << "chaindem fit: " << d.points() << " points of " << names << " against impact velocity ("
+      << in.data << "), "
+      << (d.weighted() ? "weighted by their uncertainties"
+                       : "unweighted (the scatter estimated from the residuals)")
       << "; laws ranked by AICc, " << int(std::round(100 * in.confidence)) << " % intervals\n";
   const double best = fits.front().result.aicc;
   out << std::setprecision(6);
@@ -307,8 +436,8 @@ void print_table(std::ostream& out, const FitInput& in, const ImpactData& d,
     out << "\n"
         << k + 1 << ". " << f.law->id << "  AICc " << r.aicc << " (delta " << r.aicc - best
         << ", weight " << f.weight << ")  BIC " << r.bic << "  "
-        << (d.sigma.empty() ? "RMS residual " : "chi2/dof ")
-        << (d.sigma.empty() ? rmse : r.rss / std::max(1.0, double(r.points - r.parameters)))
+        << (d.weighted() ? "chi2/dof " : "RMS residual ")
+        << (d.weighted() ? r.rss / std::max(1.0, double(r.points) - double(r.parameters)) : rmse)
         << "\n";
     for (std::size_t j = 0; j < f.free.size(); ++j) {
       const std::string unit = f.free[j].unit == "-" ? "" : " " + f.free[j].unit;
@@ -323,9 +452,10 @@ void print_table(std::ostream& out, const FitInput& in, const ImpactData& d,
 void print_json(std::ostream& out, const FitInput& in, const ImpactData& d,
                 const std::vector<LawFit>& fits) {
   const double best = fits.front().result.aicc;
-  out << "{\"data\": \"" << quoted_text(in.data) << "\", \"quantity\": \""
-      << fit::to_string(d.quantity) << "\", \"points\": " << d.velocity.size()
-      << ", \"weighted\": " << (d.sigma.empty() ? "false" : "true")
+  out << "{\"data\": \"" << quoted_text(in.data) << "\", \"quantities\": [";
+  for (std::size_t q = 0; q < d.series.size(); ++q)
+    out << (q ? ", " : "") << "\"" << fit::to_string(d.series[q].quantity) << "\"";
+  out << "], \"points\": " << d.points() << ", \"weighted\": " << (d.weighted() ? "true" : "false")
       << ", \"confidence\": " << json_number(in.confidence) << ", \"laws\": [";
   for (std::size_t k = 0; k < fits.size(); ++k) {
     const LawFit& f = fits[k];
@@ -343,10 +473,15 @@ void print_json(std::ostream& out, const FitInput& in, const ImpactData& d,
           << ", \"low\": " << json_number(r.intervals[j].low)
           << ", \"high\": " << json_number(r.intervals[j].high) << ", \"interval\": \""
           << r.intervals[j].method << "\"}";
-    out << "], \"residuals\": [";
-    for (std::size_t i = 0; i < r.residuals.size(); ++i)
-      out << (i ? ", " : "") << json_number(r.residuals[i]);
-    out << "]}";
+    out << "], \"residuals\": {";
+    const auto residuals = fit::residuals_by_series(d, r.residuals);
+    for (std::size_t q = 0; q < d.series.size(); ++q) {
+      out << (q ? ", " : "") << "\"" << fit::to_string(d.series[q].quantity) << "\": [";
+      for (std::size_t i = 0; i < residuals[q].size(); ++i)
+        out << (i ? ", " : "") << json_number(residuals[q][i]);
+      out << "]";
+    }
+    out << "}}";
   }
   out << "]}\n";
 }
@@ -362,6 +497,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
                                                                    "or every law of this family")(
       "free", po::value(&in.free),
       "parameters to fit, comma separated (default: each law's required ones)")(
+      "bounds", po::value(&in.bounds)->composing(),
+      "a narrower range for a fitted parameter than the law's: --bounds key=low:high")(
       "start", po::value(&in.starts)->composing(),
       "where a search starts: --start key=value (needed for a parameter without a default "
       "and an unbounded range, e.g. yield_stress)")("set", po::value(&in.sets)->composing(),
@@ -411,6 +548,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     const PairInput pair = contact_pair(in.bodies, vm);
     const auto starts = key_values(in.starts, "--start");
     const auto sets = key_values(in.sets, "--set");
+    const auto bounds = key_ranges(in.bounds);
     if (!in.free.empty())
       for (const std::string& key : split(in.free, ',')) {
         bool anyone = false;
@@ -418,17 +556,27 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
         if (!anyone)
           throw CaseError("--free: '" + quoted_text(key) + "' is a parameter of none of the laws");
       }
+    for (const auto& [key, range] : bounds) {
+      bool fitted = false;
+      for (const LawEntry* law : laws)
+        for (const auto& p : free_parameters(*law, in, starts, sets, bounds, pair))
+          fitted = fitted || p.key == key;
+      if (!fitted)
+        throw CaseError("--bounds: '" + quoted_text(key) + "' is fitted in none of the laws");
+    }
     for (const LawEntry* law : laws) {
-      LawFit f{law, free_parameters(*law, in, starts, sets, pair), {}, 0.0, {}, {}};
+      LawFit f{law, free_parameters(*law, in, starts, sets, bounds, pair), {}, 0.0, {}, {}};
       if (f.free.empty())
         throw CaseError("law '" + std::string(law->id) + "' has no parameter to fit" +
                         (in.free.empty() ? "" : " among --free " + in.free));
-      if (data.velocity.size() <= f.free.size() + (data.sigma.empty() ? 1 : 0))
-        throw CaseError(in.data + ": " + std::to_string(data.velocity.size()) +
-                        " points are too few to fit " + std::to_string(f.free.size()) +
-                        " parameter(s) of law '" + std::string(law->id) + "'" +
-                        (data.sigma.empty() ? " and the scatter" : "") + "; at least " +
-                        std::to_string(f.free.size() + (data.sigma.empty() ? 2 : 1)));
+      // Uncertainties given, as many points as parameters can be fitted (with no degree of
+      // freedom left); without them the scatter is one more parameter, and needs one more.
+      const std::size_t needed = f.free.size() + (data.weighted() ? 0 : 2);
+      if (data.points() < needed)
+        throw CaseError(
+            in.data + ": " + std::to_string(data.points()) + " points are too few to fit " +
+            std::to_string(f.free.size()) + " parameter(s) of law '" + std::string(law->id) + "'" +
+            (data.weighted() ? "" : " and the scatter") + "; at least " + std::to_string(needed));
       LawParams fixed;
       for (const auto& [key, value] : sets)
         if (law->find_param(key)) fixed[key] = value;
@@ -440,17 +588,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       std::vector<std::string> keys;
       for (const auto& p : f.free) keys.push_back(p.key);
       const fit::ImpactModel model(*law, pair, options, fixed, keys);
-      fit::Problem problem;
-      problem.parameters = f.free;
-      problem.residual_count = data.velocity.size();
-      problem.sigma_known = !data.sigma.empty();
-      problem.residuals = [&](const std::vector<double>& theta, std::vector<double>& r) {
-        std::vector<double> predicted;
-        if (!model.predict(theta, data.velocity, data.quantity, predicted)) return false;
-        for (std::size_t i = 0; i < r.size(); ++i)
-          r[i] = (data.value[i] - predicted[i]) / (data.sigma.empty() ? 1.0 : data.sigma[i]);
-        return true;
-      };
+      const fit::Problem problem = fit::impact_problem(model, data, f.free);
       try {
         f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
       } catch (const std::invalid_argument& e) {
@@ -460,8 +598,9 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
         const auto [slow, fast] = std::minmax_element(data.velocity.begin(), data.velocity.end());
         for (int i = 0; i < 100; ++i)
           f.curve_velocity.push_back(*slow * std::pow(*fast / *slow, i / 99.0));
-        if (!model.predict(f.result.values, f.curve_velocity, data.quantity, f.curve_value))
-          f.curve_value.assign(f.curve_velocity.size(), std::nan(""));
+        if (!model.predict(f.result.values, f.curve_velocity, data.quantities(), f.curve))
+          f.curve.assign(data.series.size(),
+                         std::vector<double>(f.curve_velocity.size(), std::nan("")));
       }
       fits.push_back(std::move(f));
     }

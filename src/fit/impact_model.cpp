@@ -35,10 +35,9 @@ LawParams ImpactModel::parameters(const std::vector<double>& values) const {
   return resolve_law_params(law_, given);
 }
 
-double ImpactModel::quantity_at(const PairCoeffs& coeffs, double velocity, ImpactQuantity quantity,
-                                bool* ended) const {
-  const ImpactResult r = simulate_impact(law_, coeffs, pair_.effective_mass, velocity, options_);
-  *ended = r.separated;
+namespace {
+
+double quantity_of(const ImpactResult& r, ImpactQuantity quantity) {
   switch (quantity) {
     case ImpactQuantity::restitution:
       return r.restitution;
@@ -52,35 +51,50 @@ double ImpactModel::quantity_at(const PairCoeffs& coeffs, double velocity, Impac
   return std::nan("");
 }
 
+}  // namespace
+
 bool ImpactModel::predict(const std::vector<double>& values, const std::vector<double>& velocities,
                           ImpactQuantity quantity, std::vector<double>& out) const {
+  std::vector<std::vector<double>> all;
+  if (!predict(values, velocities, std::vector<ImpactQuantity>{quantity}, all)) return false;
+  out = std::move(all.front());
+  return true;
+}
+
+bool ImpactModel::predict(const std::vector<double>& values, const std::vector<double>& velocities,
+                          const std::vector<ImpactQuantity>& quantities,
+                          std::vector<std::vector<double>>& out) const {
   PairCoeffs coeffs;
   try {
     coeffs = law_.prepare(law_, pair_, parameters(values));
   } catch (const LawParamError&) {
     return false;  // outside the law's ranges: the search steps back
   }
-  out.assign(velocities.size(), std::nan(""));
+  out.assign(quantities.size(), std::vector<double>(velocities.size(), std::nan("")));
   if (velocities.empty()) return true;
-  bool ended = true;
+  auto impact = [&](double v) {
+    return simulate_impact(law_, coeffs, pair_.effective_mass, v, options_);
+  };
   // The hysteresis family's restitution does not depend on the impact velocity (the damping is
   // divided by it): where the impacts at the slowest and the fastest velocity agree, that one
   // value is every point's.
-  if (quantity == ImpactQuantity::restitution && law_.family == Family::hysteresis &&
-      velocities.size() > 2) {
+  if (quantities.size() == 1 && quantities[0] == ImpactQuantity::restitution &&
+      law_.family == Family::hysteresis && velocities.size() > 2) {
     const auto [slow, fast] = std::minmax_element(velocities.begin(), velocities.end());
-    bool slow_ended = true, fast_ended = true;
-    const double e_slow = quantity_at(coeffs, *slow, quantity, &slow_ended);
-    const double e_fast = quantity_at(coeffs, *fast, quantity, &fast_ended);
-    if (!slow_ended || !fast_ended) return false;
-    if (std::abs(e_slow - e_fast) <= 1e-9 * std::max(std::abs(e_slow), 1e-12)) {
-      std::fill(out.begin(), out.end(), e_slow);
+    const ImpactResult r_slow = impact(*slow), r_fast = impact(*fast);
+    if (!r_slow.separated || !r_fast.separated) return false;
+    const double e = r_slow.restitution;
+    if (std::abs(e - r_fast.restitution) <= 1e-9 * std::max(std::abs(e), 1e-12)) {
+      std::fill(out[0].begin(), out[0].end(), e);
       return true;
     }
   }
-  for (std::size_t i = 0; i < velocities.size() && ended; ++i)
-    out[i] = quantity_at(coeffs, velocities[i], quantity, &ended);
-  return ended;
+  for (std::size_t i = 0; i < velocities.size(); ++i) {
+    const ImpactResult r = impact(velocities[i]);
+    if (!r.separated) return false;
+    for (std::size_t q = 0; q < quantities.size(); ++q) out[q][i] = quantity_of(r, quantities[q]);
+  }
+  return true;
 }
 
 }  // namespace chaindem::fit

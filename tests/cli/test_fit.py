@@ -86,19 +86,69 @@ class Fit(unittest.TestCase):
         sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
         from chaindem_post import load_fit
         result = load_fit(out)
-        self.assertEqual(result.quantity, "restitution")
+        self.assertEqual(result.quantities, ["restitution"])
         self.assertEqual(len(result.velocity), 20)
         best = result.laws[0]
         self.assertEqual(best.rank, 1)
         self.assertEqual(len(best.curve_velocity), 100)
         # The file's residuals are the data minus the curve at the data's velocities.
-        curve_at_data = np.interp(result.velocity, best.curve_velocity, best.curve_value)
-        self.assertTrue(np.allclose(result.value - curve_at_data, best.residuals, atol=1e-6))
+        curve_at_data = np.interp(result.velocity, best.curve_velocity, best.curve["restitution"])
+        self.assertTrue(np.allclose(result.value["restitution"] - curve_at_data,
+                                    best.residuals["restitution"], atol=1e-6))
         image = os.path.join(self.tmp, "fit.png")
         r = subprocess.run([sys.executable, os.path.join(SOURCE, "postprocess", "chaindem-plot"),
                             "fit", out, "-o", image], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertGreater(os.path.getsize(image), 20000)
+
+    def test_several_quantities_rank_laws_of_constant_restitution(self):
+        # Restitution alone cannot tell hunt_crossley from tsuji (both give the same value at
+        # every velocity); with the peak force and the contact duration the fit can.
+        random = np.random.default_rng(5)
+        path = os.path.join(self.tmp, "three.csv")
+        with open(path, "w") as f:
+            f.write("velocity,restitution,restitution_sigma,peak_force,peak_force_sigma,"
+                    "contact_duration,contact_duration_sigma\n")
+            for i, v in enumerate(np.geomspace(0.05, 3.0, 10)):
+                r = collide("hunt_crossley", {"restitution": 0.6}, float(v))
+                cells = [repr(float(v))]
+                for q in ("restitution", "peak_force", "contact_duration"):
+                    x = r[q]
+                    measured = q != "peak_force" or i % 2 == 0  # not every row measures all
+                    cells += [repr(x * (1 + 0.02 * random.standard_normal())) if measured
+                              else "", repr(0.02 * x) if measured else ""]
+                f.write(",".join(cells) + "\n")
+        r = fit("--data", path, "--laws", "tsuji,hunt_crossley", "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        result = json.loads(r.stdout)
+        self.assertEqual(result["quantities"], ["restitution", "peak_force", "contact_duration"])
+        self.assertEqual(result["points"], 25)
+        self.assertTrue(result["weighted"])
+        self.assertEqual(result["laws"][0]["law"], "hunt_crossley")
+        self.assertGreater(result["laws"][1]["delta_aicc"], 10)
+        peak = result["laws"][0]["residuals"]["peak_force"]
+        self.assertEqual([x is None for x in peak], [i % 2 == 1 for i in range(10)])
+        p = result["laws"][0]["parameters"][0]
+        self.assertLess(p["low"], 0.6)
+        self.assertGreater(p["high"], 0.6)
+        # --bounds narrows the search: an interval cannot leave it.
+        r = fit("--data", path, "--laws", "hunt_crossley", "--bounds", "restitution=0.3:0.59",
+                "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        p = json.loads(r.stdout)["laws"][0]["parameters"][0]
+        self.assertLessEqual(p["high"], 0.59)
+        out = os.path.join(self.tmp, "three.h5")
+        r = fit("--data", path, "--laws", "tsuji,hunt_crossley", "-o", out, *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import load_fit
+        result = load_fit(out)
+        self.assertEqual(sorted(result.sigma), sorted(result.quantities))
+        self.assertTrue(np.isnan(result.value["peak_force"][1]))
+        image = os.path.join(self.tmp, "three.png")
+        r = subprocess.run([sys.executable, os.path.join(SOURCE, "postprocess", "chaindem-plot"),
+                            "fit", out, "-o", image], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_bad_input(self):
         good = os.path.join(self.tmp, "good.csv")
@@ -110,7 +160,29 @@ class Fit(unittest.TestCase):
         two = os.path.join(self.tmp, "two.csv")
         with open(two, "w") as f:
             f.write("velocity,restitution\n1,0.8\n2,0.7\n")
+        def written(name, text):
+            path = os.path.join(self.tmp, name)
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+        above = written("above.csv", "velocity,restitution\n1,0.8\n2,1.3\n3,0.65\n")
+        unweighted = written("unweighted.csv", "velocity,restitution,peak_force\n1,0.8,300\n")
+        orphan = written("orphan.csv", "velocity,restitution,peak_force_sigma\n1,0.8,3\n")
         for args, text in [
+            (["--data", above, "--laws", "hunt_crossley"],
+             "above.csv:3: restitution: a restitution of 1.3 is above 1"),
+            (["--data", unweighted, "--laws", "hunt_crossley"],
+             "needs each one's uncertainty"),
+            (["--data", orphan, "--laws", "hunt_crossley"],
+             "the uncertainty of 'peak_force', which is not measured here"),
+            (["--data", good, "--laws", "hunt_crossley", "--bounds", "restitution=0.5:1.5"],
+             "outside the range of law 'hunt_crossley': allowed [0, 1]"),
+            (["--data", good, "--laws", "hunt_crossley", "--bounds", "restitution=0.9:0.5"],
+             "the low end must be below the high end"),
+            (["--data", good, "--laws", "hunt_crossley", "--bounds", "stiffness=1:2"],
+             "'stiffness' is fitted in none of the laws"),
+            (["--data", good, "--laws", "hunt_crossley", "--bounds", "restitution=0.1:0.3",
+              "--start", "restitution=0.5"], "outside --bounds 0.1:0.3"),
             (["--data", unknown, "--laws", "hunt_crossley"],
              "unknown column 'restitutoin'; did you mean 'restitution'?"),
             (["--data", two, "--laws", "hunt_crossley"], "2 points are too few"),

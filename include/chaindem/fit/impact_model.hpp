@@ -33,6 +33,11 @@ class ImpactModel {
   /// separate): the fit steps back.
   bool predict(const std::vector<double>& values, const std::vector<double>& velocities,
                ImpactQuantity quantity, std::vector<double>& out) const;
+  /// Several quantities at once, from one impact per velocity: out[q][i] is quantities[q] at
+  /// velocities[i].
+  bool predict(const std::vector<double>& values, const std::vector<double>& velocities,
+               const std::vector<ImpactQuantity>& quantities,
+               std::vector<std::vector<double>>& out) const;
 
   const LawEntry& law() const { return law_; }
   const std::vector<std::string>& free_keys() const { return free_; }

@@ -196,23 +196,27 @@ BODY_OPTIONS = ("mass", "mass2", "radius", "radius2", "youngs_modulus", "youngs_
 
 def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] = None, *,
         family: Optional[str] = None, free: Optional[Sequence[str]] = None,
-        start: Optional[Mapping[str, float]] = None, fixed: Optional[Mapping[str, float]] = None,
+        start: Optional[Mapping[str, float]] = None,
+        bounds: Optional[Mapping[str, tuple[float, float]]] = None,
+        fixed: Optional[Mapping[str, float]] = None,
         tension: Optional[str] = None, starts: Optional[int] = None, seed: Optional[int] = None,
         confidence: Optional[float] = None, output_file: Optional[PathLike] = None,
         **bodies: Any) -> dict[str, Any]:
     """Fits laws to measured binary impacts, as `chaindem fit` does (docs/fit.md): each law's
     free parameters with their intervals, the laws ranked by AICc.
 
-    data: a CSV file, or its columns: {"velocity": [...], "restitution": [...]} (or
-    peak_force, contact_duration, max_overlap; and optionally "sigma"). laws, or family: what to
-    fit. free: the parameters to fit (default: each law's required ones); start: where the
-    search starts, {"yield_stress": 2e8}; fixed: parameters held (--set). bodies: as collide()
+    data: a CSV file, or its columns: {"velocity": [...], "restitution": [...]} (any of
+    restitution, peak_force, contact_duration, max_overlap, NaN where a row does not measure
+    it; and each one's uncertainty, "<quantity>_sigma", or "sigma" with one quantity). laws,
+    or family: what to fit. free: the parameters to fit (default: each law's required ones);
+    start: where the search starts, {"yield_stress": 2e8}; bounds: narrower ranges than the
+    laws', {"restitution": (0.5, 0.9)}; fixed: parameters held (--set). bodies: as collide()
     takes them (radius=, youngs_modulus=, poisson_ratio=, density=, wall=True, mass=, ...).
     output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit).
 
-    Returns the command's JSON as a dict: quantity, points, weighted, confidence, and laws (best
+    Returns the command's JSON as a dict: quantities, points, weighted, confidence, and laws (best
     first), each with law, rank, aicc, delta_aicc, weight, bic, rss, scale, parameters (key,
-    unit, value, standard_error, low, high, interval) and residuals (a numpy array).
+    unit, value, standard_error, low, high, interval) and residuals (per quantity, a numpy array).
     """
     for key in bodies:
         if key not in BODY_OPTIONS:
@@ -230,8 +234,8 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
             path = os.path.join(folder, "data.csv")
             with open(path, "w") as f:
                 f.write(",".join(columns) + "\n")
-                for row in zip(*columns.values()):
-                    f.write(",".join(repr(float(x)) for x in row) + "\n")
+                for row in zip(*columns.values()):  # NaN: not measured in that row
+                    f.write(",".join("" if np.isnan(x) else repr(float(x)) for x in row) + "\n")
             origins[path] = "<data>"
         elif isinstance(data, (str, os.PathLike)):
             path = os.fspath(data)
@@ -244,6 +248,10 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
             args += ["--free", ",".join(require_names("free", free))]
         for key, value in require_mapping("start", start).items():
             args += ["--start", f"{key}={format_value(value)}"]
+        for key, value in require_mapping("bounds", bounds).items():
+            if not isinstance(value, (tuple, list)) or len(value) != 2:
+                raise TypeError(f"bounds[{key!r}]: a pair (low, high), not {value!r}")
+            args += ["--bounds", f"{key}={format_value(value[0])}:{format_value(value[1])}"]
         for key, value in require_mapping("fixed", fixed).items():
             args += ["--set", f"{key}={format_value(value)}"]
         args += option_args({"family": family, "tension": tension,
@@ -254,7 +262,8 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         result = __import__("json").loads(command("fit", args, origins=origins))
     result["data"] = origins.get(result["data"], result["data"])
     for law in result["laws"]:
-        law["residuals"] = np.array([np.nan if x is None else x for x in law["residuals"]])
+        law["residuals"] = {q: np.array([np.nan if x is None else x for x in r])
+                            for q, r in law["residuals"].items()}
         for p in law["parameters"]:
             for k in ("value", "standard_error", "low", "high"):
                 p[k] = np.nan if p[k] is None else p[k]
