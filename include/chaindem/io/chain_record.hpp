@@ -1,0 +1,32 @@
+#pragma once
+// Measured histories of a chain: a CSV file with a header line, time first, then a column per
+// chain bead, of bead velocity or contact force (docs/compare.md, "Reference data"): every bead
+// in the chain's order, or any beads named by their index. Units in the header are converted to
+// SI. Read by `chaindem compare --reference-data` and `chaindem fit --case`.
+
+#include <string>
+#include <vector>
+
+namespace chaindem {
+
+enum class RecordQuantity { velocity, force };
+
+struct ChainRecord {
+  RecordQuantity quantity = RecordQuantity::velocity;
+  std::vector<double> time;                  ///< [s], increasing
+  std::vector<long long> beads;              ///< the chain beads measured, in column order
+  std::vector<std::vector<double>> columns;  ///< per chain bead, at `time`; empty: not measured
+};
+
+/// Reads and checks the whole file for a chain of `beads` beads whose run lasts `duration`
+/// seconds (the data must start before the run ends). Throws CaseError at the first problem,
+/// naming `option` (the command-line option that gave the file), the line and the column
+/// (counted from 1, with the column's name).
+ChainRecord read_chain_record(const std::string& path, RecordQuantity quantity, long long beads,
+                              double duration, const std::string& option);
+
+/// One line of a CSV file, split at `delimiter`; each cell without the spaces around it. Empty
+/// cells are kept: they are errors of the file, to be reported at their column.
+std::vector<std::string> csv_cells(const std::string& line, char delimiter = ',');
+
+}  // namespace chaindem
