@@ -71,28 +71,6 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
   return vm;
 }
 
-std::string trimmed(const std::string& text) {
-  const auto b = text.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return text.substr(b, text.find_last_not_of(" \t\r") - b + 1);
-}
-
-double option_number(const std::string& option, const std::string& text) {
-  double x = 0.0;
-  std::size_t used = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::out_of_range&) {
-    throw CaseError(option + ": '" + quoted_text(text) + "' is beyond the range of a double");
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size())
-    throw CaseError(option + ": '" + quoted_text(text) + "' is not a number");
-  if (!std::isfinite(x)) throw CaseError(option + ": '" + quoted_text(text) + "' is not finite");
-  return x;
-}
-
 int command_threads(const po::variables_map& options) {
   if (!options.count("threads")) return default_threads();
   const int threads = options["threads"].as<int>();

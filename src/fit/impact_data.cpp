@@ -2,9 +2,179 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
+
 namespace chaindem::fit {
+namespace {
+
+constexpr std::pair<const char*, ImpactQuantity> quantities[] = {
+    {"restitution", ImpactQuantity::restitution},
+    {"peak_force", ImpactQuantity::peak_force},
+    {"contact_duration", ImpactQuantity::contact_duration},
+    {"max_overlap", ImpactQuantity::max_overlap}};
+
+// Where each column of the header goes: the velocity, a measured quantity, or the uncertainty
+// of one (`sigma` with a single quantity, `<quantity>_sigma` with any).
+struct Columns {
+  int velocity = -1;
+  std::vector<int> value, sigma;  // per series; sigma -1 where not given
+};
+
+Columns read_header(const std::vector<std::string>& header, const std::string& where,
+                    ImpactData& d) {
+  std::vector<std::string> allowed{"velocity", "sigma"};
+  for (const auto& [name, q] : quantities) {
+    allowed.emplace_back(name);
+    allowed.push_back(std::string(name) + "_sigma");
+  }
+  Columns c;
+  std::vector<std::pair<std::string, int>> sigmas;  // quantity name ("" for sigma), column
+  for (int k = 0; k < int(header.size()); ++k) {
+    const std::string& name = header[std::size_t(k)];
+    const bool is_sigma = name == "sigma" || name.ends_with("_sigma");
+    const std::string base = name == "sigma" ? ""
+                             : is_sigma      ? name.substr(0, name.size() - 6)
+                                             : name;
+    const auto q = std::find_if(std::begin(quantities), std::end(quantities),
+                                [&](const auto& entry) { return base == entry.first; });
+    if (name == "velocity") {
+      c.velocity = k;
+    } else if (q == std::end(quantities) && !(is_sigma && base.empty())) {
+      throw CaseError(where + ": unknown column '" + quoted_text(name) + "'" +
+                      did_you_mean(name, allowed) +
+                      "; the columns are velocity [m/s], any of restitution, peak_force [N], "
+                      "contact_duration [s], max_overlap [m], and each one's standard "
+                      "uncertainty, <quantity>_sigma (or sigma, with one quantity)");
+    } else if (is_sigma) {
+      sigmas.emplace_back(base, k);
+    } else {
+      for (const Series& s : d.series)
+        if (s.quantity == q->second)
+          throw CaseError(where + ": column '" + name + "' appears twice");
+      d.series.push_back({q->second, {}, {}});
+      c.value.push_back(k);
+    }
+  }
+  if (c.velocity < 0 || d.series.empty())
+    throw CaseError(where +
+                    ": the header needs a velocity column and a measured one (restitution, "
+                    "peak_force, contact_duration or max_overlap)");
+  c.sigma.assign(d.series.size(), -1);
+  for (const auto& [base, k] : sigmas) {
+    std::size_t s = 0;
+    if (base.empty() && d.series.size() > 1)
+      throw CaseError(where +
+                      ": with several measured columns, name each one's uncertainty "
+                      "<quantity>_sigma, not sigma");
+    while (!base.empty() && s < d.series.size() && to_string(d.series[s].quantity) != base) ++s;
+    if (s == d.series.size())
+      throw CaseError(where + ": column '" + header[std::size_t(k)] + "' is the uncertainty of '" +
+                      base + "', which is not measured here");
+    if (c.sigma[s] >= 0)
+      throw CaseError(where + ": two uncertainty columns for '" +
+                      std::string(to_string(d.series[s].quantity)) + "'");
+    c.sigma[s] = k;
+  }
+  // Without uncertainties the scatter of the points is estimated from the residuals, one
+  // variance for all of them: only for one quantity (two have different units).
+  const auto given = std::count_if(c.sigma.begin(), c.sigma.end(), [](int k) { return k >= 0; });
+  if (given != 0 && given != std::ptrdiff_t(c.sigma.size()))
+    throw CaseError(where + ": give the uncertainty of every measured column or of none");
+  if (given == 0 && d.series.size() > 1)
+    throw CaseError(where +
+                    ": fitting several quantities at once needs each one's uncertainty "
+                    "(a <quantity>_sigma column): their residuals are weighed against each other");
+  return c;
+}
+
+// A measured value that no law can give: a negative restitution, one above 1 by more than three
+// uncertainties (by anything, without them), a force, duration or overlap that is not positive.
+void check_value(ImpactQuantity q, double value, double sigma, const std::string& at) {
+  if (q == ImpactQuantity::restitution) {
+    if (value < 0.0)
+      throw CaseError(at + ": a restitution of " + number_text(value) + " is negative");
+    if (value > 1.0 + 3.0 * sigma)
+      throw CaseError(at + ": a restitution of " + number_text(value) +
+                      " is above 1, which no contact law gives (every law dissipates or "
+                      "conserves energy)" +
+                      (sigma > 0.0 ? " by more than three uncertainties"
+                                   : "; give the points' uncertainty (a sigma column) if it is "
+                                     "within the scatter of the measurement"));
+  } else if (!(value > 0.0)) {
+    throw CaseError(at + ": " + std::string(to_string(q)) + " " + number_text(value) +
+                    " must be > 0");
+  }
+}
+
+std::vector<std::string> cells_of(const std::string& s, char by) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, by);) out.push_back(trimmed(item));
+  return out;
+}
+
+}  // namespace
+
+ImpactData read_impact_data(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CaseError("--data: cannot read '" + quoted_text(path) + "'");
+  std::string line;
+  int number = 0;
+  std::vector<std::string> header;
+  while (header.empty() && std::getline(in, line)) {
+    ++number;
+    if (!trimmed(line).empty() && trimmed(line)[0] != '#') header = cells_of(line, ',');
+  }
+  ImpactData d;
+  const Columns c = read_header(header, path + ":" + std::to_string(number), d);
+  while (std::getline(in, line)) {
+    ++number;
+    if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
+    const auto cells = cells_of(line, ',');
+    const std::string at = path + ":" + std::to_string(number);
+    if (cells.size() != header.size())
+      throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +
+                      std::to_string(header.size()));
+    auto number_in = [&](int k) {
+      return option_number(at + ": " + header[std::size_t(k)], cells[std::size_t(k)]);
+    };
+    const double v = number_in(c.velocity);
+    if (!(v > 0.0 && v <= max_speed))
+      throw CaseError(at + ": velocity " + number_text(v) + " m/s is out of range: allowed (0, " +
+                      number_text(max_speed) + "] m/s");
+    d.velocity.push_back(v);
+    bool measured = false;
+    for (std::size_t s = 0; s < d.series.size(); ++s) {
+      Series& series = d.series[s];
+      const bool empty = cells[std::size_t(c.value[s])].empty();
+      const double value = empty ? std::nan("") : number_in(c.value[s]);
+      double sigma = 0.0;
+      if (c.sigma[s] >= 0) {
+        sigma =
+            empty && cells[std::size_t(c.sigma[s])].empty() ? std::nan("") : number_in(c.sigma[s]);
+        if (!empty && !(sigma > 0.0))
+          throw CaseError(at + ": " + header[std::size_t(c.sigma[s])] + " " + number_text(sigma) +
+                          " must be > 0");
+        series.sigma.push_back(sigma);
+      }
+      if (!empty)
+        check_value(series.quantity, value, sigma, at + ": " + header[std::size_t(c.value[s])]);
+      series.value.push_back(value);
+      measured = measured || !empty;
+    }
+    if (!measured) throw CaseError(at + ": no measured value in this row");
+  }
+  for (const Series& s : d.series)
+    if (std::none_of(s.value.begin(), s.value.end(), [](double x) { return std::isfinite(x); }))
+      throw CaseError(path + ": column '" + std::string(to_string(s.quantity)) + "' has no values");
+  return d;
+}
 
 std::vector<ImpactQuantity> ImpactData::quantities() const {
   std::vector<ImpactQuantity> q;

@@ -16,6 +16,7 @@
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/laws/contact_law.hpp"
 #include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
 
@@ -736,6 +737,28 @@ std::string case_format_markdown() {
         "| key | type | unit | allowed | default | meaning |\n|---|---|---|---|---|---|\n";
   for (const auto& k : material_keys("NAME")) row(k);
   return md.str();
+}
+
+std::string trimmed(const std::string& text) {
+  const auto b = text.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  return text.substr(b, text.find_last_not_of(" \t\r") - b + 1);
+}
+
+double option_number(const std::string& option, const std::string& text) {
+  double x = 0.0;
+  std::size_t used = 0;
+  try {
+    x = std::stod(text, &used);
+  } catch (const std::out_of_range&) {
+    throw CaseError(option + ": '" + quoted_text(text) + "' is beyond the range of a double");
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size())
+    throw CaseError(option + ": '" + quoted_text(text) + "' is not a number");
+  if (!std::isfinite(x)) throw CaseError(option + ": '" + quoted_text(text) + "' is not finite");
+  return x;
 }
 
 }  // namespace chaindem

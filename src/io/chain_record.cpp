@@ -111,11 +111,15 @@ class Reader {
   [[noreturn]] void fail(const std::string& what) const {
     throw CaseError(option_ + " '" + path_ + "' " + what);
   }
-  [[noreturn]] void fail_at(std::size_t column, const std::string& what) const {
+  // The line being read and `column`, counted from 1, with the column's name.
+  std::string where(std::size_t column) const {
     const std::string name =
         column < header_.size() ? " ('" + quoted_text(header_[column]) + "')" : "";
-    throw CaseError(option_ + " '" + path_ + "', line " + std::to_string(line_) + ", column " +
-                    std::to_string(column + 1) + name + ": " + what);
+    return option_ + " '" + path_ + "', line " + std::to_string(line_) + ", column " +
+           std::to_string(column + 1) + name;
+  }
+  [[noreturn]] void fail_at(std::size_t column, const std::string& what) const {
+    throw CaseError(where(column) + ": " + what);
   }
 
   bool next_line(std::istream& in, std::string& line) {
@@ -223,22 +227,7 @@ class Reader {
 
   double number(const std::string& cell, std::size_t column) const {
     if (cell.empty()) fail_at(column, "empty cell; expected a number");
-    double x = 0.0;
-    std::size_t used = 0;
-    try {
-      x = std::stod(cell, &used);
-    } catch (const std::out_of_range&) {
-      fail_at(column, "'" + quoted_text(cell) + "' is beyond the range of a double");
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    // Built by insert, not '\'' + ...: g++ 12 warns of a false memcpy overlap (-Wrestrict)
-    // for that concatenation once this is inlined into read_row.
-    if (used != cell.size())
-      fail_at(column, quoted_text(cell).insert(0, 1, '\'') + "' is not a number");
-    if (!std::isfinite(x))
-      fail_at(column, quoted_text(cell).insert(0, 1, '\'') + "' is not finite");
-    return x;
+    return option_number(where(column), cell);
   }
 
   std::string path_;

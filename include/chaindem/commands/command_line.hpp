@@ -9,7 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "chaindem/text.hpp"  // quoted_text, number_text: what commands quote
+#include "chaindem/io/case_file.hpp"  // trimmed, option_number: what commands read
+#include "chaindem/text.hpp"          // quoted_text, number_text: what commands quote
 
 namespace chaindem {
 
@@ -22,14 +23,6 @@ std::optional<boost::program_options::variables_map> parse_command_line(
     const std::vector<std::string>& args,
     const boost::program_options::options_description& options, std::string* positional,
     std::string_view command, std::ostream* err, std::vector<std::string>* positionals = nullptr);
-
-/// `text` without the blanks (spaces, tabs, carriage returns) at either end.
-std::string trimmed(const std::string& text);
-
-/// `text`, which the option `option` (or a file's line and column) gave, as one finite number:
-/// its whole text a number. Throws CaseError naming `option` and the text: not a number, beyond
-/// the range of a double, or not finite.
-double option_number(const std::string& option, const std::string& text);
 
 /// The threads of a command's parallel loop: its --threads option, or when that is not given the
 /// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or

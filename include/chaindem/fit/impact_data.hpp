@@ -3,6 +3,7 @@
 // each measured quantity, its value at each velocity and each value's uncertainty; and the
 // least-squares problem of fitting a law's impacts to them.
 
+#include <string>
 #include <vector>
 
 #include "chaindem/fit/impact_model.hpp"
@@ -25,6 +26,12 @@ struct ImpactData {
   std::vector<ImpactQuantity> quantities() const;
   std::size_t points() const;  ///< the measured values, over all series
 };
+
+/// Reads measured impacts from a CSV file (docs/fit.md, "The data"): a header naming the
+/// columns (velocity, the measured quantities, their uncertainties `<quantity>_sigma`, or
+/// `sigma` with one quantity), then one row per impact; an empty cell is a quantity that row
+/// does not measure. Throws CaseError naming the file, the line and the column.
+ImpactData read_impact_data(const std::string& path);
 
 /// The fit of `model`'s free parameters (`parameters`, in the order of its free keys) to
 /// `data`: one residual per measured value, series after series, (measured - predicted) /

@@ -116,4 +116,12 @@ std::string option_error_message(const std::exception& e);
 /// Markdown reference of every key (docs/case-format.md is this text).
 std::string case_format_markdown();
 
+/// `text` without the blanks (spaces, tabs, carriage returns) at either end.
+std::string trimmed(const std::string& text);
+
+/// `text`, which the option `option` (or a file's line and column) gave, as one finite number:
+/// its whole text a number. Throws CaseError naming `option` and the text: not a number, beyond
+/// the range of a double, or not finite.
+double option_number(const std::string& option, const std::string& text);
+
 }  // namespace chaindem
