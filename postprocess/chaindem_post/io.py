@@ -289,30 +289,40 @@ class FitLaw:
     low: np.ndarray
     high: np.ndarray
     interval_methods: list[str]
-    residuals: dict[str, np.ndarray]  # per quantity: (data - fit) / sigma, or data - fit
-    curve_velocity: np.ndarray        # m/s
-    curve: dict[str, np.ndarray]      # per quantity, at curve_velocity
+    residuals: dict[str, np.ndarray]  # per series: (data - fit) / sigma, or data - fit
+    curve_x: np.ndarray               # impact velocity [m/s] or time [s]
+    curve: dict[str, np.ndarray]      # per series, at curve_x
 
 
 @dataclass
 class Fit:
-    """A `chaindem fit -o` file: the data and the laws, best first. Per quantity (restitution,
-    peak_force, contact_duration, max_overlap): its values (NaN where an impact did not measure
-    it) and their uncertainties."""
+    """A `chaindem fit -o` file: the data and the laws, best first. `kind` "impacts": a series
+    per measured quantity (restitution, peak_force, contact_duration, max_overlap) against the
+    impact velocity x; "chain": a series per measured bead (bead<k>) of `quantity` (velocity or
+    force) against the time x. Values are NaN where not measured."""
     path: str
-    quantities: list[str]
-    velocity: np.ndarray              # m/s
+    kind: str
+    series: list[str]
+    x: np.ndarray                     # m/s (impacts) or s (chain)
     value: dict[str, np.ndarray]
     sigma: dict[str, np.ndarray] | None
     laws: list[FitLaw]
     data_file: str = ""               # the measurements' CSV file, as given to chaindem fit
+    case: str = ""                    # chain: the case file
+    quantity: str = ""                # chain: velocity or force
+
+    @property
+    def quantities(self) -> list[str]:
+        return [self.quantity] if self.kind == "chain" else self.series
 
 
 def load_fit(path: str) -> Fit:
     with h5py.File(path, "r") as f:
-        if "laws" not in f or "data" not in f or "quantities" not in f.attrs:
+        if "laws" not in f or "data" not in f or "series" not in f.attrs:
             raise ValueError(f"{path}: not a chaindem fit file")
-        quantities = [str(q) for q in f.attrs["quantities"]]
+        kind = str(f.attrs["kind"])
+        x_name = "time" if kind == "chain" else "velocity"
+        series = [str(q) for q in f.attrs["series"]]
         laws = []
         for name in f["laws"].attrs["ranked"]:
             g = f["laws"][str(name)]
@@ -322,11 +332,11 @@ def load_fit(path: str) -> Fit:
                                [str(x) for x in a["parameters"]], [str(x) for x in a["units"]],
                                g["values"][()], g["standard_errors"][()], g["low"][()],
                                g["high"][()], [str(x) for x in a["interval_methods"]],
-                               {q: g["residuals_" + q][()] for q in quantities},
-                               g["curve_velocity"][()],
-                               {q: g["curve_" + q][()] for q in quantities}))
+                               {q: g["residuals_" + q][()] for q in series},
+                               g["curve_" + x_name][()], {q: g["curve_" + q][()] for q in series}))
         d = f["data"]
-        weighted = all(q + "_sigma" in d for q in quantities)
-        return Fit(path, quantities, d["velocity"][()], {q: d[q][()] for q in quantities},
-                   {q: d[q + "_sigma"][()] for q in quantities} if weighted else None, laws,
-                   str(f.attrs.get("data_file", "")))
+        weighted = all(q + "_sigma" in d for q in series)
+        return Fit(path, kind, series, d[x_name][()], {q: d[q][()] for q in series},
+                   {q: d[q + "_sigma"][()] for q in series} if weighted else None, laws,
+                   str(f.attrs.get("data_file", "")), str(f.attrs.get("case", "")),
+                   str(d.attrs.get("quantity", "")))

@@ -405,42 +405,56 @@ QUANTITY_LABELS = {"restitution": ("coefficient of restitution", 1.0, ""),
                    "max_overlap": ("largest overlap", 1e6, "µm")}
 
 
+CHAIN_QUANTITY_LABELS = {"velocity": ("velocity", 1.0, "m/s"),
+                         "force": ("contact force", 1.0, "N")}
+
+
 def fit(result: Fit) -> plt.Figure:
-    """A `chaindem fit` file: per measured quantity, the measurements (with their
-    uncertainties) and each law's fitted curve (best first, its ΔAICc in the legend); the
-    residuals below."""
-    quantities = result.quantities
-    fig, axes = plt.subplots(len(quantities) + 1, 1, figsize=(6.4, 3 + 2.6 * len(quantities)),
+    """A `chaindem fit` file: per series (a measured quantity of impacts, or a measured bead of
+    a chain), the measurements (with their uncertainties) and each law's fitted curve (best
+    first, its ΔAICc in the legend); the residuals below."""
+    chain = result.kind == "chain"
+    fig, axes = plt.subplots(len(result.series) + 1, 1,
+                             figsize=(6.4, 3 + (2.0 if chain else 2.6) * len(result.series)),
                              sharex=True,
-                             gridspec_kw={"height_ratios": [3] * len(quantities) + [1.3]},
+                             gridspec_kw={"height_ratios": [3] * len(result.series) + [1.3]},
                              constrained_layout=True)
     bottom = axes[-1]
     markers = "os^D"
-    for q, (quantity, top) in enumerate(zip(quantities, axes[:-1])):
-        label, scale, unit = QUANTITY_LABELS[quantity]
-        sigma = None if result.sigma is None else result.sigma[quantity] * scale
-        top.errorbar(result.velocity, result.value[quantity] * scale, yerr=sigma,
-                     fmt=markers[q % 4], color="black", ms=4, capsize=2, label="measured",
-                     zorder=3)
+    x_scale = 1e6 if chain else 1.0  # time in µs
+    x = result.x * x_scale
+    for q, (name, top) in enumerate(zip(result.series, axes[:-1])):
+        label, scale, unit = (CHAIN_QUANTITY_LABELS[result.quantity] if chain
+                              else QUANTITY_LABELS[name])
+        if chain:
+            label = f"bead {name[len('bead'):]}: {label}"
+        sigma = None if result.sigma is None else result.sigma[name] * scale
+        marker = "." if chain else markers[q % 4]
+        top.errorbar(x, result.value[name] * scale, yerr=sigma, fmt=marker, color="black",
+                     ms=3 if chain else 4, capsize=0 if chain else 2, label="measured", zorder=3,
+                     elinewidth=0.5)
         for law in result.laws:
             parameters = ", ".join(f"{k} = {v:.4g}" for k, v in zip(law.parameters, law.values))
-            line, = top.plot(law.curve_velocity, law.curve[quantity] * scale,
+            line, = top.plot(law.curve_x * x_scale, law.curve[name] * scale,
                              label=f"{law_name(law.law)} (ΔAICc {law.delta_aicc:.1f}; "
                              f"{parameters})")
-            residual = law.residuals[quantity] * (1.0 if result.sigma is not None else scale)
+            residual = law.residuals[name] * (1.0 if result.sigma is not None else scale)
             measured = np.isfinite(residual)
-            bottom.plot(result.velocity[measured], residual[measured], markers[q % 4] + "-",
-                        ms=3, lw=0.8, color=line.get_color())
+            bottom.plot(x[measured], residual[measured],
+                        "-" if chain else markers[q % 4] + "-", ms=3, lw=0.8,
+                        color=line.get_color())
         top.set_ylabel(f"{label} [{unit}]" if unit else label)
         if q == 0:
             top.legend(fontsize=7, loc="best")
     bottom.axhline(0.0, color="gray", lw=0.8)
-    axes[0].set_xscale("log")
-    bottom.set_xlabel("impact velocity [m/s]")
+    if not chain:
+        axes[0].set_xscale("log")
+    bottom.set_xlabel("time [µs]" if chain else "impact velocity [m/s]")
     if result.sigma is not None:
         bottom.set_ylabel("residual / σ")
     else:
-        _, _, unit = QUANTITY_LABELS[quantities[0]]
+        _, _, unit = (CHAIN_QUANTITY_LABELS[result.quantity] if chain
+                      else QUANTITY_LABELS[result.series[0]])
         bottom.set_ylabel(f"residual [{unit}]" if unit else "residual")
     source = result.data_file or result.path
     axes[0].set_title(f"Fits to {os.path.basename(source)}" if source else "Fits")

@@ -56,10 +56,16 @@ ChainModel::ChainModel(std::string case_path, std::vector<std::string> overrides
                           "'" + key + "' is not a parameter of law '" + std::string(law_.id) + "'");
   overrides_.push_back("contact.law=" + std::string(law_.id));
   overrides_.push_back("simulation.threads=" + std::to_string(threads_));
-  const RunSetup run = build_run(CaseConfig::load(case_path_, overrides_, unset_),
-                                 {.ignore_foreign_law_params = true});
-  beads_ = run.scene.chain_count;
-  duration_ = double(run.steps) * run.settings.time_step;
+}
+
+void ChainModel::check(const std::vector<double>& values) const {
+  build_run(CaseConfig::load(case_path_, overrides(values), unset_),
+            {.ignore_foreign_law_params = true});
+}
+
+ChainExtent chain_extent(const CaseConfig& cfg) {
+  const RunSetup run = build_run(cfg, {.ignore_foreign_law_params = true});
+  return {run.scene.chain_count, double(run.steps) * run.settings.time_step};
 }
 
 std::vector<std::string> ChainModel::overrides(const std::vector<double>& values) const {

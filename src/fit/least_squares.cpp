@@ -79,22 +79,6 @@ bool logarithmic(const FreeParameter& p) {
   return p.lower > 0.0 && std::isfinite(p.upper) && p.upper / p.lower > 100.0;
 }
 
-// The first start: the parameters' own, else the middle of the range.
-std::vector<double> first_start(const Problem& problem) {
-  std::vector<double> x;
-  for (const FreeParameter& p : problem.parameters) {
-    const Bounds b = search_bounds(p);
-    if (p.start)
-      x.push_back(std::clamp(*p.start, b.lower, b.upper));
-    else if (std::isfinite(b.lower) && std::isfinite(b.upper))
-      x.push_back(logarithmic(p) ? std::sqrt(b.lower * b.upper) : 0.5 * (b.lower + b.upper));
-    else
-      throw std::invalid_argument("parameter '" + p.key +
-                                  "' has an unbounded range and no default: give it a start");
-  }
-  return x;
-}
-
 // Another start, drawn over the range (its logarithm for a wide one), or within a decade of the
 // first start where the range is unbounded.
 std::vector<double> random_start(const Problem& problem, const std::vector<double>& first,
@@ -238,13 +222,28 @@ double profile_end(const Problem& problem, const Result& r, std::size_t j, int d
 
 }  // namespace
 
+std::vector<double> first_start(const std::vector<FreeParameter>& parameters) {
+  std::vector<double> x;
+  for (const FreeParameter& p : parameters) {
+    const Bounds b = search_bounds(p);
+    if (p.start)
+      x.push_back(std::clamp(*p.start, b.lower, b.upper));
+    else if (std::isfinite(b.lower) && std::isfinite(b.upper))
+      x.push_back(logarithmic(p) ? std::sqrt(b.lower * b.upper) : 0.5 * (b.lower + b.upper));
+    else
+      throw std::invalid_argument("parameter '" + p.key +
+                                  "' has an unbounded range and no default: give it a start");
+  }
+  return x;
+}
+
 Result solve(const Problem& problem, const Options& options) {
   const std::size_t k = problem.parameters.size();
   const std::size_t n = problem.residual_count;
   Result r;
   r.points = n;
   r.parameters = k;
-  const std::vector<double> first = first_start(problem);
+  const std::vector<double> first = first_start(problem.parameters);
   std::mt19937_64 random(options.seed);
   double best = std::numeric_limits<double>::infinity();
   for (int s = 0; s < std::max(options.starts, 1); ++s) {

@@ -87,12 +87,13 @@ class Fit(unittest.TestCase):
         from chaindem_post import load_fit
         result = load_fit(out)
         self.assertEqual(result.quantities, ["restitution"])
-        self.assertEqual(len(result.velocity), 20)
+        self.assertEqual(result.kind, "impacts")
+        self.assertEqual(len(result.x), 20)
         best = result.laws[0]
         self.assertEqual(best.rank, 1)
-        self.assertEqual(len(best.curve_velocity), 100)
+        self.assertEqual(len(best.curve_x), 100)
         # The file's residuals are the data minus the curve at the data's velocities.
-        curve_at_data = np.interp(result.velocity, best.curve_velocity, best.curve["restitution"])
+        curve_at_data = np.interp(result.x, best.curve_x, best.curve["restitution"])
         self.assertTrue(np.allclose(result.value["restitution"] - curve_at_data,
                                     best.residuals["restitution"], atol=1e-6))
         image = os.path.join(self.tmp, "fit.png")
@@ -149,6 +150,85 @@ class Fit(unittest.TestCase):
         r = subprocess.run([sys.executable, os.path.join(SOURCE, "postprocess", "chaindem-plot"),
                             "fit", out, "-o", image], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
+
+    def chain_record(self, name, beads, noise=0.01, seed=6):
+        """Bead velocities of cases/default.ini run under hunt_crossley (c_r 0.8), every fourth
+        output frame (7.6 us), with `noise` m/s of Gaussian noise."""
+        import h5py
+        run = os.path.join(self.tmp, name + ".h5")
+        subprocess.run([CHAINDEM, "run", os.path.join(SOURCE, "cases", "default.ini"), "--set",
+                        "contact.law=hunt_crossley", "--set", "contact.restitution=0.8", "-o", run],
+                       check=True, capture_output=True)
+        with h5py.File(run) as f:
+            v = f["particles/chain/velocity/value"][()][::4, :, 0]
+            t = f["particles/chain/velocity/time"][()][::4]
+        random = np.random.default_rng(seed)
+        path = os.path.join(self.tmp, name + ".csv")
+        with open(path, "w") as f:
+            f.write("time [us]," + ",".join(f"bead{b} [mm/s]" for b in beads) + "\n")
+            for k in range(len(t)):
+                f.write(repr(t[k] * 1e6) + "," + ",".join(
+                    repr(1e3 * (v[k, 1 + b] + noise * random.standard_normal())) for b in beads)
+                    + "\n")
+        return path
+
+    def test_chain_history(self):
+        # A 20-bead record of every bead: the generating law first, its restitution within its
+        # interval; the figure draws each bead.
+        record = self.chain_record("chain", range(20))
+        case = os.path.join(SOURCE, "cases", "default.ini")
+        out = os.path.join(self.tmp, "chain_fit.h5")
+        r = fit("--case", case, "--data", record, "--laws", "hunt_crossley,tsuji", "--sigma",
+                "0.01", "--json", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("hunt_crossley fitted", r.stderr)  # progress, one line per law
+        result = json.loads(r.stdout)
+        self.assertEqual(result["kind"], "chain")
+        self.assertEqual(result["beads"], list(range(20)))
+        self.assertEqual(result["points"], 20 * 131)
+        first = result["laws"][0]
+        self.assertEqual(first["law"], "hunt_crossley")
+        self.assertGreater(result["laws"][1]["delta_aicc"], 100)
+        p = first["parameters"][0]
+        self.assertEqual(p["key"], "restitution")
+        self.assertLess(p["low"], 0.8)
+        self.assertGreater(p["high"], 0.8)
+        self.assertEqual(len(first["residuals"]["bead19"]), 131)
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import load_fit
+        saved = load_fit(out)
+        self.assertEqual((saved.kind, saved.quantity, len(saved.series)), ("chain", "velocity", 20))
+        # The file's prediction is the record less the residuals (times sigma), in m/s.
+        best = saved.laws[0]
+        self.assertTrue(np.allclose(saved.value["bead7"] - 0.01 * best.residuals["bead7"],
+                                    best.curve["bead7"], atol=1e-12))
+        image = os.path.join(self.tmp, "chain_fit.png")
+        r = subprocess.run([sys.executable, os.path.join(SOURCE, "postprocess", "chaindem-plot"),
+                            "fit", out, "-o", image], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_chain_history_bad_input(self):
+        record = self.chain_record("few", [0, 7])
+        case = os.path.join(SOURCE, "cases", "default.ini")
+        for args, text in [
+            (["--radius", "0.005"], "--radius: the bodies of a chain come from its case"),
+            (["--quantity", "speed"], "--quantity: 'speed' is not velocity or force"),
+            (["--sigma", "-1"], "--sigma: -1 must be > 0"),
+            (["--laws", "thornton_1997"], "give it a start"),
+            (["--set", "chain.count=5"], "names bead 7: allowed 0 to 4"),
+            (["--free", "eta1"], "'eta1' is a parameter of none of the laws"),
+        ]:
+            with self.subTest(text):
+                command = ["--case", case, "--data", record] + args
+                if "--laws" not in args:
+                    command += ["--laws", "hunt_crossley"]
+                r = fit(*command)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertIn(text, r.stderr)
+        r = fit("--data", record, "--laws", "hunt_crossley", "--quantity", "velocity",
+                *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--quantity is for a chain's history (--case)", r.stderr)
 
     def test_bad_input(self):
         good = os.path.join(self.tmp, "good.csv")

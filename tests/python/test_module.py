@@ -578,3 +578,22 @@ def test_fit_equals_the_command_line(tmp_path):
         chaindem.fit({"velocity": v, "restitutoin": e}, ["hunt_crossley"], **body)
     with pytest.raises(TypeError, match="did you mean 'radius'"):
         chaindem.fit({"velocity": v, "restitution": e}, ["hunt_crossley"], radiu=0.005)
+
+
+def test_fit_a_chain_history_from_columns(tmp_path):
+    # A run of the default case is the record (beads 0 and 9, every fifth frame): fitted from
+    # its columns, the law that made it gives back its restitution.
+    run = chaindem.run(os.path.join(CASES, "default.ini"),
+                       overrides={"contact.law": "hunt_crossley", "contact.restitution": 0.75})
+    time = run.time[::5]
+    record = {"bead9": run.velocity[::5, run.chain_first + 9, 0], "time": time,
+              "bead0": run.velocity[::5, run.chain_first, 0]}
+    result = chaindem.fit(record, ["hunt_crossley"], case=os.path.join(CASES, "default.ini"),
+                          sigma=1e-3, starts=2)
+    assert result["kind"] == "chain" and result["beads"] == [9, 0]
+    p = result["laws"][0]["parameters"][0]
+    assert p["value"] == pytest.approx(0.75, abs=1e-3)
+    assert set(result["laws"][0]["residuals"]) == {"bead9", "bead0"}
+    with pytest.raises(chaindem.InputError, match="the bodies of a chain come from its case"):
+        chaindem.fit(record, ["hunt_crossley"], case=os.path.join(CASES, "default.ini"),
+                     radius=0.005)

@@ -11,6 +11,10 @@
 #include "chaindem/io/chain_record.hpp"
 #include "chaindem/laws/law.hpp"
 
+namespace chaindem {
+class CaseConfig;
+}
+
 namespace chaindem::fit {
 
 class ChainModel {
@@ -18,14 +22,15 @@ class ChainModel {
   /// The case `case_path` with `overrides` ("section.key=value", as --set gives them) and the
   /// keys `unset` removed, run under `law` (its [contact] keys that the law does not take are
   /// ignored); `free`: the keys of [contact] the fit adjusts, in the order of the values
-  /// predict() takes; `threads`: of each run's force loops. Throws CaseError when the case
-  /// cannot be run, LawParamError naming a key the law does not have.
+  /// predict() takes; `threads`: of each run's force loops. Throws LawParamError naming a key
+  /// the law does not have.
   ChainModel(std::string case_path, std::vector<std::string> overrides,
              std::vector<std::string> unset, const LawEntry& law, std::vector<std::string> free,
              int threads = 1);
 
-  long long beads() const { return beads_; }     ///< of the chain
-  double duration() const { return duration_; }  ///< of the case's run [s]
+  /// Builds the run with the free parameters at `values`; throws CaseError naming what the
+  /// case lacks for the law (a parameter it needs and does not give) or what is out of range.
+  void check(const std::vector<double>& values) const;
 
   /// The record's quantity for each of its beads (out[b][k], b in record.beads order) at each of
   /// its times, the free parameters at `values`. Simulates up to the record's last time, past
@@ -45,9 +50,14 @@ class ChainModel {
   const LawEntry& law_;
   std::vector<std::string> free_;
   int threads_;
-  long long beads_ = 0;
-  double duration_ = 0.0;
 };
+
+/// The number of chain beads of the case and the duration of its run [s].
+struct ChainExtent {
+  long long beads;
+  double duration;
+};
+ChainExtent chain_extent(const CaseConfig& cfg);
 
 /// The fit of `model`'s free parameters (`parameters`, in the order of its free keys) to
 /// `record`: one residual per measured value, bead after bead, (measured - predicted) / sigma

@@ -69,6 +69,11 @@ struct Result {
   std::string note;  ///< why an interval is a profile one, a start failed, ...
 };
 
+/// Where the first search starts: each parameter's start, else the middle of its range (of its
+/// logarithm for a range of decades). Throws std::invalid_argument for a parameter with neither
+/// a start nor a bounded range.
+std::vector<double> first_start(const std::vector<FreeParameter>& parameters);
+
 /// Fits `problem`. Throws std::invalid_argument when a parameter has no finite place to start
 /// (an unbounded range and no start), std::runtime_error when no start converges.
 Result solve(const Problem& problem, const Options& options = {});

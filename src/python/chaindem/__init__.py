@@ -201,9 +201,12 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         fixed: Optional[Mapping[str, float]] = None,
         tension: Optional[str] = None, starts: Optional[int] = None, seed: Optional[int] = None,
         confidence: Optional[float] = None, output_file: Optional[PathLike] = None,
+        case: Optional[PathLike] = None, quantity: Optional[str] = None,
+        sigma: Optional[float] = None, threads: Optional[int] = None,
         **bodies: Any) -> dict[str, Any]:
-    """Fits laws to measured binary impacts, as `chaindem fit` does (docs/fit.md): each law's
-    free parameters with their intervals, the laws ranked by AICc.
+    """Fits laws to measured binary impacts, or to the measured history of a chain, as `chaindem
+    fit` does (docs/fit.md): each law's free parameters with their intervals, the laws ranked by
+    AICc.
 
     data: a CSV file, or its columns: {"velocity": [...], "restitution": [...]} (any of
     restitution, peak_force, contact_duration, max_overlap, NaN where a row does not measure
@@ -212,11 +215,20 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
     start: where the search starts, {"yield_stress": 2e8}; bounds: narrower ranges than the
     laws', {"restitution": (0.5, 0.9)}; fixed: parameters held (--set). bodies: as collide()
     takes them (radius=, youngs_modulus=, poisson_ratio=, density=, wall=True, mass=, ...).
-    output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit).
+    output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit). threads: laws fitted
+    at once.
 
-    Returns the command's JSON as a dict: quantities, points, weighted, confidence, and laws (best
-    first), each with law, rank, aicc, delta_aicc, weight, bic, rss, scale, parameters (key,
-    unit, value, standard_error, low, high, interval) and residuals (per quantity, a numpy array).
+    A chain instead: case, its case file, and data its record, a CSV file or its columns,
+    {"time": [...], "bead7": [...], ...} (as `compare --reference-data` reads them); quantity,
+    "velocity" (default) or "force"; sigma, the uncertainty of every value (default: estimated
+    from the residuals). fixed may then also hold case keys, {"simulation.duration": 2e-3}.
+
+    Returns the command's JSON as a dict: kind ("impacts" or "chain"), quantities, points,
+    weighted, confidence (a chain's also case and beads), and laws (best first), each with law,
+    rank, aicc, delta_aicc, weight, bic, rss, scale, parameters (key, unit, value,
+    standard_error, low, high, interval) and residuals (per series, a numpy array: per quantity
+    of impacts, per bead of a chain, bead<k>); a law no search could fit has rank None and its
+    failure instead.
     """
     for key in bodies:
         if key not in BODY_OPTIONS:
@@ -228,6 +240,8 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         origins = {}
         if isinstance(data, Mapping):
             columns = {str(k): np.asarray(v, dtype=float) for k, v in data.items()}
+            if "time" in columns:  # a chain's record: time is its first column
+                columns = {"time": columns.pop("time"), **columns}
             lengths = {len(c) for c in columns.values()}
             if len(lengths) != 1:
                 raise InputError(f"data: columns of different lengths {sorted(lengths)}")
@@ -257,11 +271,15 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         args += option_args({"family": family, "tension": tension,
                              "starts": require_int("starts", starts),
                              "seed": require_int("seed", seed), "confidence": confidence,
-                             "output": kept})
+                             "output": kept, "quantity": quantity, "sigma": sigma,
+                             "threads": require_int("threads", threads),
+                             "case": None if case is None else os.fspath(case)})
         args += option_args(bodies)
         result = __import__("json").loads(command("fit", args, origins=origins))
     result["data"] = origins.get(result["data"], result["data"])
     for law in result["laws"]:
+        if "failure" in law:  # no start of the search reached a usable fit
+            continue
         law["residuals"] = {q: np.array([np.nan if x is None else x for x in r])
                             for q, r in law["residuals"].items()}
         for p in law["parameters"]:
