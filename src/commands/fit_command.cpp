@@ -229,10 +229,10 @@ std::vector<std::vector<fit::FreeParameter>> checked_free(const FitInput& in,
     // freedom left); without them the scatter is one more parameter, and needs one more.
     const std::size_t needed = k + (weighted ? 0 : 2);
     if (points < needed)
-      throw CaseError(in.data + ": " + std::to_string(points) + " points are too few to fit " +
-                      std::to_string(k) + " parameter(s) of law '" + std::string(law->id) + "'" +
-                      (weighted ? "" : " and the scatter") + "; at least " +
-                      std::to_string(needed));
+      throw CaseError(
+          in.data + ": " + std::to_string(points) + (points == 1 ? " point is" : " points are") +
+          " too few to fit " + std::to_string(k) + " parameter(s) of law '" + std::string(law->id) +
+          "'" + (weighted ? "" : " and the scatter") + "; at least " + std::to_string(needed));
   }
   return out;
 }

@@ -245,10 +245,19 @@ class Fit(unittest.TestCase):
             with open(path, "w") as f:
                 f.write(text)
             return path
+        # With uncertainties, as many points as parameters: fitted, no degree of freedom left.
+        one = written("one.csv", "velocity,restitution,sigma\n1,0.8,0.01\n")
+        r = fit("--data", one, "--laws", "hunt_crossley", "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["points"], 1)
+        empty = written("empty.csv", "velocity,restitution\n")
         above = written("above.csv", "velocity,restitution\n1,0.8\n2,1.3\n3,0.65\n")
         unweighted = written("unweighted.csv", "velocity,restitution,peak_force\n1,0.8,300\n")
         orphan = written("orphan.csv", "velocity,restitution,peak_force_sigma\n1,0.8,3\n")
         for args, text in [
+            (["--data", empty, "--laws", "hunt_crossley"], "column 'restitution' has no values"),
+            (["--data", one, "--laws", "tsuji,anagnostopoulos", "--start", "stiffness=1e7"],
+             "1 point is too few to fit 2 parameter(s) of law 'anagnostopoulos'; at least 2"),
             (["--data", above, "--laws", "hunt_crossley"],
              "above.csv:3: restitution: a restitution of 1.3 is above 1"),
             (["--data", unweighted, "--laws", "hunt_crossley"],
