@@ -11,20 +11,13 @@
 
 #include "chaindem/fit/impact_model.hpp"
 #include "chaindem/fit/least_squares.hpp"
+#include "fit_recovery.hpp"
 #include "skrinjar_2018_table2.hpp"
 
 namespace chaindem::fit {
 namespace {
 
-// A steel sphere of radius 5 mm on a steel wall.
-PairInput steel_on_wall() {
-  PairInput pair = mixed_materials({200e9, 0.3, 4e8}, {200e9, 0.3, 4e8});
-  const double radius = 0.005;
-  pair.effective_radius = radius;
-  pair.effective_mass = 7800.0 * 4.0 / 3.0 * M_PI * radius * radius * radius;
-  pair.radius_i = radius;
-  return pair;
-}
+using recovery::steel_on_wall;  // a steel sphere of radius 5 mm on a steel wall
 
 // Restitution at 20 impact velocities from `low` to `high` made by `model` at `truth`, each
 // with 2 % Gaussian noise.
