@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/io/chain_record.hpp"  // csv_cells
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 
@@ -112,13 +112,6 @@ void check_value(ImpactQuantity q, double value, double sigma, const std::string
   }
 }
 
-std::vector<std::string> cells_of(const std::string& s, char by) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, by);) out.push_back(trimmed(item));
-  return out;
-}
-
 }  // namespace
 
 ImpactData read_impact_data(const std::string& path) {
@@ -129,14 +122,14 @@ ImpactData read_impact_data(const std::string& path) {
   std::vector<std::string> header;
   while (header.empty() && std::getline(in, line)) {
     ++number;
-    if (!trimmed(line).empty() && trimmed(line)[0] != '#') header = cells_of(line, ',');
+    if (!trimmed(line).empty() && trimmed(line)[0] != '#') header = csv_cells(line);
   }
   ImpactData d;
   const Columns c = read_header(header, path + ":" + std::to_string(number), d);
   while (std::getline(in, line)) {
     ++number;
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
-    const auto cells = cells_of(line, ',');
+    const auto cells = csv_cells(line);
     const std::string at = path + ":" + std::to_string(number);
     if (cells.size() != header.size())
       throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +
