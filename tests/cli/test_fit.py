@@ -121,8 +121,13 @@ class Fit(unittest.TestCase):
                     cells += [repr(x * (1 + 0.02 * random.standard_normal())) if measured
                               else "", repr(0.02 * x) if measured else ""]
                 f.write(",".join(cells) + "\n")
-        r = fit("--data", path, "--laws", "tsuji,hunt_crossley", "--json", *STEEL_ON_WALL)
+        r = fit("--data", path, "--laws", "tsuji,hunt_crossley", "--json", "--threads", "2",
+                *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 0, r.stderr)
+        # The laws are fitted in parallel; each fit on its own: the same numbers on one thread.
+        alone = fit("--data", path, "--laws", "tsuji,hunt_crossley", "--json", "--threads", "1",
+                    *STEEL_ON_WALL)
+        self.assertEqual(alone.stdout, r.stdout)
         result = json.loads(r.stdout)
         self.assertEqual(result["quantities"], ["restitution", "peak_force", "contact_duration"])
         self.assertEqual(result["points"], 24)
