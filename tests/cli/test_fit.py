@@ -237,6 +237,32 @@ class Fit(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("--quantity is for a chain's history (--case)", r.stderr)
 
+    def test_stiffness_and_exponent(self):
+        # Peak forces and durations of Hertz impacts (steel on steel: K = (4/3) E* sqrt(R) =
+        # 1.036e10 N/m^1.5), fitted by the generic power law K delta^n, both free.
+        random = np.random.default_rng(3)
+        path = os.path.join(self.tmp, "hertz.csv")
+        with open(path, "w") as f:
+            f.write("velocity,peak_force,peak_force_sigma,contact_duration,"
+                    "contact_duration_sigma\n")
+            for v in np.geomspace(0.05, 3.0, 10):
+                r = collide("hertz", {}, float(v))
+                f.write(",".join(repr(float(x)) for x in (
+                    v, r["peak_force"] * (1 + 0.02 * random.standard_normal()),
+                    0.02 * r["peak_force"],
+                    r["contact_duration"] * (1 + 0.02 * random.standard_normal()),
+                    0.02 * r["contact_duration"])) + "\n")
+        r = fit("--data", path, "--laws", "power_law", "--start", "stiffness=1e9", "--start",
+                "exponent=1.2", "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        stiffness, exponent = json.loads(r.stdout)["laws"][0]["parameters"]
+        hertz = 4 / 3 * 2e11 / (2 * (1 - 0.3 ** 2)) * 0.005 ** 0.5
+        self.assertLess(stiffness["low"], hertz)
+        self.assertGreater(stiffness["high"], hertz)
+        self.assertLess(exponent["low"], 1.5)
+        self.assertGreater(exponent["high"], 1.5)
+        self.assertLess(exponent["high"] - exponent["low"], 0.1)
+
     def test_bad_input(self):
         good = os.path.join(self.tmp, "good.csv")
         with open(good, "w") as f:
