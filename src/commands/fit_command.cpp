@@ -85,6 +85,8 @@ std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
       throw CaseError("--laws: '" + quoted_text(id) + "' is not a law of chaindem" +
                       did_you_mean(id, ids));
     }
+    if (std::find(laws.begin(), laws.end(), law) != laws.end())
+      throw CaseError("--laws: '" + id + "' is named twice");
     laws.push_back(law);
   }
   return laws;
@@ -99,6 +101,7 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
     const std::string key = trimmed(s.substr(0, eq));
     if (key.empty() || eq == std::string::npos)
       throw CaseError(option + " '" + quoted_text(s) + "': expected key=number");
+    if (out.count(key)) throw CaseError(option + " " + key + ": given twice");
     out[key] = option_number(option + " " + key, trimmed(s.substr(eq + 1)));
   }
   return out;
@@ -121,6 +124,7 @@ std::map<std::string, Range> key_ranges(const std::vector<std::string>& given) {
     if (!(low < high))
       throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
                       ": the low end must be below the high end");
+    if (out.count(key)) throw CaseError("--bounds " + key + ": given twice");
     out[key] = {low, high};
   }
   return out;
@@ -196,8 +200,10 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
 
 // Every key of --free is some law's parameter, every key of --bounds is fitted in some law.
 void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, const FreeChoice& c) {
+  std::set<std::string> named;
   if (!in.free.empty())
     for (const std::string& key : split(in.free, ',')) {
+      if (!named.insert(key).second) throw CaseError("--free: '" + key + "' is named twice");
       bool anyone = false;
       for (const LawEntry* law : laws) anyone = anyone || law->find_param(key);
       if (!anyone)
@@ -212,27 +218,45 @@ void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, co
   }
 }
 
-// The free parameters of each law, checked: something to fit, and enough points for it.
+// The free parameters of each law, checked: something to fit, somewhere to start, and enough
+// points for it. A law of --family without something to fit or somewhere to start is skipped,
+// its reason in `skipped` (a law named by --laws is an error).
 std::vector<std::vector<fit::FreeParameter>> checked_free(const FitInput& in,
                                                           const std::vector<const LawEntry*>& laws,
                                                           const FreeChoice& c, std::size_t points,
-                                                          bool weighted) {
+                                                          bool weighted,
+                                                          std::vector<std::string>& skipped) {
   check_keys(in, laws, c);
   std::vector<std::vector<fit::FreeParameter>> out;
-  for (const LawEntry* law : laws) {
-    out.push_back(free_parameters(*law, in.free, c));
+  skipped.assign(laws.size(), "");
+  for (std::size_t l = 0; l < laws.size(); ++l) {
+    const LawEntry& law = *laws[l];
+    out.push_back(free_parameters(law, in.free, c));
     const std::size_t k = out.back().size();
-    if (k == 0)
-      throw CaseError("law '" + std::string(law->id) + "' has no parameter to fit" +
-                      (in.free.empty() ? "" : " among --free " + in.free));
-    // Uncertainties given, as many points as parameters can be fitted (with no degree of
-    // freedom left); without them the scatter is one more parameter, and needs one more.
-    const std::size_t needed = k + (weighted ? 0 : 2);
+    std::string why;
+    if (k == 0) {
+      why = in.free.empty() ? "it has no parameter to fit"
+                            : "it has none of the parameters of --free " + in.free;
+    } else {
+      try {
+        fit::first_start(out.back());
+      } catch (const std::invalid_argument& e) {
+        why = std::string(e.what()) + " (--start key=value)";
+      }
+    }
+    if (!why.empty()) {
+      if (in.family.empty()) throw CaseError("law '" + std::string(law.id) + "': " + why);
+      skipped[l] = why;
+      continue;
+    }
+    // AICc needs n - K - 1 > 0, K the parameters and, without uncertainties, the scatter.
+    const std::size_t needed = k + (weighted ? 2 : 3);
     if (points < needed)
-      throw CaseError(
-          in.data + ": " + std::to_string(points) + (points == 1 ? " point is" : " points are") +
-          " too few to fit " + std::to_string(k) + " parameter(s) of law '" + std::string(law->id) +
-          "'" + (weighted ? "" : " and the scatter") + "; at least " + std::to_string(needed));
+      throw CaseError(in.data + ": " + std::to_string(points) +
+                      (points == 1 ? " point is" : " points are") + " too few to fit " +
+                      std::to_string(k) + " parameter(s) of law '" + std::string(law.id) + "'" +
+                      (weighted ? "" : " and the scatter") + " and rank it by AICc; at least " +
+                      std::to_string(needed));
   }
   return out;
 }
@@ -260,6 +284,7 @@ void fit_laws(std::vector<LawFit>& fits, const std::function<void(LawFit&)>& fit
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
   for (std::size_t l = 0; l < fits.size(); ++l) {
+    if (!fits[l].failure.empty()) continue;  // skipped before fitting
     try {
       fit_one(fits[l]);
     } catch (const std::invalid_argument& e) {
@@ -322,7 +347,7 @@ void print_table(std::ostream& out, const FitInput& in, const DataReport& d,
   for (std::size_t k = 0; k < fits.size(); ++k) {
     const LawFit& f = fits[k];
     if (!f.failure.empty()) {
-      out << "\n-. " << f.law->id << "  no fit: " << f.failure << "\n";
+      out << "\n-. " << f.law->id << "  not fitted: " << f.failure << "\n";
       continue;
     }
     const fit::Result& r = f.result;
@@ -466,14 +491,15 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
   c.derived = [&pair](const ParamSpec& p) {
     return p.key == "yield_stress" ? pair.yield_stress > 0.0 : !p.default_text.empty();
   };
-  const auto free = checked_free(in, laws, c, data.points(), data.weighted());
+  std::vector<std::string> skipped;
+  const auto free = checked_free(in, laws, c, data.points(), data.weighted(), skipped);
   std::vector<ImpactOptions> options(laws.size());
   for (std::size_t l = 0; l < laws.size(); ++l) {
     const std::optional<TensionPolicy> tension = tension_from(in.tension, *laws[l]);
     if (!tension)
       throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
     options[l].tension = *tension;
-    fits.push_back({laws[l], free[l], {}, "", 0.0, {}, {}});
+    fits.push_back({laws[l], free[l], {}, skipped[l], 0.0, {}, {}});
   }
   fit_laws(
       fits,
@@ -551,9 +577,15 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     const std::string key = trimmed(s.substr(0, eq));
     if (key.empty() || eq == std::string::npos)
       throw CaseError("--set '" + quoted_text(s) + "': expected key=value");
-    const bool law_key = key.find('.') == std::string::npos;
-    overrides.push_back((law_key ? "contact." : "") + key + "=" + trimmed(s.substr(eq + 1)));
-    if (law_key) c.held.insert(key);
+    if (key == "contact.law")
+      throw CaseError("--set contact.law: the laws to fit are chosen by --laws or --family");
+    // A law parameter, given bare or in [contact]: held fixed, not fitted.
+    const std::string bare = key.starts_with("contact.") ? key.substr(8) : key;
+    bool law_key = key.find('.') == std::string::npos;
+    for (const LawEntry* law : laws) law_key = law_key || law->find_param(bare);
+    overrides.push_back((key.find('.') == std::string::npos ? "contact." : "") + key + "=" +
+                        trimmed(s.substr(eq + 1)));
+    if (law_key) c.held.insert(bare);
   }
   if (in.tension != "law") overrides.push_back("contact.tension=" + in.tension);
   const CaseConfig base = CaseConfig::load(in.case_path, overrides);
@@ -569,22 +601,27 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   std::vector<std::unique_ptr<fit::ChainModel>> models;
   const fit::ChainExtent extent = fit::chain_extent(base);
   record = read_chain_record(in.data, quantity, extent.beads, extent.duration, "--data");
+  if (record.time.front() < 0.0)
+    throw CaseError("--data '" + in.data + "': its first time, " +
+                    number_text(record.time.front()) +
+                    " s, is before the run starts (t = 0): the record's times are those of the "
+                    "case's run, which starts with the striker where the case puts it");
+  std::vector<std::string> skipped;
   const auto free =
-      checked_free(in, laws, c, record.beads.size() * record.time.size(), in.sigma > 0.0);
+      checked_free(in, laws, c, record.beads.size() * record.time.size(), in.sigma > 0.0, skipped);
   for (std::size_t l = 0; l < laws.size(); ++l) {
     std::vector<std::string> keys;
     for (const auto& p : free[l]) keys.push_back(p.key);
+    fits.push_back({laws[l], free[l], {}, skipped[l], 0.0, {}, {}});
+    models.push_back(std::make_unique<fit::ChainModel>(in.case_path, overrides,
+                                                       std::vector<std::string>{}, *laws[l], keys));
+    if (!skipped[l].empty()) continue;
     try {  // the case runs under the law, its parameters where the search starts
-      models.push_back(std::make_unique<fit::ChainModel>(
-          in.case_path, overrides, std::vector<std::string>{}, *laws[l], keys));
       models.back()->check(fit::first_start(free[l]));
     } catch (const CaseError& e) {
-      throw CaseError("law " + std::string(laws[l]->id) + ": " + e.what());
-    } catch (const std::invalid_argument& e) {  // no place to start
-      throw CaseError("law '" + std::string(laws[l]->id) + "': " + e.what() +
-                      " (--start key=value)");
+      if (in.family.empty()) throw CaseError("law " + std::string(laws[l]->id) + ": " + e.what());
+      fits.back().failure = e.what();
     }
-    fits.push_back({laws[l], free[l], {}, "", 0.0, {}, {}});
   }
   fit_laws(
       fits,
@@ -722,6 +759,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
           throw CaseError(std::string("--") + option +
                           " is for a chain's history (--case); impact data name their "
                           "quantities and uncertainties in their columns");
+    if (vm.count("free") && split(in.free, ',').empty())
+      throw CaseError("--free is empty: name the parameters to fit, or leave it out");
     const int threads = command_threads(vm);
     const std::vector<const LawEntry*> laws = chosen_laws(in);
     report = in.case_path.empty() ? fit_impacts(in, vm, laws, threads, impacts, fits)

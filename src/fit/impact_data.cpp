@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -115,21 +116,54 @@ void check_value(ImpactQuantity q, double value, double sigma, const std::string
 }  // namespace
 
 ImpactData read_impact_data(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw CaseError("--data: '" + quoted_text(path) + "' is a directory, not a CSV file");
   std::ifstream in(path);
   if (!in) throw CaseError("--data: cannot read '" + quoted_text(path) + "'");
   std::string line;
   int number = 0;
   std::vector<std::string> header;
+  char delimiter = ',';
   while (header.empty() && std::getline(in, line)) {
     ++number;
-    if (!trimmed(line).empty() && trimmed(line)[0] != '#') header = csv_cells(line);
+    // A byte-order mark is how some programs begin UTF-8 files; it is not part of the header.
+    if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
+    delimiter = csv_delimiter(line);
+    header = csv_cells(line, delimiter);
+  }
+  if (header.empty()) throw CaseError("--data: '" + quoted_text(path) + "' has no header line");
+  // A unit in the header may only say what the column's unit is: SI.
+  std::string first_measured;  // the first measured quantity: the unit of a bare `sigma`
+  for (const std::string& cell : header) {
+    const std::string name = name_and_unit(cell).first;
+    if (first_measured.empty() && name != "velocity" && name != "sigma" &&
+        !name.ends_with("_sigma"))
+      first_measured = name;
+  }
+  for (std::string& cell : header) {
+    const auto [name, unit] = name_and_unit(cell);
+    if (unit.empty()) continue;
+    const std::string base = name == "sigma"            ? first_measured
+                             : name.ends_with("_sigma") ? name.substr(0, name.size() - 6)
+                                                        : name;
+    const std::string si = base == "velocity"           ? "m/s"
+                           : base == "peak_force"       ? "N"
+                           : base == "contact_duration" ? "s"
+                           : base == "max_overlap"      ? "m"
+                                                        : "-";
+    if (unit != si)
+      throw CaseError(path + ":" + std::to_string(number) + ": column '" + quoted_text(cell) +
+                      "': impact data are in SI units, [" + si + "] for " + name);
+    cell = name;
   }
   ImpactData d;
   const Columns c = read_header(header, path + ":" + std::to_string(number), d);
   while (std::getline(in, line)) {
     ++number;
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
-    const auto cells = csv_cells(line);
+    const auto cells = csv_cells(line, delimiter);
     const std::string at = path + ":" + std::to_string(number);
     if (cells.size() != header.size())
       throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +

@@ -256,7 +256,10 @@ Result solve(const Problem& problem, const Options& options) {
       r.values = x;
     }
   }
-  if (r.values.empty()) throw std::runtime_error("no start of the search reached a usable fit");
+  if (r.values.empty())
+    throw std::runtime_error(
+        "no start of the search reached a point where the model could be evaluated (its "
+        "impacts never end, or its runs fail, wherever the search went)");
   r.residuals.assign(n, nan);
   problem.residuals(r.values, r.residuals);
   r.rss = 0.0;

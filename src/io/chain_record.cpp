@@ -28,8 +28,6 @@ std::vector<std::string> csv_cells(const std::string& line, char delimiter) {
   }
 }
 
-namespace {
-
 // The delimiter of a CSV file, from its header line: a comma, or else a semicolon or a tab
 // (as spreadsheets in many locales write), whichever the line holds; a comma if none.
 char csv_delimiter(const std::string& header) {
@@ -51,6 +49,8 @@ std::pair<std::string, std::string> name_and_unit(const std::string& cell) {
   }
   return {cell, ""};
 }
+
+namespace {
 
 bool is_number(const std::string& cell) {
   std::size_t used = 0;

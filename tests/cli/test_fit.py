@@ -66,6 +66,25 @@ class Fit(unittest.TestCase):
         self.assertGreater(p["high"], 4e8)
         self.assertAlmostEqual(sum(law["weight"] for law in result["laws"]), 1.0, places=12)
 
+    def test_a_whole_family(self):
+        # Every hysteresis law on restitution data: those that need a start nobody gave are
+        # listed as not fitted, after the others, which are ranked.
+        data = synthetic(self.tmp, "hunt_crossley", {"restitution": 0.7}, seed=7,
+                         name="family.csv")
+        r = fit("--data", data, "--family", "hysteresis", "--json", *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        laws = json.loads(r.stdout)["laws"]
+        fitted = [law for law in laws if law["rank"] is not None]
+        skipped = [law for law in laws if law["rank"] is None]
+        self.assertGreater(len(fitted), 15)
+        self.assertEqual(laws[:len(fitted)], fitted)
+        self.assertIn("khulief_shabana", [law["law"] for law in skipped])
+        for law in skipped:
+            self.assertIn("failure", law)
+        table = fit("--data", data, "--family", "hysteresis", *STEEL_ON_WALL)
+        self.assertIn("-. khulief_shabana  not fitted: parameter 'stiffness' has an unbounded "
+                      "range and no default: give it a start (--start key=value)", table.stdout)
+
     def test_hysteresis_restitution_is_recovered(self):
         data = synthetic(self.tmp, "hunt_crossley", {"restitution": 0.7}, seed=2, name="hc.csv")
         r = fit("--data", data, "--laws", "hunt_crossley", "--json", *STEEL_ON_WALL)
@@ -224,6 +243,8 @@ class Fit(unittest.TestCase):
             (["--laws", "thornton_1997"], "give it a start"),
             (["--set", "chain.count=5"], "names bead 7: allowed 0 to 4"),
             (["--free", "eta1"], "'eta1' is a parameter of none of the laws"),
+            (["--set", "contact.restitution=0.5"], "law 'hunt_crossley': it has no parameter"),
+            (["--set", "contact.law=tsuji"], "the laws to fit are chosen by --laws or --family"),
         ]:
             with self.subTest(text):
                 command = ["--case", case, "--data", record] + args
@@ -232,6 +253,13 @@ class Fit(unittest.TestCase):
                 r = fit(*command)
                 self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
                 self.assertIn(text, r.stderr)
+        early = os.path.join(self.tmp, "early.csv")
+        with open(early, "w") as f:
+            f.write("time [us],bead0 [m/s]\n-30,0\n-20,0\n10,0.1\n20,0.5\n")
+        r = fit("--case", case, "--data", early, "--laws", "hunt_crossley")
+        self.assertEqual(r.returncode, 2)
+        self.assertRegex(r.stderr,
+                         r"its first time, -(3e-05|2\.99+7e-05) s, is before the run starts")
         r = fit("--data", record, "--laws", "hunt_crossley", "--quantity", "velocity",
                 *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 2)
@@ -278,19 +306,42 @@ class Fit(unittest.TestCase):
             with open(path, "w") as f:
                 f.write(text)
             return path
-        # With uncertainties, as many points as parameters: fitted, no degree of freedom left.
-        one = written("one.csv", "velocity,restitution,sigma\n1,0.8,0.01\n")
-        r = fit("--data", one, "--laws", "hunt_crossley", "--json", *STEEL_ON_WALL)
+        # AICc needs two points more than parameters with uncertainties, three without.
+        three = written("three.csv", "velocity,restitution,sigma\n1,0.8,0.01\n2,0.79,0.01\n"
+                        "3,0.81,0.01\n")
+        r = fit("--data", three, "--laws", "hunt_crossley", "--json", *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(json.loads(r.stdout)["points"], 1)
+        self.assertEqual(json.loads(r.stdout)["points"], 3)
+        one = written("one.csv", "velocity,restitution,sigma\n1,0.8,0.01\n")
+        # A header with a byte-order mark, semicolons, SI units and CRLF line ends.
+        spreadsheet = written("sheet.csv", "\ufeffvelocity [m/s];restitution [-];sigma\r\n"
+                              "1;0.8;0.01\r\n2;0.79;0.01\r\n3;0.81;0.01\r\n")
+        sheet = fit("--data", spreadsheet, "--laws", "hunt_crossley", "--json", *STEEL_ON_WALL)
+        self.assertEqual(sheet.returncode, 0, sheet.stderr)
+        self.assertEqual(json.loads(sheet.stdout)["laws"], json.loads(r.stdout)["laws"])
+        millimetres = written("mm.csv", "velocity [mm/s],restitution\n1,0.8\n")
         empty = written("empty.csv", "velocity,restitution\n")
         above = written("above.csv", "velocity,restitution\n1,0.8\n2,1.3\n3,0.65\n")
         unweighted = written("unweighted.csv", "velocity,restitution,peak_force\n1,0.8,300\n")
         orphan = written("orphan.csv", "velocity,restitution,peak_force_sigma\n1,0.8,3\n")
         for args, text in [
             (["--data", empty, "--laws", "hunt_crossley"], "column 'restitution' has no values"),
-            (["--data", one, "--laws", "tsuji,anagnostopoulos", "--start", "stiffness=1e7"],
-             "1 point is too few to fit 2 parameter(s) of law 'anagnostopoulos'; at least 2"),
+            (["--data", one, "--laws", "tsuji"],
+             "1 point is too few to fit 1 parameter(s) of law 'tsuji' and rank it by AICc; "
+             "at least 3"),
+            (["--data", three, "--laws", "tsuji,anagnostopoulos", "--start", "stiffness=1e7"],
+             "3 points are too few to fit 2 parameter(s) of law 'anagnostopoulos' and rank it"),
+            (["--data", millimetres, "--laws", "tsuji"],
+             "column 'velocity [mm/s]': impact data are in SI units, [m/s] for velocity"),
+            (["--data", self.tmp, "--laws", "tsuji"], "is a directory, not a CSV file"),
+            (["--data", three, "--laws", "tsuji,tsuji"], "--laws: 'tsuji' is named twice"),
+            (["--data", three, "--laws", "tsuji", "--free", "restitution,restitution"],
+             "--free: 'restitution' is named twice"),
+            (["--data", three, "--laws", "tsuji", "--start", "restitution=0.5", "--start",
+              "restitution=0.7"], "--start restitution: given twice"),
+            (["--data", three, "--laws", "tsuji,thornton_1997", "--free", "yield_stress",
+              "--start", "yield_stress=2e8"],
+             "law 'tsuji': it has none of the parameters of --free yield_stress"),
             (["--data", above, "--laws", "hunt_crossley"],
              "above.csv:3: restitution: a restitution of 1.3 is above 1"),
             (["--data", unweighted, "--laws", "hunt_crossley"],

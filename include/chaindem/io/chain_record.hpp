@@ -5,6 +5,7 @@
 // SI. Read by `chaindem compare --reference-data` and `chaindem fit --case`.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace chaindem {
@@ -28,5 +29,12 @@ ChainRecord read_chain_record(const std::string& path, RecordQuantity quantity, 
 /// One line of a CSV file, split at `delimiter`; each cell without the spaces around it. Empty
 /// cells are kept: they are errors of the file, to be reported at their column.
 std::vector<std::string> csv_cells(const std::string& line, char delimiter = ',');
+
+/// The delimiter of a CSV file, from its header line: a comma, or else a semicolon or a tab (as
+/// spreadsheets in many locales write), whichever the line holds; a comma if none.
+char csv_delimiter(const std::string& header);
+
+/// A header cell "name [unit]" or "name (unit)": the name and the unit ("" if none).
+std::pair<std::string, std::string> name_and_unit(const std::string& cell);
 
 }  // namespace chaindem
