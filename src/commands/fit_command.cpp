@@ -51,6 +51,8 @@ struct FitInput {
   unsigned seed = 1;
   double confidence = 0.95;
   double sigma = 0.0;  // chain records: the uncertainty of every value (0: none given)
+  int bootstrap = 0;   // refits of the residual bootstrap (0: none)
+  int block = 0;       // its block length (0: automatic)
   bool json = false;
 };
 
@@ -271,7 +273,23 @@ struct LawFit {
   double weight = 0.0;  // Akaike weight among the laws
   std::vector<double> curve_x;
   std::vector<std::vector<double>> curve;  // per series, at curve_x
+  int refits = 0;                          // bootstrap refits that converged
+  std::size_t block = 0;                   // bootstrap block length
 };
+
+// With --bootstrap, the intervals of `f` are its bootstrap's: residuals resampled in blocks
+// that stay within each of `sequences` (a series of impacts, a bead's record), of --block
+// points, else of one for independent points and from the residuals' correlation for a
+// `time_series`.
+void bootstrap_intervals(const FitInput& in, const fit::Problem& problem, LawFit& f,
+                         const std::vector<std::size_t>& sequences, bool time_series) {
+  if (in.bootstrap == 0) return;
+  f.block = in.block > 0  ? std::size_t(in.block)
+            : time_series ? fit::suggested_block(f.result.residuals, sequences)
+                          : 1;
+  f.result.intervals = fit::bootstrap(problem, f.result, in.confidence,
+                                      {in.bootstrap, f.block, sequences, in.seed}, &f.refits);
+}
 
 // Fits every law, `threads` at a time (each fit is independent and seeded: the results do not
 // depend on the thread count); a line on `progress` as each ends. Throws CaseError for a start a
@@ -358,6 +376,9 @@ void print_table(std::ostream& out, const FitInput& in, const DataReport& d,
         << (d.weighted ? "chi2/dof " : "RMS residual ")
         << (d.weighted ? r.rss / std::max(1.0, double(r.points) - double(r.parameters)) : rmse)
         << "\n";
+    if (in.bootstrap > 0)
+      out << "   bootstrap: " << f.refits << " of " << in.bootstrap << " refits, blocks of "
+          << f.block << "\n";
     for (std::size_t j = 0; j < f.free.size(); ++j) {
       const std::string unit = f.free[j].unit == "-" ? "" : " " + f.free[j].unit;
       out << "   " << f.free[j].key << " = " << r.values[j];
@@ -385,8 +406,11 @@ void print_json(std::ostream& out, const FitInput& in, const DataReport& d,
     out << ", \"rank\": " << k + 1 << ", \"aicc\": " << json_number(r.aicc)
         << ", \"delta_aicc\": " << json_number(r.aicc - best)
         << ", \"weight\": " << json_number(f.weight) << ", \"bic\": " << json_number(r.bic)
-        << ", \"rss\": " << json_number(r.rss) << ", \"scale\": " << json_number(r.scale)
-        << ", \"parameters\": [";
+        << ", \"rss\": " << json_number(r.rss) << ", \"scale\": " << json_number(r.scale);
+    if (in.bootstrap > 0)
+      out << ", \"bootstrap\": {\"samples\": " << in.bootstrap << ", \"refits\": " << f.refits
+          << ", \"block\": " << f.block << "}";
+    out << ", \"parameters\": [";
     for (std::size_t j = 0; j < f.free.size(); ++j)
       out << (j ? ", " : "") << "{\"key\": \"" << f.free[j].key << "\", \"unit\": \""
           << f.free[j].unit << "\", \"value\": " << json_number(r.values[j])
@@ -437,6 +461,13 @@ void write_fit_file(const std::string& path, const FitInput& in, const DataRepor
           {"scale", r.scale}};
       for (const auto& [name, value] : scalars)
         attr_numbers<double>(g.get(), name, {value}, H5T_NATIVE_DOUBLE);
+      if (in.bootstrap > 0) {
+        attr_numbers<double>(g.get(), "bootstrap_samples", {double(in.bootstrap)},
+                             H5T_NATIVE_DOUBLE);
+        attr_numbers<double>(g.get(), "bootstrap_refits", {double(fitted.refits)},
+                             H5T_NATIVE_DOUBLE);
+        attr_numbers<double>(g.get(), "bootstrap_block", {double(fitted.block)}, H5T_NATIVE_DOUBLE);
+      }
       std::vector<std::string> keys, units, methods;
       std::vector<double> low, high;
       for (std::size_t j = 0; j < fitted.free.size(); ++j) {
@@ -511,8 +542,13 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
         std::vector<std::string> keys;
         for (const auto& p : f.free) keys.push_back(p.key);
         const fit::ImpactModel model(*f.law, pair, options[l], fixed, keys);
-        f.result = fit::solve(fit::impact_problem(model, data, f.free),
-                              {in.search_starts, in.seed, in.confidence});
+        const fit::Problem problem = fit::impact_problem(model, data, f.free);
+        f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
+        std::vector<std::size_t> sequences;  // the measured values of each quantity
+        for (const auto& r : fit::residuals_by_series(data, f.result.residuals))
+          sequences.push_back(std::size_t(
+              std::count_if(r.begin(), r.end(), [](double x) { return std::isfinite(x); })));
+        bootstrap_intervals(in, problem, f, sequences, false);
         if (!in.output.empty()) {  // the fitted law over the data's velocities
           const auto [slow, fast] = std::minmax_element(data.velocity.begin(), data.velocity.end());
           for (int i = 0; i < 100; ++i)
@@ -627,8 +663,11 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
       fits,
       [&](LawFit& f) {
         const fit::ChainModel& model = *models[std::size_t(&f - fits.data())];
-        f.result = fit::solve(fit::chain_problem(model, record, f.free, in.sigma),
-                              {in.search_starts, in.seed, in.confidence});
+        const fit::Problem problem = fit::chain_problem(model, record, f.free, in.sigma);
+        f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
+        bootstrap_intervals(in, problem, f,
+                            std::vector<std::size_t>(record.beads.size(), record.time.size()),
+                            true);
         f.curve_x = record.time;
         if (!model.predict(f.result.values, record, f.curve))
           f.curve.assign(record.beads.size(), std::vector<double>(f.curve_x.size(), std::nan("")));
@@ -709,6 +748,11 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "estimated from the residuals)")("tension", po::value(&in.tension),
                                        "law | clamp | allow (default: each law's policy)")(
       "starts", po::value(&in.search_starts), "starts of the search per law: 1 to 100 (default 8)")(
+      "bootstrap", po::value(&in.bootstrap),
+      "intervals from this many refits to resampled residuals instead: 100 to 100000 (default: "
+      "none)")("block", po::value(&in.block),
+               "with --bootstrap: residuals resampled in blocks of this many consecutive points "
+               "(default: 1 for impacts; from the residuals' correlation for a chain)")(
       "seed", po::value(&in.seed), "of the random starts (default 1)")(
       "confidence", po::value(&in.confidence), "of the intervals: 0.5 to 0.999 (default 0.95)")(
       "threads", po::value<int>(), "laws fitted at once (default OMP_NUM_THREADS or all cores)")(
@@ -750,6 +794,13 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (in.search_starts < 1 || in.search_starts > 100)
       throw CaseError("--starts: " + std::to_string(in.search_starts) +
                       " is out of range: allowed 1 to 100");
+    if (in.bootstrap != 0 && (in.bootstrap < 100 || in.bootstrap > 100000))
+      throw CaseError("--bootstrap: " + std::to_string(in.bootstrap) +
+                      " is out of range: allowed 100 to 100000 refits (0: none)");
+    if (vm.count("block") && in.bootstrap == 0)
+      throw CaseError("--block is the block length of --bootstrap, which is not given");
+    if (vm.count("block") && in.block < 1)
+      throw CaseError("--block: " + std::to_string(in.block) + " is out of range: allowed >= 1");
     if (!(in.confidence >= 0.5 && in.confidence <= 0.999))
       throw CaseError("--confidence: " + number_text(in.confidence) +
                       " is out of range: allowed 0.5 to 0.999");

@@ -301,4 +301,87 @@ Result solve(const Problem& problem, const Options& options) {
   return r;
 }
 
+std::size_t suggested_block(const std::vector<double>& residuals,
+                            const std::vector<std::size_t>& sequences) {
+  const std::vector<std::size_t> lengths =
+      sequences.empty() ? std::vector<std::size_t>{residuals.size()} : sequences;
+  double lag0 = 0.0, lag1 = 0.0;
+  std::size_t first = 0, shortest = residuals.size();
+  for (const std::size_t length : lengths) {
+    double mean = 0.0;
+    for (std::size_t i = first; i < first + length; ++i) mean += residuals.at(i) / double(length);
+    for (std::size_t i = first; i < first + length; ++i) {
+      lag0 += (residuals[i] - mean) * (residuals[i] - mean);
+      if (i + 1 < first + length) lag1 += (residuals[i] - mean) * (residuals[i + 1] - mean);
+    }
+    first += length;
+    shortest = std::min(shortest, length);
+  }
+  const double rho = lag0 > 0.0 ? std::clamp(lag1 / lag0, 0.0, 0.99) : 0.0;
+  const double block = std::ceil(2.0 * (1.0 + rho) / (1.0 - rho));
+  return std::max<std::size_t>(1, std::min(std::size_t(block), shortest / 4));
+}
+
+std::vector<Interval> bootstrap(const Problem& problem, const Result& best, double confidence,
+                                const BootstrapOptions& options, int* refits) {
+  const std::size_t n = problem.residual_count, k = problem.parameters.size();
+  // The blocks that may be drawn: every run of `block` consecutive residuals within one
+  // sequence (a sequence shorter than a block is one block).
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // first residual, length
+  std::size_t first = 0;
+  for (const std::size_t length :
+       options.sequences.empty() ? std::vector<std::size_t>{n} : options.sequences) {
+    const std::size_t b = std::max<std::size_t>(1, std::min(options.block, length));
+    for (std::size_t i = 0; i + b <= length; ++i) blocks.emplace_back(first + i, b);
+    first += length;
+  }
+  if (first != n || blocks.empty())
+    throw std::invalid_argument("bootstrap: the sequences do not add up to the residuals");
+  // Fitted residuals scatter less than the errors they stand for (the fit absorbs k of the n
+  // degrees of freedom): drawn ones are scaled up by sqrt(n / (n - k)).
+  const double inflation = n > k ? std::sqrt(double(n) / double(n - k)) : 1.0;
+  std::mt19937_64 random(options.seed);
+  std::uniform_int_distribution<std::size_t> pick(0, blocks.size() - 1);
+  std::vector<std::vector<double>> values(k);
+  int converged = 0;
+  for (int s = 0; s < options.samples; ++s) {
+    std::vector<double> drawn;
+    while (drawn.size() < n) {
+      const auto [from, length] = blocks[pick(random)];
+      drawn.insert(drawn.end(), best.residuals.begin() + std::ptrdiff_t(from),
+                   best.residuals.begin() + std::ptrdiff_t(from + length));
+    }
+    drawn.resize(n);
+    Problem resampled = problem;
+    resampled.residuals = [&problem, &best, drawn, inflation](const std::vector<double>& theta,
+                                                              std::vector<double>& r) {
+      if (!problem.residuals(theta, r)) return false;
+      for (std::size_t i = 0; i < r.size(); ++i) r[i] += inflation * drawn[i] - best.residuals[i];
+      return true;
+    };
+    std::vector<double> x = best.values;
+    if (std::isnan(local_fit(resampled, x))) continue;
+    ++converged;
+    for (std::size_t j = 0; j < k; ++j) values[j].push_back(x[j]);
+  }
+  if (refits) *refits = converged;
+  std::vector<Interval> out;
+  for (std::vector<double>& v : values) {
+    if (v.size() < 10) {
+      out.push_back({nan, nan, "bootstrap"});
+      continue;
+    }
+    std::sort(v.begin(), v.end());
+    // The empirical quantile at p, interpolated between order statistics.
+    auto quantile = [&v](double p) {
+      const double at = p * double(v.size() - 1);
+      const auto below = std::size_t(std::floor(at));
+      const std::size_t above = std::min(below + 1, v.size() - 1);
+      return v[below] + (at - double(below)) * (v[above] - v[below]);
+    };
+    out.push_back({quantile(0.5 - confidence / 2), quantile(0.5 + confidence / 2), "bootstrap"});
+  }
+  return out;
+}
+
 }  // namespace chaindem::fit

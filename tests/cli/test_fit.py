@@ -177,9 +177,10 @@ class Fit(unittest.TestCase):
                             "fit", out, "-o", image], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    def chain_record(self, name, beads, noise=0.01, seed=6):
+    def chain_record(self, name, beads, noise=0.01, seed=6, phi=0.0):
         """Bead velocities of cases/default.ini run under hunt_crossley (c_r 0.8), every fourth
-        output frame (7.6 us), with `noise` m/s of Gaussian noise."""
+        output frame (7.6 us), with `noise` m/s of Gaussian noise, correlated from one time to
+        the next as an AR(1) sequence of coefficient `phi` (0: independent)."""
         import h5py
         run = os.path.join(self.tmp, name + ".h5")
         subprocess.run([CHAINDEM, "run", os.path.join(SOURCE, "cases", "default.ini"), "--set",
@@ -189,14 +190,37 @@ class Fit(unittest.TestCase):
             v = f["particles/chain/velocity/value"][()][::4, :, 0]
             t = f["particles/chain/velocity/time"][()][::4]
         random = np.random.default_rng(seed)
+        e = noise * random.standard_normal((len(t), len(beads)))
+        for k in range(1, len(t)):
+            e[k] = phi * e[k - 1] + np.sqrt(1 - phi ** 2) * e[k]
         path = os.path.join(self.tmp, name + ".csv")
         with open(path, "w") as f:
             f.write("time [us]," + ",".join(f"bead{b} [mm/s]" for b in beads) + "\n")
             for k in range(len(t)):
                 f.write(repr(t[k] * 1e6) + "," + ",".join(
-                    repr(1e3 * (v[k, 1 + b] + noise * random.standard_normal())) for b in beads)
-                    + "\n")
+                    repr(1e3 * (v[k, 1 + b] + e[k, i])) for i, b in enumerate(beads)) + "\n")
         return path
+
+    def test_chain_bootstrap_with_correlated_noise(self):
+        # Noise that lasts several samples (AR(1), 0.9): the covariance interval, which takes
+        # every sample as independent, is too narrow; the block bootstrap's is wider and holds
+        # the generating restitution.
+        record = self.chain_record("correlated", [0, 7, 19], noise=0.02, seed=8, phi=0.9)
+        case = os.path.join(SOURCE, "cases", "default.ini")
+        args = ["--case", case, "--data", record, "--laws", "hunt_crossley", "--sigma", "0.02",
+                "--starts", "1", "--json"]
+        plain = json.loads(fit(*args).stdout)["laws"][0]
+        r = fit(*args, "--bootstrap", "100")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        booted = json.loads(r.stdout)["laws"][0]
+        self.assertEqual(booted["bootstrap"]["refits"], 100)
+        self.assertGreater(booted["bootstrap"]["block"], 5)  # from the residuals' correlation
+        p, q = plain["parameters"][0], booted["parameters"][0]
+        self.assertEqual(q["interval"], "bootstrap")
+        self.assertEqual(p["value"], q["value"])
+        self.assertGreater(q["high"] - q["low"], 1.5 * (p["high"] - p["low"]))
+        self.assertLess(q["low"], 0.8)
+        self.assertGreater(q["high"], 0.8)
 
     def test_chain_history(self):
         # A 20-bead record of every bead: the generating law first, its restitution within its
@@ -334,6 +358,10 @@ class Fit(unittest.TestCase):
             (["--data", millimetres, "--laws", "tsuji"],
              "column 'velocity [mm/s]': impact data are in SI units, [m/s] for velocity"),
             (["--data", self.tmp, "--laws", "tsuji"], "is a directory, not a CSV file"),
+            (["--data", three, "--laws", "tsuji", "--bootstrap", "10"],
+             "--bootstrap: 10 is out of range: allowed 100 to 100000 refits (0: none)"),
+            (["--data", three, "--laws", "tsuji", "--block", "3"],
+             "--block is the block length of --bootstrap, which is not given"),
             (["--data", three, "--laws", "tsuji,tsuji"], "--laws: 'tsuji' is named twice"),
             (["--data", three, "--laws", "tsuji", "--free", "restitution,restitution"],
              "--free: 'restitution' is named twice"),

@@ -46,9 +46,10 @@ struct Options {
   double confidence = 0.95;
 };
 
-/// A confidence interval and how it was obtained: "covariance" (estimate +- t SE) or
-/// "profile" (where the profile likelihood ratio reaches its quantile; an end at a bound of
-/// the parameter's range means the data do not bound it there).
+/// A confidence interval and how it was obtained: "covariance" (estimate +- t SE), "profile"
+/// (where the profile likelihood ratio reaches its quantile; an end at a bound of the
+/// parameter's range means the data do not bound it there) or "bootstrap" (percentiles of
+/// refits to resampled residuals, bootstrap()).
 struct Interval {
   double low = 0.0, high = 0.0;
   std::string method;
@@ -73,6 +74,34 @@ struct Result {
 /// logarithm for a range of decades). Throws std::invalid_argument for a parameter with neither
 /// a start nor a bounded range.
 std::vector<double> first_start(const std::vector<FreeParameter>& parameters);
+
+/// Residual bootstrap: how many refits, and how the residuals are resampled.
+struct BootstrapOptions {
+  int samples = 0;  ///< refits; 0: none
+  /// Consecutive residuals resampled together (a moving-block bootstrap): 1 for independent
+  /// points; longer for residuals correlated along a sequence (a time series), so that each
+  /// resample keeps their correlation over that length.
+  std::size_t block = 1;
+  /// Lengths of the sequences the residuals form, in order (their sum is the problem's
+  /// residual count); a block never spans two. Empty: one sequence.
+  std::vector<std::size_t> sequences;
+  std::uint64_t seed = 1;
+};
+
+/// Percentile intervals at `confidence` of each parameter from `options.samples` refits of
+/// `problem`, each to the best fit's prediction plus the best fit's residuals resampled in
+/// blocks (r*(theta) = r(theta) - r(best) + e*, e* the resampled residuals scaled by
+/// sqrt(n / (n - k)), since fitted residuals scatter less than the errors), each refit started
+/// at the best fit. `refits` (if given) receives how many of the samples converged; with fewer
+/// than ten, the intervals are NaN.
+std::vector<Interval> bootstrap(const Problem& problem, const Result& best, double confidence,
+                                const BootstrapOptions& options, int* refits = nullptr);
+
+/// A block length for bootstrap() that keeps the residuals' correlation: twice their
+/// correlation length (1 + rho) / (1 - rho), rho their lag-one autocorrelation pooled over the
+/// `sequences` (empty: one), at least 1 and at most a quarter of the shortest sequence.
+std::size_t suggested_block(const std::vector<double>& residuals,
+                            const std::vector<std::size_t>& sequences);
 
 /// Fits `problem`. Throws std::invalid_argument when a parameter has no finite place to start
 /// (an unbounded range and no start), std::runtime_error when no start converges.

@@ -203,6 +203,7 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         confidence: Optional[float] = None, output_file: Optional[PathLike] = None,
         case: Optional[PathLike] = None, quantity: Optional[str] = None,
         sigma: Optional[float] = None, threads: Optional[int] = None,
+        bootstrap: Optional[int] = None, block: Optional[int] = None,
         **bodies: Any) -> dict[str, Any]:
     """Fits laws to measured binary impacts, or to the measured history of a chain, as `chaindem
     fit` does (docs/fit.md): each law's free parameters with their intervals, the laws ranked by
@@ -216,7 +217,9 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
     laws', {"restitution": (0.5, 0.9)}; fixed: parameters held (--set). bodies: as collide()
     takes them (radius=, youngs_modulus=, poisson_ratio=, density=, wall=True, mass=, ...).
     output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit). threads: laws fitted
-    at once.
+    at once. bootstrap: intervals from this many refits to resampled residuals instead, in
+    blocks of `block` consecutive points (default: 1 for impacts, from the residuals'
+    correlation for a chain).
 
     A chain instead: case, its case file, and data its record, a CSV file or its columns,
     {"time": [...], "bead7": [...], ...} (as `compare --reference-data` reads them); quantity,
@@ -273,6 +276,8 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
                              "seed": require_int("seed", seed), "confidence": confidence,
                              "output": kept, "quantity": quantity, "sigma": sigma,
                              "threads": require_int("threads", threads),
+                             "bootstrap": require_int("bootstrap", bootstrap),
+                             "block": require_int("block", block),
                              "case": None if case is None else os.fspath(case)})
         args += option_args(bodies)
         result = __import__("json").loads(command("fit", args, origins=origins))
