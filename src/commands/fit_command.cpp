@@ -829,10 +829,27 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "chaindem fit: error: " << e.what() << "\n";
     return 1;
   }
+  // A best fit at an end of --bounds: the data call for a value the bounds exclude.
+  bool excluded_by_bounds = false;
+  for (LawFit& f : fits) {
+    if (!f.failure.empty()) continue;
+    for (const std::string& text : in.bounds) {
+      const std::string key = trimmed(text.substr(0, text.find('=')));
+      for (std::size_t j = 0; j < f.free.size(); ++j) {
+        const double v = f.result.values[j], lo = f.free[j].lower, hi = f.free[j].upper;
+        if (f.free[j].key != key || !(std::min(v - lo, hi - v) <= 1e-6 * (hi - lo))) continue;
+        f.failure = "its best fit, " + key + " = " + number_text(v) +
+                    ", lies at an end of --bounds " + key + "=" + number_text(lo) + ":" +
+                    number_text(hi) + ": the data call for a value the bounds exclude; widen them";
+        excluded_by_bounds = true;
+      }
+    }
+  }
   rank(fits);
   if (!fits.front().failure.empty()) {
-    err << "chaindem fit: error: no law was fitted: " << fits.front().failure << "\n";
-    return 1;
+    err << "chaindem fit: " << (excluded_by_bounds ? "invalid input" : "error")
+        << ": no law was fitted: " << fits.front().failure << "\n";
+    return excluded_by_bounds ? 2 : 1;
   }
   if (!in.output.empty()) try {
       write_fit_file(in.output, in, report, fits);

@@ -158,12 +158,18 @@ class Fit(unittest.TestCase):
         p = result["laws"][0]["parameters"][0]
         self.assertLess(p["low"], 0.6)
         self.assertGreater(p["high"], 0.6)
-        # --bounds narrows the search: an interval cannot leave it.
-        r = fit("--data", path, "--laws", "hunt_crossley", "--bounds", "restitution=0.3:0.59",
+        # --bounds narrows the search; bounds that exclude what the data call for are refused.
+        r = fit("--data", path, "--laws", "hunt_crossley", "--bounds", "restitution=0.5:0.65",
                 "--json", *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 0, r.stderr)
         p = json.loads(r.stdout)["laws"][0]["parameters"][0]
-        self.assertLessEqual(p["high"], 0.59)
+        self.assertGreaterEqual(p["low"], 0.5)
+        self.assertLessEqual(p["high"], 0.65)
+        r = fit("--data", path, "--laws", "hunt_crossley", "--bounds", "restitution=0.3:0.55",
+                *STEEL_ON_WALL)
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertIn("lies at an end of --bounds restitution=0.3:0.55: the data call for a "
+                      "value the bounds exclude", r.stderr)
         out = os.path.join(self.tmp, "three.h5")
         r = fit("--data", path, "--laws", "tsuji,hunt_crossley", "-o", out, *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 0, r.stderr)
