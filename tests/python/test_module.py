@@ -574,6 +574,9 @@ def test_fit_equals_the_command_line(tmp_path):
                           np.array(theirs["residuals"]["restitution"]))
     from chaindem.post import load_fit
     assert load_fit(str(tmp_path / "fit.h5")).laws[0].law == "hunt_crossley"
+    booted = chaindem.fit(data, ["hunt_crossley"], bootstrap=100, **body)["laws"][0]
+    assert booted["bootstrap"] == {"samples": 100, "refits": 100, "block": 1}
+    assert booted["parameters"][0]["interval"] == "bootstrap"
     with pytest.raises(chaindem.InputError, match="unknown column 'restitutoin'"):
         chaindem.fit({"velocity": v, "restitutoin": e}, ["hunt_crossley"], **body)
     with pytest.raises(TypeError, match="did you mean 'radius'"):
