@@ -768,7 +768,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
            "       chaindem fit --case CASE.ini --data RECORD.csv (--laws ... | --family ...)\n"
            "         [--quantity velocity|force] [--sigma S] ...\n"
            "BODIES as for `chaindem collide`: --radius R --youngs-modulus E --poisson-ratio NU\n"
-           "--density RHO [--wall], or --mass M [--mass2 M2 | --wall] --stiffness K.\n\n"
+           "--density RHO [--wall], or --mass M [--mass2 M2 | --wall] --set stiffness=K.\n\n"
            "Fits each law's free parameters to measured binary impacts (restitution, peak force,\n"
            "contact duration or largest overlap against impact velocity), or to the measured\n"
            "history of a chain (bead velocities or contact forces over time), with confidence\n"
