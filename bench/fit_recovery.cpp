@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
     for (std::size_t c = 0; c < all.size(); ++c)
       if (c != i && o.wins[c])
         others += (others.empty() ? "" : ", ") + all[c].law + " " + std::to_string(o.wins[c]);
+    if (o.unfitted)
+      others += (others.empty() ? "" : ", ") + std::string("its own law not fitted ") +
+                std::to_string(o.unfitted);
     for (std::size_t j = 0; j < all[i].keys.size(); ++j)
       std::printf(
           "| %s | %s | %g | %d of %d | %s | %s | %s |\n", j ? "" : all[i].law.c_str(),

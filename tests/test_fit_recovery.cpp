@@ -19,6 +19,7 @@ TEST_P(FitRecovery, IntervalsHoldTheTruthAndTheRankingPicksTheLaw) {
   for (std::size_t j = 0; j < g.keys.size(); ++j)  // 95 %: 5.7 expected; 4 or fewer: p < 0.003
     EXPECT_GE(o.covered[j], draws - 1) << g.law << " " << g.keys[j];
   EXPECT_EQ(o.ranked_first, draws) << g.law;
+  EXPECT_EQ(o.unfitted, 0) << g.law;
 }
 
 INSTANTIATE_TEST_SUITE_P(FiveFamilies, FitRecovery, ::testing::Range<std::size_t>(0, 5),

@@ -99,6 +99,7 @@ struct Outcome {
   std::vector<int> covered;  ///< per parameter of the generator: intervals holding the truth
   int ranked_first = 0;      ///< draws where the generator has the lowest AICc of the five
   std::vector<int> wins;     ///< per generator: draws it ranked first
+  int unfitted = 0;          ///< draws the generating law could not be fitted to (none missed)
   double seconds = 0.0;      ///< of all fits
 };
 
@@ -115,7 +116,7 @@ inline Outcome run(std::size_t index, int draws, std::uint64_t seed, int starts 
   std::mt19937_64 random(seed);
   for (int k = 0; k < draws; ++k) {
     const ImpactData d = draw(g, random);
-    std::size_t best = 0;
+    std::size_t best = all.size();  // none yet
     double best_aicc = std::numeric_limits<double>::infinity();
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t c = 0; c < all.size(); ++c) {
@@ -123,6 +124,7 @@ inline Outcome run(std::size_t index, int draws, std::uint64_t seed, int starts 
       try {
         r = solve(impact_problem(models[c], d, parameters_of(all[c])), {starts, 1, 0.95});
       } catch (const std::runtime_error&) {
+        out.unfitted += c == index;
         continue;  // no usable fit: this law is not a candidate for the draw
       }
       if (r.aicc < best_aicc) best_aicc = r.aicc, best = c;
@@ -131,7 +133,7 @@ inline Outcome run(std::size_t index, int draws, std::uint64_t seed, int starts 
           out.covered[j] += r.intervals[j].low <= g.truth[j] && g.truth[j] <= r.intervals[j].high;
     }
     out.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    ++out.wins[best];
+    if (best < all.size()) ++out.wins[best];
     out.ranked_first += best == index;
     ++out.draws;
   }

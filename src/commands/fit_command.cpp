@@ -200,8 +200,19 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
   return free;
 }
 
-// Every key of --free is some law's parameter, every key of --bounds is fitted in some law.
+// Every key of --free, --start and --set (a law parameter's) is some law's parameter, every key
+// of --bounds is fitted in some law.
 void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, const FreeChoice& c) {
+  std::vector<std::string> all_keys;
+  for (const LawEntry* law : laws)
+    for (const ParamSpec& p : law->params) all_keys.emplace_back(p.key);
+  auto check = [&](const std::string& option, const std::string& key) {
+    if (std::find(all_keys.begin(), all_keys.end(), key) == all_keys.end())
+      throw CaseError(option + ": '" + quoted_text(key) + "' is a parameter of none of the laws" +
+                      did_you_mean(key, all_keys));
+  };
+  for (const auto& [key, value] : c.starts) check("--start", key);
+  for (const std::string& key : c.held) check("--set", key);
   std::set<std::string> named;
   if (!in.free.empty())
     for (const std::string& key : split(in.free, ',')) {
@@ -220,23 +231,27 @@ void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, co
   }
 }
 
-// The free parameters of each law, checked: something to fit, somewhere to start, and enough
-// points for it. A law of --family without something to fit or somewhere to start is skipped,
-// its reason in `skipped` (a law named by --laws is an error).
-std::vector<std::vector<fit::FreeParameter>> checked_free(const FitInput& in,
-                                                          const std::vector<const LawEntry*>& laws,
-                                                          const FreeChoice& c, std::size_t points,
-                                                          bool weighted,
-                                                          std::vector<std::string>& skipped) {
+// A law that cannot be fitted, for `why`: an error when --laws named it, else (a law of
+// --family) its reason in `skipped`.
+void skip(const FitInput& in, const LawEntry& law, const std::string& why, std::string& skipped) {
+  if (in.family.empty()) throw CaseError("law '" + std::string(law.id) + "': " + why);
+  skipped = why;
+}
+
+// The free parameters of each law, checked: something to fit and somewhere to start. A law of
+// --family without either is skipped, its reason in `skipped` (a law named by --laws is an
+// error).
+std::vector<std::vector<fit::FreeParameter>> chosen_free(const FitInput& in,
+                                                         const std::vector<const LawEntry*>& laws,
+                                                         const FreeChoice& c,
+                                                         std::vector<std::string>& skipped) {
   check_keys(in, laws, c);
   std::vector<std::vector<fit::FreeParameter>> out;
   skipped.assign(laws.size(), "");
   for (std::size_t l = 0; l < laws.size(); ++l) {
-    const LawEntry& law = *laws[l];
-    out.push_back(free_parameters(law, in.free, c));
-    const std::size_t k = out.back().size();
+    out.push_back(free_parameters(*laws[l], in.free, c));
     std::string why;
-    if (k == 0) {
+    if (out.back().empty()) {
       why = in.free.empty() ? "it has no parameter to fit"
                             : "it has none of the parameters of --free " + in.free;
     } else {
@@ -246,21 +261,25 @@ std::vector<std::vector<fit::FreeParameter>> checked_free(const FitInput& in,
         why = std::string(e.what()) + " (--start key=value)";
       }
     }
-    if (!why.empty()) {
-      if (in.family.empty()) throw CaseError("law '" + std::string(law.id) + "': " + why);
-      skipped[l] = why;
-      continue;
-    }
-    // AICc needs n - K - 1 > 0, K the parameters and, without uncertainties, the scatter.
-    const std::size_t needed = k + (weighted ? 2 : 3);
-    if (points < needed)
-      throw CaseError(in.data + ": " + std::to_string(points) +
-                      (points == 1 ? " point is" : " points are") + " too few to fit " +
-                      std::to_string(k) + " parameter(s) of law '" + std::string(law.id) + "'" +
-                      (weighted ? "" : " and the scatter") + " and rank it by AICc; at least " +
-                      std::to_string(needed));
+    if (!why.empty()) skip(in, *laws[l], why, skipped[l]);
   }
   return out;
+}
+
+// Enough points for each law's fit: AICc needs n - K - 1 > 0, K the parameters and, without
+// uncertainties, the scatter.
+void check_points(const FitInput& in, const std::vector<const LawEntry*>& laws,
+                  const std::vector<std::vector<fit::FreeParameter>>& free, std::size_t points,
+                  bool weighted) {
+  for (std::size_t l = 0; l < laws.size(); ++l) {
+    const std::size_t k = free[l].size(), needed = k + (weighted ? 2 : 3);
+    if (k > 0 && points < needed)
+      throw CaseError(in.data + ": " + std::to_string(points) +
+                      (points == 1 ? " point is" : " points are") + " too few to fit " +
+                      std::to_string(k) + " parameter(s) of law '" + std::string(laws[l]->id) +
+                      "'" + (weighted ? "" : " and the scatter") +
+                      " and rank it by AICc; at least " + std::to_string(needed));
+  }
 }
 
 // One law's fit: its free parameters, the result (or why there is none), and the fitted law's
@@ -291,10 +310,20 @@ void bootstrap_intervals(const FitInput& in, const fit::Problem& problem, LawFit
                                       {in.bootstrap, f.block, sequences, in.seed}, &f.refits);
 }
 
-// Fits every law, `threads` at a time (each fit is independent and seeded: the results do not
-// depend on the thread count); a line on `progress` as each ends. Throws CaseError for a start a
-// law cannot take.
-void fit_laws(std::vector<LawFit>& fits, const std::function<void(LawFit&)>& fit_one, int threads,
+// --block fits in every sequence the bootstrap resamples (a series of impacts, a bead's record).
+void check_block(const FitInput& in, const std::vector<std::size_t>& sequences) {
+  const std::size_t shortest = *std::min_element(sequences.begin(), sequences.end());
+  if (in.block > 0 && std::size_t(in.block) > shortest)
+    throw CaseError("--block " + std::to_string(in.block) +
+                    ": longer than the shortest series of the data (" + std::to_string(shortest) +
+                    " points)");
+}
+
+// Fits every law not already failed, `threads` at a time (each fit is independent and seeded:
+// the results do not depend on the thread count); a line on `progress` as each ends. A fit that
+// throws a standard exception fails alone (its reason kept); anything else is rethrown.
+void fit_laws(std::vector<LawFit>& fits,
+              const std::function<void(LawFit&, std::size_t index)>& fit_one, int threads,
               std::ostream* progress) {
   std::mutex lock;
   std::exception_ptr error;
@@ -304,15 +333,11 @@ void fit_laws(std::vector<LawFit>& fits, const std::function<void(LawFit&)>& fit
   for (std::size_t l = 0; l < fits.size(); ++l) {
     if (!fits[l].failure.empty()) continue;  // skipped before fitting
     try {
-      fit_one(fits[l]);
-    } catch (const std::invalid_argument& e) {
-      std::lock_guard<std::mutex> guard(lock);
-      if (!error)
-        error = std::make_exception_ptr(CaseError("law '" + std::string(fits[l].law->id) +
-                                                  "': " + e.what() + " (--start key=value)"));
-    } catch (const std::runtime_error& e) {
+      fit_one(fits[l], l);
+    } catch (const std::exception& e) {
       fits[l].failure = e.what();
     } catch (...) {
+      fits[l].failure = "stopped by an unknown error";
       std::lock_guard<std::mutex> guard(lock);
       if (!error) error = std::current_exception();
     }
@@ -523,7 +548,26 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
     return p.key == "yield_stress" ? pair.yield_stress > 0.0 : !p.default_text.empty();
   };
   std::vector<std::string> skipped;
-  const auto free = checked_free(in, laws, c, data.points(), data.weighted(), skipped);
+  const auto free = chosen_free(in, laws, c, skipped);
+  check_points(in, laws, free, data.points(), data.weighted());
+  std::vector<std::size_t> sequences;  // the measured values of each quantity
+  for (const Series& series : data.series)
+    sequences.push_back(std::size_t(std::count_if(series.value.begin(), series.value.end(),
+                                                  [](double x) { return std::isfinite(x); })));
+  check_block(in, sequences);
+  for (std::size_t l = 0; l < laws.size(); ++l) {  // what --set holds, in the law's ranges
+    if (!skipped[l].empty()) continue;
+    LawParams fixed;
+    for (const auto& [key, value] : sets)
+      if (laws[l]->find_param(key)) fixed[key] = value;
+    std::vector<std::string> keys;
+    for (const auto& p : free[l]) keys.push_back(p.key);
+    try {
+      fit::ImpactModel(*laws[l], pair, {}, fixed, keys).parameters(fit::first_start(free[l]));
+    } catch (const LawParamError& e) {
+      skip(in, *laws[l], "--set " + e.key + ": " + e.what(), skipped[l]);
+    }
+  }
   std::vector<ImpactOptions> options(laws.size());
   for (std::size_t l = 0; l < laws.size(); ++l) {
     const std::optional<TensionPolicy> tension = tension_from(in.tension, *laws[l]);
@@ -534,8 +578,7 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
   }
   fit_laws(
       fits,
-      [&](LawFit& f) {
-        const std::size_t l = std::size_t(&f - fits.data());
+      [&](LawFit& f, std::size_t l) {
         LawParams fixed;
         for (const auto& [key, value] : sets)
           if (f.law->find_param(key)) fixed[key] = value;
@@ -544,10 +587,6 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
         const fit::ImpactModel model(*f.law, pair, options[l], fixed, keys);
         const fit::Problem problem = fit::impact_problem(model, data, f.free);
         f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
-        std::vector<std::size_t> sequences;  // the measured values of each quantity
-        for (const auto& r : fit::residuals_by_series(data, f.result.residuals))
-          sequences.push_back(std::size_t(
-              std::count_if(r.begin(), r.end(), [](double x) { return std::isfinite(x); })));
         bootstrap_intervals(in, problem, f, sequences, false);
         if (!in.output.empty()) {  // the fitted law over the data's velocities
           const auto [slow, fast] = std::minmax_element(data.velocity.begin(), data.velocity.end());
@@ -633,18 +672,12 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     if (base.has(k) && base.given(k)) return base.number(k);
     return std::nullopt;
   };
-  // Every law's run is checked before any fit starts.
-  std::vector<std::unique_ptr<fit::ChainModel>> models;
-  const fit::ChainExtent extent = fit::chain_extent(base);
-  record = read_chain_record(in.data, quantity, extent.beads, extent.duration, "--data");
-  if (record.time.front() < 0.0)
-    throw CaseError("--data '" + in.data + "': its first time, " +
-                    number_text(record.time.front()) +
-                    " s, is before the run starts (t = 0): the record's times are those of the "
-                    "case's run, which starts with the striker where the case puts it");
+  // Every law's run is checked before any fit starts, its parameters where the search starts;
+  // the first that runs gives the chain's beads and the run's duration, to read the record.
   std::vector<std::string> skipped;
-  const auto free =
-      checked_free(in, laws, c, record.beads.size() * record.time.size(), in.sigma > 0.0, skipped);
+  const auto free = chosen_free(in, laws, c, skipped);
+  std::vector<std::unique_ptr<fit::ChainModel>> models;
+  std::optional<fit::ChainModel::Extent> extent;
   for (std::size_t l = 0; l < laws.size(); ++l) {
     std::vector<std::string> keys;
     for (const auto& p : free[l]) keys.push_back(p.key);
@@ -652,17 +685,28 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     models.push_back(std::make_unique<fit::ChainModel>(in.case_path, overrides,
                                                        std::vector<std::string>{}, *laws[l], keys));
     if (!skipped[l].empty()) continue;
-    try {  // the case runs under the law, its parameters where the search starts
-      models.back()->check(fit::first_start(free[l]));
+    try {
+      const auto e = models.back()->check(fit::first_start(free[l]));
+      if (!extent) extent = e;
     } catch (const CaseError& e) {
-      if (in.family.empty()) throw CaseError("law " + std::string(laws[l]->id) + ": " + e.what());
-      fits.back().failure = e.what();
+      skip(in, *laws[l], e.what(), fits.back().failure);
     }
   }
+  if (!extent)
+    throw CaseError("the case runs under none of the laws: " + std::string(fits.front().law->id) +
+                    ": " + fits.front().failure);
+  record = read_chain_record(in.data, quantity, extent->beads, extent->duration, "--data");
+  if (record.time.front() < 0.0)
+    throw CaseError("--data '" + in.data + "': its first time, " +
+                    number_text(record.time.front()) +
+                    " s, is before the run starts (t = 0): the record's times are those of the "
+                    "case's run, which starts with the striker where the case puts it");
+  check_points(in, laws, free, record.beads.size() * record.time.size(), in.sigma > 0.0);
+  check_block(in, std::vector<std::size_t>(record.beads.size(), record.time.size()));
   fit_laws(
       fits,
-      [&](LawFit& f) {
-        const fit::ChainModel& model = *models[std::size_t(&f - fits.data())];
+      [&](LawFit& f, std::size_t l) {
+        const fit::ChainModel& model = *models[l];
         const fit::Problem problem = fit::chain_problem(model, record, f.free, in.sigma);
         f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
         bootstrap_intervals(in, problem, f,

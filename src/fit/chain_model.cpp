@@ -58,13 +58,9 @@ ChainModel::ChainModel(std::string case_path, std::vector<std::string> overrides
   overrides_.push_back("simulation.threads=" + std::to_string(threads_));
 }
 
-void ChainModel::check(const std::vector<double>& values) const {
-  build_run(CaseConfig::load(case_path_, overrides(values), unset_),
-            {.ignore_foreign_law_params = true});
-}
-
-ChainExtent chain_extent(const CaseConfig& cfg) {
-  const RunSetup run = build_run(cfg, {.ignore_foreign_law_params = true});
+ChainModel::Extent ChainModel::check(const std::vector<double>& values) const {
+  const RunSetup run = build_run(CaseConfig::load(case_path_, overrides(values), unset_),
+                                 {.ignore_foreign_law_params = true});
   return {run.scene.chain_count, double(run.steps) * run.settings.time_step};
 }
 
@@ -112,6 +108,8 @@ bool ChainModel::predict(const std::vector<double>& values, const ChainRecord& r
     }
   } catch (const std::runtime_error&) {
     return false;  // the integration stopped (an overlap of a radius): not a usable point
+  } catch (const std::invalid_argument&) {
+    return false;  // a state the engine refuses to start from (not finite)
   }
   return true;
 }

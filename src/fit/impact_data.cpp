@@ -45,10 +45,11 @@ Columns read_header(const std::vector<std::string>& header, const std::string& w
     const auto q = std::find_if(std::begin(quantities), std::end(quantities),
                                 [&](const auto& entry) { return base == entry.first; });
     if (name == "velocity") {
+      if (c.velocity >= 0) throw CaseError(where + ": column 'velocity' appears twice");
       c.velocity = k;
     } else if (q == std::end(quantities) && !(is_sigma && base.empty())) {
       throw CaseError(where + ": unknown column '" + quoted_text(name) + "'" +
-                      did_you_mean(name, allowed) +
+                      did_you_mean(name_and_unit(name).first, allowed) +
                       "; the columns are velocity [m/s], any of restitution, peak_force [N], "
                       "contact_duration [s], max_overlap [m], and each one's standard "
                       "uncertainty, <quantity>_sigma (or sigma, with one quantity)");
@@ -148,6 +149,10 @@ ImpactData read_impact_data(const std::string& path) {
     const std::string base = name == "sigma"            ? first_measured
                              : name.ends_with("_sigma") ? name.substr(0, name.size() - 6)
                                                         : name;
+    const bool known =
+        base == "velocity" || std::any_of(std::begin(quantities), std::end(quantities),
+                                          [&](const auto& entry) { return base == entry.first; });
+    if (!known) continue;  // an unknown column: read_header names it
     const std::string si = base == "velocity"           ? "m/s"
                            : base == "peak_force"       ? "N"
                            : base == "contact_duration" ? "s"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace chaindem::fit {
 
@@ -67,8 +68,10 @@ bool ImpactModel::predict(const std::vector<double>& values, const std::vector<d
   PairCoeffs coeffs;
   try {
     coeffs = law_.prepare(law_, pair_, parameters(values));
-  } catch (const LawParamError&) {
-    return false;  // outside the law's ranges: the search steps back
+  } catch (const std::invalid_argument&) {
+    // Outside the law's ranges (LawParamError), or a combination of values the law refuses
+    // (some elastoplastic laws): the search steps back.
+    return false;
   }
   out.assign(quantities.size(), std::vector<double>(velocities.size(), std::nan("")));
   if (velocities.empty()) return true;

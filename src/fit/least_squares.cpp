@@ -144,7 +144,10 @@ double local_fit(const Problem& problem, std::vector<double>& x,
   ceres::Solver::Summary summary;
   ceres::Solve(options, &ceres_problem, &summary);
   if (!summary.IsSolutionUsable()) return nan;
-  for (std::size_t j = 0; j < x.size(); ++j) x[j] = u[j] * scale[j];
+  for (std::size_t j = 0; j < x.size(); ++j) {  // within the range, not a rounding past it
+    const Bounds b = search_bounds(problem.parameters[j]);
+    x[j] = std::clamp(u[j] * scale[j], b.lower, b.upper);
+  }
   return 2.0 * summary.final_cost;  // Ceres minimises half the sum of squares
 }
 
@@ -261,7 +264,8 @@ Result solve(const Problem& problem, const Options& options) {
         "no start of the search reached a point where the model could be evaluated (its "
         "impacts never end, or its runs fail, wherever the search went)");
   r.residuals.assign(n, nan);
-  problem.residuals(r.values, r.residuals);
+  if (!problem.residuals(r.values, r.residuals))  // it was evaluated there by the search
+    throw std::runtime_error("the model cannot be evaluated at its best fit");
   r.rss = 0.0;
   for (double e : r.residuals) r.rss += e * e;
 
@@ -325,33 +329,40 @@ std::size_t suggested_block(const std::vector<double>& residuals,
 std::vector<Interval> bootstrap(const Problem& problem, const Result& best, double confidence,
                                 const BootstrapOptions& options, int* refits) {
   const std::size_t n = problem.residual_count, k = problem.parameters.size();
-  // The blocks that may be drawn: every run of `block` consecutive residuals within one
-  // sequence (a sequence shorter than a block is one block).
-  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // first residual, length
+  // Each sequence is resampled from its own blocks: every run of `block` consecutive residuals
+  // within it (a sequence shorter than a block is one block).
+  struct Sequence {
+    std::size_t first, length, block;
+  };
+  std::vector<Sequence> sequences;
   std::size_t first = 0;
   for (const std::size_t length :
        options.sequences.empty() ? std::vector<std::size_t>{n} : options.sequences) {
-    const std::size_t b = std::max<std::size_t>(1, std::min(options.block, length));
-    for (std::size_t i = 0; i + b <= length; ++i) blocks.emplace_back(first + i, b);
+    if (length > 0)
+      sequences.push_back(
+          {first, length, std::max<std::size_t>(1, std::min(options.block, length))});
     first += length;
   }
-  if (first != n || blocks.empty())
+  if (first != n || sequences.empty())
     throw std::invalid_argument("bootstrap: the sequences do not add up to the residuals");
   // Fitted residuals scatter less than the errors they stand for (the fit absorbs k of the n
   // degrees of freedom): drawn ones are scaled up by sqrt(n / (n - k)).
   const double inflation = n > k ? std::sqrt(double(n) / double(n - k)) : 1.0;
   std::mt19937_64 random(options.seed);
-  std::uniform_int_distribution<std::size_t> pick(0, blocks.size() - 1);
   std::vector<std::vector<double>> values(k);
   int converged = 0;
   for (int s = 0; s < options.samples; ++s) {
     std::vector<double> drawn;
-    while (drawn.size() < n) {
-      const auto [from, length] = blocks[pick(random)];
-      drawn.insert(drawn.end(), best.residuals.begin() + std::ptrdiff_t(from),
-                   best.residuals.begin() + std::ptrdiff_t(from + length));
+    for (const Sequence& q : sequences) {
+      std::uniform_int_distribution<std::size_t> pick(q.first, q.first + q.length - q.block);
+      const std::size_t end = drawn.size() + q.length;
+      while (drawn.size() < end) {
+        const auto from = std::ptrdiff_t(pick(random));
+        drawn.insert(drawn.end(), best.residuals.begin() + from,
+                     best.residuals.begin() + from + std::ptrdiff_t(q.block));
+      }
+      drawn.resize(end);
     }
-    drawn.resize(n);
     Problem resampled = problem;
     resampled.residuals = [&problem, &best, drawn, inflation](const std::vector<double>& theta,
                                                               std::vector<double>& r) {

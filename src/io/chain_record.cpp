@@ -205,6 +205,12 @@ class Reader {
         if (velocity_ && !(std::abs(x) <= max_speed))
           fail_at(c, number_text(x) + " m/s is out of range: allowed [-" + number_text(max_speed) +
                          ", " + number_text(max_speed) + "] m/s");
+        // A normal contact force pushes the beads apart: chaindem's are >= 0 (a record that
+        // counts compression negative must change its sign first).
+        if (!velocity_ && !(x >= 0.0 && std::isfinite(x)))
+          fail_at(c, number_text(x) +
+                         " N is out of range: allowed [0, inf) N, the contact force "
+                         "pushing the beads apart (compression counts positive)");
         columns_[static_cast<std::size_t>(bead_of_column_[c - 1])].push_back(x);
       }
     }

@@ -283,6 +283,14 @@ class Fit(unittest.TestCase):
                 r = fit(*command)
                 self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
                 self.assertIn(text, r.stderr)
+        negative = os.path.join(self.tmp, "negative.csv")  # compression counted negative
+        with open(negative, "w") as f:
+            f.write("time [us],bead0 [N]\n0,0\n10,-5\n20,-30\n30,-4\n")
+        r = fit("--case", case, "--data", negative, "--quantity", "force", "--laws",
+                "hunt_crossley")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("line 3, column 2 ('bead0 [N]'): -5 N is out of range: allowed [0, inf) N",
+                      r.stderr)
         early = os.path.join(self.tmp, "early.csv")
         with open(early, "w") as f:
             f.write("time [us],bead0 [m/s]\n-30,0\n-20,0\n10,0.1\n20,0.5\n")
@@ -368,6 +376,13 @@ class Fit(unittest.TestCase):
              "--bootstrap: 10 is out of range: allowed 100 to 100000 refits (0: none)"),
             (["--data", three, "--laws", "tsuji", "--block", "3"],
              "--block is the block length of --bootstrap, which is not given"),
+            (["--data", three, "--laws", "tsuji", "--bootstrap", "100", "--block", "4"],
+             "--block 4: longer than the shortest series of the data (3 points)"),
+            (["--data", three, "--laws", "tsuji", "--set", "stiffness=-5"],
+             "law 'tsuji': --set stiffness: -5 is out of range for law 'tsuji'"),
+            (["--data", three, "--laws", "tsuji", "--start", "restitutoin=0.5"],
+             "--start: 'restitutoin' is a parameter of none of the laws; did you mean "
+             "'restitution'?"),
             (["--data", three, "--laws", "tsuji,tsuji"], "--laws: 'tsuji' is named twice"),
             (["--data", three, "--laws", "tsuji", "--free", "restitution,restitution"],
              "--free: 'restitution' is named twice"),

@@ -11,10 +11,6 @@
 #include "chaindem/io/chain_record.hpp"
 #include "chaindem/laws/law.hpp"
 
-namespace chaindem {
-class CaseConfig;
-}
-
 namespace chaindem::fit {
 
 class ChainModel {
@@ -28,9 +24,15 @@ class ChainModel {
              std::vector<std::string> unset, const LawEntry& law, std::vector<std::string> free,
              int threads = 1);
 
-  /// Builds the run with the free parameters at `values`; throws CaseError naming what the
-  /// case lacks for the law (a parameter it needs and does not give) or what is out of range.
-  void check(const std::vector<double>& values) const;
+  /// The number of chain beads and the run's duration [s].
+  struct Extent {
+    long long beads;
+    double duration;
+  };
+  /// Builds the run with the free parameters at `values` and returns its extent; throws
+  /// CaseError naming what the case lacks for the law (a parameter it needs and does not give)
+  /// or what is out of range.
+  Extent check(const std::vector<double>& values) const;
 
   /// The record's quantity for each of its beads (out[b][k], b in record.beads order) at each of
   /// its times, the free parameters at `values`. Simulates up to the record's last time, past
@@ -52,12 +54,7 @@ class ChainModel {
   int threads_;
 };
 
-/// The number of chain beads of the case and the duration of its run [s].
-struct ChainExtent {
-  long long beads;
-  double duration;
-};
-ChainExtent chain_extent(const CaseConfig& cfg);
+
 
 /// The fit of `model`'s free parameters (`parameters`, in the order of its free keys) to
 /// `record`: one residual per measured value, bead after bead, (measured - predicted) / sigma
