@@ -1,0 +1,276 @@
+// `chaindem fit`: which laws, which of their parameters, fitting them in parallel, ranking
+// (fit_parts.hpp).
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <sstream>
+
+#include "chaindem/io/case_file.hpp"
+#include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
+#include "fit_parts.hpp"
+
+namespace chaindem::fit_command_parts {
+
+std::vector<std::string> split(const std::string& s, char by) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, by);) out.push_back(trimmed(item));
+  return out;
+}
+
+std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
+  std::vector<const LawEntry*> laws;
+  if (in.laws.empty() == in.family.empty())
+    throw CaseError("give --laws A,B,... or --family NAME (one of them)");
+  if (!in.family.empty()) {
+    std::vector<std::string> families;
+    for (const LawEntry& law : all_laws()) {
+      families.emplace_back(to_string(law.family));
+      if (to_string(law.family) == in.family) laws.push_back(&law);
+    }
+    if (laws.empty())
+      throw CaseError("--family: '" + quoted_text(in.family) + "' is not a law family" +
+                      did_you_mean(in.family, families));
+    return laws;
+  }
+  for (const std::string& id : split(in.laws, ',')) {
+    const LawEntry* law = find_law(id);
+    if (!law) {
+      std::vector<std::string> ids;
+      for (const LawEntry& l : all_laws()) ids.emplace_back(l.id);
+      throw CaseError("--laws: '" + quoted_text(id) + "' is not a law of chaindem" +
+                      did_you_mean(id, ids));
+    }
+    if (std::find(laws.begin(), laws.end(), law) != laws.end())
+      throw CaseError("--laws: '" + id + "' is named twice");
+    laws.push_back(law);
+  }
+  return laws;
+}
+
+std::map<std::string, double> key_values(const std::vector<std::string>& given,
+                                         const std::string& option) {
+  std::map<std::string, double> out;
+  for (const std::string& s : given) {
+    const auto eq = s.find('=');
+    const std::string key = trimmed(s.substr(0, eq));
+    if (key.empty() || eq == std::string::npos)
+      throw CaseError(option + " '" + quoted_text(s) + "': expected key=number");
+    if (out.count(key)) throw CaseError(option + " " + key + ": given twice");
+    out[key] = option_number(option + " " + key, trimmed(s.substr(eq + 1)));
+  }
+  return out;
+}
+
+std::map<std::string, Range> key_ranges(const std::vector<std::string>& given) {
+  std::map<std::string, Range> out;
+  for (const std::string& s : given) {
+    const auto eq = s.find('='), colon = s.find(':', eq == std::string::npos ? 0 : eq);
+    const std::string key = trimmed(s.substr(0, eq));
+    if (key.empty() || eq == std::string::npos || colon == std::string::npos)
+      throw CaseError("--bounds '" + quoted_text(s) + "': expected key=low:high");
+    const double low =
+        option_number("--bounds " + key + " low", trimmed(s.substr(eq + 1, colon - eq - 1)));
+    const double high = option_number("--bounds " + key + " high", trimmed(s.substr(colon + 1)));
+    if (!(low < high))
+      throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
+                      ": the low end must be below the high end");
+    if (out.count(key)) throw CaseError("--bounds " + key + ": given twice");
+    out[key] = {low, high};
+  }
+  return out;
+}
+
+std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::string& free_text,
+                                                const FreeChoice& c) {
+  std::vector<std::string> keys;
+  if (!free_text.empty()) {
+    for (const std::string& key : split(free_text, ',')) {
+      if (c.held.count(key))
+        throw CaseError("--free " + key + " and --set " + key +
+                        ": a parameter is fitted or held fixed, not both");
+      if (law.find_param(key)) keys.push_back(key);
+    }
+  } else {
+    for (const ParamSpec& p : law.params)
+      if (!p.default_value && !c.derived(p) && !c.held.count(std::string(p.key)))
+        keys.emplace_back(p.key);
+  }
+  std::vector<fit::FreeParameter> free;
+  for (const std::string& key : keys) {
+    const ParamSpec& p = *law.find_param(key);
+    fit::FreeParameter f{key,
+                         std::string(p.unit),
+                         p.min,
+                         p.max,
+                         !p.min_inclusive,
+                         !p.max_inclusive,
+                         p.default_value};
+    if (const auto given = c.given ? c.given(key) : std::nullopt; given && p.admits(*given))
+      f.start = *given;
+    if (const auto b = c.bounds.find(key); b != c.bounds.end()) {
+      const auto [low, high] = b->second;
+      if (!p.admits(low) || !p.admits(high))
+        throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
+                        ": outside the range of law '" + std::string(law.id) + "': allowed " +
+                        p.range_text());
+      f.lower = low;
+      f.upper = high;
+      f.lower_open = f.upper_open = false;
+      if (f.start && (*f.start < low || *f.start > high)) f.start.reset();
+    }
+    if (const auto s = c.starts.find(key); s != c.starts.end()) {
+      if (!p.admits(s->second))
+        throw CaseError("--start " + key + "=" + number_text(s->second) +
+                        ": out of the range of law '" + std::string(law.id) + "': allowed " +
+                        p.range_text());
+      if (s->second < f.lower || s->second > f.upper)
+        throw CaseError("--start " + key + "=" + number_text(s->second) + ": outside --bounds " +
+                        number_text(f.lower) + ":" + number_text(f.upper));
+      f.start = s->second;
+    }
+    free.push_back(f);
+  }
+  return free;
+}
+
+void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, const FreeChoice& c) {
+  std::vector<std::string> all_keys;
+  for (const LawEntry* law : laws)
+    for (const ParamSpec& p : law->params) all_keys.emplace_back(p.key);
+  auto check = [&](const std::string& option, const std::string& key) {
+    if (std::find(all_keys.begin(), all_keys.end(), key) == all_keys.end())
+      throw CaseError(option + ": '" + quoted_text(key) + "' is a parameter of none of the laws" +
+                      did_you_mean(key, all_keys));
+  };
+  for (const auto& [key, value] : c.starts) check("--start", key);
+  for (const std::string& key : c.held) check("--set", key);
+  std::set<std::string> named;
+  if (!in.free.empty())
+    for (const std::string& key : split(in.free, ',')) {
+      if (!named.insert(key).second) throw CaseError("--free: '" + key + "' is named twice");
+      bool anyone = false;
+      for (const LawEntry* law : laws) anyone = anyone || law->find_param(key);
+      if (!anyone)
+        throw CaseError("--free: '" + quoted_text(key) + "' is a parameter of none of the laws");
+    }
+  for (const auto& [key, range] : c.bounds) {
+    bool fitted = false;
+    for (const LawEntry* law : laws)
+      for (const auto& p : free_parameters(*law, in.free, c)) fitted = fitted || p.key == key;
+    if (!fitted)
+      throw CaseError("--bounds: '" + quoted_text(key) + "' is fitted in none of the laws");
+  }
+}
+
+void skip(const FitInput& in, const LawEntry& law, const std::string& why, std::string& skipped) {
+  if (in.family.empty()) throw CaseError("law '" + std::string(law.id) + "': " + why);
+  skipped = why;
+}
+
+std::vector<std::vector<fit::FreeParameter>> chosen_free(const FitInput& in,
+                                                         const std::vector<const LawEntry*>& laws,
+                                                         const FreeChoice& c,
+                                                         std::vector<std::string>& skipped) {
+  check_keys(in, laws, c);
+  std::vector<std::vector<fit::FreeParameter>> out;
+  skipped.assign(laws.size(), "");
+  for (std::size_t l = 0; l < laws.size(); ++l) {
+    out.push_back(free_parameters(*laws[l], in.free, c));
+    std::string why;
+    if (out.back().empty()) {
+      why = in.free.empty() ? "it has no parameter to fit"
+                            : "it has none of the parameters of --free " + in.free;
+    } else {
+      try {
+        fit::first_start(out.back());
+      } catch (const std::invalid_argument& e) {
+        why = std::string(e.what()) + " (--start key=value)";
+      }
+    }
+    if (!why.empty()) skip(in, *laws[l], why, skipped[l]);
+  }
+  return out;
+}
+
+void check_points(const FitInput& in, const std::vector<const LawEntry*>& laws,
+                  const std::vector<std::vector<fit::FreeParameter>>& free, std::size_t points,
+                  bool weighted) {
+  for (std::size_t l = 0; l < laws.size(); ++l) {
+    const std::size_t k = free[l].size(), needed = k + (weighted ? 2 : 3);
+    if (k > 0 && points < needed)
+      throw CaseError(in.data + ": " + std::to_string(points) +
+                      (points == 1 ? " point is" : " points are") + " too few to fit " +
+                      std::to_string(k) + " parameter(s) of law '" + std::string(laws[l]->id) +
+                      "'" + (weighted ? "" : " and the scatter") +
+                      " and rank it by AICc; at least " + std::to_string(needed));
+  }
+}
+
+void bootstrap_intervals(const FitInput& in, const fit::Problem& problem, LawFit& f,
+                         const std::vector<std::size_t>& sequences, bool time_series) {
+  if (in.bootstrap == 0) return;
+  f.block = in.block > 0  ? std::size_t(in.block)
+            : time_series ? fit::suggested_block(f.result.residuals, sequences)
+                          : 1;
+  f.result.intervals = fit::bootstrap(problem, f.result, in.confidence,
+                                      {in.bootstrap, f.block, sequences, in.seed}, &f.refits);
+}
+
+void check_block(const FitInput& in, const std::vector<std::size_t>& sequences) {
+  const std::size_t shortest = *std::min_element(sequences.begin(), sequences.end());
+  if (in.block > 0 && std::size_t(in.block) > shortest)
+    throw CaseError("--block " + std::to_string(in.block) +
+                    ": longer than the shortest series of the data (" + std::to_string(shortest) +
+                    " points)");
+}
+
+void fit_laws(std::vector<LawFit>& fits,
+              const std::function<void(LawFit&, std::size_t index)>& fit_one, int threads,
+              std::ostream* progress) {
+  std::mutex lock;
+  std::exception_ptr error;
+  int done = 0;
+  const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (std::size_t l = 0; l < fits.size(); ++l) {
+    if (!fits[l].failure.empty()) continue;  // skipped before fitting
+    try {
+      fit_one(fits[l], l);
+    } catch (const std::exception& e) {
+      fits[l].failure = e.what();
+    } catch (...) {
+      fits[l].failure = "stopped by an unknown error";
+      std::lock_guard<std::mutex> guard(lock);
+      if (!error) error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> guard(lock);
+    ++done;
+    if (progress)
+      *progress << "chaindem fit: " << fits[l].law->id << " "
+                << (fits[l].failure.empty() ? "fitted" : "failed") << " (" << done << " of "
+                << fits.size() << ", "
+                << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                << " s)\n"
+                << std::flush;
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+void rank(std::vector<LawFit>& fits) {
+  std::stable_sort(fits.begin(), fits.end(), [](const LawFit& a, const LawFit& b) {
+    if (a.failure.empty() != b.failure.empty()) return a.failure.empty();
+    return a.failure.empty() && a.result.aicc < b.result.aicc;
+  });
+  double total = 0.0;
+  for (LawFit& f : fits)
+    if (f.failure.empty())
+      total += f.weight = std::exp(-0.5 * (f.result.aicc - fits.front().result.aicc));
+  for (LawFit& f : fits) f.weight /= total;
+}
+
+}  // namespace chaindem::fit_command_parts
