@@ -41,15 +41,20 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
     sequences.push_back(std::size_t(std::count_if(series.value.begin(), series.value.end(),
                                                   [](double x) { return std::isfinite(x); })));
   check_block(in, sequences);
-  for (std::size_t l = 0; l < laws.size(); ++l) {  // what --set holds, in the law's ranges
-    if (!skipped[l].empty()) continue;
+  // The law's model: what --set holds of its parameters, its free ones (in their order).
+  auto model_of = [&](const LawEntry& law, const std::vector<fit::FreeParameter>& parameters,
+                      const ImpactOptions& options) {
     LawParams fixed;
     for (const auto& [key, value] : sets)
-      if (laws[l]->find_param(key)) fixed[key] = value;
+      if (law.find_param(key)) fixed[key] = value;
     std::vector<std::string> keys;
-    for (const auto& p : free[l]) keys.push_back(p.key);
+    for (const auto& p : parameters) keys.push_back(p.key);
+    return fit::ImpactModel(law, pair, options, fixed, keys);
+  };
+  for (std::size_t l = 0; l < laws.size(); ++l) {  // what --set holds, in the law's ranges
+    if (!skipped[l].empty()) continue;
     try {
-      fit::ImpactModel(*laws[l], pair, {}, fixed, keys).parameters(fit::first_start(free[l]));
+      model_of(*laws[l], free[l], {}).parameters(fit::first_start(free[l]));
     } catch (const LawParamError& e) {
       skip(in, *laws[l], "--set " + e.key + ": " + e.what(), skipped[l]);
     }
@@ -65,12 +70,7 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
   fit_laws(
       fits,
       [&](LawFit& f, std::size_t l) {
-        LawParams fixed;
-        for (const auto& [key, value] : sets)
-          if (f.law->find_param(key)) fixed[key] = value;
-        std::vector<std::string> keys;
-        for (const auto& p : f.free) keys.push_back(p.key);
-        const fit::ImpactModel model(*f.law, pair, options[l], fixed, keys);
+        const fit::ImpactModel model = model_of(*f.law, f.free, options[l]);
         const fit::Problem problem = fit::impact_problem(model, data, f.free);
         f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
         bootstrap_intervals(in, problem, f, sequences, false);
