@@ -189,7 +189,7 @@ TEST(Bootstrap, CoversAsOftenAsItClaimsOnIndependentPoints) {
 // Correlated residuals (AR(1), phi = 0.7: errors that last several samples, as a time series
 // do): the covariance's intervals, which take the points as independent, hold the truth in
 // about half the draws (55 of 100 here); blocks of 15 residuals give back most of the coverage
-// (86; a block bootstrap still falls a little short when the correlation spans a few percent
+// (85; a block bootstrap still falls a little short when the correlation spans a few percent
 // of the record).
 TEST(Bootstrap, BlocksKeepCorrelatedResidualsHonest) {
   const Coverage c = coverage(100, 300, 0.7, 15, 4);
