@@ -189,7 +189,7 @@ TEST(Bootstrap, CoversAsOftenAsItClaimsOnIndependentPoints) {
 // Correlated residuals (AR(1), phi = 0.7: errors that last several samples, as a time series
 // do): the covariance's intervals, which take the points as independent, hold the truth in
 // about half the draws (55 of 100 here); blocks of 15 residuals give back most of the coverage
-// (85; a block bootstrap still falls a little short when the correlation spans a few percent
+// (84; a block bootstrap still falls a little short when the correlation spans a few percent
 // of the record).
 TEST(Bootstrap, BlocksKeepCorrelatedResidualsHonest) {
   const Coverage c = coverage(100, 300, 0.7, 15, 4);
@@ -208,6 +208,29 @@ TEST(Bootstrap, RefusesSequencesThatDoNotAddUp) {
   const Result r = solve(p, {1, 1, 0.95});
   EXPECT_THROW(bootstrap(p, r, 0.95, {20, 3, {10, 5}, 1}), std::invalid_argument);
   EXPECT_NO_THROW(bootstrap(p, r, 0.95, {20, 3, {10, 10}, 1}));
+}
+
+}  // namespace
+}  // namespace chaindem::fit
+
+namespace chaindem::fit {
+namespace {
+
+// The refits may run on several threads: each draws from its own generator, so the intervals
+// are the same bits on one thread or two.
+TEST(Bootstrap, SameIntervalsOnAnyThreadCount) {
+  std::mt19937_64 random(6);
+  const Decay d(2.0, 0.7, 0.05, random);
+  const Problem p = d.problem();
+  const Result r = solve(p, {1, 1, 0.95});
+  int one_refits = 0, two_refits = 0;
+  const auto one = bootstrap(p, r, 0.95, {200, 1, {}, 7, 1}, &one_refits);
+  const auto two = bootstrap(p, r, 0.95, {200, 1, {}, 7, 2}, &two_refits);
+  EXPECT_EQ(one_refits, two_refits);
+  for (std::size_t j = 0; j < one.size(); ++j) {
+    EXPECT_EQ(one[j].low, two[j].low);
+    EXPECT_EQ(one[j].high, two[j].high);
+  }
 }
 
 }  // namespace

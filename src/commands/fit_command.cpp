@@ -118,7 +118,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
                           "quantities and uncertainties in their columns");
     if (vm.count("free") && split(in.free, ',').empty())
       throw CaseError("--free is empty: name the parameters to fit, or leave it out");
-    const int threads = command_threads(vm);
+    const int threads = in.threads = command_threads(vm);
     const std::vector<const LawEntry*> laws = chosen_laws(in);
     report = in.case_path.empty() ? fit_impacts(in, vm, laws, threads, impacts, fits)
                                   : fit_chain(in, vm, bodies, laws, threads, record, fits, err);

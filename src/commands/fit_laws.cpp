@@ -217,8 +217,9 @@ void bootstrap_intervals(const FitInput& in, const fit::Problem& problem, LawFit
   f.block = in.block > 0  ? std::size_t(in.block)
             : time_series ? fit::suggested_block(f.result.residuals, sequences)
                           : 1;
-  f.result.intervals = fit::bootstrap(problem, f.result, in.confidence,
-                                      {in.bootstrap, f.block, sequences, in.seed}, &f.refits);
+  f.result.intervals =
+      fit::bootstrap(problem, f.result, in.confidence,
+                     {in.bootstrap, f.block, sequences, in.seed, in.threads}, &f.refits);
 }
 
 void check_block(const FitInput& in, const std::vector<std::size_t>& sequences) {
@@ -236,7 +237,12 @@ void fit_laws(std::vector<LawFit>& fits,
   std::exception_ptr error;
   int done = 0;
   const auto start = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  // No more threads than laws: a thread left over would make the refits of a law's bootstrap
+  // a nested region, which OpenMP runs on one thread.
+  const auto to_fit =
+      std::count_if(fits.begin(), fits.end(), [](const LawFit& f) { return f.failure.empty(); });
+  const int team = int(std::clamp<std::ptrdiff_t>(to_fit, 1, threads));
+#pragma omp parallel for schedule(dynamic) num_threads(team)
   for (std::size_t l = 0; l < fits.size(); ++l) {
     if (!fits[l].failure.empty()) continue;  // skipped before fitting
     try {

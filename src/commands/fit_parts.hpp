@@ -38,6 +38,7 @@ struct FitInput {
   double sigma = 0.0;  // chain records: the uncertainty of every value (0: none given)
   int bootstrap = 0;   // refits of the residual bootstrap (0: none)
   int block = 0;       // its block length (0: automatic)
+  int threads = 1;     // laws fitted at once; a lone law's bootstrap refits at once
   bool json = false;
 };
 

@@ -348,10 +348,14 @@ std::vector<Interval> bootstrap(const Problem& problem, const Result& best, doub
   // Fitted residuals scatter less than the errors they stand for (the fit absorbs k of the n
   // degrees of freedom): drawn ones are scaled up by sqrt(n / (n - k)).
   const double inflation = n > k ? std::sqrt(double(n) / double(n - k)) : 1.0;
-  std::mt19937_64 random(options.seed);
-  std::vector<std::vector<double>> values(k);
-  int converged = 0;
+  // Each refit draws from its own generator, seeded by the sample's number: the refits may run
+  // on any number of threads and give the same intervals.
+  std::vector<std::vector<double>> refit(std::size_t(std::max(options.samples, 0)));
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(options.threads, 1))
   for (int s = 0; s < options.samples; ++s) {
+    std::seed_seq seeds{std::uint32_t(options.seed), std::uint32_t(options.seed >> 32),
+                        std::uint32_t(s)};
+    std::mt19937_64 random(seeds);
     std::vector<double> drawn;
     for (const Sequence& q : sequences) {
       std::uniform_int_distribution<std::size_t> pick(q.first, q.first + q.length - q.block);
@@ -364,14 +368,22 @@ std::vector<Interval> bootstrap(const Problem& problem, const Result& best, doub
       drawn.resize(end);
     }
     Problem resampled = problem;
-    resampled.residuals = [&problem, &best, drawn, inflation](const std::vector<double>& theta,
-                                                              std::vector<double>& r) {
+    resampled.residuals = [&problem, &best, &drawn, inflation](const std::vector<double>& theta,
+                                                               std::vector<double>& r) {
       if (!problem.residuals(theta, r)) return false;
       for (std::size_t i = 0; i < r.size(); ++i) r[i] += inflation * drawn[i] - best.residuals[i];
       return true;
     };
     std::vector<double> x = best.values;
-    if (std::isnan(local_fit(resampled, x))) continue;
+    try {
+      if (!std::isnan(local_fit(resampled, x))) refit[std::size_t(s)] = x;
+    } catch (...) {  // a refit that fails is not counted (no exception leaves the loop)
+    }
+  }
+  std::vector<std::vector<double>> values(k);
+  int converged = 0;
+  for (const std::vector<double>& x : refit) {
+    if (x.empty()) continue;
     ++converged;
     for (std::size_t j = 0; j < k; ++j) values[j].push_back(x[j]);
   }

@@ -75,7 +75,8 @@ struct Result {
 /// a start nor a bounded range.
 std::vector<double> first_start(const std::vector<FreeParameter>& parameters);
 
-/// Residual bootstrap: how many refits, and how the residuals are resampled.
+/// Residual bootstrap: how many refits, and how the residuals are resampled. The problem's
+/// residual function must allow calls from several threads at once when `threads` > 1.
 struct BootstrapOptions {
   int samples = 0;  ///< refits; 0: none
   /// Consecutive residuals resampled together (a moving-block bootstrap): 1 for independent
@@ -86,6 +87,9 @@ struct BootstrapOptions {
   /// residual count); a block never spans two. Empty: one sequence.
   std::vector<std::size_t> sequences;
   std::uint64_t seed = 1;
+  /// Refits at once (OpenMP; inside an active parallel region they run on its thread). The
+  /// intervals do not depend on it: each refit draws from its own seeded generator.
+  int threads = 1;
 };
 
 /// Percentile intervals at `confidence` of each parameter from `options.samples` refits of
