@@ -38,6 +38,24 @@ inline std::string number_text(double x) {
   return ec == std::errc() ? std::string(text, end) : std::to_string(x);
 }
 
+/// `text` as a JSON string, in its quotes: `"` and `\` escaped, control characters as \u00XX.
+inline std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04X", static_cast<unsigned>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 /// `x` as a JSON number: the shortest text that reads back as it, or null when it is not finite
 /// (JSON has no NaN or infinity).
 inline std::string json_number(double x) {

@@ -9,6 +9,7 @@
 // command line is here; its parts are in fit_parts.hpp.
 #include "chaindem/commands/fit_command.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <optional>
@@ -135,27 +136,14 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "chaindem fit: error: " << e.what() << "\n";
     return 1;
   }
-  // A best fit at an end of --bounds: the data call for a value the bounds exclude.
-  bool excluded_by_bounds = false;
-  for (LawFit& f : fits) {
-    if (!f.failure.empty()) continue;
-    for (const std::string& text : in.bounds) {
-      const std::string key = trimmed(text.substr(0, text.find('=')));
-      for (std::size_t j = 0; j < f.free.size(); ++j) {
-        const double v = f.result.values[j], lo = f.free[j].lower, hi = f.free[j].upper;
-        if (f.free[j].key != key || !(std::min(v - lo, hi - v) <= 1e-6 * (hi - lo))) continue;
-        f.failure = "its best fit, " + key + " = " + number_text(v) +
-                    ", lies at an end of --bounds " + key + "=" + number_text(lo) + ":" +
-                    number_text(hi) + ": the data call for a value the bounds exclude; widen them";
-        excluded_by_bounds = true;
-      }
-    }
-  }
   rank(fits);
-  if (!fits.front().failure.empty()) {
-    err << "chaindem fit: " << (excluded_by_bounds ? "invalid input" : "error")
-        << ": no law was fitted: " << fits.front().failure << "\n";
-    return excluded_by_bounds ? 2 : 1;
+  if (!fits.front().failure.empty()) {  // none fitted: bounds that exclude the data are input
+    const auto excluded =
+        std::find_if(fits.begin(), fits.end(), [](const LawFit& f) { return f.excluded; });
+    const LawFit& shown = excluded != fits.end() ? *excluded : fits.front();
+    err << "chaindem fit: " << (excluded != fits.end() ? "invalid input" : "error")
+        << ": no law was fitted: " << shown.law->id << ": " << shown.failure << "\n";
+    return excluded != fits.end() ? 2 : 1;
   }
   if (!in.output.empty()) try {
       write_fit_file(in.output, in, report, fits);
@@ -163,10 +151,12 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       err << "chaindem fit: error: " << e.what() << "\n";
       return 1;
     }
-  if (in.json)
+  if (in.json) {
     print_json(out, in, report, fits);
-  else
+  } else {
     print_table(out, in, report, fits);
+    if (!in.output.empty()) out << "\nwritten " << in.output << "\n";
+  }
   return 0;
 }
 

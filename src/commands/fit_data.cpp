@@ -147,6 +147,8 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
                         trimmed(s.substr(eq + 1)));
     if (law_key) c.held.insert(bare);
   }
+  if (in.tension != "law" && in.tension != "clamp" && in.tension != "allow")
+    throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
   if (in.tension != "law") overrides.push_back("contact.tension=" + in.tension);
   const CaseConfig base = CaseConfig::load(in.case_path, overrides);
   c.starts = key_values(in.starts, "--start");
@@ -214,8 +216,8 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   d.summary = std::to_string(points) + " points of bead " + in.quantity + " at " +
               std::to_string(record.time.size()) + " times, beads " + beads + " of " +
               in.case_path + " (" + in.data + ")";
-  d.json = "\"kind\": \"chain\", \"case\": \"" + quoted_text(in.case_path) +
-           "\", \"quantities\": [\"" + in.quantity + "\"], \"beads\": [" + json_beads +
+  d.json = "\"kind\": \"chain\", \"case\": " + json_string(in.case_path) + ", \"quantities\": [\"" +
+           in.quantity + "\"], \"beads\": [" + json_beads +
            "], \"points\": " + std::to_string(points);
   d.weighted = in.sigma > 0.0;
   d.x_name = "time";

@@ -73,10 +73,14 @@ std::map<std::string, Range> key_ranges(const std::vector<std::string>& given) {
     const std::string key = trimmed(s.substr(0, eq));
     if (key.empty() || eq == std::string::npos || colon == std::string::npos)
       throw CaseError("--bounds '" + quoted_text(s) + "': expected key=low:high");
+    // An empty end keeps the law's own (NaN here).
+    const std::string low_text = trimmed(s.substr(eq + 1, colon - eq - 1)),
+                      high_text = trimmed(s.substr(colon + 1));
     const double low =
-        option_number("--bounds " + key + " low", trimmed(s.substr(eq + 1, colon - eq - 1)));
-    const double high = option_number("--bounds " + key + " high", trimmed(s.substr(colon + 1)));
-    if (!(low < high))
+        low_text.empty() ? std::nan("") : option_number("--bounds " + key + " low", low_text);
+    const double high =
+        high_text.empty() ? std::nan("") : option_number("--bounds " + key + " high", high_text);
+    if (low >= high)
       throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
                       ": the low end must be below the high end");
     if (out.count(key)) throw CaseError("--bounds " + key + ": given twice");
@@ -113,15 +117,17 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
     if (const auto given = c.given ? c.given(key) : std::nullopt; given && p.admits(*given))
       f.start = *given;
     if (const auto b = c.bounds.find(key); b != c.bounds.end()) {
+      // The bounds narrow the law's range: its intersection with them, an end of the law's
+      // kept open or closed as the law has it.
       const auto [low, high] = b->second;
-      if (!p.admits(low) || !p.admits(high))
-        throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
-                        ": outside the range of law '" + std::string(law.id) + "': allowed " +
-                        p.range_text());
-      f.lower = low;
-      f.upper = high;
-      f.lower_open = f.upper_open = false;
-      if (f.start && (*f.start < low || *f.start > high)) f.start.reset();
+      if (low > f.lower) f.lower = low, f.lower_open = false;
+      if (high < f.upper) f.upper = high, f.upper_open = false;
+      if (!(f.lower < f.upper))
+        throw CaseError("--bounds " + key + "=" + (std::isnan(low) ? "" : number_text(low)) + ":" +
+                        (std::isnan(high) ? "" : number_text(high)) +
+                        " leaves nothing of the range of law '" + std::string(law.id) +
+                        "': allowed " + p.range_text());
+      if (f.start && (*f.start < f.lower || *f.start > f.upper)) f.start.reset();
     }
     if (const auto s = c.starts.find(key); s != c.starts.end()) {
       if (!p.admits(s->second))
@@ -158,10 +164,13 @@ void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, co
       if (!anyone)
         throw CaseError("--free: '" + quoted_text(key) + "' is a parameter of none of the laws");
     }
+  FreeChoice which = c;  // which parameters are fitted, whatever their bounds and starts say
+  which.bounds.clear();
+  which.starts.clear();
   for (const auto& [key, range] : c.bounds) {
     bool fitted = false;
     for (const LawEntry* law : laws)
-      for (const auto& p : free_parameters(*law, in.free, c)) fitted = fitted || p.key == key;
+      for (const auto& p : free_parameters(*law, in.free, which)) fitted = fitted || p.key == key;
     if (!fitted)
       throw CaseError("--bounds: '" + quoted_text(key) + "' is fitted in none of the laws");
   }
@@ -180,8 +189,15 @@ std::vector<std::vector<fit::FreeParameter>> chosen_free(const FitInput& in,
   std::vector<std::vector<fit::FreeParameter>> out;
   skipped.assign(laws.size(), "");
   for (std::size_t l = 0; l < laws.size(); ++l) {
-    out.push_back(free_parameters(*laws[l], in.free, c));
     std::string why;
+    try {
+      out.push_back(free_parameters(*laws[l], in.free, c));
+    } catch (const CaseError& e) {  // --start or --bounds outside the law's range
+      if (in.family.empty()) throw;
+      out.emplace_back();
+      skipped[l] = e.what();
+      continue;
+    }
     if (out.back().empty()) {
       why = in.free.empty() ? "it has no parameter to fit"
                             : "it has none of the parameters of --free " + in.free;
@@ -211,23 +227,61 @@ void check_points(const FitInput& in, const std::vector<const LawEntry*>& laws,
   }
 }
 
+namespace {
+
+// Whether `v` is at the low (-1) or high (+1) end of [lower, upper], to 1e-6 of the range (of
+// |v| when the range is unbounded); 0 if at neither.
+int at_range_end(double v, double lower, double upper) {
+  const double span = upper - lower;
+  const double tolerance = 1e-6 * (std::isfinite(span) ? span : std::max(std::abs(v), 1e-300));
+  if (std::isfinite(lower) && v - lower <= tolerance) return -1;
+  if (std::isfinite(upper) && upper - v <= tolerance) return +1;
+  return 0;
+}
+
+// Why the fit of `f` is refused because --bounds exclude what the data call for: its best fit
+// at an end of its range that is the bounds', not the law's own; empty if not.
+std::string excluded_by_bounds(const LawFit& f) {
+  for (std::size_t j = 0; j < f.free.size(); ++j) {
+    const fit::FreeParameter& p = f.free[j];
+    const ParamSpec& spec = *f.law->find_param(p.key);
+    const int end = at_range_end(f.result.values[j], p.lower, p.upper);
+    const bool low = end < 0 && p.lower > spec.min, high = end > 0 && p.upper < spec.max;
+    const double v = f.result.values[j];
+    if (low || high)
+      return "its best fit, " + p.key + " = " + number_text(v) + ", lies at the " +
+             (low ? "low" : "high") + " end of --bounds (" + number_text(low ? p.lower : p.upper) +
+             "): the data call for a value the bounds exclude; widen them";
+  }
+  return "";
+}
+
+}  // namespace
+
 void bootstrap_intervals(const FitInput& in, const fit::Problem& problem, LawFit& f,
                          const std::vector<std::size_t>& sequences, bool time_series) {
   if (in.bootstrap == 0) return;
   f.block = in.block > 0  ? std::size_t(in.block)
             : time_series ? fit::suggested_block(f.result.residuals, sequences)
                           : 1;
-  f.result.intervals =
+  const auto booted =
       fit::bootstrap(problem, f.result, in.confidence,
                      {in.bootstrap, f.block, sequences, in.seed, in.threads}, &f.refits);
+  // A best fit at an end of the range pins every refit there too: a bootstrap interval of
+  // zero width. The profile interval (which solve() gives there) says what the data allow.
+  for (std::size_t j = 0; j < booted.size(); ++j) {
+    const fit::FreeParameter& p = f.free[j];
+    if (at_range_end(f.result.values[j], p.lower, p.upper) == 0) f.result.intervals[j] = booted[j];
+  }
 }
 
 void check_block(const FitInput& in, const std::vector<std::size_t>& sequences) {
   const std::size_t shortest = *std::min_element(sequences.begin(), sequences.end());
-  if (in.block > 0 && std::size_t(in.block) > shortest)
+  if (in.block > 0 && std::size_t(in.block) > shortest / 2)
     throw CaseError("--block " + std::to_string(in.block) +
-                    ": longer than the shortest series of the data (" + std::to_string(shortest) +
-                    " points)");
+                    ": allowed at most half the shortest series of the data (" +
+                    std::to_string(shortest) +
+                    " points): longer blocks leave too few ways to resample it");
 }
 
 void fit_laws(std::vector<LawFit>& fits,
@@ -247,6 +301,8 @@ void fit_laws(std::vector<LawFit>& fits,
     if (!fits[l].failure.empty()) continue;  // skipped before fitting
     try {
       fit_one(fits[l], l);
+      fits[l].failure = excluded_by_bounds(fits[l]);
+      fits[l].excluded = !fits[l].failure.empty();
     } catch (const std::exception& e) {
       fits[l].failure = e.what();
     } catch (...) {
@@ -258,8 +314,8 @@ void fit_laws(std::vector<LawFit>& fits,
     ++done;
     if (progress)
       *progress << "chaindem fit: " << fits[l].law->id << " "
-                << (fits[l].failure.empty() ? "fitted" : "failed") << " (" << done << " of "
-                << fits.size() << ", "
+                << (fits[l].failure.empty() ? "fitted" : "not fitted") << " (" << done << " of "
+                << to_fit << ", "
                 << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
                 << " s)\n"
                 << std::flush;

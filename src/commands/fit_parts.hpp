@@ -70,6 +70,7 @@ struct LawFit {
   double weight = 0.0;  // Akaike weight among the laws
   std::vector<double> curve_x;
   std::vector<std::vector<double>> curve;  // per series, at curve_x
+  bool excluded = false;                   // failed as --bounds exclude what the data call for
   int refits = 0;                          // bootstrap refits that converged
   std::size_t block = 0;                   // bootstrap block length
 };
@@ -140,7 +141,9 @@ void check_block(const FitInput& in, const std::vector<std::size_t>& sequences);
 
 // Fits every law not already failed, `threads` at a time (each fit is independent and seeded:
 // the results do not depend on the thread count); a line on `progress` as each ends. A fit that
-// throws a standard exception fails alone (its reason kept); anything else is rethrown.
+// throws a standard exception fails alone (its reason kept); anything else is rethrown. A best
+// fit at an end of --bounds (not at one of the law's own) fails: the bounds exclude what the
+// data call for.
 void fit_laws(std::vector<LawFit>& fits,
               const std::function<void(LawFit&, std::size_t index)>& fit_one, int threads,
               std::ostream* progress);

@@ -14,7 +14,8 @@ void print_table(std::ostream& out, const FitInput& in, const DataReport& d,
   out << "chaindem fit: " << d.summary << ", "
       << (d.weighted ? "weighted by their uncertainties"
                      : "unweighted (the scatter estimated from the residuals)")
-      << "; laws ranked by AICc, " << int(std::round(100 * in.confidence)) << " % intervals\n";
+      << "; laws ranked by AICc, " << number_text(std::round(1000 * in.confidence) / 10)
+      << " % intervals\n";
   const double best = fits.front().result.aicc;
   out << std::setprecision(6);
   for (std::size_t k = 0; k < fits.size(); ++k) {
@@ -33,7 +34,11 @@ void print_table(std::ostream& out, const FitInput& in, const DataReport& d,
         << "\n";
     if (in.bootstrap > 0)
       out << "   bootstrap: " << f.refits << " of " << in.bootstrap << " refits, blocks of "
-          << f.block << "\n";
+          << f.block
+          << (double(f.refits) * (1.0 - in.confidence) / 2.0 < 5.0
+                  ? " (fewer than 5 refits beyond each end of an interval: raise --bootstrap)"
+                  : "")
+          << "\n";
     for (std::size_t j = 0; j < f.free.size(); ++j) {
       const std::string unit = f.free[j].unit == "-" ? "" : " " + f.free[j].unit;
       out << "   " << f.free[j].key << " = " << r.values[j];
@@ -47,14 +52,14 @@ void print_table(std::ostream& out, const FitInput& in, const DataReport& d,
 void print_json(std::ostream& out, const FitInput& in, const DataReport& d,
                 const std::vector<LawFit>& fits) {
   const double best = fits.front().result.aicc;
-  out << "{\"data\": \"" << quoted_text(in.data) << "\", " << d.json
+  out << "{\"data\": " << json_string(in.data) << ", " << d.json
       << ", \"weighted\": " << (d.weighted ? "true" : "false")
       << ", \"confidence\": " << json_number(in.confidence) << ", \"laws\": [";
   for (std::size_t k = 0; k < fits.size(); ++k) {
     const LawFit& f = fits[k];
     out << (k ? ", " : "") << "{\"law\": \"" << f.law->id << "\"";
     if (!f.failure.empty()) {
-      out << ", \"rank\": null, \"failure\": \"" << quoted_text(f.failure) << "\"}";
+      out << ", \"rank\": null, \"failure\": " << json_string(f.failure) << "}";
       continue;
     }
     const fit::Result& r = f.result;
@@ -116,11 +121,9 @@ void write_fit_file(const std::string& path, const FitInput& in, const DataRepor
       for (const auto& [name, value] : scalars)
         attr_numbers<double>(g.get(), name, {value}, H5T_NATIVE_DOUBLE);
       if (in.bootstrap > 0) {
-        attr_numbers<double>(g.get(), "bootstrap_samples", {double(in.bootstrap)},
-                             H5T_NATIVE_DOUBLE);
-        attr_numbers<double>(g.get(), "bootstrap_refits", {double(fitted.refits)},
-                             H5T_NATIVE_DOUBLE);
-        attr_numbers<double>(g.get(), "bootstrap_block", {double(fitted.block)}, H5T_NATIVE_DOUBLE);
+        attr_numbers<int>(g.get(), "bootstrap_samples", {in.bootstrap}, H5T_NATIVE_INT);
+        attr_numbers<int>(g.get(), "bootstrap_refits", {fitted.refits}, H5T_NATIVE_INT);
+        attr_numbers<int>(g.get(), "bootstrap_block", {int(fitted.block)}, H5T_NATIVE_INT);
       }
       std::vector<std::string> keys, units, methods;
       std::vector<double> low, high;

@@ -168,8 +168,9 @@ class Fit(unittest.TestCase):
         r = fit("--data", path, "--laws", "hunt_crossley", "--bounds", "restitution=0.3:0.55",
                 *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 2, r.stdout)
-        self.assertIn("lies at an end of --bounds restitution=0.3:0.55: the data call for a "
-                      "value the bounds exclude", r.stderr)
+        self.assertIn("no law was fitted: hunt_crossley: its best fit, restitution = 0.55, lies "
+                      "at the high end of --bounds (0.55): the data call for a value the bounds "
+                      "exclude", r.stderr)
         out = os.path.join(self.tmp, "three.h5")
         r = fit("--data", path, "--laws", "tsuji,hunt_crossley", "-o", out, *STEEL_ON_WALL)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -344,6 +345,15 @@ class Fit(unittest.TestCase):
             with open(path, "w") as f:
                 f.write(text)
             return path
+        # Bounds are intersected with each law's range: an end at the law's own (here 1, or an
+        # empty high end) is the law's, and a best fit there is a fit.
+        elastic = written("elastic.csv", "velocity,restitution,sigma\n0.1,1,0.01\n0.5,1,0.01\n"
+                          "1,1,0.01\n2,1,0.01\n")
+        for bounds in ("restitution=0.5:1", "restitution=0.5:", "restitution=0:1"):
+            r = fit("--data", elastic, "--laws", "hunt_crossley,gonthier", "--bounds", bounds,
+                    "--json", *STEEL_ON_WALL)
+            self.assertEqual(r.returncode, 0, bounds + r.stderr)
+            self.assertEqual([law["rank"] for law in json.loads(r.stdout)["laws"]], [1, 2])
         # AICc needs two points more than parameters with uncertainties, three without.
         three = written("three.csv", "velocity,restitution,sigma\n1,0.8,0.01\n2,0.79,0.01\n"
                         "3,0.81,0.01\n")
@@ -377,7 +387,7 @@ class Fit(unittest.TestCase):
             (["--data", three, "--laws", "tsuji", "--block", "3"],
              "--block is the block length of --bootstrap, which is not given"),
             (["--data", three, "--laws", "tsuji", "--bootstrap", "100", "--block", "4"],
-             "--block 4: longer than the shortest series of the data (3 points)"),
+             "--block 4: allowed at most half the shortest series of the data (3 points)"),
             (["--data", three, "--laws", "tsuji", "--set", "stiffness=-5"],
              "law 'tsuji': --set stiffness: -5 is out of range for law 'tsuji'"),
             (["--data", three, "--laws", "tsuji", "--start", "restitutoin=0.5"],
@@ -397,8 +407,9 @@ class Fit(unittest.TestCase):
              "needs each one's uncertainty"),
             (["--data", orphan, "--laws", "hunt_crossley"],
              "the uncertainty of 'peak_force', which is not measured here"),
-            (["--data", good, "--laws", "hunt_crossley", "--bounds", "restitution=0.5:1.5"],
-             "outside the range of law 'hunt_crossley': allowed [0, 1]"),
+            (["--data", good, "--laws", "hunt_crossley", "--bounds", "restitution=1.5:2"],
+             "--bounds restitution=1.5:2 leaves nothing of the range of law 'hunt_crossley': "
+             "allowed [0, 1]"),
             (["--data", good, "--laws", "hunt_crossley", "--bounds", "restitution=0.9:0.5"],
              "the low end must be below the high end"),
             (["--data", good, "--laws", "hunt_crossley", "--bounds", "stiffness=1:2"],

@@ -597,6 +597,13 @@ def test_fit_a_chain_history_from_columns(tmp_path):
     p = result["laws"][0]["parameters"][0]
     assert p["value"] == pytest.approx(0.75, abs=1e-3)
     assert set(result["laws"][0]["residuals"]) == {"bead9", "bead0"}
+    with pytest.raises(chaindem.InputError, match="holds NaN: a chain's record needs a value"):
+        chaindem.fit({**record, "bead9": np.where(time > 0, record["bead9"], np.nan)},
+                     ["hunt_crossley"], case=os.path.join(CASES, "default.ini"))
+    in_microseconds = {"bead0": record["bead0"], "time [us]": time * 1e6}  # time not first
+    assert chaindem.fit(in_microseconds, ["hunt_crossley"], case=os.path.join(CASES, "default.ini"),
+                        sigma=1e-3, starts=2)["laws"][0]["parameters"][0]["value"] == \
+        pytest.approx(0.75, abs=1e-3)
     with pytest.raises(chaindem.InputError, match="the bodies of a chain come from its case"):
         chaindem.fit(record, ["hunt_crossley"], case=os.path.join(CASES, "default.ini"),
                      radius=0.005)

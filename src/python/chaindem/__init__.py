@@ -231,7 +231,7 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
     rank, aicc, delta_aicc, weight, bic, rss, scale, parameters (key, unit, value,
     standard_error, low, high, interval) and residuals (per series, a numpy array: per quantity
     of impacts, per bead of a chain, bead<k>); a law no search could fit has rank None and its
-    failure instead.
+    failure instead. With bootstrap, each fitted law also has bootstrap: samples, refits, block.
     """
     for key in bodies:
         if key not in BODY_OPTIONS:
@@ -243,8 +243,16 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         origins = {}
         if isinstance(data, Mapping):
             columns = {str(k): np.asarray(v, dtype=float) for k, v in data.items()}
-            if "time" in columns:  # a chain's record: time is its first column
-                columns = {"time": columns.pop("time"), **columns}
+            if case is not None:  # a chain's record: time first ("time" or "time [unit]")
+                times = [k for k in columns if k.split("[")[0].split("(")[0].strip() == "time"]
+                if len(times) != 1:
+                    raise InputError("data: a chain's record needs one time column, "
+                                     f"'time' or 'time [unit]'; the columns are {list(columns)}")
+                columns = {times[0]: columns.pop(times[0]), **columns}
+                for name, column in columns.items():
+                    if np.isnan(column).any():
+                        raise InputError(f"data: column {name!r} holds NaN: a chain's record "
+                                         "needs a value at every time")
             lengths = {len(c) for c in columns.values()}
             if len(lengths) != 1:
                 raise InputError(f"data: columns of different lengths {sorted(lengths)}")
