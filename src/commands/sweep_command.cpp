@@ -32,6 +32,7 @@
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/journaled_file.hpp"
 #include "chaindem/io/output_file.hpp"
+#include "chaindem/io/side_files.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
@@ -238,6 +239,9 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
                       : d.output + ".rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) +
                             ".partial";
   try {
+    // A rank's own files, which check_output_path does not know (one rank's are the output's).
+    refuse_unless_regular(p.path, d.output, side_file_role(".partial"));
+    refuse_unless_regular(hdf5::journal_path(p.path), d.output, side_file_role(".partial.journal"));
     const std::string sig = signature(d);
     // A kill before the file's first checkpoint (its definition on disk) leaves it empty.
     if (fs::exists(p.path)) hdf5::recover_journal(p.path);
@@ -245,6 +249,9 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
       create_partial(p, d, sig);
     else
       reopen_partial(p, d, sig, rank, ranks);
+  } catch (const OutputPathError& e) {
+    p.problem = e.what();
+    p.status = 2;
   } catch (const std::exception& e) {
     p.cases.reset();
     p.file.reset();

@@ -13,6 +13,7 @@
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/output_file.hpp"
+#include "chaindem/io/side_files.hpp"
 #include "chaindem/version.hpp"
 
 namespace chaindem {
@@ -136,13 +137,25 @@ std::string checkpoint_path_for(const std::string& output) {
 
 void write_checkpoint(const std::string& path, const Checkpoint& cp) {
   const std::string partial = path + ".partial";
+  FileId made;  // the partial checkpoint this call created: the only file it removes
   auto fail = [&](const std::string& reason) {
-    std::remove(partial.c_str());
+    remove_own(partial, made);
     return OutputError("cannot write '" + path + "': " + reason);
   };
   quiet_errors();
-  Handle file(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, file_access()), H5Fclose);
-  if (file.get() < 0) throw fail("creating " + partial + ": " + error_reason());
+  try {
+    remove_stale(partial, path, side_file_role(".checkpoint.partial"));
+  } catch (const OutputPathError& e) {
+    throw OutputError(e.what());
+  }
+  // Created, not opened (O_EXCL): never through a link put in its place.
+  Handle file(H5Fcreate(partial.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, file_access()), H5Fclose);
+  if (file.get() < 0) {
+    const std::string reason = error_reason();
+    if (reason.find(strerror(EEXIST)) == std::string::npos) made = identity_of(partial);
+    throw fail("creating " + partial + ": " + reason);
+  }
+  made = identity_of(partial);
   try {
     const hid_t f = file.get();
     attr_string(f, "format", format_name);
@@ -163,6 +176,8 @@ void write_checkpoint(const std::string& path, const Checkpoint& cp) {
     throw fail(e.what());
   }
   if (const int e = sync_path(partial, false)) throw fail("fsync: " + std::string(strerror(e)));
+  if (identity_of(partial) != made)
+    throw fail(partial + " was replaced by another file while it was written");
   if (std::rename(partial.c_str(), path.c_str()) != 0)
     throw fail("renaming " + partial + ": " + std::string(strerror(errno)));
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();

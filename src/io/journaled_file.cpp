@@ -192,7 +192,7 @@ herr_t save_old_pages(State& s, haddr_t addr, std::size_t size) {
 herr_t replay(const std::string& path, const std::string& journal) {
   std::vector<char> j;
   {
-    const int fd = ::open(journal.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return failure(H5E_CANTOPENFILE, "opening journal " + journal, errno);
     struct stat st {};
     const bool sized = ::fstat(fd, &st) == 0;
@@ -220,7 +220,7 @@ herr_t replay(const std::string& path, const std::string& journal) {
     records.push_back(at);
     at += record_header_size + length;
   }
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return failure(H5E_CANTOPENFILE, "opening " + path + " to replay its journal", errno);
   struct stat file {};
   if (::fstat(fd, &file) != 0 ||
@@ -265,7 +265,8 @@ H5FD_t* open_file(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
     }
     if (replay(s->path, s->journal) < 0) return nullptr;
   }
-  int o_flags = (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  // Never through a link: the driver writes chaindem's own partial files only.
+  int o_flags = (writable ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC;
   if (truncate) o_flags |= O_TRUNC;
   if (flags & H5F_ACC_CREAT) o_flags |= O_CREAT;
   if (flags & H5F_ACC_EXCL) o_flags |= O_EXCL;

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ext/stdio_filebuf.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +19,7 @@
 
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/journaled_file.hpp"
+#include "chaindem/io/side_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -75,11 +78,6 @@ void check_target(const std::string& output, const fs::path& file,
   }
 }
 
-void remove_regular_file(const std::string& path) noexcept {
-  std::error_code ec;
-  if (fs::is_regular_file(fs::symlink_status(path, ec))) fs::remove(path, ec);
-}
-
 }  // namespace
 
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
@@ -93,14 +91,20 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
                                ? in_quotes(parent) + " is not a directory"
                                : "the directory " + in_quotes(parent) + " does not exist"));
   // The files chaindem keeps beside an output while it writes it are never outputs themselves
-  // (a slip of tab completion would have a sweep's journal replayed onto another file).
-  for (const char* suffix : {".partial", ".journal", ".journal.new", ".lock"})
-    if (path.size() > std::strlen(suffix) && path.ends_with(suffix))
-      throw OutputPathError("output " + in_quotes(path) + ": a name ending in " + suffix +
+  // (a slip of tab completion would have a sweep's journal replayed onto another file, or a
+  // run's checkpoint removed when the run it belongs to completes).
+  for (const char* ending :
+       {".partial", ".journal", ".journal.new", ".lock", ".checkpoint", ".previous"})
+    if (path.size() > std::strlen(ending) && path.ends_with(ending))
+      throw OutputPathError("output " + in_quotes(path) + ": a name ending in " + ending +
                             " is what chaindem writes beside an output while writing it; "
                             "choose another name");
   check_target(path, file, inputs);
   check_target(path, path + ".partial", inputs);
+  // None of them is ever written through a link, nor may one be a folder or a device, which
+  // would make the command fail only once it has computed.
+  for (const SideFile& side : side_files())
+    refuse_unless_regular(path + side.suffix, path, side.role);
 }
 
 namespace {
@@ -111,6 +115,7 @@ struct HeldLock {
   int fd = -1;
   int count = 0;
   std::string file;
+  FileId id;
 };
 std::mutex held_mutex;
 std::map<std::string, HeldLock> held;
@@ -130,14 +135,31 @@ OutputLock::OutputLock(const std::string& path) {
   std::lock_guard guard(held_mutex);
   if (HeldLock& h = held[key_]; h.count++ > 0) return;
   const std::string file = key_ + ".lock";
+  const char* role = side_file_role(".lock");
   // Retried while the lock file is replaced under us: a holder removes it as it releases, and
   // the lock on a removed file would guard nothing.
   for (;;) {
-    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // Never through a link (which would have us write what it points to), and never blocking
+    // on a FIFO put in its place.
+    const int fd =
+        ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    struct stat opened {};
+    if (fd >= 0 && (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode))) {
+      ::close(fd);
+      held.erase(key_);
+      refuse_unless_regular(file, path, role);
+      throw OutputPathError("output '" + path + "': '" + file + "' (" + role +
+                            ") is not a regular file");
+    }
     if (fd < 0) {
+      const int error = errno;
+      if (error == ELOOP || error == ENXIO || error == EISDIR) {  // a link, a socket, a folder
+        held.erase(key_);
+        refuse_unless_regular(file, path, role);
+      }
       // A folder where no file can be made (read-only, no permission, full): the output cannot
       // be written either, which the command reports when it creates it, with the reason.
-      held[key_] = {-1, 1, ""};
+      held[key_] = {-1, 1, "", {}};
       return;
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -152,17 +174,14 @@ OutputLock::OutputLock(const std::string& path) {
       std::cerr << "chaindem: warning: cannot lock " << file << " (" << std::strerror(error)
                 << "): two commands writing '" << path << "' at once would go undetected\n";
     }
-    struct stat opened {
-    }, named{};
-    if (::fstat(fd, &opened) == 0 && ::stat(file.c_str(), &named) == 0 &&
-        opened.st_ino == named.st_ino && opened.st_dev == named.st_dev) {
+    if (const FileId id = identity_of(fd); id == identity_of(file)) {
       char host[256] = {};
       ::gethostname(host, sizeof host - 1);
       const std::string who = "chaindem process " + std::to_string(::getpid()) + " on " + host;
       if (::ftruncate(fd, 0) == 0 && ::pwrite(fd, who.data(), who.size(), 0) < 0) {
         // Only the message of a refused writer reads it.
       }
-      held[key_] = {fd, 1, file};
+      held[key_] = {fd, 1, file, id};
       return;
     }
     ::close(fd);
@@ -173,9 +192,10 @@ OutputLock::~OutputLock() {
   std::lock_guard guard(held_mutex);
   const auto it = held.find(key_);
   if (it == held.end() || --it->second.count > 0) return;
-  // Removed while still locked, so that no one locks a file that is about to go.
+  // Removed while still locked, so that no one locks a file that is about to go; and only if it
+  // is still this lock's file, not one another process put in its place.
   if (it->second.fd >= 0) {
-    ::unlink(it->second.file.c_str());
+    remove_own(it->second.file, it->second.id);
     ::close(it->second.fd);
   }
   held.erase(it);
@@ -197,20 +217,33 @@ OutputError PartialOutput::error(const std::string& reason) const {
 hid_t PartialOutput::create_hdf5(hid_t access) {
   if (!lock_ && locks_) lock_ = std::make_unique<OutputLock>(path_);
   hdf5::quiet_errors();
-  // A journal a killed sweep left beside an earlier partial file belongs to none of this one.
-  remove_regular_file(hdf5::journal_path(partial_));
-  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
+  // A file a stopped command left is removed, and a journal beside it, which belongs to none of
+  // this one; the new file is created, not opened (H5F_ACC_EXCL: O_EXCL), so that no link put
+  // in its place is followed.
+  remove_stale(hdf5::journal_path(partial_), path_, side_file_role(".partial.journal"));
+  remove_stale(partial_, path_, side_file_role(".partial"));
+  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access);
   if (id < 0) {
     const std::string reason = hdf5::error_reason();
-    discard();  // the file may exist, empty: HDF5 creates it, then fails to write its header
+    // The name was free: a file there now is HDF5's, made before it failed to write the header
+    // (a full disk), unless the creation failed because another process made one meanwhile.
+    if (reason.find(std::strerror(EEXIST)) == std::string::npos)
+      remove_own(partial_, identity_of(partial_));
     throw error("creating " + partial_ + ": " + reason);
   }
   file_ = id;
+  own(partial_);
   return id;
 }
 
 void PartialOutput::adopt_hdf5(hid_t file) {
   file_ = file;
+  own(partial_);
+}
+
+void PartialOutput::own(const std::string& partial) {
+  created_ = identity_of(partial);
+  in_use_ = InUse(partial, created_);
 }
 
 void PartialOutput::flush() {
@@ -241,6 +274,8 @@ void PartialOutput::close_file() {
 
 hid_t PartialOutput::reopen_hdf5() {
   close_file();
+  if (identity_of(partial_) != created_)
+    throw error(partial_ + " was replaced by another file while it was written");
   const hid_t id = H5Fopen(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
   if (id < 0) throw error("reopening " + partial_ + ": " + hdf5::error_reason());
   file_ = id;
@@ -248,7 +283,7 @@ hid_t PartialOutput::reopen_hdf5() {
 }
 
 void PartialOutput::add_companion(std::string path, std::function<void(std::ostream&)> write) {
-  companions_.push_back({std::move(path), std::move(write), false});
+  companions_.push_back({std::move(path), std::move(write), false, {}});
 }
 
 void PartialOutput::write_companion(Companion& c) {
@@ -257,14 +292,26 @@ void PartialOutput::write_companion(Companion& c) {
     return error(std::string(doing) + " " + partial + ": " +
                  (error_number ? std::strerror(error_number) : "the write failed"));
   };
+  try {
+    remove_stale(partial, c.path, side_file_role(".partial"));
+  } catch (const OutputPathError& e) {
+    throw error(e.what());
+  }
+  const int fd = create_new(partial);
+  if (fd < 0) throw failed("creating", errno);
+  c.id = identity_of(fd);
   errno = 0;
   {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    if (!out) throw failed("creating", errno);
+    __gnu_cxx::stdio_filebuf<char> file(fd, std::ios::out | std::ios::binary);  // closes fd
+    std::ostream out(&file);
     c.write(out);
-    out.close();  // writes what the stream buffers: a full disk shows here
-    if (out.fail()) throw failed("writing", errno);
+    out.flush();
+    const bool written = out.good() && file.close() != nullptr;  // a full disk shows here
+    if (!written) throw failed("writing", errno);
   }
+  // Renamed only while the name is still the file written here.
+  if (identity_of(partial) != c.id)
+    throw error(partial + " was replaced by another file while it was written");
   std::error_code ec;
   fs::rename(partial, c.path, ec);
   if (ec) throw error("renaming " + partial + " to " + c.path + ": " + ec.message());
@@ -285,6 +332,8 @@ void PartialOutput::commit() {
   try {
     close_hdf5();
     for (Companion& c : companions_) write_companion(c);
+    if (identity_of(partial_) != created_)
+      throw error(partial_ + " was replaced by another file while it was written");
     std::error_code ec;
     fs::rename(partial_, path_, ec);
     if (ec) throw error("renaming " + partial_ + ": " + ec.message());
@@ -304,17 +353,22 @@ hid_t PartialOutput::keep_partial() {
 }
 
 void PartialOutput::discard() noexcept {
-  if (locks_ && !lock_) return;  // never the output's writer: the files there are another's
   // The HDF5 file is abandoned: its identifier is dropped unclosed (closing a file whose writes
   // failed can crash HDF5), and its name removed; the system frees it when the program ends.
+  // Only what this object made is removed, under whatever name it still has.
   file_ = -1;
-  remove_regular_file(partial_);
-  remove_regular_file(hdf5::journal_path(partial_));  // of a file written through the journal
+  if (created_.exists && identity_of(partial_) == created_) {
+    // The journal beside it is its own (a file written through the journal, a sweep's).
+    const std::string journal = hdf5::journal_path(partial_);
+    remove_own(journal, identity_of(journal));
+    remove_own(partial_, created_);
+  }
   for (Companion& c : companions_) {
-    remove_regular_file(c.path + ".partial");
-    if (c.placed) remove_regular_file(c.path);
+    remove_own(c.path + ".partial", c.id);
+    if (c.placed) remove_own(c.path, c.id);
     c.placed = false;
   }
+  in_use_ = InUse();
 }
 
 }  // namespace chaindem

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/io/side_files.hpp"
 
 namespace chaindem {
 
@@ -31,9 +32,10 @@ struct OutputError : std::runtime_error {
 };
 
 /// Throws OutputPathError, naming `path` and why, if the file cannot be written safely: `path`
-/// or `path`.partial exists and is not a regular file (a symbolic link counts as what it points
-/// to), either is the same file as one of `inputs` (however spelled or linked), or the
-/// directory of `path` does not exist.
+/// or `path`.partial exists and is not a regular file (for `path`, a symbolic link counts as
+/// what it points to), either is the same file as one of `inputs` (however spelled or linked),
+/// the directory of `path` does not exist, a file beside it (side_files) is a symbolic link or
+/// not a regular file, or `path` ends in a side file's suffix.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
 
 /// While it lives, this process is the one writer of output `path`: another chaindem that would
@@ -117,11 +119,14 @@ class PartialOutput {
     std::string path;
     std::function<void(std::ostream&)> write;
     bool placed = false;  // renamed to its own name
+    FileId id;            // the file written, once created
   };
   void write_companion(Companion& c);
   /// Flushes and closes the HDF5 file, every object in it closed, each step checked.
   void close_file();
   void discard() noexcept;
+  /// Records `partial` as the file this object made, and marks it in use (InUse).
+  void own(const std::string& partial);
 
   std::string path_, partial_;
   /// The output's lock, from create_hdf5() on; taken only with the default partial name: a
@@ -129,6 +134,8 @@ class PartialOutput {
   std::unique_ptr<OutputLock> lock_;
   bool locks_ = true;
   hid_t file_ = -1;
+  FileId created_;  ///< the partial file this object made (or adopted): the one it may remove
+  InUse in_use_;
   std::vector<Companion> companions_;
   bool committed_ = false, kept_ = false;
 };

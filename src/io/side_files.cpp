@@ -1,0 +1,147 @@
+#include "chaindem/io/side_files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "chaindem/io/output_file.hpp"
+#include "chaindem/text.hpp"
+
+namespace chaindem {
+namespace {
+
+constexpr std::array<SideFile, 7> all_side_files{{
+    {".partial", "the output while it is written, renamed to the output when complete"},
+    {".lock", "the lock that keeps a second command from writing the output at once"},
+    {".partial.journal",
+     "the undo journal of a sweep's partial output, which returns it to its last checkpoint "
+     "after a kill"},
+    {".partial.journal.new", "the next undo journal of a sweep, while it is started"},
+    {".checkpoint", "a run's checkpoint, from which --restart continues it"},
+    {".checkpoint.partial", "a checkpoint while it is written"},
+    {".partial.previous",
+     "the partial output a restart continues, until the restarted run has taken over its "
+     "frames"},
+}};
+
+std::string quoted(const std::string& path) {
+  std::string out(1, '\'');
+  out += quoted_text(path, 256);
+  out += '\'';
+  return out;
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+// Whether another process marks the regular file `path` as being written (InUse).
+bool in_use(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct flock probe {};
+  probe.l_type = F_WRLCK;
+  probe.l_whence = SEEK_SET;
+  const bool marked = ::fcntl(fd, F_OFD_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+  ::close(fd);
+  return marked;
+}
+
+}  // namespace
+
+std::span<const SideFile> side_files() {
+  return all_side_files;
+}
+
+const char* side_file_role(std::string_view suffix) {
+  for (const SideFile& side : all_side_files)
+    if (suffix == side.suffix) return side.role;
+  return "a file chaindem writes beside an output";
+}
+
+FileId identity_of(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  return {st.st_dev, st.st_ino, true};
+}
+
+FileId identity_of(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return {};
+  return {st.st_dev, st.st_ino, true};
+}
+
+void remove_own(const std::string& path, const FileId& file) noexcept {
+  if (file.exists && identity_of(path) == file) ::unlink(path.c_str());
+}
+
+void refuse_unless_regular(const std::string& path, const std::string& output, const char* role) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role +
+                          ") cannot be checked: " + std::strerror(errno));
+  }
+  if (S_ISREG(st.st_mode)) return;
+  const std::string remedy =
+      S_ISLNK(st.st_mode) ? "chaindem writes no file through a link; remove the link or choose "
+                            "another output"
+                          : "remove it or choose another output";
+  throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role + ") is " +
+                        kind_of(st.st_mode) + ", not a regular file: " + remedy);
+}
+
+void remove_stale(const std::string& path, const std::string& output, const char* role) {
+  refuse_unless_regular(path, output, role);
+  if (!identity_of(path).exists) return;
+  if (in_use(path))
+    throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role +
+                          ") is being written by another process; wait for it to finish or "
+                          "choose another output");
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+    throw OutputPathError("output " + quoted(output) + ": cannot remove the stale " + quoted(path) +
+                          " (" + role + "): " + std::strerror(errno));
+}
+
+int create_new(const std::string& path) {
+  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+}
+
+InUse::InUse(const std::string& path, const FileId& file) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;
+  struct flock mark {};
+  mark.l_type = F_RDLCK;
+  mark.l_whence = SEEK_SET;
+  if (identity_of(fd) == file && ::fcntl(fd, F_OFD_SETLK, &mark) == 0)
+    fd_ = fd;
+  else
+    ::close(fd);
+}
+
+InUse::~InUse() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+InUse::InUse(InUse&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+
+InUse& InUse::operator=(InUse&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+  }
+  return *this;
+}
+
+}  // namespace chaindem
