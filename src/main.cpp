@@ -22,7 +22,8 @@ namespace {
 const char* usage =
     "chaindem - discrete-element simulator for granular chains\n\n"
     "usage:\n"
-    "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet] [--restart]\n"
+    "  chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
+    "               [--restart | --discard-checkpoint]\n"
     "  chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N]  many cases in parallel (OpenMP, MPI)\n"
     "  chaindem compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)\n"
     "  chaindem collide --law ID ...  one head-on impact under any law (see collide --help)\n"
@@ -123,7 +124,9 @@ int run(const std::vector<std::string>& args) {
       "restart", po::bool_switch(&o.restart),
       "continue from the checkpoint OUT.h5.checkpoint that an interrupted run of the same case "
       "left (SIGTERM, or output.checkpoint_interval); the result is bitwise the uninterrupted "
-      "run's");
+      "run's")("discard-checkpoint", po::bool_switch(&o.discard_checkpoint),
+               "start over although OUT.h5.checkpoint holds this case's interrupted run (deletes "
+               "it and OUT.h5.partial; without --restart or this, such a run is refused)");
   const auto parsed = parse_command_line(args, desc, &o.case_path, "run", &std::cerr);
   if (!parsed) return 2;
   const po::variables_map& vm = *parsed;

@@ -20,6 +20,8 @@
 #include "chaindem/io/checkpoint_file.hpp"
 #include "chaindem/io/h5md_writer.hpp"
 #include "chaindem/io/output_file.hpp"
+#include "chaindem/io/side_files.hpp"
+#include "chaindem/text.hpp"
 
 namespace chaindem {
 namespace {
@@ -40,8 +42,18 @@ std::atomic<bool> handlers_held{false};
 void install_stop_handlers() {
   if (handlers_held) return;  // the embedding process installed them for all its commands
   stop_signal = 0;  // a fresh watch: a process that runs several commands (Python) reuses it
-  std::signal(SIGINT, chaindem_request_stop);
-  std::signal(SIGTERM, chaindem_request_stop);
+  // SIGHUP: the terminal or ssh connection closed. Like SIGTERM, a request to stop that keeps
+  // what was computed, not a reason to die mid-write.
+  for (const int s : stop_signals()) std::signal(s, chaindem_request_stop);
+}
+
+std::span<const int> stop_signals() {
+  static constexpr int all[] = {SIGINT, SIGTERM, SIGHUP};
+  return all;
+}
+
+bool keeps_work(int signal) {
+  return signal == SIGTERM || signal == SIGHUP;
 }
 
 void hold_stop_handlers(bool hold) {
@@ -250,10 +262,11 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
   constexpr std::int64_t chunk = 256;
   while (sim.step_count() < run.steps) {
     if (control.stop && *control.stop) {
-      // SIGTERM, what batch systems send before they kill a job: keep what was computed. A run
+      // SIGTERM, what batch systems send before they kill a job (or SIGHUP, a closed terminal):
+      // keep what was computed. A run
       // that continues a checkpoint keeps it on any stop: what was computed before this
       // invocation is not its to discard.
-      if (checkpoints && (*control.stop == SIGTERM || resumed)) {
+      if (checkpoints && (keeps_work(*control.stop) || resumed)) {
         checkpoints->write(sim, writer, records, wall_time());
         writer.keep_partial();
         throw Interrupted(*control.stop, sim.time(), checkpoints->path);
@@ -449,6 +462,40 @@ void forget(const std::string& path, const std::optional<Resume>& resume) {
     std::remove(checkpoint_path_for(path).c_str());
 }
 
+// A new run of `path`: what an interrupted run of it left (its checkpoint, the partial file the
+// checkpoint continues) is deleted, but for a checkpoint this case could continue, which only
+// `discard` deletes: computed work is not lost because --restart was forgotten. What is deleted
+// is said on `note`.
+void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool discard,
+                         std::ostream& note) {
+  const std::string checkpoint = checkpoint_path_for(path);
+  const std::string previous = path + ".partial.previous";
+  if (!identity_of(checkpoint).exists) {
+    std::remove(previous.c_str());
+    return;
+  }
+  std::string what = "the checkpoint " + checkpoint;
+  bool continuable = false;
+  try {
+    const Checkpoint cp = read_checkpoint(checkpoint);
+    const std::string difference = parameter_difference(cp.parameters, cfg.resolved());
+    continuable = difference.empty();
+    what += " (stopped at t = " + number_text(cp.time) + " s" +
+            (continuable ? "" : "; of another case: " + difference) + ")";
+  } catch (const std::exception& e) {  // damaged, or of another build: nothing can continue it
+    what += " (which cannot be continued: " + std::string(e.what()) + ")";
+  }
+  if (continuable && !discard)
+    throw CheckpointError(what +
+                          " holds this case's interrupted run: run the same command with "
+                          "--restart to continue it, or with --discard-checkpoint to "
+                          "start over, deleting it");
+  std::remove(checkpoint.c_str());
+  std::remove(previous.c_str());
+  note << "chaindem: note: deleted " << what << " and the partial output it continued; this run "
+       << "starts over\n";
+}
+
 }  // namespace
 
 CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
@@ -468,12 +515,10 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
   const std::string checkpoint = checkpoint_path_for(path);
   const OutputLock lock(path);  // held from the checkpoint's first reading to the end
   std::optional<Resume> resume;
-  if (plan->restart) {
+  if (plan->restart)
     resume = prepare_resume(cfg, path);
-  } else {  // a new run: what an earlier run of this output left is out of date
-    std::remove(checkpoint.c_str());
-    std::remove((path + ".partial.previous").c_str());
-  }
+  else
+    discard_earlier_run(cfg, path, plan->discard, std::cerr);
   try {
     PendingRun done =
         run_case(cfg, std::move(run), make_writer, control, {}, path, resume ? &*resume : nullptr);

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "chaindem/commands/case_runner.hpp"
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/io/hdf5_util.hpp"
@@ -349,8 +350,13 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       return 2;
     }
   }
+  install_stop_handlers();  // Ctrl-C, SIGTERM or SIGHUP: no output, no file left
   try {
     const CollisionReport r = collide(in, vm);
+    if (const int signal = *stop_flag()) {
+      err << "chaindem collide: interrupted by signal " << signal << "; no output written\n";
+      return 128 + signal;
+    }
     print_collision(out, r, in.velocity, in.policy, in.json, in.dimensionless);
     if (!in.output.empty()) write_loop(in.output, r);
   } catch (const CaseError& e) {

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <optional>
 
+#include "chaindem/commands/case_runner.hpp"
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/io/output_file.hpp"
@@ -87,6 +88,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   ImpactData impacts;
   ChainRecord record;
   DataReport report;
+  install_stop_handlers();         // a signal ends the searches, and the command, cleanly
   std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
   try {
     if (!in.output.empty()) {
@@ -135,6 +137,11 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   } catch (const std::exception& e) {
     err << "chaindem fit: error: " << e.what() << "\n";
     return 1;
+  }
+  if (const int signal = *stop_flag()) {
+    err << "chaindem fit: interrupted by signal " << signal << "; no fit reported"
+        << (in.output.empty() ? "" : ", no output written") << "\n";
+    return 128 + signal;
   }
   rank(fits);
   if (!fits.front().failure.empty()) {  // none fitted: bounds that exclude the data are input

@@ -71,7 +71,7 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
       fits,
       [&](LawFit& f, std::size_t l) {
         const fit::ImpactModel model = model_of(*f.law, f.free, options[l]);
-        const fit::Problem problem = fit::impact_problem(model, data, f.free);
+        const fit::Problem problem = stoppable(fit::impact_problem(model, data, f.free));
         f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
         bootstrap_intervals(in, problem, f, sequences, false);
         if (!in.output.empty()) {  // the fitted law over the data's velocities
@@ -194,7 +194,7 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
       fits,
       [&](LawFit& f, std::size_t l) {
         const fit::ChainModel& model = *models[l];
-        const fit::Problem problem = fit::chain_problem(model, record, f.free, in.sigma);
+        const fit::Problem problem = stoppable(fit::chain_problem(model, record, f.free, in.sigma));
         f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
         bootstrap_intervals(in, problem, f,
                             std::vector<std::size_t>(record.beads.size(), record.time.size()),

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "chaindem/commands/case_runner.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
@@ -299,6 +300,10 @@ void fit_laws(std::vector<LawFit>& fits,
 #pragma omp parallel for schedule(dynamic) num_threads(team)
   for (std::size_t l = 0; l < fits.size(); ++l) {
     if (!fits[l].failure.empty()) continue;  // skipped before fitting
+    if (*stop_flag()) {                      // the command stops: no law is begun
+      fits[l].failure = "stopped by a signal";
+      continue;
+    }
     try {
       fit_one(fits[l], l);
       fits[l].failure = excluded_by_bounds(fits[l]);
@@ -321,6 +326,14 @@ void fit_laws(std::vector<LawFit>& fits,
                 << std::flush;
   }
   if (error) std::rethrow_exception(error);
+}
+
+fit::Problem stoppable(fit::Problem problem) {
+  problem.residuals = [inner = std::move(problem.residuals)](const std::vector<double>& theta,
+                                                             std::vector<double>& r) {
+    return !*stop_flag() && inner(theta, r);
+  };
+  return problem;
 }
 
 void rank(std::vector<LawFit>& fits) {

@@ -148,6 +148,11 @@ void fit_laws(std::vector<LawFit>& fits,
               const std::function<void(LawFit&, std::size_t index)>& fit_one, int threads,
               std::ostream* progress);
 
+// `problem` that stops being evaluated once a signal asked the command to stop (stop_flag()):
+// each evaluation then fails at once, so that a search, and the fit of every law, ends quickly
+// and the command can exit cleanly (fit_command.cpp).
+fit::Problem stoppable(fit::Problem problem);
+
 // Best AICc first, laws without a fit last; Akaike weights among those with one.
 void rank(std::vector<LawFit>& fits);
 

@@ -40,7 +40,13 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const Eigen::Index beads = run.scene.chain_count;
   const std::size_t memory = run.memory_estimate;
 
-  const CheckpointPlan checkpoints{cfg.number("output.checkpoint_interval"), options.restart};
+  if (options.restart && options.discard_checkpoint) {
+    err << "chaindem: invalid input: --restart continues the checkpoint and --discard-checkpoint "
+           "deletes it: give one of them\n";
+    return 2;
+  }
+  const CheckpointPlan checkpoints{cfg.number("output.checkpoint_interval"), options.restart,
+                                   options.discard_checkpoint};
   install_stop_handlers();
   CaseSummary summary;
   try {
@@ -56,7 +62,8 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
     return 128 + e.signal;
   } catch (const CheckpointError& e) {
-    err << "chaindem: cannot restart: " << e.what() << "\n";
+    err << "chaindem: " << (options.restart ? "cannot restart: " : "invalid output: ") << e.what()
+        << "\n";
     return 2;
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";

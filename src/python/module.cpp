@@ -36,19 +36,19 @@ namespace py = pybind11;
 namespace chaindem::python {
 namespace {
 
-// Ctrl-C and SIGTERM while chaindem computes. Python's own handlers cannot run while a run or
-// a command holds its thread, so while any is running (from any thread), chaindem's handler
-// (install_stop_handlers) takes both signals: every run and command stops between steps, and
-// Python gets KeyboardInterrupt (SIGINT) or RunError (SIGTERM). When the last one ends, Python's
-// handlers come back, and a SIGTERM received meanwhile is raised again, so that the process
-// ends as it would have (its files left clean).
+// Ctrl-C, SIGTERM and SIGHUP while chaindem computes. Python's own handlers cannot run while a
+// run or a command holds its thread, so while any is running (from any thread), chaindem's
+// handler (install_stop_handlers) takes the three signals (stop_signals): every run and command
+// stops between steps, and Python gets KeyboardInterrupt (SIGINT) or RunError (SIGTERM,
+// SIGHUP). When the last one ends, Python's handlers come back, and a SIGTERM or SIGHUP received
+// meanwhile is raised again, so that the process ends as it would have (its files left clean).
 class StopScope {
  public:
   StopScope() {
     std::lock_guard guard(lock());
     if (active()++ > 0) return;
-    sigaction(SIGINT, nullptr, &saved(0));
-    sigaction(SIGTERM, nullptr, &saved(1));
+    const auto signals = stop_signals();
+    for (std::size_t k = 0; k < signals.size(); ++k) sigaction(signals[k], nullptr, &saved(k));
     install_stop_handlers();  // clears the flag
     hold_stop_handlers(true);
   }
@@ -57,9 +57,9 @@ class StopScope {
     if (--active() > 0) return;
     hold_stop_handlers(false);
     const int requested = *stop_flag();
-    sigaction(SIGINT, &saved(0), nullptr);
-    sigaction(SIGTERM, &saved(1), nullptr);
-    if (requested == SIGTERM) std::raise(SIGTERM);
+    const auto signals = stop_signals();
+    for (std::size_t k = 0; k < signals.size(); ++k) sigaction(signals[k], &saved(k), nullptr);
+    if (keeps_work(requested)) std::raise(requested);
   }
   StopScope(const StopScope&) = delete;
   StopScope& operator=(const StopScope&) = delete;
@@ -73,8 +73,8 @@ class StopScope {
     static int n = 0;
     return n;
   }
-  static struct sigaction& saved(int k) {
-    static struct sigaction handlers[2];
+  static struct sigaction& saved(std::size_t k) {
+    static struct sigaction handlers[3];
     return handlers[k];
   }
 };
@@ -251,7 +251,7 @@ PYBIND11_MODULE(_core, m) {
         PyErr_SetNone(PyExc_KeyboardInterrupt);
         return;
       }
-      PyErr_SetString(run_error, e.what());  // SIGTERM: raised again once all have stopped
+      PyErr_SetString(run_error, e.what());  // SIGTERM, SIGHUP: raised again once all stopped
     } catch (const CaseError& e) {           // what the command line refuses with exit status 2
       PyErr_SetString(input_error, e.what());
     } catch (const LawParamError& e) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,6 +38,10 @@ struct CheckpointPlan {
   /// when the run receives SIGTERM.
   double interval = 0.0;
   bool restart = false;  ///< continue from the output's checkpoint instead of starting
+  /// A new run (not `restart`) over a checkpoint that this case could continue: start over,
+  /// deleting it. Without it such a run is refused (CheckpointError): computed work is not
+  /// discarded because --restart was forgotten.
+  bool discard = false;
 };
 
 struct RunControl {
@@ -58,9 +63,15 @@ struct Interrupted : std::runtime_error {
         checkpoint(std::move(checkpoint_path)) {}
 };
 
-/// Installs SIGINT/SIGTERM handlers that set the flag returned by stop_flag(): runs stop between
-/// steps and remove their partial files instead of dying mid-write.
+/// Installs handlers of stop_signals() that set the flag returned by stop_flag(): runs stop
+/// between steps and remove their partial files instead of dying mid-write.
 void install_stop_handlers();
+/// The signals every command that writes handles: SIGINT (Ctrl-C), SIGTERM (a batch system's
+/// time limit) and SIGHUP (a closed terminal or ssh connection).
+std::span<const int> stop_signals();
+/// Whether a stop by `signal` keeps what was computed (a run's checkpoint): SIGTERM and SIGHUP,
+/// which end a job that did not choose to stop; not SIGINT, a user's Ctrl-C.
+bool keeps_work(int signal);
 const volatile std::sig_atomic_t* stop_flag();
 /// For a process that runs several commands at once (the Python module): after
 /// install_stop_handlers(), hold_stop_handlers(true) makes later calls of it leave the handlers

@@ -14,6 +14,7 @@ struct RunOptions {
   std::vector<std::string> unset;      ///< keys removed from the case
   bool quiet = false;                  ///< no progress and no summary
   bool restart = false;                ///< continue from the output's checkpoint
+  bool discard_checkpoint = false;     ///< start over though a checkpoint of this case is there
 };
 
 /// Runs one case. Returns the process exit code: 0 success, 2 invalid input, 1 runtime failure.
