@@ -474,7 +474,7 @@ void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool di
     std::remove(previous.c_str());
     return;
   }
-  std::string what = "the checkpoint " + checkpoint;
+  std::string what = "the checkpoint '" + checkpoint + "'";
   bool continuable = false;
   try {
     const Checkpoint cp = read_checkpoint(checkpoint);
