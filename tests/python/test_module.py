@@ -444,7 +444,9 @@ def test_handlers_come_back_after_overlapping_commands():
     assert "python's SIGTERM handler ran" in r.stdout
 
 
-def test_sigterm_during_a_run_ends_the_process_cleanly(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_during_a_run_ends_the_process_cleanly(tmp_path, stop):
+    # SIGHUP: the terminal or ssh session of the Python process closed.
     out = tmp_path / "x.h5"
     proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import chaindem
@@ -454,9 +456,9 @@ def test_sigterm_during_a_run_ends_the_process_cleanly(tmp_path):
     """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "started"
     time.sleep(1.0)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(stop)
     proc.communicate(timeout=60)
-    assert proc.returncode == -signal.SIGTERM  # ended by the signal, as without chaindem
+    assert proc.returncode == -stop  # ended by the signal, as without chaindem
     assert os.listdir(tmp_path) == []  # but its files were removed first
 
 
