@@ -228,7 +228,7 @@ std::vector<KeySpec> build_case_keys() {
                      0, 1, false, "0.1"));
   k.push_back(number("output.checkpoint_interval", "s",
                      "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
-                     "on SIGTERM); the output is then written so that it stays readable up to the "
+                     "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
                      "last checkpoint if the run is killed; continue with `run --restart`",
                      0, 1e9, true, "0"));
   return k;
