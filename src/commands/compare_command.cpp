@@ -428,6 +428,7 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
   install_stop_handlers();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(in.threads)
   for (std::size_t l = 0; l < n; ++l) {
+    hdf5::quiet_errors();  // per thread: each writes its law's run
     try {
       const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l], in.unset);
       PendingRun run = run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases,

@@ -313,6 +313,7 @@ class Checkpoints {
   // Sleeps until a case is written, then until an interval after the last checkpoint; never
   // spins (a long case may compute for hours without a write).
   void run() {
+    hdf5::quiet_errors();  // this thread's own HDF5 error stack, as every thread's
     auto last = Clock::now();
     std::unique_lock guard(lock_);
     while (!stop_ && !failed_once_) {
@@ -451,6 +452,7 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
   };
 #pragma omp parallel num_threads(threads)
   {
+    hdf5::quiet_errors();  // each thread computes cases and writes those queued (WriteQueue)
     auto& clock = r.thread_time[static_cast<std::size_t>(omp_get_thread_num())];
     while (const std::optional<std::size_t> next = order.next(writes.empty())) {
       if (stop_signal || write_failed) break;
