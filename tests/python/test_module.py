@@ -585,6 +585,27 @@ def test_fit_equals_the_command_line(tmp_path):
         chaindem.fit({"velocity": v, "restitution": e}, ["hunt_crossley"], radiu=0.005)
 
 
+def test_fit_refuses_columns_it_cannot_read():
+    """Columns of data that are not one number per row are refused before anything is written,
+    naming the column: a ValueError (InputError), as for any bad data."""
+    body = dict(radius=0.005, youngs_modulus=2e11, poisson_ratio=0.3, density=7800, wall=True)
+    v, e = np.array([0.5, 1.0, 2.0, 3.0]), np.array([0.9, 0.85, 0.8, 0.78])
+    for data, column, why in (
+            ({"velocity": np.vstack([v, v]), "restitution": np.vstack([e, e])}, "velocity",
+             "one-dimensional"),
+            ({"velocity": v, "restitution": e.reshape(2, 2)}, "restitution", r"shape \(2, 2\)"),
+            ({"velocity": 1.0, "restitution": 0.9}, "velocity", "one-dimensional"),
+            ({"velocity": ["fast", "slow"], "restitution": e[:2]}, "velocity",
+             "a column of numbers"),
+            ({"velocity": np.array([0.5, np.nan, 2.0, 3.0]), "restitution": e}, "velocity",
+             "row 1 is nan: every impact needs its velocity"),
+            ({"velocity": np.array([0.5, 1.0, np.inf, 3.0]), "restitution": e}, "velocity",
+             "row 2 is inf")):
+        with pytest.raises(ValueError, match=rf"data\['{column}'\]: .*{why}") as raised:
+            chaindem.fit(data, ["hunt_crossley"], **body)
+        assert isinstance(raised.value, chaindem.InputError)
+
+
 def test_fit_a_chain_history_from_columns(tmp_path):
     # A run of the default case is the record (beads 0 and 9, every fifth frame): fitted from
     # its columns, the law that made it gives back its restitution.

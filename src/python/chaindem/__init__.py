@@ -242,7 +242,7 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
             claimed_output(output_file) as kept:
         origins = {}
         if isinstance(data, Mapping):
-            columns = {str(k): np.asarray(v, dtype=float) for k, v in data.items()}
+            columns = data_columns(data)
             if case is not None:  # a chain's record: time first ("time" or "time [unit]")
                 times = [k for k in columns if k.split("[")[0].split("(")[0].strip() == "time"]
                 if len(times) != 1:
@@ -253,6 +253,11 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
                     if np.isnan(column).any():
                         raise InputError(f"data: column {name!r} holds NaN: a chain's record "
                                          "needs a value at every time")
+            elif "velocity" in columns and not np.isfinite(columns["velocity"]).all():
+                row = int(np.flatnonzero(~np.isfinite(columns["velocity"]))[0])
+                raise InputError(f"data['velocity']: row {row} is {columns['velocity'][row]}: "
+                                 "every impact needs its velocity, a finite number (NaN marks "
+                                 "a value not measured, in the measured columns only)")
             lengths = {len(c) for c in columns.values()}
             if len(lengths) != 1:
                 raise InputError(f"data: columns of different lengths {sorted(lengths)}")
@@ -299,6 +304,22 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
             for k in ("value", "standard_error", "low", "high"):
                 p[k] = np.nan if p[k] is None else p[k]
     return result
+
+
+def data_columns(data: Mapping[Any, Any]) -> dict[str, np.ndarray]:
+    """fit()'s data given as columns: each a sequence of numbers, one-dimensional."""
+    columns = {}
+    for key, value in data.items():
+        name = str(key)
+        try:
+            column = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            raise InputError(f"data[{name!r}]: a column of numbers, not {value!r:.60}") from None
+        if column.ndim != 1:
+            raise InputError(f"data[{name!r}]: a column is one-dimensional (a list or a 1-D "
+                             f"array of numbers), not of shape {column.shape}")
+        columns[name] = column
+    return columns
 
 
 def load(path: PathLike, case: Optional[int] = None, law: Optional[str] = None) -> Run:
