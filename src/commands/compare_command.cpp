@@ -191,7 +191,7 @@ Metrics newton_metrics(const RunSetup& run, double restitution, long long beads,
       consider((right - x.back() - r.back()) / v.back(), static_cast<long>(x.size()) - 1);
     if (t + dt >= run.duration || who == -2) break;
     if (ties > 0)
-      throw CaseError("--reference newton: two impacts at t = " + std::to_string(t + dt) +
+      throw CaseError("--reference newton: two impacts at t = " + rounded_text(t + dt, 6) +
                       " s; Newton's law has no unique outcome for simultaneous impacts");
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += v[i] * dt;
     t += dt;

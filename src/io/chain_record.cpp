@@ -227,8 +227,8 @@ class Reader {
            hint);
     if (time_.back() > 10.0 * duration_)
       fail("runs to t = " + number_text(time_.back()) + " s, " +
-           number_text(std::round(time_.back() / duration_)) + " times as long as the run:" + run +
-           hint + "; or lengthen the run, simulation.duration");
+           rounded_text(time_.back() / duration_) + " times as long as the run:" + run + hint +
+           "; or lengthen the run, simulation.duration");
   }
 
   double number(const std::string& cell, std::size_t column) const {

@@ -2,6 +2,7 @@
 
 #include "chaindem/io/h5md_writer.hpp"
 #include "chaindem/io/initial_state.hpp"
+#include "chaindem/text.hpp"
 
 #include <boost/math/tools/roots.hpp>
 
@@ -299,10 +300,12 @@ void choose_time_step(const CaseConfig& cfg, RunSetup& run,
       << " s, automatic)";
     cfg.fail("simulation.duration", m.str());
   }
-  if (!(steps <= 1e12))
-    cfg.fail(
-        cfg.number("simulation.time_step") > 0.0 ? "simulation.time_step" : "simulation.duration",
-        "needs " + std::to_string(steps) + " steps; at most 1e12 allowed");
+  if (!(steps <= 1e12)) {
+    const bool automatic = !(cfg.number("simulation.time_step") > 0.0);
+    cfg.fail(automatic ? "simulation.duration" : "simulation.time_step",
+             "needs " + rounded_text(steps) + " steps of " + rounded_text(settings.time_step) +
+                 (automatic ? " s (automatic)" : " s") + "; at most 1e12 allowed");
+  }
   run.steps = static_cast<std::int64_t>(steps);
 }
 
@@ -585,8 +588,8 @@ std::vector<double> surface_separations(const CaseConfig& cfg, const RunSetup& r
       s = -static_overlap_of(cfg, run.settings, pair_input(scene, k - 1, k), chain.end_force);
     if (-s >= std::min(p.radius(k - 1), p.radius(k)))
       cfg.fail(k == at.first_bead && striker ? "striker.gap" : "chain.overlap",
-               "overlap " + std::to_string(-s) + " m reaches a bead radius: allowed below " +
-                   std::to_string(std::min(p.radius(k - 1), p.radius(k))) + " m");
+               "overlap " + rounded_text(-s) + " m reaches a bead radius: allowed below " +
+                   rounded_text(std::min(p.radius(k - 1), p.radius(k))) + " m");
     separation[static_cast<std::size_t>(k)] = s;
   }
   return separation;

@@ -15,6 +15,7 @@
 
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/io/scene_builder.hpp"
+#include "chaindem/text.hpp"
 
 namespace chaindem {
 
@@ -58,7 +59,7 @@ struct Interrupted : std::runtime_error {
   std::string checkpoint;
   Interrupted(int s, double t, std::string checkpoint_path = "")
       : std::runtime_error("interrupted by signal " + std::to_string(s) +
-                           " at t = " + std::to_string(t) + " s"),
+                           " at t = " + rounded_text(t, 6) + " s"),
         signal(s),
         checkpoint(std::move(checkpoint_path)) {}
 };

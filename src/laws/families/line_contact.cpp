@@ -1,6 +1,7 @@
 // Line-contact family: parallel cylinders, elastic laws times the hysteresis factor.
 // Its parameters, how they become per-pair coefficients, its damping factors and its rows of the
 // registry (src/laws/registry.cpp joins the families in documentation order).
+#include "chaindem/text.hpp"
 #include "common.hpp"
 
 namespace chaindem {
@@ -292,7 +293,7 @@ PairCoeffs pereira(const LawEntry& law, const PairInput& in, const LawParams& p,
     throw std::invalid_argument("law '" + std::string(law.id) +
                                 "' is fitted for radial clearances 0.005-10 mm; clearance "
                                 "= " +
-                                std::to_string(dr) + " mm is outside");
+                                rounded_text(dr) + " mm is outside");
   return line_power(law, in, p, g, (a * dr + b) * length * modulus / dr * std::pow(1e3, n), n);
 }
 
@@ -352,7 +353,7 @@ PairCoeffs prepare_cylindrical_power_fit(const LawEntry& law, const PairInput& i
       throw std::invalid_argument("law '" + std::string(law.id) +
                                   "': fit_load_max exceeds johnson_cylindrical's peak "
                                   "load per unit length 4 pi E* dR/e^2 = " +
-                                  std::to_string(peak / g.length) + " N/m");
+                                  rounded_text(peak / g.length) + " N/m");
     const PowerFit fit = fit_power_law(johnson, lo * g.length, hi * g.length, 600);
     c = base(fit.stiffness, fit.exponent, in);
   }
