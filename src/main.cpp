@@ -2,6 +2,8 @@
 #include <boost/program_options.hpp>
 #include <iomanip>
 #include <iostream>
+#include <new>
+#include <streambuf>
 
 #include "chaindem/commands/collide_command.hpp"
 #include "chaindem/commands/command_line.hpp"
@@ -186,11 +188,14 @@ int main(int argc, char** argv) {
       std::cout << case_format_markdown();
       return 0;
     }
+  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
+    std::cerr << "chaindem " << command << ": error: memory ran out\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "chaindem: " << e.what() << "\n";
     return 2;
   }
-  std::cerr << "chaindem: unknown command '" << command << "'"
+  std::cerr << "chaindem: unknown command '" << quoted_text(command) << "'"
             << did_you_mean(command,
                             {"run", "sweep", "compare", "collide", "fit", "models", "case-format"})
             << "\n"

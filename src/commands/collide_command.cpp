@@ -364,7 +364,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
   } catch (const std::invalid_argument& e) {
     return invalid(e.what());
   } catch (const std::exception& e) {
-    err << "chaindem collide: error: " << e.what() << "\n";
+    err << "chaindem collide: error: " << failure_text(e) << "\n";
     return 1;
   }
   return 0;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <new>
 #include <system_error>
 
 #include "chaindem/engine/simulation.hpp"
@@ -78,6 +79,10 @@ int command_threads(const po::variables_map& options) {
     throw CaseError("--threads: " + std::to_string(threads) + " is out of range: allowed 1 to " +
                     std::to_string(max_threads));
   return threads;
+}
+
+std::string failure_text(const std::exception& e) {
+  return dynamic_cast<const std::bad_alloc*>(&e) ? "memory ran out" : e.what();
 }
 
 }  // namespace chaindem

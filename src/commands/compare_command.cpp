@@ -14,6 +14,7 @@
 #include <iostream>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -648,7 +649,7 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
   } catch (const CaseError& e) {
     return invalid_input(err, e.what());
   } catch (const std::exception& e) {
-    err << "chaindem compare: error: " << e.what() << "\n";
+    err << "chaindem compare: error: " << failure_text(e) << "\n";
     return 1;
   }
   return 0;
@@ -674,6 +675,9 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     plan = plan_comparison(in);
   } catch (const CaseError& e) {
     return invalid_input(err, e.what());
+  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
+    err << "chaindem compare: error: memory ran out while checking the laws' runs\n";
+    return 1;
   }
   for (const std::string& note : plan.notes) err << "chaindem compare: note: " << note << "\n";
   if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";

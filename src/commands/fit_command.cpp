@@ -155,7 +155,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (!in.output.empty()) try {
       write_fit_file(in.output, in, report, fits);
     } catch (const std::exception& e) {
-      err << "chaindem fit: error: " << e.what() << "\n";
+      err << "chaindem fit: error: " << failure_text(e) << "\n";
       return 1;
     }
   if (in.json) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "chaindem/commands/case_runner.hpp"
+#include "chaindem/commands/command_line.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
@@ -309,7 +310,7 @@ void fit_laws(std::vector<LawFit>& fits,
       fits[l].failure = excluded_by_bounds(fits[l]);
       fits[l].excluded = !fits[l].failure.empty();
     } catch (const std::exception& e) {
-      fits[l].failure = e.what();
+      fits[l].failure = failure_text(e);
     } catch (...) {
       fits[l].failure = "stopped by an unknown error";
       std::lock_guard<std::mutex> guard(lock);

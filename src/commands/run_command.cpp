@@ -4,11 +4,13 @@
 #include <csignal>
 #include <iomanip>
 #include <iostream>
+#include <new>
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/io/checkpoint_file.hpp"
 #include "chaindem/io/h5md_writer.hpp"
 #include "chaindem/io/output_file.hpp"
+#include "chaindem/text.hpp"
 
 namespace chaindem {
 
@@ -23,6 +25,9 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   } catch (const CaseError& e) {
     err << "chaindem: invalid input: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
+    err << "chaindem: error: memory ran out while building the case\n";
+    return 1;
   }
   const std::string output = options.output.empty() ? run.output_file : options.output;
   try {
@@ -71,6 +76,9 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   } catch (const OutputPathError& e) {  // another process writes the output (OutputLock)
     err << "chaindem: invalid output: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    err << "chaindem: error: memory ran out during the run\n";
+    return 1;
   } catch (const std::exception& e) {
     err << "chaindem: error: " << e.what() << "\n";
     return 1;

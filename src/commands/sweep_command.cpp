@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -129,6 +130,7 @@ ValidSweep validate(const SweepOptions& o) {
   v.configs.resize(n);
   std::vector<std::string> invalid(n);
   std::vector<std::vector<std::string>> notes(n);
+  std::atomic<bool> out_of_memory = false;  // not the input's fault: reported as a failure
 #pragma omp parallel for schedule(dynamic, 8) num_threads(o.threads)
   for (std::size_t k = 0; k < n; ++k) {
     try {
@@ -136,10 +138,14 @@ ValidSweep validate(const SweepOptions& o) {
       const RunSetup run = build_run(*v.configs[k]);
       notes[k] = run.notes;
       v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
-    } catch (const std::exception& e) {  // none may leave the parallel loop
+    } catch (const std::bad_alloc&) {  // none may leave the parallel loop
+      v.configs[k].reset();
+      out_of_memory = true;
+    } catch (const std::exception& e) {
       invalid[k] = case_label(v.d, k) + ": " + e.what();
     }
   }
+  if (out_of_memory) throw std::bad_alloc();
   for (const auto& message : invalid)
     if (!message.empty()) throw CaseError(message);
   for (const auto& case_notes : notes)
@@ -433,7 +439,8 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
           fail_write(c.index, e.what());
           return;
         } catch (const std::exception& e) {
-          r.failures[c.index] = e.what();  // its half-written group goes with the dropped run
+          r.failures[c.index] =
+              failure_text(e);  // its half-written group goes with the dropped run
           return;
         }
         order.written(std::chrono::duration<double>(Clock::now() - write_start).count());
@@ -474,7 +481,7 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       } catch (const hdf5::Error& e) {  // a long run writes while it computes
         fail_write(k, e.what());
       } catch (const std::exception& e) {
-        r.failures[k] = e.what();
+        r.failures[k] = failure_text(e);
       }
       progress.add_one();
     }
@@ -603,6 +610,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   } catch (const CaseError& e) {
     if (log) *log << "chaindem sweep: invalid input: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    if (log) *log << "chaindem sweep: error: memory ran out while reading and checking the cases\n";
+    return 1;
   }
   const SweepDefinition& d = v.d;
   if (log)
@@ -721,7 +731,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   try {
     failed_cases = collect(d, partial, cases_group, r, ranks, err, phase);
   } catch (const std::exception& e) {
-    err << "chaindem sweep: error: " << e.what() << "\n";
+    err << "chaindem sweep: error: " << failure_text(e) << "\n";
     return 1;
   }
   if (!o.quiet)

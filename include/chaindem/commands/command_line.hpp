@@ -3,6 +3,7 @@
 // and at most one positional argument (the case or sweep file).
 
 #include <boost/program_options.hpp>
+#include <exception>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -28,5 +29,9 @@ std::optional<boost::program_options::variables_map> parse_command_line(
 /// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or
 /// OMP_NUM_THREADS) and the allowed range, when the count is not in 1..max_threads.
 int command_threads(const boost::program_options::variables_map& options);
+
+/// What a message says of a failure `e`: its own text, or that memory ran out for
+/// std::bad_alloc, whose text names only its type.
+std::string failure_text(const std::exception& e);
 
 }  // namespace chaindem
