@@ -12,14 +12,44 @@
 #include "chaindem/commands/run_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/laws/contact_law.hpp"
 #include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
 using namespace chaindem;
 
 namespace {
+
+// Standard error as it reaches the terminal: every write passes through terminal_text, so that
+// no message, whatever it quotes, can act on the terminal. Unbuffered and without state: the
+// stream below (stdio's) orders the writes of several threads.
+class TerminalGuard : public std::streambuf {
+ public:
+  explicit TerminalGuard(std::ostream& stream) : stream_(stream), below_(stream.rdbuf(this)) {}
+  ~TerminalGuard() override { stream_.rdbuf(below_); }
+  TerminalGuard(const TerminalGuard&) = delete;
+  TerminalGuard& operator=(const TerminalGuard&) = delete;
+
+ protected:
+  std::streamsize xsputn(const char* text, std::streamsize n) override {
+    const std::string shown = terminal_text({text, static_cast<std::size_t>(n)});
+    const auto size = static_cast<std::streamsize>(shown.size());
+    return below_->sputn(shown.data(), size) == size ? n : 0;
+  }
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char one = traits_type::to_char_type(c);
+    return xsputn(&one, 1) == 1 ? c : traits_type::eof();
+  }
+  int sync() override { return below_->pubsync(); }
+
+ private:
+  std::ostream& stream_;
+  std::streambuf* below_;
+};
 
 const char* usage =
     "chaindem - discrete-element simulator for granular chains\n\n"
@@ -52,8 +82,9 @@ int models(const std::vector<std::string>& args) {
     if (!law) {
       std::vector<std::string> ids;
       for (const auto& l : all_laws()) ids.emplace_back(l.id);
-      std::cerr << "chaindem models: unknown law '" << name << "'" << did_you_mean(name, ids)
-                << " (`chaindem models --list` lists the " << ids.size() << " laws)\n";
+      std::cerr << "chaindem models: unknown law '" << quoted_text(name) << "'"
+                << did_you_mean(name, ids) << " (`chaindem models --list` lists the " << ids.size()
+                << " laws)\n";
       return 2;
     }
     chosen.push_back(law);
@@ -152,6 +183,8 @@ int run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const TerminalGuard guard(std::cerr);
+  hdf5::quiet_errors();  // this thread's; every other thread that calls HDF5 turns off its own
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << usage;

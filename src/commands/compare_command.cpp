@@ -25,6 +25,7 @@
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/laws/restitution.hpp"
+#include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
@@ -297,6 +298,17 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
     throw CaseError(
         "--reference-quantity is given without --reference-data, whose columns it "
         "names");
+  // Named wrongly, a law is blamed on the option that names it (not on the --set it becomes).
+  const auto check_law = [](const char* option, const std::string& id) {
+    if (find_law(id)) return;
+    std::vector<std::string> ids;
+    for (const LawEntry& law : all_laws()) ids.emplace_back(law.id);
+    throw CaseError(std::string(option) + ": '" + quoted_text(id) + "' is not a law of chaindem" +
+                    did_you_mean(id, ids) + " (`chaindem models --list` lists the laws)");
+  };
+  for (const std::string& law : laws) check_law("--laws", law);
+  if (!in.reference_law.empty() && in.reference_law != "newton")
+    check_law("--reference", in.reference_law);
   for (std::size_t a = 0; a < laws.size(); ++a)
     for (std::size_t b = a + 1; b < laws.size(); ++b)
       if (laws[a] == laws[b]) throw CaseError("--laws: " + laws[a] + " is given twice");
@@ -357,9 +369,9 @@ std::vector<long long> shown_beads(const std::string& beads_text, bool given, lo
       if (used != b.size())
         throw CaseError("--beads: '" + quoted_text(b) + "' is not an integer; " + range);
       if (k < 0 || k >= beads)
-        throw CaseError("--beads: " + b + " is not a bead of the chain: " + range);
+        throw CaseError("--beads: " + quoted_text(b) + " is not a bead of the chain: " + range);
       if (std::find(shown.begin(), shown.end(), k) != shown.end())
-        throw CaseError("--beads: " + b + " is given twice");
+        throw CaseError("--beads: " + quoted_text(b) + " is given twice");
       shown.push_back(k);
     }
   } else {
@@ -444,7 +456,7 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
     } catch (const hdf5::Error& e) {  // the run is fine, the file is not: name the file
       runs.failures[l] = output.error(e.what()).what();
     } catch (const std::exception& e) {
-      runs.failures[l] = e.what();
+      runs.failures[l] = failure_text(e);
     }
   }
   return runs;

@@ -132,10 +132,10 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "chaindem fit: invalid output: " << e.what() << "\n";
     return 2;
   } catch (const LawParamError& e) {
-    err << "chaindem fit: invalid input: --set " << e.key << ": " << e.what() << "\n";
+    err << "chaindem fit: invalid input: --set " << quoted_text(e.key) << ": " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    err << "chaindem fit: error: " << e.what() << "\n";
+    err << "chaindem fit: error: " << failure_text(e) << "\n";
     return 1;
   }
   if (const int signal = *stop_flag()) {

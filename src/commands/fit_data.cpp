@@ -56,7 +56,7 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
     try {
       model_of(*laws[l], free[l], {}).parameters(fit::first_start(free[l]));
     } catch (const LawParamError& e) {
-      skip(in, *laws[l], "--set " + e.key + ": " + e.what(), skipped[l]);
+      skip(in, *laws[l], "--set " + quoted_text(e.key) + ": " + e.what(), skipped[l]);
     }
   }
   std::vector<ImpactOptions> options(laws.size());
@@ -92,7 +92,7 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
     json_names += (json_names.empty() ? "\"" : ", \"") + d.series.back() + "\"";
   }
   d.summary = std::to_string(data.points()) + " points of " + names + " against impact velocity (" +
-              in.data + ")";
+              quoted_path(in.data) + ")";
   d.json = "\"kind\": \"impacts\", \"quantities\": [" + json_names +
            "], \"points\": " + std::to_string(data.points());
   d.weighted = data.weighted();
@@ -184,7 +184,7 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
                     ": " + fits.front().failure);
   record = read_chain_record(in.data, quantity, extent->beads, extent->duration, "--data");
   if (record.time.front() < 0.0)
-    throw CaseError("--data '" + in.data + "': its first time, " +
+    throw CaseError("--data '" + quoted_path(in.data) + "': its first time, " +
                     number_text(record.time.front()) +
                     " s, is before the run starts (t = 0): the record's times are those of the "
                     "case's run, which starts with the striker where the case puts it");
@@ -215,7 +215,7 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   const std::size_t points = record.beads.size() * record.time.size();
   d.summary = std::to_string(points) + " points of bead " + in.quantity + " at " +
               std::to_string(record.time.size()) + " times, beads " + beads + " of " +
-              in.case_path + " (" + in.data + ")";
+              quoted_path(in.case_path) + " (" + quoted_path(in.data) + ")";
   d.json = "\"kind\": \"chain\", \"case\": " + json_string(in.case_path) + ", \"quantities\": [\"" +
            in.quantity + "\"], \"beads\": [" + json_beads +
            "], \"points\": " + std::to_string(points);

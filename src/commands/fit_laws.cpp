@@ -48,7 +48,7 @@ std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
                       did_you_mean(id, ids));
     }
     if (std::find(laws.begin(), laws.end(), law) != laws.end())
-      throw CaseError("--laws: '" + id + "' is named twice");
+      throw CaseError("--laws: '" + quoted_text(id) + "' is named twice");
     laws.push_back(law);
   }
   return laws;
@@ -62,8 +62,8 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
     const std::string key = trimmed(s.substr(0, eq));
     if (key.empty() || eq == std::string::npos)
       throw CaseError(option + " '" + quoted_text(s) + "': expected key=number");
-    if (out.count(key)) throw CaseError(option + " " + key + ": given twice");
-    out[key] = option_number(option + " " + key, trimmed(s.substr(eq + 1)));
+    if (out.count(key)) throw CaseError(option + " " + quoted_text(key) + ": given twice");
+    out[key] = option_number(option + " " + quoted_text(key), trimmed(s.substr(eq + 1)));
   }
   return out;
 }
@@ -78,14 +78,16 @@ std::map<std::string, Range> key_ranges(const std::vector<std::string>& given) {
     // An empty end keeps the law's own (NaN here).
     const std::string low_text = trimmed(s.substr(eq + 1, colon - eq - 1)),
                       high_text = trimmed(s.substr(colon + 1));
-    const double low =
-        low_text.empty() ? std::nan("") : option_number("--bounds " + key + " low", low_text);
-    const double high =
-        high_text.empty() ? std::nan("") : option_number("--bounds " + key + " high", high_text);
+    const double low = low_text.empty()
+                           ? std::nan("")
+                           : option_number("--bounds " + quoted_text(key) + " low", low_text);
+    const double high = high_text.empty()
+                            ? std::nan("")
+                            : option_number("--bounds " + quoted_text(key) + " high", high_text);
     if (low >= high)
-      throw CaseError("--bounds " + key + "=" + number_text(low) + ":" + number_text(high) +
-                      ": the low end must be below the high end");
-    if (out.count(key)) throw CaseError("--bounds " + key + ": given twice");
+      throw CaseError("--bounds " + quoted_text(key) + "=" + number_text(low) + ":" +
+                      number_text(high) + ": the low end must be below the high end");
+    if (out.count(key)) throw CaseError("--bounds " + quoted_text(key) + ": given twice");
     out[key] = {low, high};
   }
   return out;
@@ -97,7 +99,7 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
   if (!free_text.empty()) {
     for (const std::string& key : split(free_text, ',')) {
       if (c.held.count(key))
-        throw CaseError("--free " + key + " and --set " + key +
+        throw CaseError("--free " + quoted_text(key) + " and --set " + quoted_text(key) +
                         ": a parameter is fitted or held fixed, not both");
       if (law.find_param(key)) keys.push_back(key);
     }
@@ -125,20 +127,20 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
       if (low > f.lower) f.lower = low, f.lower_open = false;
       if (high < f.upper) f.upper = high, f.upper_open = false;
       if (!(f.lower < f.upper))
-        throw CaseError("--bounds " + key + "=" + (std::isnan(low) ? "" : number_text(low)) + ":" +
-                        (std::isnan(high) ? "" : number_text(high)) +
-                        " leaves nothing of the range of law '" + std::string(law.id) +
-                        "': allowed " + p.range_text());
+        throw CaseError(
+            "--bounds " + quoted_text(key) + "=" + (std::isnan(low) ? "" : number_text(low)) + ":" +
+            (std::isnan(high) ? "" : number_text(high)) + " leaves nothing of the range of law '" +
+            std::string(law.id) + "': allowed " + p.range_text());
       if (f.start && (*f.start < f.lower || *f.start > f.upper)) f.start.reset();
     }
     if (const auto s = c.starts.find(key); s != c.starts.end()) {
       if (!p.admits(s->second))
-        throw CaseError("--start " + key + "=" + number_text(s->second) +
+        throw CaseError("--start " + quoted_text(key) + "=" + number_text(s->second) +
                         ": out of the range of law '" + std::string(law.id) + "': allowed " +
                         p.range_text());
       if (s->second < f.lower || s->second > f.upper)
-        throw CaseError("--start " + key + "=" + number_text(s->second) + ": outside --bounds " +
-                        number_text(f.lower) + ":" + number_text(f.upper));
+        throw CaseError("--start " + quoted_text(key) + "=" + number_text(s->second) +
+                        ": outside --bounds " + number_text(f.lower) + ":" + number_text(f.upper));
       f.start = s->second;
     }
     free.push_back(f);
@@ -160,7 +162,8 @@ void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, co
   std::set<std::string> named;
   if (!in.free.empty())
     for (const std::string& key : split(in.free, ',')) {
-      if (!named.insert(key).second) throw CaseError("--free: '" + key + "' is named twice");
+      if (!named.insert(key).second)
+        throw CaseError("--free: '" + quoted_text(key) + "' is named twice");
       bool anyone = false;
       for (const LawEntry* law : laws) anyone = anyone || law->find_param(key);
       if (!anyone)
@@ -221,7 +224,7 @@ void check_points(const FitInput& in, const std::vector<const LawEntry*>& laws,
   for (std::size_t l = 0; l < laws.size(); ++l) {
     const std::size_t k = free[l].size(), needed = k + (weighted ? 2 : 3);
     if (k > 0 && points < needed)
-      throw CaseError(in.data + ": " + std::to_string(points) +
+      throw CaseError(quoted_path(in.data) + ": " + std::to_string(points) +
                       (points == 1 ? " point is" : " points are") + " too few to fit " +
                       std::to_string(k) + " parameter(s) of law '" + std::string(laws[l]->id) +
                       "'" + (weighted ? "" : " and the scatter") +

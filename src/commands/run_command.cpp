@@ -61,8 +61,8 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     if (e.checkpoint.empty()) {
       err << "chaindem: " << e.what() << "; no output written\n";
     } else {
-      err << "chaindem: " << e.what() << "; checkpoint written to " << e.checkpoint
-          << " (the frames so far are in " << output
+      err << "chaindem: " << e.what() << "; checkpoint written to " << quoted_path(e.checkpoint)
+          << " (the frames so far are in " << quoted_path(output)
           << ".partial); run the same command with --restart to continue\n";
     }
     return 128 + e.signal;

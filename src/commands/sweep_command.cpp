@@ -207,7 +207,7 @@ void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string&
     const std::string reason = error_reason();
     const bool permission = reason.find("Permission denied") != std::string::npos ||
                             reason.find("Read-only file system") != std::string::npos;
-    p.problem = p.path + " cannot be reopened (" + reason + ")" +
+    p.problem = quoted_path(p.path) + " cannot be reopened (" + reason + ")" +
                 (permission ? ": let this user write the file and its folder, and run again"
                  : reason.find("journal") != std::string::npos
                      ? ""
@@ -218,7 +218,7 @@ void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string&
   p.file = Handle(id, H5Fclose);
   Handle sweep_group(H5Gopen2(id, "sweep", H5P_DEFAULT), H5Gclose);
   if (sweep_group.get() < 0 || read_string_attr(sweep_group.get(), "signature") != sig) {
-    p.problem = p.path +
+    p.problem = quoted_path(p.path) +
                 " holds cases of a different sweep (the sweep file, base case, overrides or "
                 "chaindem version changed); remove it or choose another output";
     p.status = 2;
@@ -261,7 +261,7 @@ PartialFile open_partial(const SweepDefinition& d, int rank, int ranks) {
   } catch (const std::exception& e) {
     p.cases.reset();
     p.file.reset();
-    p.problem = p.path + ": " + e.what();
+    p.problem = quoted_path(p.path) + ": " + failure_text(e);
     p.status = 1;
   }
   return p;
@@ -505,7 +505,8 @@ std::string give_up(PartialOutput& output, hdf5::Handle& cases_group, std::size_
   if (kept == 0) return message;
   output.keep_partial();
   return message + "; the " + std::to_string(kept) +
-         " finished case(s) of its last checkpoint are kept in " + output.partial_path() +
+         " finished case(s) of its last checkpoint are kept in " +
+         quoted_path(output.partial_path()) +
          " (and its journal): make room and run the same command to resume";
 }
 
@@ -527,7 +528,7 @@ int write_collected(const SweepDefinition& d, hid_t file,
           H5Lexists(src, name.c_str(), H5P_DEFAULT) > 0 &&
           H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0)
         check_status(H5Ocopy(src, name.c_str(), file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT),
-                     "copy " + other + ":/" + name);
+                     "copy " + quoted_path(other) + ":/" + name);
     }
   }
   int failed_cases = 0;
@@ -566,7 +567,8 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
         d.output + ".rank" + std::to_string(rank) + "-of-" + std::to_string(ranks) + ".partial";
     rank_files.push_back(other);
     sources.emplace_back(
-        check(H5Fopen(other.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + other), H5Fclose);
+        check(H5Fopen(other.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + quoted_path(other)),
+        H5Fclose);
   }
   PartialOutput output(d.output, partial.path);
   output.adopt_hdf5(partial.file.release());
@@ -695,7 +697,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     partial.file.reset();
     if (log)
       *log << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
-           << "kept in " << (ranks == 1 ? partial.path : d.output + ".rank*.partial")
+           << "kept in " << quoted_path(ranks == 1 ? partial.path : d.output + ".rank*.partial")
            << ", run the same command to resume\n";
     return 128 + interrupted;
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
 namespace po = boost::program_options;
@@ -22,7 +23,8 @@ std::string format_number(double x) {
   return s.str();
 }
 
-// One number of a "start:stop:step" range: a finite number and nothing else.
+// One number of a "start:stop:step" range: a finite number and nothing else. `key` and `text`
+// are quoted (quoted_text) as messages show them.
 double range_part(const std::string& key, const std::string& text, const std::string& item,
                   const char* role) {
   double x = 0.0;
@@ -31,20 +33,21 @@ double range_part(const std::string& key, const std::string& text, const std::st
     x = std::stod(item, &used);
     if (item.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument(item);
   } catch (const std::exception&) {
-    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + item +
+    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + quoted_text(item) +
                     "' is not a number (expected start:stop:step)");
   }
   if (!std::isfinite(x))
-    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + item +
+    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + quoted_text(item) +
                     "' is not finite (expected start:stop:step, three finite numbers)");
   return x;
 }
 
 // "start:stop:step", inclusive: finite numbers, step > 0, stop >= start, at most
 // max_axis_values values, each distinct as written.
-std::vector<std::string> range_values(const std::string& key, const std::string& text) {
+std::vector<std::string> range_values(const std::string& axis, const std::string& range) {
+  const std::string key = quoted_text(axis), text = quoted_text(range);
   std::vector<std::string> items;
-  std::stringstream s(text);
+  std::stringstream s(range);
   std::string item;
   while (std::getline(s, item, ':')) items.push_back(item);
   if (items.size() != 3) throw CaseError("axes." + key + ": '" + text + "' is not start:stop:step");
@@ -79,10 +82,11 @@ std::vector<std::string> range_values(const std::string& key, const std::string&
 
 // "a, b, c" or "start:stop:step" (inclusive). Every value is checked as the case would check it
 // (type, finite, range), so that the message names the axis and the value.
-std::vector<std::string> axis_values(const std::string& key, const std::string& text) {
+std::vector<std::string> axis_values(const std::string& axis, const std::string& text) {
+  const std::string key = quoted_text(axis);  // as messages show it
   std::vector<std::string> out;
   if (text.find(':') != std::string::npos && text.find(',') == std::string::npos) {
-    out = range_values(key, text);
+    out = range_values(axis, text);
   } else {
     std::stringstream s(text);
     std::string item;
@@ -99,7 +103,7 @@ std::vector<std::string> axis_values(const std::string& key, const std::string& 
     if (out.empty()) throw CaseError("axes." + key + ": no values");
   }
   for (const auto& value : out)
-    if (const std::string problem = check_key_value(key, value); !problem.empty())
+    if (const std::string problem = check_key_value(axis, value); !problem.empty())
       throw CaseError("axes." + key + ": " + problem);
   return out;
 }
@@ -133,7 +137,9 @@ std::size_t grid_size(const std::string& path, const std::vector<Axis>& axes) {
 std::string resolved_path(const fs::path& p, const std::string& what) {
   std::error_code ec;
   const fs::path resolved = fs::weakly_canonical(p, ec);
-  if (ec) throw CaseError(what + ": '" + p.string() + "' cannot be resolved: " + ec.message());
+  if (ec)
+    throw CaseError(what + ": '" + quoted_path(p.string()) +
+                    "' cannot be resolved: " + ec.message());
   return resolved.string();
 }
 
@@ -141,7 +147,7 @@ std::string resolved_path(const fs::path& p, const std::string& what) {
 
 SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
   std::ifstream in(path);
-  if (!in) throw CaseError("cannot read sweep file '" + path + "'");
+  if (!in) throw CaseError("cannot read sweep file '" + quoted_path(path) + "'");
   std::stringstream text;
   text << in.rdbuf();
   return parse_sweep(text.str(), path, extra_fixed);
@@ -149,6 +155,7 @@ SweepDefinition read_sweep(const std::string& path, const std::vector<std::strin
 
 SweepDefinition parse_sweep(const std::string& text, const std::string& path,
                             const std::vector<std::string>& extra_fixed) {
+  const std::string file = quoted_path(path);  // as messages name it
   SweepDefinition d;
   d.path = resolved_path(path, "sweep file");
   d.text = text;
@@ -157,18 +164,19 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   try {
     parsed = po::parse_config_file(s, po::options_description(), true);
   } catch (const po::error& e) {
-    throw CaseError(path + ": " + option_error_message(e));
+    throw CaseError(file + ": " + option_error_message(e));
   }
   std::set<std::string> seen;
   for (const auto& opt : parsed.options) {
     const std::string& key = opt.string_key;
     const std::string value = opt.value.empty() ? "" : opt.value.front();
-    if (!seen.insert(key).second) throw CaseError(path + ": key '" + key + "' is given twice");
+    if (!seen.insert(key).second)
+      throw CaseError(file + ": key '" + quoted_text(key) + "' is given twice");
     if (key == "sweep.base") {
-      d.base = resolved_path(fs::path(path).parent_path() / value, path + ": sweep.base");
+      d.base = resolved_path(fs::path(path).parent_path() / value, file + ": sweep.base");
     } else if (key == "sweep.combine") {
       if (value != "grid" && value != "zip")
-        throw CaseError(path + ": sweep.combine: '" + value + "' is not grid or zip");
+        throw CaseError(file + ": sweep.combine: '" + quoted_text(value) + "' is not grid or zip");
       d.combine = value;
     } else if (key == "sweep.output") {
       d.output = value;
@@ -178,14 +186,14 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
       try {
         d.axes.push_back({key.substr(5), axis_values(key.substr(5), value)});
       } catch (const CaseError& e) {
-        throw CaseError(path + ": " + e.what());
+        throw CaseError(file + ": " + e.what());
       }
     } else {
-      throw CaseError(path + ": unknown key '" + key +
+      throw CaseError(file + ": unknown key '" + quoted_text(key) +
                       "' (sections: [sweep] base, combine, output; [set] and [axes] case keys)");
     }
   }
-  if (d.base.empty()) throw CaseError(path + ": sweep.base is missing (the base case file)");
+  if (d.base.empty()) throw CaseError(file + ": sweep.base is missing (the base case file)");
   d.fixed.insert(d.fixed.end(), extra_fixed.begin(), extra_fixed.end());
   if (d.output.empty()) d.output = fs::path(path).stem().string() + ".h5";
 
@@ -196,7 +204,8 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
     const std::size_t n = d.axes.front().values.size();
     for (const auto& a : d.axes)
       if (a.values.size() != n)
-        throw CaseError(path + ": axes." + a.key + ": " + std::to_string(a.values.size()) +
+        throw CaseError(file + ": axes." + quoted_text(a.key) + ": " +
+                        std::to_string(a.values.size()) +
                         " values, but zipped axes need the same count (" + std::to_string(n) + ")");
     for (std::size_t k = 0; k < n; ++k) {
       std::vector<std::string> c;
@@ -204,7 +213,7 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
       d.cases.push_back(c);
     }
   } else {
-    const std::size_t total = grid_size(path, d.axes);
+    const std::size_t total = grid_size(file, d.axes);
     d.cases.reserve(total);
     for (std::size_t k = 0; k < total; ++k) {
       std::vector<std::string> c(d.axes.size());
@@ -229,7 +238,7 @@ std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k)
 std::string case_label(const SweepDefinition& d, std::size_t k) {
   std::string s = "case " + std::to_string(k);
   for (std::size_t a = 0; a < d.axes.size(); ++a)
-    s += (a ? ", " : " (") + d.axes[a].key + "=" + d.cases[k][a];
+    s += (a ? ", " : " (") + quoted_text(d.axes[a].key) + "=" + quoted_text(d.cases[k][a]);
   return d.axes.empty() ? s : s + ")";
 }
 

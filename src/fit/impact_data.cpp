@@ -48,7 +48,7 @@ Columns read_header(const std::vector<std::string>& header, const std::string& w
       if (c.velocity >= 0) throw CaseError(where + ": column 'velocity' appears twice");
       c.velocity = k;
     } else if (q == std::end(quantities) && !(is_sigma && base.empty())) {
-      throw CaseError(where + ": unknown column '" + quoted_text(name) + "'" +
+      throw CaseError(where + ": unknown column '" + quoted_excerpt(name) + "'" +
                       did_you_mean(name_and_unit(name).first, allowed) +
                       "; the columns are velocity [m/s], any of restitution, peak_force [N], "
                       "contact_duration [s], max_overlap [m], and each one's standard "
@@ -119,9 +119,9 @@ void check_value(ImpactQuantity q, double value, double sigma, const std::string
 ImpactData read_impact_data(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw CaseError("--data: '" + quoted_text(path) + "' is a directory, not a CSV file");
+    throw CaseError("--data: '" + quoted_path(path) + "' is a directory, not a CSV file");
   std::ifstream in(path);
-  if (!in) throw CaseError("--data: cannot read '" + quoted_text(path) + "'");
+  if (!in) throw CaseError("--data: cannot read '" + quoted_path(path) + "'");
   std::string line;
   int number = 0;
   std::vector<std::string> header;
@@ -134,7 +134,7 @@ ImpactData read_impact_data(const std::string& path) {
     delimiter = csv_delimiter(line);
     header = csv_cells(line, delimiter);
   }
-  if (header.empty()) throw CaseError("--data: '" + quoted_text(path) + "' has no header line");
+  if (header.empty()) throw CaseError("--data: '" + quoted_path(path) + "' has no header line");
   // A unit in the header may only say what the column's unit is: SI.
   std::string first_measured;  // the first measured quantity: the unit of a bare `sigma`
   for (const std::string& cell : header) {
@@ -159,23 +159,28 @@ ImpactData read_impact_data(const std::string& path) {
                            : base == "max_overlap"      ? "m"
                                                         : "-";
     if (unit != si)
-      throw CaseError(path + ":" + std::to_string(number) + ": column '" + quoted_text(cell) +
-                      "': impact data are in SI units, [" + si + "] for " + name);
+      throw CaseError(quoted_path(path) + ":" + std::to_string(number) + ": column '" +
+                      quoted_excerpt(cell) + "': impact data are in SI units, [" + si + "] for " +
+                      name);
     cell = name;
   }
   ImpactData d;
-  const Columns c = read_header(header, path + ":" + std::to_string(number), d);
+  const Columns c = read_header(header, quoted_path(path) + ":" + std::to_string(number), d);
   while (std::getline(in, line)) {
     ++number;
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
     const auto cells = csv_cells(line, delimiter);
-    const std::string at = path + ":" + std::to_string(number);
+    const std::string at = quoted_path(path) + ":" + std::to_string(number);
     if (cells.size() != header.size())
       throw CaseError(at + ": " + std::to_string(cells.size()) + " values, the header names " +
                       std::to_string(header.size()));
     auto number_in = [&](int k) {
       return option_number(at + ": " + header[std::size_t(k)], cells[std::size_t(k)]);
     };
+    if (cells[std::size_t(c.velocity)].empty())
+      throw CaseError(at +
+                      ": velocity: empty cell; every row needs its impact velocity (only a "
+                      "measured column may be empty, in a row that does not measure it)");
     const double v = number_in(c.velocity);
     if (!(v > 0.0 && v <= max_speed))
       throw CaseError(at + ": velocity " + number_text(v) + " m/s is out of range: allowed (0, " +
@@ -204,7 +209,8 @@ ImpactData read_impact_data(const std::string& path) {
   }
   for (const Series& s : d.series)
     if (std::none_of(s.value.begin(), s.value.end(), [](double x) { return std::isfinite(x); }))
-      throw CaseError(path + ": column '" + std::string(to_string(s.quantity)) + "' has no values");
+      throw CaseError(quoted_path(path) + ": column '" + std::string(to_string(s.quantity)) +
+                      "' has no values");
   return d;
 }
 

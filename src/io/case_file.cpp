@@ -299,9 +299,10 @@ std::string check_value(const KeySpec& k, const std::string& v) {
   const std::string unit = k.unit == "-" ? "" : " " + k.unit;
   auto number_ok = [&](const std::string& item) -> std::string {
     double x = 0;
-    if (!parse_double(item, x)) return "'" + item + "' is not a number";
-    if (!std::isfinite(x)) return "'" + item + "' is not finite";
-    if (!in_range(k, x)) return item + " is out of range: allowed " + k.range_text() + unit;
+    if (!parse_double(item, x)) return "'" + quoted_text(item) + "' is not a number";
+    if (!std::isfinite(x)) return "'" + quoted_text(item) + "' is not finite";
+    if (!in_range(k, x))
+      return quoted_text(item) + " is out of range: allowed " + k.range_text() + unit;
     return "";
   };
   switch (k.kind) {
@@ -309,12 +310,13 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       return number_ok(v);
     case ValueKind::integer: {
       double x = 0;
-      if (!parse_double(v, x) || x != std::floor(x)) return "'" + v + "' is not an integer";
+      if (!parse_double(v, x) || x != std::floor(x))
+        return "'" + quoted_text(v) + "' is not an integer";
       return number_ok(v);
     }
     case ValueKind::boolean: {
       static const std::set<std::string> ok{"true", "false", "yes", "no", "on", "off", "1", "0"};
-      return ok.count(v) ? "" : "'" + v + "' is not true or false";
+      return ok.count(v) ? "" : "'" + quoted_text(v) + "' is not true or false";
     }
     case ValueKind::word:
       if (v.empty()) return "empty value";
@@ -323,15 +325,15 @@ std::string check_value(const KeySpec& k, const std::string& v) {
         if (k.key == "contact.law") {  // the names closest to the word, not the whole list
           std::vector<std::string> ids;
           for (const auto& law : all_laws()) ids.emplace_back(law.id);
-          return "'" + v + "' is not a law of chaindem" + did_you_mean(v, ids) +
+          return "'" + quoted_text(v) + "' is not a law of chaindem" + did_you_mean(v, ids) +
                  " (`chaindem models --list` lists the " + std::to_string(ids.size()) + " laws)";
         }
         if (k.choices.size() > 8)
-          return "'" + v + "' is not one of its " + std::to_string(k.choices.size()) + " values" +
-                 did_you_mean(v, k.choices);
+          return "'" + quoted_text(v) + "' is not one of its " + std::to_string(k.choices.size()) +
+                 " values" + did_you_mean(v, k.choices);
         std::string allowed;
         for (const auto& c : k.choices) allowed += (allowed.empty() ? "" : ", ") + c;
-        return "'" + v + "' is not one of: " + allowed;
+        return "'" + quoted_text(v) + "' is not one of: " + allowed;
       }
       return "";
     case ValueKind::number_list: {
@@ -345,7 +347,7 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       return split_list(v).empty() ? "empty list" : "";
     case ValueKind::vector3: {
       const auto items = split_list(v);
-      if (items.size() != 3) return "'" + v + "' is not 3 numbers";
+      if (items.size() != 3) return "'" + quoted_text(v) + "' is not 3 numbers";
       for (const auto& item : items)
         if (auto e = number_ok(item); !e.empty()) return e;
       return "";
@@ -411,9 +413,13 @@ class OnePassOptionError : public po::error_with_option_name {
 
  protected:
   void substitute_placeholders(const std::string& error_template) const override {
-    std::map<std::string, std::string> values = m_substitutions;
-    values["canonical_option"] = get_canonical_option_name();
-    values["prefix"] = get_canonical_option_prefix();
+    // Each value is what the user gave (an option, its argument, a line of a file): quoted as
+    // messages quote, a line of a file (which may be any file) as an excerpt.
+    std::map<std::string, std::string> values;
+    for (const auto& [name, value] : m_substitutions)
+      values[name] = name == "invalid_line" ? quoted_excerpt(value) : quoted_text(value);
+    values["canonical_option"] = quoted_text(get_canonical_option_name());
+    values["prefix"] = quoted_text(get_canonical_option_prefix());
     // As Boost does: a value missing or empty gives way to its default text (Boost's own).
     std::string text = error_template;
     for (const auto& [name, from_to] : m_substitution_defaults) {
@@ -466,9 +472,9 @@ CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::stri
                             const std::vector<std::string>& unset) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw CaseError("case file '" + path + "' is a directory, not a case file");
+    throw CaseError("case file '" + quoted_path(path) + "' is a directory, not a case file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw CaseError("cannot read case file '" + path + "'");
+  if (!in) throw CaseError("cannot read case file '" + quoted_path(path) + "'");
   // A case file is a page of text; anything far larger is not one (and is not read whole). Read
   // in blocks: a sweep loads its base case once per case, so the cost follows the file's size.
   constexpr std::size_t most = 64 << 20;
@@ -477,9 +483,10 @@ CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::stri
   while (in.read(block, sizeof block) || in.gcount() > 0) {
     text.append(block, static_cast<std::size_t>(in.gcount()));
     if (text.size() > most)
-      throw CaseError("case file '" + path + "' is larger than 64 MiB, which no case file is");
+      throw CaseError("case file '" + quoted_path(path) +
+                      "' is larger than 64 MiB, which no case file is");
   }
-  if (in.bad()) throw CaseError("cannot read case file '" + path + "'");
+  if (in.bad()) throw CaseError("cannot read case file '" + quoted_path(path) + "'");
   return parse(text, path, overrides, unset);
 }
 
@@ -520,7 +527,7 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   if (std::string_view(text).starts_with(bom))
     return parse(text.substr(bom.size()), origin, overrides, unset);
   if (const std::string where = first_non_text(text); !where.empty())
-    throw CaseError(origin + ": not a text file (" + where +
+    throw CaseError(quoted_path(origin) + ": not a text file (" + where +
                     "); a case file is INI text (docs/case-format.md)");
   for (const auto& o : overrides)
     if (const std::string where = first_non_text(o); !where.empty())
@@ -534,7 +541,7 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw CaseError("--set '" + o + "': expected section.key=value");
+      throw CaseError("--set '" + quoted_text(o) + "': expected section.key=value");
     override_text += trim(o.substr(0, eq)) + "=" + o.substr(eq + 1) + "\n";
   }
 
@@ -552,8 +559,8 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
         }
       }
     } catch (const po::error& e) {
-      throw CaseError((src == &text ? origin : std::string("command line --set")) + ": " +
-                      option_error_message(e));
+      throw CaseError((src == &text ? quoted_path(origin) : std::string("command line --set")) +
+                      ": " + option_error_message(e));
     }
   }
   cfg.materials_.assign(names.begin(), names.end());
@@ -572,7 +579,8 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   for (const std::string material : {"NAME"})
     for (const auto& k : material_keys(material)) declared.push_back(k.key);
   auto unknown_key = [&](const std::string& where, const std::string& key) {
-    return CaseError(where + ": unknown key '" + key + "'" + did_you_mean(key, declared) +
+    return CaseError(where + ": unknown key '" + quoted_text(key) + "'" +
+                     did_you_mean(key, declared) +
                      " (`chaindem run --help` and docs/case-format.md list the keys)");
   };
 
@@ -585,20 +593,21 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
     } catch (const po::unknown_option& e) {
       throw unknown_key(where, e.get_option_name());
     } catch (const po::multiple_occurrences& e) {
-      throw CaseError(where + ": key '" + e.get_option_name() + "' is given more than once");
+      throw CaseError(where + ": key '" + quoted_text(e.get_option_name()) +
+                      "' is given more than once");
     } catch (const po::error& e) {
       throw CaseError(where + ": " + option_error_message(e));
     }
   };
   store(override_text, "--set");
   for (const auto& [key, value] : vm) cfg.from_command_line_[key] = true;
-  store(text, origin);
+  store(text, quoted_path(origin));
   for (const std::string& key : unset) {
     if (std::find(declared.begin(), declared.end(), key) == declared.end() &&
         std::none_of(specs.begin(), specs.end(), [&](const KeySpec& k) { return k.key == key; }))
       throw unknown_key("--unset", key);
     if (cfg.from_command_line_.count(key))
-      throw CaseError("--unset " + key + ": the command line also sets it with --set");
+      throw CaseError("--unset " + quoted_text(key) + ": the command line also sets it with --set");
     vm.erase(key);
   }
 
@@ -637,7 +646,8 @@ bool CaseConfig::from_command_line(std::string_view key) const {
 }
 
 std::string CaseConfig::where(std::string_view key) const {
-  return from_command_line(key) ? "--set " + std::string(key) : origin_ + ": " + std::string(key);
+  return from_command_line(key) ? "--set " + std::string(key)
+                                : quoted_path(origin_) + ": " + std::string(key);
 }
 
 bool CaseConfig::has(std::string_view key) const {

@@ -109,13 +109,14 @@ class Reader {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throw CaseError(option_ + " '" + path_ + "' " + what);
+    throw CaseError(option_ + " '" + quoted_path(path_) + "' " + what);
   }
-  // The line being read and `column`, counted from 1, with the column's name.
+  // The line being read and `column`, counted from 1, with the column's name (an excerpt: the
+  // file named may be any file, its first line anything).
   std::string where(std::size_t column) const {
     const std::string name =
-        column < header_.size() ? " ('" + quoted_text(header_[column]) + "')" : "";
-    return option_ + " '" + path_ + "', line " + std::to_string(line_) + ", column " +
+        column < header_.size() ? " ('" + quoted_excerpt(header_[column]) + "')" : "";
+    return option_ + " '" + quoted_path(path_) + "', line " + std::to_string(line_) + ", column " +
            std::to_string(column + 1) + name;
   }
   [[noreturn]] void fail_at(std::size_t column, const std::string& what) const {

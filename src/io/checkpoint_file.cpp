@@ -14,6 +14,7 @@
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/io/side_files.hpp"
+#include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
 namespace chaindem {
@@ -140,7 +141,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& cp) {
   FileId made;  // the partial checkpoint this call created: the only file it removes
   auto fail = [&](const std::string& reason) {
     remove_own(partial, made);
-    return OutputError("cannot write '" + path + "': " + reason);
+    return OutputError("cannot write '" + quoted_path(path) + "': " + reason);
   };
   quiet_errors();
   try {
@@ -153,7 +154,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& cp) {
   if (file.get() < 0) {
     const std::string reason = error_reason();
     if (reason.find(strerror(EEXIST)) == std::string::npos) made = identity_of(partial);
-    throw fail("creating " + partial + ": " + reason);
+    throw fail("creating " + quoted_path(partial) + ": " + reason);
   }
   made = identity_of(partial);
   try {
@@ -177,31 +178,34 @@ void write_checkpoint(const std::string& path, const Checkpoint& cp) {
   }
   if (const int e = sync_path(partial, false)) throw fail("fsync: " + std::string(strerror(e)));
   if (identity_of(partial) != made)
-    throw fail(partial + " was replaced by another file while it was written");
+    throw fail(quoted_path(partial) + " was replaced by another file while it was written");
   if (std::rename(partial.c_str(), path.c_str()) != 0)
-    throw fail("renaming " + partial + ": " + std::string(strerror(errno)));
+    throw fail("renaming " + quoted_path(partial) + ": " + std::string(strerror(errno)));
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (const int e = sync_path(dir.empty() ? "." : dir.string(), true))
-    throw OutputError("cannot write '" + path + "': fsync of its folder: " + strerror(e));
+    throw OutputError("cannot write '" + quoted_path(path) +
+                      "': fsync of its folder: " + strerror(e));
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    throw CheckpointError("there is no checkpoint '" + path +
+    throw CheckpointError("there is no checkpoint '" + quoted_path(path) +
                           "' to continue from (a run writes one every "
                           "output.checkpoint_interval seconds and when it receives SIGTERM)");
   quiet_errors();
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (file.get() < 0)
-    throw CheckpointError("cannot read the checkpoint '" + path + "': " + error_reason());
+    throw CheckpointError("cannot read the checkpoint '" + quoted_path(path) +
+                          "': " + error_reason());
   const hid_t f = file.get();
   try {
     if (read_string_attr(f, "format") != format_name)
-      throw CheckpointError("'" + path + "' is not a chaindem checkpoint");
+      throw CheckpointError("'" + quoted_path(path) + "' is not a chaindem checkpoint");
     if (const std::string written = read_string_attr(f, "layout"); written != layout())
-      throw CheckpointError("the checkpoint '" + path + "' was written by another build (" +
-                            written + "); this is " + layout() +
+      throw CheckpointError("the checkpoint '" + quoted_path(path) +
+                            "' was written by another build (" + quoted_text(written) +
+                            "); this is " + layout() +
                             ": continue it with the chaindem that wrote it");
     Checkpoint cp;
     cp.step = read_number<std::int64_t>(f, "step", H5T_NATIVE_INT64);
@@ -213,7 +217,7 @@ Checkpoint read_checkpoint(const std::string& path) {
     cp.run = read_records(f, "run");
     return cp;
   } catch (const Error& e) {
-    throw CheckpointError("cannot read the checkpoint '" + path + "': " + e.what());
+    throw CheckpointError("cannot read the checkpoint '" + quoted_path(path) + "': " + e.what());
   }
 }
 
@@ -225,7 +229,7 @@ std::string parameter_difference(const std::map<std::string, std::string>& check
                                  const std::map<std::string, std::string>& current) {
   auto value = [](const std::map<std::string, std::string>& m, const std::string& key) {
     const auto it = m.find(key);
-    return it == m.end() ? std::string("not set") : "'" + it->second + "'";
+    return it == m.end() ? std::string("not set") : "'" + quoted_text(it->second) + "'";
   };
   std::map<std::string, std::string> keys = checkpoint;
   keys.insert(current.begin(), current.end());

@@ -22,6 +22,7 @@
 
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/io/xdmf_writer.hpp"
+#include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
@@ -204,7 +205,7 @@ void check_run_output(const std::string& path, const std::vector<std::string>& i
   const std::string xdmf = xdmf_path_for(path);
   if (std::filesystem::path(xdmf).lexically_normal() ==
       std::filesystem::path(path).lexically_normal())
-    throw OutputPathError("output '" + path +
+    throw OutputPathError("output '" + quoted_path(path) +
                           "': the XDMF file written beside it would have the same name; give a "
                           "name that does not end in .xdmf");
   check_output_path(xdmf, inputs);
@@ -699,8 +700,8 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
   hid_t id = H5Fopen(previous.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, swmr_file_access());
   if (id < 0) id = H5Fopen(previous.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0)
-    throw output_->error("reading the frames before the checkpoint from " + previous + ": " +
-                         error_reason());
+    throw output_->error("reading the frames before the checkpoint from " + quoted_path(previous) +
+                         ": " + error_reason());
   Handle file(id, H5Fclose);
   try {
     for (const Impl::Series& s : m.series(at.frames, at.contact_rows)) {
@@ -722,8 +723,8 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
       }
     }
   } catch (const std::exception& e) {
-    throw output_->error("reading the frames before the checkpoint from " + previous + ": " +
-                         e.what());
+    throw output_->error("reading the frames before the checkpoint from " + quoted_path(previous) +
+                         ": " + e.what());
   }
   m.contact_rows = at.contact_rows;
   file.close(previous);

@@ -38,7 +38,7 @@ std::string trim(const std::string& s) {
 
 [[noreturn]] void fail_file(const std::string& file, const std::string& what,
                             const std::string& key = "initial.file") {
-  throw InitialStateError(key, "'" + quoted_text(file) + "' " + what);
+  throw InitialStateError(key, "'" + quoted_path(file) + "' " + what);
 }
 
 // The checks every body's values pass, whichever file they come from; `where` names the value.
@@ -166,12 +166,12 @@ class CsvReader {
   // "'F', line L (body B), column C ('name')"; column < 0: the row alone.
   std::string where_at(int column) const {
     std::ostringstream w;
-    w << "'" << quoted_text(file_) << "', line " << line_;
+    w << "'" << quoted_path(file_) << "', line " << line_;
     if (body_ >= 0) w << " (body " << body_ << ")";
     if (column >= 0) {
       w << ", column " << column + 1;
       if (static_cast<std::size_t>(column) < header_.size())
-        w << " ('" << quoted_text(header_[static_cast<std::size_t>(column)]) << "')";
+        w << " ('" << quoted_excerpt(header_[static_cast<std::size_t>(column)]) << "')";
     }
     return w.str();
   }
@@ -182,7 +182,7 @@ class CsvReader {
       for (const char sep : {';', '\t', ' '})
         if (text.find(sep) != std::string::npos) {
           const std::string shown = sep == '\t' ? "a tab" : sep == ' ' ? "spaces" : "';'";
-          fail_at_header("the header '" + quoted_text(text) + "' is separated by " + shown +
+          fail_at_header("the header '" + quoted_excerpt(text) + "' is separated by " + shown +
                          ": expected column names separated by ',' (" + columns_text + ")");
         }
     for (std::size_t c = 0; c < cells.size(); ++c) {
@@ -193,8 +193,8 @@ class CsvReader {
       if (const auto open = cell.find('['); open != std::string::npos) {
         const auto close = cell.find(']', open);
         if (close == std::string::npos || trim(cell.substr(close + 1)) != "")
-          fail_at(c,
-                  "'" + quoted_text(cell) + "' is not a column name with a unit, such as 'x [m]'");
+          fail_at(c, "'" + quoted_excerpt(cell) +
+                         "' is not a column name with a unit, such as 'x [m]'");
         name = trim(cell.substr(0, open));
         unit = trim(cell.substr(open + 1, close - open - 1));
         has_unit = true;
@@ -208,11 +208,11 @@ class CsvReader {
         double x = 0;
         const char* first = cell.data();
         if (std::from_chars(first + (cell[0] == '+'), first + cell.size(), x).ec == std::errc())
-          fail_at(c, "'" + quoted_text(cell) +
+          fail_at(c, "'" + quoted_excerpt(cell) +
                          "' is a number, not a column name: the first line is the header "
                          "naming the columns (" +
                          columns_text + ")");
-        fail_at(c, "unknown column '" + quoted_text(name) + "' (" + columns_text + ")");
+        fail_at(c, "unknown column '" + quoted_excerpt(name) + "' (" + columns_text + ")");
       }
       if (at_[slot] >= 0)
         fail_at(c, "column '" + std::string(columns[slot].name) + "' is given twice (column " +
@@ -221,7 +221,7 @@ class CsvReader {
         const std::string column = columns[slot].name, right = columns[slot].unit;
         if (right.empty())
           fail_at(c, "the " + column + " column has no unit: write '" + column + "'");
-        fail_at(c, "unit '" + quoted_text(unit) + "' is not allowed: the column is in " + right +
+        fail_at(c, "unit '" + quoted_excerpt(unit) + "' is not allowed: the column is in " + right +
                        " (SI units throughout; write '" + column + " [" + right + "]' or '" +
                        column + "')");
       }
@@ -234,7 +234,7 @@ class CsvReader {
   }
 
   [[noreturn]] void fail_at_header(const std::string& what) const {
-    throw InitialStateError("initial.file", "'" + quoted_text(file_) + "', line " +
+    throw InitialStateError("initial.file", "'" + quoted_path(file_) + "', line " +
                                                 std::to_string(line_) + ": " + what);
   }
 
@@ -341,7 +341,7 @@ class Hdf5Reader {
     s.striker = integer_attribute("/particles/chain", "striker");
     s.chain_count = integer_attribute("/particles/chain", "chain_count");
     read_walls(s, f);
-    file_handle_.close("'" + quoted_text(file_) + "'");
+    file_handle_.close("'" + quoted_path(file_) + "'");
     return s;
   }
 
@@ -516,11 +516,11 @@ class Hdf5Reader {
 
 std::string InitialState::where(Eigen::Index i) const {
   const std::string body = "body " + std::to_string(i);
-  if (hdf5) return "'" + quoted_text(file) + "', frame " + std::to_string(frame) + ", " + body;
+  if (hdf5) return "'" + quoted_path(file) + "', frame " + std::to_string(frame) + ", " + body;
   if (static_cast<std::size_t>(i) < line.size())
-    return "'" + quoted_text(file) + "', line " +
+    return "'" + quoted_path(file) + "', line " +
            std::to_string(line[static_cast<std::size_t>(i)]) + " (" + body + ")";
-  return "'" + quoted_text(file) + "', " + body;
+  return "'" + quoted_path(file) + "', " + body;
 }
 
 std::string resolve_initial_path(const std::string& value, const std::string& case_origin) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/text.hpp"
 
 namespace chaindem::hdf5 {
 namespace {
@@ -140,13 +141,13 @@ herr_t start_journal(State& s, std::uint64_t boundary) {
   ::unlink(temporary.c_str());
   const int fd = ::open(temporary.c_str(),
                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0666);
-  if (fd < 0) return failure(H5E_CANTOPENFILE, "creating journal " + temporary, errno);
+  if (fd < 0) return failure(H5E_CANTOPENFILE, "creating journal " + quoted_path(temporary), errno);
   if (!append(fd, header.data(), header.size()) ||
       ::rename(temporary.c_str(), s.journal.c_str()) != 0) {
     const int error_number = errno;
     ::close(fd);
     ::unlink(temporary.c_str());
-    return failure(H5E_WRITEERROR, "starting journal " + s.journal, error_number);
+    return failure(H5E_WRITEERROR, "starting journal " + quoted_path(s.journal), error_number);
   }
   if (s.journal_fd >= 0) ::close(s.journal_fd);
   s.journal_fd = fd;
@@ -182,7 +183,7 @@ herr_t save_old_pages(State& s, haddr_t addr, std::size_t size) {
   }
   if (!records.empty() && !append(s.journal_fd, records.data(), records.size())) {
     s.broken = true;  // a partial record would hide every later one from the replay
-    return failure(H5E_WRITEERROR, "writing journal " + s.journal, errno);
+    return failure(H5E_WRITEERROR, "writing journal " + quoted_path(s.journal), errno);
   }
   return 0;
 }
@@ -193,16 +194,18 @@ herr_t replay(const std::string& path, const std::string& journal) {
   std::vector<char> j;
   {
     const int fd = ::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return failure(H5E_CANTOPENFILE, "opening journal " + journal, errno);
+    if (fd < 0) return failure(H5E_CANTOPENFILE, "opening journal " + quoted_path(journal), errno);
     struct stat st {};
     const bool sized = ::fstat(fd, &st) == 0;
     if (sized) j.resize(static_cast<std::size_t>(st.st_size));
     const bool read = sized && read_at(fd, j.data(), j.size(), 0);
     const int error_number = errno;
     ::close(fd);
-    if (!read) return failure(H5E_READERROR, "reading journal " + journal, error_number);
+    if (!read)
+      return failure(H5E_READERROR, "reading journal " + quoted_path(journal), error_number);
   }
-  const std::string damaged = "journal " + journal + " is damaged, so " + path +
+  const std::string damaged = "journal " + quoted_path(journal) + " is damaged, so " +
+                              quoted_path(path) +
                               " cannot be returned to its last checkpoint; delete both to start "
                               "over";
   if (j.size() < header_size || std::memcmp(j.data(), magic, sizeof(magic)) != 0 ||
@@ -228,7 +231,8 @@ herr_t replay(const std::string& path, const std::string& journal) {
       static_cast<std::uint64_t>(file.st_ino) != get<std::uint64_t>(j.data() + 24) ||
       static_cast<std::uint64_t>(file.st_size) < boundary) {
     ::close(fd);
-    return failure(H5E_BADFILE, "journal " + journal + " belongs to another file than " + path +
+    return failure(H5E_BADFILE, "journal " + quoted_path(journal) +
+                                    " belongs to another file than " + quoted_path(path) +
                                     " (replaced, moved or copied since it was written); delete "
                                     "the journal, or both to start over");
   }
@@ -258,7 +262,8 @@ H5FD_t* open_file(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
   const bool journal_left = ::access(s->journal.c_str(), F_OK) == 0;
   if (journal_left && !truncate) {
     if (!writable) {
-      failure(H5E_CANTOPENFILE, s->path + " was not closed (its journal " + s->journal +
+      failure(H5E_CANTOPENFILE, quoted_path(s->path) + " was not closed (its journal " +
+                                    quoted_path(s->journal) +
                                     " is there): open it for writing to return it to its last "
                                     "checkpoint");
       return nullptr;
@@ -302,7 +307,7 @@ herr_t close_file(H5FD_t* file) {
     // may the file shrink to what HDF5 uses, below the last checkpoint's size.
     ::close(s->journal_fd);
     if (::unlink(s->journal.c_str()) != 0)
-      status = failure(H5E_CANTCLOSEFILE, "removing journal " + s->journal, errno);
+      status = failure(H5E_CANTCLOSEFILE, "removing journal " + quoted_path(s->journal), errno);
     else if (s->wrote && s->eoa > 0 && s->eof > s->eoa &&
              ::ftruncate(s->fd, static_cast<off_t>(s->eoa)) != 0)
       status = failure(H5E_CANTCLOSEFILE, "truncating " + s->path, errno);
@@ -355,7 +360,8 @@ herr_t driver_write(H5FD_t* file, H5FD_mem_t, hid_t, haddr_t addr, size_t size,
   State& s = state_of(file);
   if (addr == HADDR_UNDEF || addr > max_address || size > max_address - addr)
     return failure(H5E_OVERFLOW, "write beyond the address space of " + s.path);
-  if (s.broken) return failure(H5E_WRITEERROR, "journal " + s.journal + " failed earlier");
+  if (s.broken)
+    return failure(H5E_WRITEERROR, "journal " + quoted_path(s.journal) + " failed earlier");
   if (save_old_pages(s, addr, size) < 0) return -1;
   s.wrote = true;
   if (!write_at(s.fd, buffer, size, addr))
@@ -425,7 +431,7 @@ void recover_journal(const std::string& path) {
   quiet_errors();
   if (replay(path, journal) < 0) throw Error(error_reason());
   if (::unlink(journal.c_str()) != 0)
-    throw Error("removing journal " + journal + ": " + std::strerror(errno));
+    throw Error("removing journal " + quoted_path(journal) + ": " + std::strerror(errno));
 }
 
 void journal_checkpoint(hid_t file) {

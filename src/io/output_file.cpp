@@ -20,6 +20,7 @@
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/journaled_file.hpp"
 #include "chaindem/io/side_files.hpp"
+#include "chaindem/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,9 +32,10 @@ namespace {
 // other HDF5 call as it must be; every file chaindem completes is closed explicitly first.
 const bool hdf5_cleanup_at_exit_off = H5dont_atexit() >= 0;
 
+// Built by appending: g++ 12 warns of a false overlap in "'" + (temporary string).
 std::string in_quotes(const fs::path& p) {
   std::string s(1, '\'');
-  s += p.string();
+  s += quoted_path(p.string());
   s += '\'';
   return s;
 }
@@ -123,7 +125,9 @@ std::map<std::string, HeldLock> held;
 std::string holder_of(int fd) {
   char text[256] = {};
   const ssize_t n = pread(fd, text, sizeof text - 1, 0);
-  return n > 0 ? std::string(text, static_cast<std::size_t>(n)) : "another process";
+  // What the holder wrote (see OutputLock), or anything a file of that name holds.
+  return n > 0 ? quoted_text(std::string_view(text, static_cast<std::size_t>(n)), 128)
+               : "another process";
 }
 
 }  // namespace
@@ -168,11 +172,12 @@ OutputLock::OutputLock(const std::string& path) {
         const std::string holder = holder_of(fd);
         ::close(fd);
         held.erase(key_);
-        throw OutputPathError("output '" + path + "' is being written by " + holder +
+        throw OutputPathError("output " + in_quotes(path) + " is being written by " + holder +
                               "; wait for it to finish or choose another output");
       }
-      std::cerr << "chaindem: warning: cannot lock " << file << " (" << std::strerror(error)
-                << "): two commands writing '" << path << "' at once would go undetected\n";
+      std::cerr << "chaindem: warning: cannot lock " << quoted_path(file) << " ("
+                << std::strerror(error) << "): two commands writing " << in_quotes(path)
+                << " at once would go undetected\n";
     }
     if (const FileId id = identity_of(fd); id == identity_of(file)) {
       char host[256] = {};
@@ -211,7 +216,7 @@ PartialOutput::~PartialOutput() {
 }
 
 OutputError PartialOutput::error(const std::string& reason) const {
-  return OutputError("cannot write '" + path_ + "': " + reason);
+  return OutputError("cannot write " + in_quotes(path_) + ": " + reason);
 }
 
 hid_t PartialOutput::create_hdf5(hid_t access) {
@@ -229,7 +234,7 @@ hid_t PartialOutput::create_hdf5(hid_t access) {
     // (a full disk), unless the creation failed because another process made one meanwhile.
     if (reason.find(std::strerror(EEXIST)) == std::string::npos)
       remove_own(partial_, identity_of(partial_));
-    throw error("creating " + partial_ + ": " + reason);
+    throw error("creating " + quoted_path(partial_) + ": " + reason);
   }
   file_ = id;
   own(partial_);
@@ -275,9 +280,9 @@ void PartialOutput::close_file() {
 hid_t PartialOutput::reopen_hdf5() {
   close_file();
   if (identity_of(partial_) != created_)
-    throw error(partial_ + " was replaced by another file while it was written");
+    throw error(quoted_path(partial_) + " was replaced by another file while it was written");
   const hid_t id = H5Fopen(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
-  if (id < 0) throw error("reopening " + partial_ + ": " + hdf5::error_reason());
+  if (id < 0) throw error("reopening " + quoted_path(partial_) + ": " + hdf5::error_reason());
   file_ = id;
   return id;
 }
@@ -289,7 +294,7 @@ void PartialOutput::add_companion(std::string path, std::function<void(std::ostr
 void PartialOutput::write_companion(Companion& c) {
   const std::string partial = c.path + ".partial";
   auto failed = [&](const char* doing, int error_number) {
-    return error(std::string(doing) + " " + partial + ": " +
+    return error(std::string(doing) + " " + quoted_path(partial) + ": " +
                  (error_number ? std::strerror(error_number) : "the write failed"));
   };
   try {
@@ -311,10 +316,12 @@ void PartialOutput::write_companion(Companion& c) {
   }
   // Renamed only while the name is still the file written here.
   if (identity_of(partial) != c.id)
-    throw error(partial + " was replaced by another file while it was written");
+    throw error(quoted_path(partial) + " was replaced by another file while it was written");
   std::error_code ec;
   fs::rename(partial, c.path, ec);
-  if (ec) throw error("renaming " + partial + " to " + c.path + ": " + ec.message());
+  if (ec)
+    throw error("renaming " + quoted_path(partial) + " to " + quoted_path(c.path) + ": " +
+                ec.message());
   c.placed = true;
 }
 
@@ -333,10 +340,10 @@ void PartialOutput::commit() {
     close_hdf5();
     for (Companion& c : companions_) write_companion(c);
     if (identity_of(partial_) != created_)
-      throw error(partial_ + " was replaced by another file while it was written");
+      throw error(quoted_path(partial_) + " was replaced by another file while it was written");
     std::error_code ec;
     fs::rename(partial_, path_, ec);
-    if (ec) throw error("renaming " + partial_ + ": " + ec.message());
+    if (ec) throw error("renaming " + quoted_path(partial_) + ": " + ec.message());
     committed_ = true;
   } catch (const OutputError&) {
     discard();

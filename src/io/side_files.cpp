@@ -31,7 +31,7 @@ constexpr std::array<SideFile, 7> all_side_files{{
 
 std::string quoted(const std::string& path) {
   std::string out(1, '\'');
-  out += quoted_text(path, 256);
+  out += quoted_path(path);
   out += '\'';
   return out;
 }
