@@ -410,18 +410,20 @@ Resume prepare_resume(const CaseConfig& cfg, const std::string& output) {
   r.checkpoint = read_checkpoint(path);
   if (const std::string d = parameter_difference(r.checkpoint.parameters, cfg.resolved());
       !d.empty())
-    throw CheckpointError("the checkpoint '" + path + "' is of another case: " + d +
+    throw CheckpointError("the checkpoint '" + quoted_path(path) + "' is of another case: " + d +
                           " (run the command that wrote it, with --restart)");
   r.previous = output + ".partial.previous";
   const std::string partial = output + ".partial";
   std::error_code ec;
   if (!std::filesystem::exists(r.previous, ec)) {
     if (!std::filesystem::is_regular_file(partial, ec))
-      throw CheckpointError("the partial output '" + partial + "' that the checkpoint '" + path +
+      throw CheckpointError("the partial output '" + quoted_path(partial) +
+                            "' that the checkpoint '" + quoted_path(path) +
                             "' continues is missing");
     std::filesystem::rename(partial, r.previous, ec);
     if (ec)
-      throw OutputError("cannot write '" + output + "': renaming " + partial + ": " + ec.message());
+      throw OutputError("cannot write '" + quoted_path(output) + "': renaming " +
+                        quoted_path(partial) + ": " + ec.message());
   }
   return r;
 }
@@ -474,7 +476,7 @@ void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool di
     std::remove(previous.c_str());
     return;
   }
-  std::string what = "the checkpoint '" + checkpoint + "'";
+  std::string what = "the checkpoint '" + quoted_path(checkpoint) + "'";
   bool continuable = false;
   try {
     const Checkpoint cp = read_checkpoint(checkpoint);

@@ -152,7 +152,7 @@ OutputLock::OutputLock(const std::string& path) {
       ::close(fd);
       held.erase(key_);
       refuse_unless_regular(file, path, role);
-      throw OutputPathError("output '" + path + "': '" + file + "' (" + role +
+      throw OutputPathError("output " + in_quotes(path) + ": " + in_quotes(file) + " (" + role +
                             ") is not a regular file");
     }
     if (fd < 0) {

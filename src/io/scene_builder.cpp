@@ -86,11 +86,12 @@ std::vector<ExtraParticle> parse_extra(const CaseConfig& cfg) {
     if (!(r >> e.material)) continue;  // empty record
     if (!(r >> e.radius >> e.x.x() >> e.x.y() >> e.x.z() >> e.v.x() >> e.v.y() >> e.v.z()))
       cfg.fail("extra.particles",
-               "record '" + record + "' is not 'material radius x y z vx vy vz'");
+               "record '" + quoted_text(record) + "' is not 'material radius x y z vx vy vz'");
     std::string rest;
-    if (r >> rest) cfg.fail("extra.particles", "record '" + record + "' has extra fields");
+    if (r >> rest)
+      cfg.fail("extra.particles", "record '" + quoted_text(record) + "' has extra fields");
     std::ostringstream bounds;
-    bounds << "record '" << record << "': ";
+    bounds << "record '" << quoted_text(record) << "': ";
     if (!(e.radius >= min_radius && e.radius <= max_radius)) {
       bounds << "radius " << e.radius << " m outside [" << min_radius << ", " << max_radius
              << "] m";
@@ -362,9 +363,9 @@ int material_of(const CaseConfig& cfg, const MaterialIndex& materials, const std
                 const std::string& name) {
   const auto it = materials.find(name);
   if (it == materials.end())
-    cfg.fail(key, "material '" + name + "' is not defined (defined: " +
+    cfg.fail(key, "material '" + quoted_text(name) + "' is not defined (defined: " +
                       (cfg.materials().empty()
-                           ? std::string("none; add a [material.") + name + "] section"
+                           ? std::string("none; add a [material.") + quoted_text(name) + "] section"
                            : joined(cfg.materials())) +
                       ")");
   return it->second;
@@ -750,13 +751,14 @@ std::optional<InitialState> read_initial(const CaseConfig& cfg, RunSetup& run, b
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     cfg.fail("initial.file",
-             "'" + given + "' does not exist" +
-                 (path != given
-                      ? " (relative paths are read from the case file's directory: '" + path + "')"
-                      : std::string()));
+             "'" + quoted_path(given) + "' does not exist" +
+                 (path != given ? " (relative paths are read from the case file's directory: '" +
+                                      quoted_path(path) + "')"
+                                : std::string()));
   const long long frame = cfg.integer("initial.frame");
   if (frame != -1 && !is_hdf5_path(path))
-    cfg.fail("initial.frame", "is " + std::to_string(frame) + ", but initial.file '" + given +
+    cfg.fail("initial.frame", "is " + std::to_string(frame) + ", but initial.file '" +
+                                  quoted_path(given) +
                                   "' is read as CSV, which holds one state (frames are those of "
                                   "an HDF5 output, .h5 or .hdf5): leave initial.frame at -1");
   InitialState data;
@@ -771,7 +773,7 @@ std::optional<InitialState> read_initial(const CaseConfig& cfg, RunSetup& run, b
                              (bodies == 1 ? "y" : "ies") + ": " +
                              bodies_text(striker, count, extra) + ", in this order";
   if (data.size() != bodies)
-    cfg.fail("initial.file", "'" + path + "' " +
+    cfg.fail("initial.file", "'" + quoted_path(path) + "' " +
                                  (data.hdf5 ? "frame " + std::to_string(data.frame) + " has " +
                                                   std::to_string(data.size()) + " bodies"
                                             : "has " + std::to_string(data.size()) + " row" +
@@ -783,7 +785,7 @@ std::optional<InitialState> read_initial(const CaseConfig& cfg, RunSetup& run, b
       ((*data.striker >= 0) != striker || *data.chain_count != count))
     cfg.fail(
         "initial.file",
-        "'" + path + "' is the output of a run of " +
+        "'" + quoted_path(path) + "' is the output of a run of " +
             bodies_text(*data.striker >= 0, *data.chain_count,
                         static_cast<std::size_t>(std::max<Eigen::Index>(
                             0, data.size() - (*data.striker >= 0 ? 1 : 0) - *data.chain_count))) +
