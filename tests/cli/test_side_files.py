@@ -150,16 +150,31 @@ LONG = ["--set", "chain.count=3000", "--set", "wall_end.enabled=false", "--set",
         "simulation.duration=0.03", "--set", "output.interval=2e-5"]
 
 
+def long_run(tmp, *extra):
+    """A long run writing out.h5 in `tmp`, returned once its partial file is there."""
+    proc = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG, *extra],
+                            cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for(os.path.join(tmp, "out.h5.partial"), proc)
+    return proc
+
+
+def stopped_run(tmp, stop=signal.SIGTERM):
+    """A long run in `tmp` stopped by `stop` 0.3 s after it started writing; its stderr."""
+    proc = long_run(tmp)
+    time.sleep(0.3)
+    proc.send_signal(stop)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 128 + stop, err
+    return err
+
+
 class Races(unittest.TestCase):
     """Links planted while a command writes are not followed either."""
 
     def test_link_planted_at_the_checkpoint_partial_during_the_run(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            proc = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG,
-                                     "--set", "output.checkpoint_interval=0.5"], cwd=tmp,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            wait_for(os.path.join(tmp, "out.h5.partial"), proc)
+            proc = long_run(tmp, "--set", "output.checkpoint_interval=0.5")
             os.symlink("victim.txt", os.path.join(tmp, "out.h5.checkpoint.partial"))
             _, err = proc.communicate(timeout=300)
             self.assertEqual(proc.returncode, 1, err)
@@ -171,10 +186,7 @@ class Races(unittest.TestCase):
     def test_link_planted_at_the_xdmf_partial_during_the_run(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            proc = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG],
-                                    cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True)
-            wait_for(os.path.join(tmp, "out.h5.partial"), proc)
+            proc = long_run(tmp)
             os.symlink("victim.txt", os.path.join(tmp, "out.xdmf.partial"))
             _, err = proc.communicate(timeout=300)
             self.assertEqual(proc.returncode, 1, err)
@@ -188,10 +200,7 @@ class Races(unittest.TestCase):
         # nothing; the first completes.
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            first = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG],
-                                     cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True)
-            wait_for(os.path.join(tmp, "out.h5.partial"), first)
+            first = long_run(tmp)
             os.remove(os.path.join(tmp, "out.h5.lock"))
             second = chaindem(["run", "case.ini", "-o", "out.h5", "-q", *LONG], tmp)
             self.assertEqual(second.returncode, 2, second.stderr)
@@ -207,14 +216,7 @@ class Signals(unittest.TestCase):
     def test_sighup_stops_a_run_with_a_checkpoint(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            proc = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG],
-                                    cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True)
-            wait_for(os.path.join(tmp, "out.h5.partial"), proc)
-            time.sleep(0.3)
-            proc.send_signal(signal.SIGHUP)
-            _, err = proc.communicate(timeout=300)
-            self.assertEqual(proc.returncode, 128 + signal.SIGHUP, err)
+            err = stopped_run(tmp, signal.SIGHUP)
             self.assertIn("--restart", err)
             self.assertEqual(sorted(os.listdir(tmp)), sorted(
                 [*FILES, "victim.txt", "out.h5.checkpoint", "out.h5.partial"]))
@@ -259,14 +261,7 @@ class ForgottenRestart(unittest.TestCase):
     def test_a_checkpoint_of_this_case_is_kept_without_restart(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            proc = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG],
-                                    cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True)
-            wait_for(os.path.join(tmp, "out.h5.partial"), proc)
-            time.sleep(0.3)
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=300)
-            self.assertEqual(proc.returncode, 128 + signal.SIGTERM)
+            stopped_run(tmp)
             left = sorted(os.listdir(tmp))
 
             # The same command without --restart: refused, nothing touched.
@@ -294,13 +289,7 @@ class ForgottenRestart(unittest.TestCase):
     def test_discard_checkpoint_starts_over(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            proc = subprocess.Popen([CHAINDEM, "run", "case.ini", "-o", "out.h5", "-q", *LONG],
-                                    cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True)
-            wait_for(os.path.join(tmp, "out.h5.partial"), proc)
-            time.sleep(0.3)
-            proc.send_signal(signal.SIGTERM)
-            proc.communicate(timeout=300)
+            stopped_run(tmp)
             self.assertTrue(os.path.exists(os.path.join(tmp, "out.h5.checkpoint")))
             r = chaindem(["run", "case.ini", "-o", "out.h5", "-q", *LONG,
                           "--discard-checkpoint"], tmp)
