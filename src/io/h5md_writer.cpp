@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/io/checkpoint_file.hpp"
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/io/xdmf_writer.hpp"
 #include "chaindem/text.hpp"
@@ -699,10 +700,24 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
   // A file a killed SWMR writer left can be read in SWMR mode only; one closed properly either way.
   hid_t id = H5Fopen(previous.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, swmr_file_access());
   if (id < 0) id = H5Fopen(previous.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (id < 0)
-    throw output_->error("reading the frames before the checkpoint from " + quoted_path(previous) +
-                         ": " + error_reason());
+  // The partial file is input of the restart: one that is damaged, cut short or another file is
+  // refused before anything is written to the new one.
+  const std::string refused = "the partial output '" + quoted_path(output_->partial_path()) +
+                              "' that the checkpoint continues ";
+  const std::string over = " (run without --restart to start over)";
+  if (id < 0) throw CheckpointError(refused + "cannot be read: " + error_reason() + over);
   Handle file(id, H5Fclose);
+  try {
+    for (const Impl::Series& s : m.series(at.frames, at.contact_rows)) {
+      const hid_t d = H5Dopen2(id, s.path.c_str(), H5P_DEFAULT);
+      if (d < 0) throw Error("it has no dataset " + s.path + ": it is not this run's output");
+      Handle dataset(d, H5Dclose);
+      if (const std::string problem = s.data->cannot_append_from(d, s.end); !problem.empty())
+        throw Error(problem + ": it is not this run's output up to the checkpoint");
+    }
+  } catch (const std::exception& e) {
+    throw CheckpointError(refused + "cannot be continued: " + e.what() + over);
+  }
   try {
     for (const Impl::Series& s : m.series(at.frames, at.contact_rows)) {
       Handle d(check(H5Dopen2(id, s.path.c_str(), H5P_DEFAULT), s.path), H5Dclose);

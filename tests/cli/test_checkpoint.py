@@ -6,6 +6,7 @@ elastic, a hysteresis and an elastoplastic law, on the chain engine and the gene
 Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
     test_checkpoint.py CHAINDEM_BINARY SOURCE_DIR
 """
+import io
 import os
 import signal
 import subprocess
@@ -193,6 +194,43 @@ class Restart(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn(f"cannot restart: cannot read the checkpoint '{out}.checkpoint'",
                           r.stderr)
+
+    def test_a_damaged_or_foreign_partial_output_is_refused(self):
+        """The partial output a checkpoint continues is input of the restart: cut short, not
+        HDF5, or a file of another layout, it is refused (exit 2) before anything is written,
+        and every file stays as it was."""
+        with tempfile.TemporaryDirectory() as tmp:
+            case = self.case(tmp, LAWS["elastic"])
+            out = os.path.join(tmp, "out.h5")
+            stop_after(case, out, 0.2)
+            with open(out + ".partial", "rb") as f:
+                written = f.read()
+            foreign = io.BytesIO()
+            with h5py.File(foreign, "w") as f:
+                f["particles/chain/position/value"] = [[[0.0, 0.0, 0.0]]]
+            for name, content, fragment in [
+                    ("cut short", written[:5000], "cannot be read"),
+                    ("not HDF5", b"not an HDF5 file\n", "cannot be read"),
+                    ("another layout", foreign.getvalue(),
+                     "has no dataset particles/chain/position/step")]:
+                with self.subTest(name):
+                    with open(out + ".partial", "wb") as f:
+                        f.write(content)
+                    before = {}
+                    for file in os.listdir(tmp):
+                        with open(os.path.join(tmp, file), "rb") as f:
+                            before[file] = f.read()
+                    r = run(case, "-o", out, "-q", "--restart")
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn(f"cannot restart: the partial output '{out}.partial' that the "
+                                  "checkpoint continues", r.stderr)
+                    self.assertIn(fragment, r.stderr)
+                    after = {}
+                    for file in os.listdir(tmp):
+                        with open(os.path.join(tmp, file), "rb") as f:
+                            after[file] = f.read()
+                    self.assertEqual(sorted(after), sorted(before))
+                    self.assertTrue(after == before, "a file changed")
 
     def test_restart_refusals(self):
         with tempfile.TemporaryDirectory() as tmp:

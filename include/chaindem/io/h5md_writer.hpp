@@ -85,7 +85,9 @@ class H5mdWriter {
   /// file now goes. A run's own file only.
   OutputPosition sync();
   /// Appends the first `at` frames (and contact rows) of `previous`, the partial file of the run
-  /// this one continues from a checkpoint; before any write_frame(). Throws OutputError.
+  /// this one continues from a checkpoint; before any write_frame(). Throws CheckpointError when
+  /// `previous` cannot be read or does not hold those frames (input), OutputError when the new
+  /// file cannot be written.
   void continue_from(const std::string& previous, OutputPosition at);
   /// Writes every frame so far, closes the file and leaves it on disk as `path`.partial, to be
   /// continued from a checkpoint. Throws OutputError.

@@ -371,19 +371,29 @@ class Growing {
     write(true);
   }
 
-  /// Appends rows [begin, end) of `dataset`, which must have this one's row shape and type
-  /// family (a dataset this class wrote): how a run continued from a checkpoint takes over the
-  /// frames its previous partial file holds.
-  void append_from(hid_t dataset, hsize_t begin, hsize_t end) {
+  /// Why append_from(dataset, begin, end) cannot take rows from `dataset` (another row shape, or
+  /// fewer than `end` rows), or "" when it can; reads nothing but the dataset's shape.
+  std::string cannot_append_from(hid_t dataset, hsize_t end) const {
     Handle space(check(H5Dget_space(dataset), "space of " + name_), H5Sclose);
     const int rank = H5Sget_simple_extent_ndims(space.get());
     std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
     if (rank < 1 || H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr) < 0 ||
         std::vector<hsize_t>(dims.begin() + 1, dims.end()) != row_shape_)
-      throw Error("dataset " + name_ + " does not have the shape this run writes");
+      return "dataset " + name_ + " does not have the shape this run writes";
     if (dims[0] < end)
-      throw Error("dataset " + name_ + " holds " + std::to_string(dims[0]) + " rows; " +
-                  std::to_string(end) + " are needed");
+      return "dataset " + name_ + " holds " + std::to_string(dims[0]) + " rows; " +
+             std::to_string(end) + " are needed";
+    return "";
+  }
+
+  /// Appends rows [begin, end) of `dataset`, which must have this one's row shape and type
+  /// family (a dataset this class wrote): how a run continued from a checkpoint takes over the
+  /// frames its previous partial file holds.
+  void append_from(hid_t dataset, hsize_t begin, hsize_t end) {
+    if (const std::string problem = cannot_append_from(dataset, end); !problem.empty())
+      throw Error(problem);
+    Handle space(check(H5Dget_space(dataset), "space of " + name_), H5Sclose);
+    std::vector<hsize_t> dims(row_shape_.size() + 1);
     const hsize_t row_bytes = row_elements_ * element_size_;
     const hsize_t block = std::max<hsize_t>(1, spill_bytes / std::max<hsize_t>(row_bytes, 1));
     std::vector<char> rows;
