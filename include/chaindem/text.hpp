@@ -1,10 +1,12 @@
 #pragma once
 // How messages quote what the user gave: text made safe for a terminal, numbers as they read
-// back. Header-only; every layer may use it.
+// back; and how a number is read from text, one way for every file and option. Header-only;
+// every layer may use it.
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -98,6 +100,47 @@ inline std::string rounded_text(double x, int digits = 4) {
   char text[40];
   std::snprintf(text, sizeof text, "%.*g", digits, x);
   return text;
+}
+
+/// What read_number found.
+enum class NumberText { number, not_a_number, not_finite, too_large, too_small };
+
+/// `text`, all of it, read as a decimal number: the one way chaindem reads a number, in case
+/// files, sweep files, CSV data and options alike. An optional sign, digits with an optional
+/// point, an optional exponent ("-1.5e-3", ".5", "+2", "5e7"); nothing else (no hexadecimal,
+/// no blanks, no unit). "inf" and "nan" are read, as not_finite. A magnitude beyond the largest
+/// double is too_large, a nonzero one below the smallest (4.9e-324, a subnormal, which is read)
+/// too_small: neither is rounded to infinity or zero.
+inline NumberText read_number(std::string_view text, double& x) {
+  // from_chars reads no leading '+' (and no hexadecimal in its general format).
+  if (text.size() > 1 && text[0] == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
+  const char* end = text.data() + text.size();
+  double read = 0.0;
+  const auto [stop, ec] = std::from_chars(text.data(), end, read);
+  if (text.empty() || stop != end) return NumberText::not_a_number;
+  if (ec == std::errc::result_out_of_range) {
+    // The text is a decimal number: strtod tells which way it left the range of a double.
+    return std::abs(std::strtod(std::string(text).c_str(), nullptr)) > 1.0 ? NumberText::too_large
+                                                                           : NumberText::too_small;
+  }
+  if (ec != std::errc()) return NumberText::not_a_number;
+  x = read;
+  return std::isfinite(read) ? NumberText::number : NumberText::not_finite;
+}
+
+/// What is wrong with `text`, which read_number found to be `what`, as a message says it
+/// ("'0x14' is not a number"); "" for a number.
+inline std::string number_problem(std::string_view text, NumberText what) {
+  if (what == NumberText::number) return "";
+  std::string out = "'";  // appended, not added: GCC 12 warns of a false overlap otherwise
+  out += quoted_text(text);
+  out += what == NumberText::not_finite ? "' is not finite"
+         : what == NumberText::too_large
+             ? "' is beyond the range of a double (magnitudes up to 1.8e308)"
+         : what == NumberText::too_small
+             ? "' is below the range of a double (magnitudes from 4.9e-324, or 0)"
+             : "' is not a number";
+  return out;
 }
 
 /// `text` as a JSON string, in its quotes: `"` and `\` escaped, control characters as \u00XX.

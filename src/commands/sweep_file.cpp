@@ -4,10 +4,12 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
 namespace chaindem::sweep {
@@ -70,17 +72,12 @@ void write_string_column(hid_t group, const std::string& name,
     check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), name);
 }
 
-bool numeric(const std::vector<std::string>& values) {
-  for (const auto& v : values) {
-    try {
-      std::size_t used = 0;
-      std::stod(v, &used);
-      if (used != v.size()) return false;
-    } catch (const std::exception&) {
-      return false;
-    }
-  }
-  return true;
+// The values as numbers, when every one is a number (an axis of a numeric key).
+std::optional<std::vector<double>> numeric(const std::vector<std::string>& values) {
+  std::vector<double> x(values.size());
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (read_number(values[k], x[k]) != NumberText::number) return std::nullopt;
+  return x;
 }
 
 // A new sweep file: H5MD metadata, the sweep definition (with the signature a resume checks),
@@ -116,10 +113,8 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
   for (std::size_t a = 0; a < d.axes.size(); ++a) {
     std::vector<std::string> column;
     for (const auto& c : d.cases) column.push_back(c[a]);
-    if (numeric(column)) {
-      std::vector<double> x;
-      for (const auto& v : column) x.push_back(std::stod(v));
-      dataset_fixed(summary.get(), d.axes[a].key, {n}, x.data(), H5T_NATIVE_DOUBLE);
+    if (const auto x = numeric(column)) {
+      dataset_fixed(summary.get(), d.axes[a].key, {n}, x->data(), H5T_NATIVE_DOUBLE);
     } else {
       write_string_column(summary.get(), d.axes[a].key, column);
     }

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -206,8 +205,7 @@ class CsvReader {
         if (lower == columns[k].name) slot = k;
       if (slot < 0) {
         double x = 0;
-        const char* first = cell.data();
-        if (std::from_chars(first + (cell[0] == '+'), first + cell.size(), x).ec == std::errc())
+        if (read_number(cell, x) != NumberText::not_a_number)
           fail_at(c, "'" + quoted_excerpt(cell) +
                          "' is a number, not a column name: the first line is the header "
                          "naming the columns (" +
@@ -243,14 +241,11 @@ class CsvReader {
     const auto c = static_cast<std::size_t>(column);
     if (cell.empty()) fail_at(c, "empty cell");
     double x = 0;
-    const char* first = cell.data() + (cell[0] == '+' ? 1 : 0);
-    const auto [end, ec] = std::from_chars(first, cell.data() + cell.size(), x);
-    if (ec == std::errc::result_out_of_range)
-      fail_at(c, "'" + quoted_text(cell) + "' is beyond the range of a double");
-    if (ec != std::errc() || end != cell.data() + cell.size())
-      fail_at(c, "'" + quoted_text(cell) + "' is not a number (SI units: write the number alone, " +
-                     "the unit belongs in the header)");
-    if (!std::isfinite(x)) fail_at(c, "'" + quoted_text(cell) + "' is not finite");
+    const NumberText read = read_number(cell, x);
+    if (read == NumberText::not_a_number)
+      fail_at(c, number_problem(cell, read) +
+                     " (SI units: write the number alone, the unit belongs in the header)");
+    if (read != NumberText::number) fail_at(c, number_problem(cell, read));
     return x;
   }
 
