@@ -72,6 +72,21 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
   return vm;
 }
 
+std::vector<std::string> comma_list(const std::string& option, const std::string& text,
+                                    const std::string& allowed) {
+  std::vector<std::string> entries;
+  if (trimmed(text).empty()) return entries;
+  for (std::size_t from = 0;;) {
+    const std::size_t comma = std::min(text.find(',', from), text.size());
+    entries.push_back(trimmed(text.substr(from, comma - from)));
+    if (entries.back().empty())
+      throw CaseError(option + " '" + quoted_text(text) + "': an empty entry (entries are " +
+                      "separated by single commas)" + (allowed.empty() ? "" : "; " + allowed));
+    if (comma == text.size()) return entries;
+    from = comma + 1;
+  }
+}
+
 int command_threads(const po::variables_map& options) {
   if (!options.count("threads")) return default_threads();
   const int threads = options["threads"].as<int>();

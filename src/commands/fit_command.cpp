@@ -119,7 +119,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
           throw CaseError(std::string("--") + option +
                           " is for a chain's history (--case); impact data name their "
                           "quantities and uncertainties in their columns");
-    if (vm.count("free") && split(in.free, ',').empty())
+    if (vm.count("free") && comma_list("--free", in.free).empty())
       throw CaseError("--free is empty: name the parameters to fit, or leave it out");
     const int threads = in.threads = command_threads(vm);
     const std::vector<const LawEntry*> laws = chosen_laws(in);

@@ -17,13 +17,6 @@
 
 namespace chaindem::fit_command_parts {
 
-std::vector<std::string> split(const std::string& s, char by) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, by);) out.push_back(trimmed(item));
-  return out;
-}
-
 std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
   std::vector<const LawEntry*> laws;
   if (in.laws.empty() == in.family.empty())
@@ -39,7 +32,9 @@ std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
                       did_you_mean(in.family, families));
     return laws;
   }
-  for (const std::string& id : split(in.laws, ',')) {
+  const std::vector<std::string> named = comma_list("--laws", in.laws);
+  if (named.empty()) throw CaseError("--laws: give at least one law");
+  for (const std::string& id : named) {
     const LawEntry* law = find_law(id);
     if (!law) {
       std::vector<std::string> ids;
@@ -97,7 +92,7 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
                                                 const FreeChoice& c) {
   std::vector<std::string> keys;
   if (!free_text.empty()) {
-    for (const std::string& key : split(free_text, ',')) {
+    for (const std::string& key : comma_list("--free", free_text)) {
       if (c.held.count(key))
         throw CaseError("--free " + quoted_text(key) + " and --set " + quoted_text(key) +
                         ": a parameter is fitted or held fixed, not both");
@@ -161,7 +156,7 @@ void check_keys(const FitInput& in, const std::vector<const LawEntry*>& laws, co
   for (const std::string& key : c.held) check("--set", key);
   std::set<std::string> named;
   if (!in.free.empty())
-    for (const std::string& key : split(in.free, ',')) {
+    for (const std::string& key : comma_list("--free", in.free)) {
       if (!named.insert(key).second)
         throw CaseError("--free: '" + quoted_text(key) + "' is named twice");
       bool anyone = false;

@@ -89,9 +89,6 @@ struct DataReport {
 
 // Laws, their parameters, fitting and ranking (fit_laws.cpp).
 
-// `s` cut at each `by`, each piece without the blanks at its ends.
-std::vector<std::string> split(const std::string& s, char by);
-
 // The laws to fit: --laws, or every law of --family.
 std::vector<const LawEntry*> chosen_laws(const FitInput& in);
 

@@ -25,6 +25,12 @@ std::optional<boost::program_options::variables_map> parse_command_line(
     const boost::program_options::options_description& options, std::string* positional,
     std::string_view command, std::ostream* err, std::vector<std::string>* positionals = nullptr);
 
+/// The entries of the comma-separated list `text` that `option` gave, each without the blanks at
+/// its ends; none for a blank `text`. An empty entry ("a,,b", "a,") is refused with a CaseError
+/// naming the option, followed by `allowed` (what the entries may be) when given.
+std::vector<std::string> comma_list(const std::string& option, const std::string& text,
+                                    const std::string& allowed = "");
+
 /// The threads of a command's parallel loop: its --threads option, or when that is not given the
 /// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or
 /// OMP_NUM_THREADS) and the allowed range, when the count is not in 1..max_threads.
