@@ -23,6 +23,10 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
   check_body_combinations(in.bodies, vm);
   data = fit::read_impact_data(in.data);
   const PairInput pair = contact_pair(in.bodies, vm);
+  for (const std::string& set : in.sets)
+    if (const std::string key = trimmed(set.substr(0, set.find('=')));
+        key == "contact.law" || key == "law")
+      throw CaseError("--set " + key + ": the laws to fit are chosen by --laws or --family");
   FreeChoice c;
   c.starts = key_values(in.starts, "--start");
   const auto sets = key_values(in.sets, "--set");
@@ -122,8 +126,10 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
       throw CaseError("--" + option->long_name() +
                       ": the bodies of a chain come from its case (--case); body options are "
                       "for impact data");
-  if (!(in.sigma >= 0.0 && std::isfinite(in.sigma)))
-    throw CaseError("--sigma: " + number_text(in.sigma) + " must be > 0 (or 0: none given)");
+  if (!(in.sigma == 0.0 || (in.sigma >= least_uncertainty && in.sigma <= most_uncertainty)))
+    throw CaseError("--sigma: " + number_text(in.sigma) + " is out of range: allowed [" +
+                    number_text(least_uncertainty) + ", " + number_text(most_uncertainty) +
+                    "] in the record's SI unit (m/s or N), or 0: none given");
   const RecordQuantity quantity = in.quantity == "velocity" ? RecordQuantity::velocity
                                   : in.quantity == "force"
                                       ? RecordQuantity::force

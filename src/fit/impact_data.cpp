@@ -95,6 +95,14 @@ Columns read_header(const std::vector<std::string>& header, const std::string& w
   return c;
 }
 
+// The SI unit of a measured quantity, as a message writes it.
+std::string unit_of(ImpactQuantity q) {
+  return q == ImpactQuantity::peak_force         ? "N"
+         : q == ImpactQuantity::contact_duration ? "s"
+         : q == ImpactQuantity::max_overlap      ? "m"
+                                                 : "(restitution has no unit)";
+}
+
 // A measured value that no law can give: a negative restitution, one above 1 by more than three
 // uncertainties (by anything, without them), a force, duration or overlap that is not positive.
 void check_value(ImpactQuantity q, double value, double sigma, const std::string& at) {
@@ -108,9 +116,10 @@ void check_value(ImpactQuantity q, double value, double sigma, const std::string
                       (sigma > 0.0 ? " by more than three uncertainties"
                                    : "; give the points' uncertainty (a sigma column) if it is "
                                      "within the scatter of the measurement"));
-  } else if (!(value > 0.0)) {
+  } else if (!(value > 0.0 && value <= most_measured)) {
     throw CaseError(at + ": " + std::string(to_string(q)) + " " + number_text(value) +
-                    " must be > 0");
+                    " is out of range: allowed (0, " + number_text(most_measured) + "] " +
+                    unit_of(q));
   }
 }
 
@@ -195,9 +204,12 @@ ImpactData read_impact_data(const std::string& path) {
       if (c.sigma[s] >= 0) {
         sigma =
             empty && cells[std::size_t(c.sigma[s])].empty() ? std::nan("") : number_in(c.sigma[s]);
-        if (!empty && !(sigma > 0.0))
+        if (!empty && !(sigma >= least_uncertainty && sigma <= most_uncertainty))
           throw CaseError(at + ": " + header[std::size_t(c.sigma[s])] + " " + number_text(sigma) +
-                          " must be > 0");
+                          " is out of range: allowed [" + number_text(least_uncertainty) + ", " +
+                          number_text(most_uncertainty) + "] " + unit_of(series.quantity) +
+                          ", the standard uncertainty of " +
+                          std::string(to_string(series.quantity)));
         series.sigma.push_back(sigma);
       }
       if (!empty)

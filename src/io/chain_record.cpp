@@ -53,13 +53,8 @@ std::pair<std::string, std::string> name_and_unit(const std::string& cell) {
 namespace {
 
 bool is_number(const std::string& cell) {
-  std::size_t used = 0;
-  try {
-    std::stod(cell, &used);
-  } catch (const std::exception&) {
-    return false;
-  }
-  return !cell.empty() && used == cell.size();
+  double x = 0.0;
+  return read_number(cell, x) != NumberText::not_a_number;
 }
 
 // The bead a header name numbers: the digits that end it (bead7, b7, v_7, 7), or -1 if it ends
@@ -208,10 +203,11 @@ class Reader {
                          ", " + number_text(max_speed) + "] m/s");
         // A normal contact force pushes the beads apart: chaindem's are >= 0 (a record that
         // counts compression negative must change its sign first).
-        if (!velocity_ && !(x >= 0.0 && std::isfinite(x)))
-          fail_at(c, number_text(x) +
-                         " N is out of range: allowed [0, inf) N, the contact force "
-                         "pushing the beads apart (compression counts positive)");
+        if (!velocity_ && !(x >= 0.0 && x <= most_measured))
+          fail_at(c, number_text(x) + " N is out of range: allowed [0, " +
+                         number_text(most_measured) +
+                         "] N, the contact force pushing the beads apart (compression counts "
+                         "positive)");
         columns_[static_cast<std::size_t>(bead_of_column_[c - 1])].push_back(x);
       }
     }
@@ -230,6 +226,13 @@ class Reader {
       fail("runs to t = " + number_text(time_.back()) + " s, " +
            rounded_text(time_.back() / duration_) + " times as long as the run:" + run + hint +
            "; or lengthen the run, simulation.duration");
+    // One instant is no history: no peak, arrival or final value to compare or fit.
+    const auto within =
+        std::count_if(time_.begin(), time_.end(), [&](double t) { return t <= duration_; });
+    if (within < 2)
+      fail("has " + std::to_string(within) + " data row" + (within == 1 ? "" : "s") +
+           " within the run (up to t = " + rounded_text(duration_) +
+           " s): a history needs at least two");
   }
 
   double number(const std::string& cell, std::size_t column) const {

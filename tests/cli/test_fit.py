@@ -270,7 +270,7 @@ class Fit(unittest.TestCase):
         for args, text in [
             (["--radius", "0.005"], "--radius: the bodies of a chain come from its case"),
             (["--quantity", "speed"], "--quantity: 'speed' is not velocity or force"),
-            (["--sigma", "-1"], "--sigma: -1 must be > 0"),
+            (["--sigma", "-1"], "--sigma: -1 is out of range: allowed [1e-30, 1e+30]"),
             (["--laws", "thornton_1997"], "give it a start"),
             (["--set", "chain.count=5"], "names bead 7: allowed 0 to 4"),
             (["--free", "eta1"], "'eta1' is a parameter of none of the laws"),
@@ -290,7 +290,7 @@ class Fit(unittest.TestCase):
         r = fit("--case", case, "--data", negative, "--quantity", "force", "--laws",
                 "hunt_crossley")
         self.assertEqual(r.returncode, 2)
-        self.assertIn("line 3, column 2 ('bead0 [N]'): -5 N is out of range: allowed [0, inf) N",
+        self.assertIn("line 3, column 2 ('bead0 [N]'): -5 N is out of range: allowed [0, 1e+30] N",
                       r.stderr)
         early = os.path.join(self.tmp, "early.csv")
         with open(early, "w") as f:

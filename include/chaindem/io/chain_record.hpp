@@ -12,6 +12,12 @@ namespace chaindem {
 
 enum class RecordQuantity { velocity, force };
 
+/// The largest magnitude of a measured force, duration or overlap, and the range of any
+/// measurement's uncertainty, in SI units: far beyond any impact, and such that every residual of
+/// a fit, (measured - predicted) / uncertainty, stays below 1e60, whose squares the fit sums.
+inline constexpr double most_measured = 1e30;
+inline constexpr double least_uncertainty = 1e-30, most_uncertainty = 1e30;
+
 struct ChainRecord {
   RecordQuantity quantity = RecordQuantity::velocity;
   std::vector<double> time;                  ///< [s], increasing
