@@ -126,10 +126,13 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(number("chain.count", "-", "number of chain beads", 1, 5e7, true, "", true));
   k.back().kind = ValueKind::integer;
   k.push_back(other("chain.materials", ValueKind::word_list, "-",
-                    "bead materials, repeated cyclically along the chain (one: uniform, two: "
-                    "dimer, N: explicit)",
+                    "bead materials: one for every bead, or a pattern repeated along the chain "
+                    "a whole number of times (two: a dimer; chain.count of them: explicit); its "
+                    "length must divide chain.count",
                     "", true));
-  k.push_back(number("chain.radii", "m", "bead radii, repeated cyclically along the chain",
+  k.push_back(number("chain.radii", "m",
+                     "bead radii, a pattern repeated along the chain as chain.materials is (one "
+                     "entry, or a number of entries that divides chain.count)",
                      min_radius, max_radius, true, "", true));
   k.back().kind = ValueKind::number_list;
   k.push_back(number("chain.taper", "-",
@@ -205,7 +208,7 @@ std::vector<KeySpec> build_case_keys() {
                     "set-up. docs/engine.md, \"Starting from data\""));
   k.push_back(number("initial.frame", "-",
                      "the frame of an HDF5 initial.file to start from (0-based; negative counts "
-                     "from the end: -1 is the last frame)",
+                     "from the end: -1 is the last frame); only with initial.file",
                      -1e9, 1e9, true, "-1"));
   k.back().kind = ValueKind::integer;
   // [output]
@@ -226,11 +229,12 @@ std::vector<KeySpec> build_case_keys() {
                      "the pulse has arrived at a bead when its speed first reaches this fraction "
                      "of the largest initial speed (striker or wall)",
                      0, 1, false, "0.1"));
-  k.push_back(number("output.checkpoint_interval", "s",
-                     "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
-                     "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
-                     "last checkpoint if the run is killed; continue with `run --restart`",
-                     0, 1e9, true, "0"));
+  k.push_back(number(
+      "output.checkpoint_interval", "s",
+      "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
+      "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
+      "last checkpoint if the run is killed; continue with `run --restart`",
+      0, 1e9, true, "0"));
   return k;
 }
 
@@ -249,14 +253,11 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-bool parse_double(const std::string& s, double& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stod(s, &used);
-    return used == s.size();
-  } catch (const std::exception&) {
-    return false;
-  }
+// A value the case has validated as a number (check_value): read as it was read then.
+double validated_number(const std::string& s) {
+  double x = std::numeric_limits<double>::quiet_NaN();
+  read_number(s, x);
+  return x;
 }
 
 std::string trim(const std::string& s) {
@@ -299,8 +300,9 @@ std::string check_value(const KeySpec& k, const std::string& v) {
   const std::string unit = k.unit == "-" ? "" : " " + k.unit;
   auto number_ok = [&](const std::string& item) -> std::string {
     double x = 0;
-    if (!parse_double(item, x)) return "'" + quoted_text(item) + "' is not a number";
-    if (!std::isfinite(x)) return "'" + quoted_text(item) + "' is not finite";
+    if (const NumberText read = read_number(item, x); read != NumberText::number)
+      return number_problem(item, read) +
+             (read == NumberText::not_finite ? "" : ": allowed " + k.range_text() + unit);
     if (!in_range(k, x))
       return quoted_text(item) + " is out of range: allowed " + k.range_text() + unit;
     return "";
@@ -310,7 +312,7 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       return number_ok(v);
     case ValueKind::integer: {
       double x = 0;
-      if (!parse_double(v, x) || x != std::floor(x))
+      if (read_number(v, x) == NumberText::number && x != std::floor(x))
         return "'" + quoted_text(v) + "' is not an integer";
       return number_ok(v);
     }
@@ -469,7 +471,8 @@ int default_threads() {
 }
 
 CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides,
-                            const std::vector<std::string>& unset) {
+                            const std::vector<std::string>& unset,
+                            const std::vector<std::string>& sources) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw CaseError("case file '" + quoted_path(path) + "' is a directory, not a case file");
@@ -487,7 +490,7 @@ CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::stri
                       "' is larger than 64 MiB, which no case file is");
   }
   if (in.bad()) throw CaseError("cannot read case file '" + quoted_path(path) + "'");
-  return parse(text, path, overrides, unset);
+  return parse(text, path, overrides, unset, sources);
 }
 
 namespace {
@@ -521,28 +524,37 @@ std::string first_non_text(const std::string& text) {
 
 CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
                              const std::vector<std::string>& overrides,
-                             const std::vector<std::string>& unset) {
+                             const std::vector<std::string>& unset,
+                             const std::vector<std::string>& sources) {
   // A byte-order mark is how some editors begin UTF-8 files; it is not part of the case.
   const std::string_view bom = "\xEF\xBB\xBF";
   if (std::string_view(text).starts_with(bom))
-    return parse(text.substr(bom.size()), origin, overrides, unset);
+    return parse(text.substr(bom.size()), origin, overrides, unset, sources);
   if (const std::string where = first_non_text(text); !where.empty())
     throw CaseError(quoted_path(origin) + ": not a text file (" + where +
                     "); a case file is INI text (docs/case-format.md)");
-  for (const auto& o : overrides)
-    if (const std::string where = first_non_text(o); !where.empty())
-      throw CaseError("--set: a value that is not text (" + where + ")");
+  auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
+  for (std::size_t k = 0; k < overrides.size(); ++k)
+    if (const std::string where = first_non_text(overrides[k]); !where.empty())
+      throw CaseError(source(k) + ": a value that is not text (" + where + ")");
   CaseConfig cfg;
   cfg.origin_ = origin;
   cfg.source_text_ = text;
 
-  // Overrides are INI lines "section.key=value" at top level.
+  // Overrides are INI lines "section.key=value" at top level, one each: a line break in one
+  // would make it two.
+  std::vector<std::string> override_lines;
   std::string override_text;
-  for (const auto& o : overrides) {
+  for (std::size_t k = 0; k < overrides.size(); ++k) {
+    const std::string& o = overrides[k];
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw CaseError("--set '" + quoted_text(o) + "': expected section.key=value");
-    override_text += trim(o.substr(0, eq)) + "=" + o.substr(eq + 1) + "\n";
+      throw CaseError(source(k) + " '" + quoted_text(o) + "': expected section.key=value");
+    if (const auto end = o.find_first_of("\r\n");
+        end != std::string::npos && o.find_first_not_of(" \t\r\n", end) != std::string::npos)
+      throw CaseError(source(k) + " '" + quoted_text(o) + "': a value of more than one line");
+    override_lines.push_back(trim(o.substr(0, eq)) + "=" + o.substr(eq + 1) + "\n");
+    override_text += override_lines.back();
   }
 
   // Pass 1: discover the [material.NAME] sections, so their keys can be declared.
@@ -589,8 +601,15 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   auto store = [&](const std::string& src, const std::string& where) {
     std::istringstream s(src);
     try {
-      po::store(po::parse_config_file(s, desc, false), vm);
+      const po::parsed_options parsed = po::parse_config_file(s, desc, false);
+      po::store(parsed, vm);
+      return parsed;
     } catch (const po::unknown_option& e) {
+      if (&src == &text && e.get_option_name().starts_with("sweep."))
+        throw CaseError(quoted_path(origin) +
+                        " is a sweep file (its [sweep] section names a base case), not a case "
+                        "file: `chaindem sweep " +
+                        quoted_path(origin) + "` runs it (docs/sweeps.md)");
       throw unknown_key(where, e.get_option_name());
     } catch (const po::multiple_occurrences& e) {
       throw CaseError(where + ": key '" + quoted_text(e.get_option_name()) +
@@ -599,15 +618,27 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
       throw CaseError(where + ": " + option_error_message(e));
     }
   };
-  store(override_text, "--set");
-  for (const auto& [key, value] : vm) cfg.from_command_line_[key] = true;
+  // Each override on its own, so that a problem names where it comes from; a key given twice
+  // would otherwise keep its first value unseen.
+  for (std::size_t k = 0; k < override_lines.size(); ++k)
+    for (const auto& option : store(override_lines[k], source(k)).options) {
+      const std::string& key = option.string_key;
+      if (const auto it = cfg.override_source_.find(key); it != cfg.override_source_.end())
+        throw CaseError(it->second == source(k)
+                            ? source(k) + ": key '" + quoted_text(key) + "' is given more than once"
+                            : it->second + " and " + source(k) + ": key '" + quoted_text(key) +
+                                  "' is given in both; give it once");
+      cfg.override_source_[key] = source(k);
+    }
   store(text, quoted_path(origin));
   for (const std::string& key : unset) {
     if (std::find(declared.begin(), declared.end(), key) == declared.end() &&
         std::none_of(specs.begin(), specs.end(), [&](const KeySpec& k) { return k.key == key; }))
       throw unknown_key("--unset", key);
-    if (cfg.from_command_line_.count(key))
-      throw CaseError("--unset " + quoted_text(key) + ": the command line also sets it with --set");
+    if (const auto it = cfg.override_source_.find(key); it != cfg.override_source_.end())
+      throw CaseError("--unset " + quoted_text(key) + ": " +
+                      (it->second == "--set" ? "the command line also sets it with --set"
+                                             : it->second + " also sets it"));
     vm.erase(key);
   }
 
@@ -637,17 +668,18 @@ void CaseConfig::forget(const std::vector<std::string>& keys) {
   for (const std::string& key : keys) {
     values_.erase(key);
     given_.erase(key);
-    from_command_line_.erase(key);
+    override_source_.erase(key);
   }
 }
 
 bool CaseConfig::from_command_line(std::string_view key) const {
-  return from_command_line_.count(std::string(key)) > 0;
+  return override_source_.count(std::string(key)) > 0;
 }
 
 std::string CaseConfig::where(std::string_view key) const {
-  return from_command_line(key) ? "--set " + std::string(key)
-                                : quoted_path(origin_) + ": " + std::string(key);
+  const auto it = override_source_.find(std::string(key));
+  return it != override_source_.end() ? it->second + " " + std::string(key)
+                                      : quoted_path(origin_) + ": " + std::string(key);
 }
 
 bool CaseConfig::has(std::string_view key) const {
@@ -666,11 +698,11 @@ const std::string& CaseConfig::text(std::string_view key) const {
 }
 
 double CaseConfig::number(std::string_view key) const {
-  return std::stod(text(key));
+  return validated_number(text(key));
 }
 
 long long CaseConfig::integer(std::string_view key) const {
-  return static_cast<long long>(std::stod(text(key)));
+  return static_cast<long long>(validated_number(text(key)));
 }
 
 bool CaseConfig::flag(std::string_view key) const {
@@ -680,7 +712,7 @@ bool CaseConfig::flag(std::string_view key) const {
 
 std::vector<double> CaseConfig::numbers(std::string_view key) const {
   std::vector<double> out;
-  for (const auto& item : split_list(text(key))) out.push_back(std::stod(item));
+  for (const auto& item : split_list(text(key))) out.push_back(validated_number(item));
   return out;
 }
 
@@ -700,11 +732,14 @@ std::string case_format_markdown() {
         "wrong type or outside their range, and missing required keys stop the run with a message\n"
         "naming the key and exit code 2, before any output file is created. Lists are separated "
         "by\n"
-        "commas or spaces.\n\n"
+        "commas or spaces. Numbers are decimal (`0.005`, `1.5e-3`, `5e7`), read as every number\n"
+        "of chaindem is (in sweep files, CSV data and `--set` values alike): no hexadecimal, no\n"
+        "units; an integer key takes a whole number.\n\n"
         "The chain lies along +x: the striker (if any) at the origin, then the beads in order.\n"
         "A mistyped key, law or command is answered with the closest names (\"did you mean\n"
         "'contact.law'?\"). A problem with a value the command line set is blamed on\n"
-        "`--set section.key`, one in the file on the file.\n\n"
+        "`--set section.key` (or on the sweep file's `[set]` or `[axes]`), one in the file on\n"
+        "the file.\n\n"
         "## Switching laws, removing keys\n\n"
         "A law parameter is accepted only when the chosen law declares it (`chaindem models LAW`\n"
         "lists each law's parameters, units and ranges), so that a typo or a law changed without\n"
@@ -757,17 +792,8 @@ std::string trimmed(const std::string& text) {
 
 double option_number(const std::string& option, const std::string& text) {
   double x = 0.0;
-  std::size_t used = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::out_of_range&) {
-    throw CaseError(option + ": '" + quoted_text(text) + "' is beyond the range of a double");
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size())
-    throw CaseError(option + ": '" + quoted_text(text) + "' is not a number");
-  if (!std::isfinite(x)) throw CaseError(option + ": '" + quoted_text(text) + "' is not finite");
+  if (const NumberText read = read_number(text, x); read != NumberText::number)
+    throw CaseError(option + ": " + number_problem(text, read));
   return x;
 }
 

@@ -15,6 +15,7 @@
 #include <map>
 #include <numbers>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace chaindem {
@@ -82,14 +83,22 @@ std::vector<ExtraParticle> parse_extra(const CaseConfig& cfg) {
   std::string record;
   while (std::getline(all, record, ';')) {
     std::istringstream r(record);
-    ExtraParticle e;
-    if (!(r >> e.material)) continue;  // empty record
-    if (!(r >> e.radius >> e.x.x() >> e.x.y() >> e.x.z() >> e.v.x() >> e.v.y() >> e.v.z()))
-      cfg.fail("extra.particles",
-               "record '" + quoted_text(record) + "' is not 'material radius x y z vx vy vz'");
-    std::string rest;
-    if (r >> rest)
+    std::vector<std::string> fields;
+    for (std::string field; r >> field;) fields.push_back(field);
+    if (fields.empty()) continue;  // empty record
+    if (fields.size() > 8)
       cfg.fail("extra.particles", "record '" + quoted_text(record) + "' has extra fields");
+    ExtraParticle e;
+    e.material = fields[0];
+    double* numbers[] = {&e.radius, &e.x.x(), &e.x.y(), &e.x.z(), &e.v.x(), &e.v.y(), &e.v.z()};
+    for (std::size_t k = 0; k < 7; ++k) {
+      const NumberText read = k + 1 < fields.size() ? read_number(fields[k + 1], *numbers[k])
+                                                    : NumberText::not_a_number;
+      if (read != NumberText::number)
+        cfg.fail("extra.particles",
+                 "record '" + quoted_text(record) + "' is not 'material radius x y z vx vy vz'" +
+                     (k + 1 < fields.size() ? ": " + number_problem(fields[k + 1], read) : ""));
+    }
     std::ostringstream bounds;
     bounds << "record '" << quoted_text(record) << "': ";
     if (!(e.radius >= min_radius && e.radius <= max_radius)) {
@@ -173,7 +182,12 @@ double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double spe
       t = std::min(t, std::numbers::pi * std::sqrt(m / k));  // linear: independent of speed
       continue;
     }
-    if (speed > 0.0) t = std::min(t, elastic_contact_time(k, n, m, speed));
+    // Below 1e-100 m/s the speed's square underflows: there the duration follows from its
+    // scaling with the speed, v^((1 - n)/(n + 1)) (Hertz: v^-1/5), from that at 1 m/s.
+    if (speed > 1e-100)
+      t = std::min(t, elastic_contact_time(k, n, m, speed));
+    else if (speed > 0.0)
+      t = std::min(t, elastic_contact_time(k, n, m, 1.0) * std::pow(speed, (1.0 - n) / (n + 1.0)));
     if (p.initial_overlap > 0.0) {
       const double k_lin = n * k * std::pow(p.initial_overlap, n - 1.0);
       t = std::min(t, std::numbers::pi * std::sqrt(m / k_lin));
@@ -184,6 +198,12 @@ double shortest_contact_time(const std::vector<TimeScalePair>& pairs, double spe
 
 namespace {
 
+// |v|, also where its squares would underflow or overflow (a speed of 1e-300 m/s is a speed).
+double magnitude(const Eigen::Vector3d& v) {
+  const double n = v.norm();
+  return n > 0.0 && std::isfinite(n) ? n : v.stableNorm();
+}
+
 // The largest relative speed of the case: the spread of body and wall velocities, plus what
 // gravity can add over the run.
 double largest_relative_speed(const Scene& scene, double duration) {
@@ -193,7 +213,40 @@ double largest_relative_speed(const Scene& scene, double duration) {
     lo = lo.cwiseMin(w.velocity);
     hi = hi.cwiseMax(w.velocity);
   }
-  return (hi - lo).norm() + scene.gravity.norm() * duration;
+  return magnitude(hi - lo) + magnitude(scene.gravity) * duration;
+}
+
+// The key that gives the case's fastest motion (a body's, a wall's, or what gravity adds over
+// the run), for messages about the speed.
+std::string fastest_key(const Scene& scene, double duration, bool from_data) {
+  std::string key = "striker.velocity";
+  double fastest = 0.0;
+  auto consider = [&](double speed, std::string k) {
+    if (speed > fastest) fastest = speed, key = std::move(k);
+  };
+  const Particles& p = scene.particles;
+  const Eigen::Index bodies = scene.chain_first + scene.chain_count;
+  for (Eigen::Index i = 0; i < p.size(); ++i)
+    consider(magnitude(p.velocity.row(i).matrix().transpose()), from_data ? "initial.file"
+                                                                : i == scene.striker
+                                                                    ? "striker.velocity"
+                                                                : i >= bodies ? "extra.particles"
+                                                                              : "initial.file");
+  for (const Wall& w : scene.walls) consider(magnitude(w.velocity), w.name + ".velocity");
+  consider(magnitude(scene.gravity) * duration, "gravity.acceleration");
+  return key;
+}
+
+// Gravity may not accelerate a body beyond the speeds a case may hold over the run.
+void check_gravity(const CaseConfig& cfg, const Scene& scene, double duration) {
+  const double g = magnitude(scene.gravity);
+  if (g * duration <= max_speed) return;
+  cfg.fail("gravity.acceleration",
+           "|g| = " + rounded_text(g) + " m/s^2 would accelerate a body to " +
+               rounded_text(g * duration) +
+               " m/s over the run (simulation.duration = " + number_text(duration) +
+               " s), beyond " + number_text(max_speed) + " m/s: allowed |g| up to " +
+               rounded_text(max_speed / duration) + " m/s^2 for this run (the Earth's is 9.81)");
 }
 
 // The damping policies: the integrator, the hysteresis origin, and the impact velocity of the
@@ -229,10 +282,67 @@ void set_contact_policies(const CaseConfig& cfg, SimulationSettings& settings, d
   }
 }
 
+// Plausible inputs of the contact duration: Young's moduli of solids from gels to diamond, their
+// densities from foams to beyond osmium, and impact speeds (below 1e-6 m/s an impact is
+// quasi-static). Values outside them are not refused, but when the automatic time step cannot
+// give the run, they are what the message blames.
+struct Plausible {
+  double low, high;
+  const char* text;
+};
+constexpr Plausible plausible_modulus{1e4, 1e13, "1e4 to 1e13 Pa (rubber about 1e6, steel 2e11)"};
+constexpr Plausible plausible_density{1.0, 1e6, "1 to 1e6 kg/m^3 (steel 7800)"};
+constexpr double slowest_impact = 1e-6;  // [m/s]
+
+// The automatic time step cannot give the run: the shortest contact lasts longer than the run
+// (`too_long`), or so short that the run needs more than 1e12 steps. When a material of the
+// bodies or the speed that sets the duration is implausible, that key is blamed, with its value
+// and the duration it gives.
+void blame_contact_duration(const CaseConfig& cfg, const RunSetup& run, double t_contact,
+                            double speed, const std::string& speed_key, bool too_long) {
+  const std::string run_text = "simulation.duration = " + number_text(run.duration) + " s";
+  const double steps = std::ceil(run.duration / run.settings.time_step);
+  const std::string effect =
+      "the shortest contact of the case lasts " +
+      (t_contact > 0.0 ? rounded_text(t_contact, 3) + " s"
+                       : std::string("less than a double resolves")) +
+      ", " +
+      (too_long ? "longer than the run (" + run_text + ")"
+                : "so the run (" + run_text + ") would need " +
+                      (std::isfinite(steps) ? rounded_text(steps, 3) : std::string("endless")) +
+                      " steps of its automatic time step (at most 1e12)");
+  std::set<int> used;
+  for (Eigen::Index i = 0; i < run.scene.particles.size(); ++i)
+    used.insert(run.scene.particles.material[static_cast<std::size_t>(i)]);
+  for (const Wall& w : run.scene.walls) used.insert(w.material);
+  for (const int m : used) {
+    const Material& material = run.scene.materials[static_cast<std::size_t>(m)];
+    const std::string key = "material." + material.name + ".";
+    // A soft or heavy material lengthens the contacts, a stiff or light one shortens them.
+    const double e = material.youngs_modulus, rho = material.density;
+    if (too_long ? e < plausible_modulus.low : e > plausible_modulus.high)
+      cfg.fail(key + "youngs_modulus",
+               number_text(e) + " Pa is not the Young's modulus of a solid: with it " + effect +
+                   ". The modulus is in Pa (200 GPa is 200e9): solids have " +
+                   plausible_modulus.text);
+    if (too_long ? rho > plausible_density.high : rho < plausible_density.low)
+      cfg.fail(key + "density", number_text(rho) +
+                                    " kg/m^3 is not the density of a solid: with it " + effect +
+                                    ". Solids have " + plausible_density.text);
+  }
+  if (too_long && speed < slowest_impact)
+    cfg.fail(speed_key, "sets the case's largest relative speed, " + rounded_text(speed, 3) +
+                            " m/s, and at that speed " + effect +
+                            ", so no automatic time step fits it: impacts of at least " +
+                            number_text(slowest_impact) +
+                            " m/s, a longer run, or a given simulation.time_step");
+}
+
 // The time step: given, or the shortest contact time of the case over steps_per_contact, reduced
 // where the damping needs it; the number of steps of the run.
 void choose_time_step(const CaseConfig& cfg, RunSetup& run,
-                      const std::vector<TimeScalePair>& time_scale_pairs, double speed) {
+                      const std::vector<TimeScalePair>& time_scale_pairs, double speed,
+                      const std::string& speed_key) {
   SimulationSettings& settings = run.settings;
   using Policy = SimulationSettings::ImpactVelocity;
   const bool uses_v0 = settings.law->uses_impact_velocity();
@@ -253,8 +363,11 @@ void choose_time_step(const CaseConfig& cfg, RunSetup& run,
   } else {
     if (!std::isfinite(t_contact))
       cfg.fail("simulation.time_step",
-               "cannot be chosen automatically: nothing moves and no contact is loaded; give a "
-               "time step");
+               "cannot be chosen automatically: nothing in the case moves and no contact is "
+               "loaded (no striker.velocity, wall velocity, gravity, moving extra particle or "
+               "chain.end_force), so no impact sets a contact duration to step by: give the "
+               "striker a velocity (striker.velocity), or other motion, or a time step "
+               "(simulation.time_step > 0)");
     const double per_contact = cfg.number("simulation.steps_per_contact");
     settings.time_step = t_contact / per_contact;
     std::ostringstream note;
@@ -291,6 +404,11 @@ void choose_time_step(const CaseConfig& cfg, RunSetup& run,
     run.time_step_note = note.str();
   }
   const double steps = std::ceil(run.duration / settings.time_step - 1e-9);
+  const bool automatic = !(cfg.number("simulation.time_step") > 0.0);
+  if (automatic && !(settings.time_step <= run.duration && steps <= 1e12))
+    blame_contact_duration(
+        cfg, run, t_contact, speed, speed_key,
+        !(t_contact / cfg.number("simulation.steps_per_contact") <= run.duration));
   if (!(settings.time_step <= run.duration)) {  // the run would be one step past its end
     std::ostringstream m;
     if (cfg.number("simulation.time_step") > 0.0) {
@@ -301,12 +419,10 @@ void choose_time_step(const CaseConfig& cfg, RunSetup& run,
       << " s, automatic)";
     cfg.fail("simulation.duration", m.str());
   }
-  if (!(steps <= 1e12)) {
-    const bool automatic = !(cfg.number("simulation.time_step") > 0.0);
+  if (!(steps <= 1e12))
     cfg.fail(automatic ? "simulation.duration" : "simulation.time_step",
              "needs " + rounded_text(steps) + " steps of " + rounded_text(settings.time_step) +
                  (automatic ? " s (automatic)" : " s") + "; at most 1e12 allowed");
-  }
   run.steps = static_cast<std::int64_t>(steps);
 }
 
@@ -388,9 +504,19 @@ ChainSpec read_chain(const CaseConfig& cfg, const MaterialIndex& materials, Scen
   ChainSpec chain;
   chain.count = static_cast<Eigen::Index>(cfg.integer("chain.count"));
   const auto chain_materials = cfg.words("chain.materials");
+  chain.radii = cfg.numbers("chain.radii");
+  // A list is a pattern repeated along the chain: entries it never reaches, or a pattern cut
+  // short at the chain's end, are not what a list of that length says.
+  for (const auto& [key, entries] : {std::pair{"chain.materials", chain_materials.size()},
+                                     std::pair{"chain.radii", chain.radii.size()}})
+    if (entries > 1 && chain.count % static_cast<Eigen::Index>(entries) != 0)
+      cfg.fail(key, std::to_string(entries) + " entries for a chain of " +
+                        std::to_string(chain.count) +
+                        " beads (chain.count): allowed one entry (every bead), or a pattern that "
+                        "repeats along the chain a whole number of times, its length a divisor "
+                        "of chain.count (up to chain.count itself: one entry per bead)");
   for (const auto& m : chain_materials)
     chain.materials.push_back(material_of(cfg, materials, "chain.materials", m));
-  chain.radii = cfg.numbers("chain.radii");
   chain.taper = cfg.number("chain.taper");
   chain.gap = cfg.number("chain.gap");
   chain.overlap = cfg.number("chain.overlap");
@@ -745,7 +871,13 @@ std::string bodies_text(bool striker, Eigen::Index count, std::size_t extra) {
 // none when the case starts from its own set-up.
 std::optional<InitialState> read_initial(const CaseConfig& cfg, RunSetup& run, bool striker,
                                          Eigen::Index count, std::size_t extra) {
-  if (!cfg.has("initial.file") || cfg.text("initial.file").empty()) return std::nullopt;
+  if (!cfg.has("initial.file") || cfg.text("initial.file").empty()) {
+    if (cfg.given("initial.frame"))
+      cfg.fail("initial.frame",
+               "is given, but initial.file is not: the frame is one of an HDF5 initial.file (a "
+               "chaindem output); give initial.file, or leave initial.frame out");
+    return std::nullopt;
+  }
   const std::string& given = cfg.text("initial.file");
   const std::string path = resolve_initial_path(given, cfg.origin());
   std::error_code ec;
@@ -951,9 +1083,11 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   run.duration = cfg.number("simulation.duration");
   const std::vector<TimeScalePair> time_scale_pairs =
       contact_time_scales(cfg, run, separation, walls, chain.end_force, at);
+  check_gravity(cfg, scene, run.duration);
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(cfg, settings, speed);
-  choose_time_step(cfg, run, time_scale_pairs, speed);
+  choose_time_step(cfg, run, time_scale_pairs, speed,
+                   fastest_key(scene, run.duration, data != nullptr));
   set_output(cfg, run);
   return run;
 }

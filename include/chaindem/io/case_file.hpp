@@ -62,22 +62,26 @@ int default_threads();
 /// A parsed and validated case: every declared key that has a value (given or default).
 class CaseConfig {
  public:
-  /// Reads `path`, applies `overrides` ("section.key=value", these win over the file) and
-  /// removes the keys `unset` names (as if the file did not give them: a default applies),
-  /// validates. A problem with a key the command line set is blamed on `--set KEY`.
+  /// Reads `path`, applies `overrides` ("section.key=value", these win over the file; each key
+  /// once) and removes the keys `unset` names (as if the file did not give them: a default
+  /// applies), validates. A problem with a key an override set is blamed on where it came from:
+  /// `sources`, one per override ("--set", "SWEEP.ini [set]", ...; "--set" where not given).
   static CaseConfig load(const std::string& path, const std::vector<std::string>& overrides = {},
-                         const std::vector<std::string>& unset = {});
+                         const std::vector<std::string>& unset = {},
+                         const std::vector<std::string>& sources = {});
   /// Same, from INI text (`origin` names it in messages).
   static CaseConfig parse(const std::string& text, const std::string& origin,
                           const std::vector<std::string>& overrides = {},
-                          const std::vector<std::string>& unset = {});
+                          const std::vector<std::string>& unset = {},
+                          const std::vector<std::string>& sources = {});
 
   bool has(std::string_view key) const;
   /// True when the user gave the key (file or command line), false when it is a default.
   bool given(std::string_view key) const;
   /// True when the command line gave the key (--set, or a sweep's [set] and axes).
   bool from_command_line(std::string_view key) const;
-  /// Where the key's value comes from, for messages: "--set KEY" or "FILE: KEY".
+  /// Where the key's value comes from, for messages: "--set KEY" (or the override's source
+  /// and KEY) or "FILE: KEY".
   std::string where(std::string_view key) const;
   double number(std::string_view key) const;
   long long integer(std::string_view key) const;
@@ -101,7 +105,7 @@ class CaseConfig {
  private:
   std::map<std::string, std::string> values_;
   std::map<std::string, bool> given_;
-  std::map<std::string, bool> from_command_line_;
+  std::map<std::string, std::string> override_source_;  ///< key: where its override came from
   std::vector<std::string> materials_;
   std::string origin_;
   std::string source_text_;
@@ -119,9 +123,9 @@ std::string case_format_markdown();
 /// `text` without the blanks (spaces, tabs, carriage returns) at either end.
 std::string trimmed(const std::string& text);
 
-/// `text`, which the option `option` (or a file's line and column) gave, as one finite number:
-/// its whole text a number. Throws CaseError naming `option` and the text: not a number, beyond
-/// the range of a double, or not finite.
+/// `text`, which the option `option` (or a file's line and column) gave, as one finite number,
+/// read as read_number reads it (text.hpp). Throws CaseError naming `option` and the text: not a
+/// number, outside the range of a double, or not finite.
 double option_number(const std::string& option, const std::string& text);
 
 }  // namespace chaindem
