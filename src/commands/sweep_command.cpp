@@ -134,7 +134,8 @@ ValidSweep validate(const SweepOptions& o) {
 #pragma omp parallel for schedule(dynamic, 8) num_threads(o.threads)
   for (std::size_t k = 0; k < n; ++k) {
     try {
-      v.configs[k] = CaseConfig::load(v.d.base, case_overrides(v.d, k), v.d.unset);
+      v.configs[k] =
+          CaseConfig::load(v.d.base, case_overrides(v.d, k), v.d.unset, case_sources(v.d));
       const RunSetup run = build_run(*v.configs[k]);
       notes[k] = run.notes;
       v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 #include "chaindem/io/case_file.hpp"
@@ -28,17 +29,10 @@ std::string format_number(double x) {
 double range_part(const std::string& key, const std::string& text, const std::string& item,
                   const char* role) {
   double x = 0.0;
-  try {
-    std::size_t used = 0;
-    x = std::stod(item, &used);
-    if (item.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument(item);
-  } catch (const std::exception&) {
-    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + quoted_text(item) +
-                    "' is not a number (expected start:stop:step)");
-  }
-  if (!std::isfinite(x))
-    throw CaseError("axes." + key + ": '" + text + "': " + role + " '" + quoted_text(item) +
-                    "' is not finite (expected start:stop:step, three finite numbers)");
+  if (const NumberText read = read_number(trimmed(item), x); read != NumberText::number)
+    throw CaseError("axes." + key + ": '" + text + "': " + role + " " +
+                    number_problem(trimmed(item), read) +
+                    " (expected start:stop:step, three finite numbers)");
   return x;
 }
 
@@ -131,6 +125,20 @@ std::size_t grid_size(const std::string& path, const std::vector<Axis>& axes) {
   return total;
 }
 
+// Why `key` changes nothing in a sweep's cases, or "" if it does: output settings of `chaindem
+// run`, and the threads of a case, which runs on one (results do not depend on it).
+std::string changes_nothing(const std::string& key) {
+  if (key == "output.file")
+    return "a sweep writes every case into its own file (sweep.output, or -o)";
+  if (key == "output.checkpoint_interval")
+    return "it times the checkpoints of `chaindem run`; a sweep checkpoints its file every "
+           "--checkpoint-interval seconds";
+  if (key == "simulation.threads")
+    return "each case of a sweep runs on one thread (--threads spreads the cases over threads), "
+           "and no result depends on it";
+  return "";
+}
+
 // `p` made absolute, its symbolic links resolved as far as it exists. A name the system cannot
 // look up (a component longer than the file system allows, a loop of links, a folder that cannot
 // be searched) is invalid input naming the key.
@@ -158,6 +166,7 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   const std::string file = quoted_path(path);  // as messages name it
   SweepDefinition d;
   d.path = resolved_path(path, "sweep file");
+  d.name = file;
   d.text = text;
   std::istringstream s(d.text);
   po::parsed_options parsed(nullptr);
@@ -166,6 +175,20 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   } catch (const po::error& e) {
     throw CaseError(file + ": " + option_error_message(e));
   }
+  // A case file given for a sweep file: no [sweep] section, and case keys.
+  auto has = [&](auto&& which) {
+    return std::any_of(parsed.options.begin(), parsed.options.end(),
+                       [&](const auto& opt) { return which(opt.string_key); });
+  };
+  if (!has([](const std::string& key) { return key.starts_with("sweep."); }) &&
+      has([](const std::string& key) {
+        return key.starts_with("material.") ||
+               std::any_of(case_keys().begin(), case_keys().end(),
+                           [&](const KeySpec& k) { return k.key == key; });
+      }))
+    throw CaseError(
+        file + " is a case file, not a sweep file (it has no [sweep] section): `chaindem run " +
+        file + "` runs it, and a sweep file names a case as its base (docs/sweeps.md)");
   std::set<std::string> seen;
   for (const auto& opt : parsed.options) {
     const std::string& key = opt.string_key;
@@ -182,6 +205,7 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
       d.output = value;
     } else if (key.rfind("set.", 0) == 0) {
       d.fixed.push_back(key.substr(4) + "=" + value);
+      d.fixed_sources.push_back(file + " [set]");
     } else if (key.rfind("axes.", 0) == 0) {
       try {
         d.axes.push_back({key.substr(5), axis_values(key.substr(5), value)});
@@ -195,6 +219,21 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   }
   if (d.base.empty()) throw CaseError(file + ": sweep.base is missing (the base case file)");
   d.fixed.insert(d.fixed.end(), extra_fixed.begin(), extra_fixed.end());
+  d.fixed_sources.resize(d.fixed.size(), "--set");
+  // Each key once: in [set], in [axes] or with --set. A key that changes nothing in a sweep
+  // would give cases that differ in name only.
+  std::map<std::string, std::string> given;  // key: where
+  auto check_key = [&](const std::string& key, const std::string& where) {
+    if (const std::string why = changes_nothing(key); !why.empty())
+      throw CaseError(where + " " + quoted_text(key) +
+                      ": the key changes nothing in a sweep: " + why);
+    if (const auto [it, added] = given.emplace(key, where); !added)
+      throw CaseError(it->second + " and " + where + ": " + quoted_text(key) +
+                      " is given in both; a key is set for every case or swept, once");
+  };
+  for (std::size_t k = 0; k < d.fixed.size(); ++k)
+    check_key(trimmed(d.fixed[k].substr(0, d.fixed[k].find('='))), d.fixed_sources[k]);
+  for (const Axis& a : d.axes) check_key(a.key, file + " [axes]");
   if (d.output.empty()) d.output = fs::path(path).stem().string() + ".h5";
 
   // Cases: the full grid (first axis slowest) or the axes zipped.
@@ -233,6 +272,13 @@ std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k)
   for (std::size_t a = 0; a < d.axes.size(); ++a) o.push_back(d.axes[a].key + "=" + d.cases[k][a]);
   o.push_back("simulation.threads=1");  // parallelism is across cases
   return o;
+}
+
+std::vector<std::string> case_sources(const SweepDefinition& d) {
+  std::vector<std::string> s = d.fixed_sources;
+  s.resize(d.fixed.size() + d.axes.size(), d.name + " [axes]");
+  s.push_back("the sweep (one thread per case)");
+  return s;
 }
 
 std::string case_label(const SweepDefinition& d, std::size_t k) {

@@ -26,10 +26,12 @@ struct Axis {
 /// A sweep as read from its file, with its cases enumerated.
 struct SweepDefinition {
   std::string path, text;
+  std::string name;  // the sweep file as messages name it (quoted_path of the given path)
   std::string base;  // base case file, resolved against the sweep file's folder
   std::string combine = "grid";
   std::string output;
-  std::vector<std::string> fixed;  // "key=value" applied to every case
+  std::vector<std::string> fixed;          // "key=value" applied to every case
+  std::vector<std::string> fixed_sources;  // where each comes from: "SWEEP.ini [set]", "--set"
   std::vector<std::string> unset;  // keys of the base case removed from every case (--unset)
   std::vector<Axis> axes;
   std::vector<std::vector<std::string>> cases;  // per case: the axis values
@@ -44,6 +46,9 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
                             const std::vector<std::string>& extra_fixed);
 /// The overrides of case k over the base case (its fixed keys, its axis values, one thread).
 std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k);
+/// Where each of case_overrides comes from ("SWEEP.ini [set]", "SWEEP.ini [axes]", "--set"),
+/// for messages (CaseConfig::load's sources).
+std::vector<std::string> case_sources(const SweepDefinition& d);
 /// "case k (key=value, ...)", for messages.
 std::string case_label(const SweepDefinition& d, std::size_t k);
 /// The case's group name in the file, case-NNNNNN.
