@@ -43,18 +43,6 @@ const std::vector<std::string> metric_units{"m/s", "N", "s", "m/s"};
 // Per chain bead: one vector per metric (NaN where not available).
 using Metrics = std::map<std::string, std::vector<double>>;
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, sep)) {
-    const auto b = item.find_first_not_of(" \t\r");
-    const auto e = item.find_last_not_of(" \t\r");
-    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
-  }
-  return out;
-}
-
 // Arrival: first time the speed reaches `threshold`; NaN if never.
 double arrival(const std::vector<double>& time, const std::vector<double>& speed,
                double threshold) {
@@ -287,8 +275,22 @@ struct ComparePlan {
 // The laws to compare; the checks that need only the arguments.
 std::vector<std::string> checked_laws(const CompareInput& in) {
   if (in.case_path.empty()) throw CaseError("missing CASE.ini");
-  auto laws = split(in.laws_text, ',');
+  auto laws = comma_list("--laws", in.laws_text);
   if (laws.empty()) throw CaseError("--laws: give at least one law");
+  // Keys compare sets itself for each run.
+  for (const std::string& set : in.sets) {
+    const std::string key = trimmed(set.substr(0, set.find('=')));
+    const std::string why =
+        key == "contact.law"            ? "the case runs under each law of --laws and --reference"
+        : key == "simulation.threads"   ? "each law runs on one thread; --threads sets how many "
+                                          "run at once"
+        : key == "output.arrival_beads" ? "compare times the pulse's arrival at every bead"
+        : key == "output.file"          ? "compare writes its file to -o"
+        : key == "output.checkpoint_interval"
+            ? "it times the checkpoints of `chaindem run`, which compare does not write"
+            : "";
+    if (!why.empty()) throw CaseError("--set " + key + ": compare sets it: " + why);
+  }
   if (in.reference_law.empty() == in.reference_data.empty())
     throw CaseError("give exactly one of --reference LAW and --reference-data FILE");
   if (in.quantity != "velocity" && in.quantity != "force")
@@ -354,22 +356,16 @@ std::vector<long long> shown_beads(const std::string& beads_text, bool given, lo
   if (given) {
     const std::string range = "allowed 0 to " + std::to_string(beads - 1) +
                               " (integers; 0 = the first chain bead, comma separated)";
-    for (const auto& b : csv_cells(beads_text)) {
-      if (b.empty())
-        throw CaseError("--beads '" + quoted_text(beads_text) + "': an empty item; " + range);
-      std::size_t used = 0;
-      long long k = -1;
-      try {
-        k = std::stoll(b, &used);
-      } catch (const std::out_of_range&) {
-        throw CaseError("--beads: '" + quoted_text(b) + "' is not a bead of the chain: " + range);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != b.size())
+    const std::vector<std::string> entries = comma_list("--beads", beads_text, range);
+    if (entries.empty()) throw CaseError("--beads: no bead; " + range);
+    for (const auto& b : entries) {
+      double x = 0.0;
+      const NumberText read = read_number(b, x);
+      if (read == NumberText::not_a_number || (read == NumberText::number && x != std::floor(x)))
         throw CaseError("--beads: '" + quoted_text(b) + "' is not an integer; " + range);
-      if (k < 0 || k >= beads)
+      if (read != NumberText::number || x < 0 || x >= static_cast<double>(beads))
         throw CaseError("--beads: " + quoted_text(b) + " is not a bead of the chain: " + range);
+      const auto k = static_cast<long long>(x);
       if (std::find(shown.begin(), shown.end(), k) != shown.end())
         throw CaseError("--beads: " + quoted_text(b) + " is given twice");
       shown.push_back(k);
