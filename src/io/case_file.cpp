@@ -126,13 +126,12 @@ std::vector<KeySpec> build_case_keys() {
   k.push_back(number("chain.count", "-", "number of chain beads", 1, 5e7, true, "", true));
   k.back().kind = ValueKind::integer;
   k.push_back(other("chain.materials", ValueKind::word_list, "-",
-                    "bead materials: one for every bead, or a pattern repeated along the chain "
-                    "a whole number of times (two: a dimer; chain.count of them: explicit); its "
-                    "length must divide chain.count",
+                    "bead materials, a pattern repeated along the chain (one: uniform, two: "
+                    "dimer, chain.count of them: explicit); at most chain.count entries",
                     "", true));
   k.push_back(number("chain.radii", "m",
-                     "bead radii, a pattern repeated along the chain as chain.materials is (one "
-                     "entry, or a number of entries that divides chain.count)",
+                     "bead radii, a pattern repeated along the chain as chain.materials is; at "
+                     "most chain.count entries",
                      min_radius, max_radius, true, "", true));
   k.back().kind = ValueKind::number_list;
   k.push_back(number("chain.taper", "-",
@@ -208,7 +207,7 @@ std::vector<KeySpec> build_case_keys() {
                     "set-up. docs/engine.md, \"Starting from data\""));
   k.push_back(number("initial.frame", "-",
                      "the frame of an HDF5 initial.file to start from (0-based; negative counts "
-                     "from the end: -1 is the last frame); only with initial.file",
+                     "from the end: -1 is the last frame); another frame needs initial.file",
                      -1e9, 1e9, true, "-1"));
   k.back().kind = ValueKind::integer;
   // [output]

@@ -505,16 +505,17 @@ ChainSpec read_chain(const CaseConfig& cfg, const MaterialIndex& materials, Scen
   chain.count = static_cast<Eigen::Index>(cfg.integer("chain.count"));
   const auto chain_materials = cfg.words("chain.materials");
   chain.radii = cfg.numbers("chain.radii");
-  // A list is a pattern repeated along the chain: entries it never reaches, or a pattern cut
-  // short at the chain's end, are not what a list of that length says.
+  // A list is a pattern repeated along the chain, which may end within it (a dimer chain of an
+  // odd count ends with the kind it starts with); entries the chain never reaches are not what
+  // the list says.
   for (const auto& [key, entries] : {std::pair{"chain.materials", chain_materials.size()},
                                      std::pair{"chain.radii", chain.radii.size()}})
-    if (entries > 1 && chain.count % static_cast<Eigen::Index>(entries) != 0)
+    if (static_cast<Eigen::Index>(entries) > chain.count)
       cfg.fail(key, std::to_string(entries) + " entries for a chain of " +
+                        std::to_string(chain.count) + " beads (chain.count): allowed 1 to " +
                         std::to_string(chain.count) +
-                        " beads (chain.count): allowed one entry (every bead), or a pattern that "
-                        "repeats along the chain a whole number of times, its length a divisor "
-                        "of chain.count (up to chain.count itself: one entry per bead)");
+                        " entries, a pattern repeated along the chain (one: every bead; " +
+                        std::to_string(chain.count) + ": one per bead)");
   for (const auto& m : chain_materials)
     chain.materials.push_back(material_of(cfg, materials, "chain.materials", m));
   chain.taper = cfg.number("chain.taper");
@@ -872,10 +873,13 @@ std::string bodies_text(bool striker, Eigen::Index count, std::size_t extra) {
 std::optional<InitialState> read_initial(const CaseConfig& cfg, RunSetup& run, bool striker,
                                          Eigen::Index count, std::size_t extra) {
   if (!cfg.has("initial.file") || cfg.text("initial.file").empty()) {
-    if (cfg.given("initial.frame"))
+    // The default, -1, is what a run records of a case without initial.file: a case written
+    // from those records runs.
+    if (cfg.integer("initial.frame") != -1)
       cfg.fail("initial.frame",
-               "is given, but initial.file is not: the frame is one of an HDF5 initial.file (a "
-               "chaindem output); give initial.file, or leave initial.frame out");
+               "is " + std::to_string(cfg.integer("initial.frame")) +
+                   ", but initial.file is not given: the frame is one of an HDF5 initial.file (a "
+                   "chaindem output); give initial.file, or leave initial.frame out");
     return std::nullopt;
   }
   const std::string& given = cfg.text("initial.file");
