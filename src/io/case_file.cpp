@@ -228,12 +228,11 @@ std::vector<KeySpec> build_case_keys() {
                      "the pulse has arrived at a bead when its speed first reaches this fraction "
                      "of the largest initial speed (striker or wall)",
                      0, 1, false, "0.1"));
-  k.push_back(number(
-      "output.checkpoint_interval", "s",
-      "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
-      "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
-      "last checkpoint if the run is killed; continue with `run --restart`",
-      0, 1e9, true, "0"));
+  k.push_back(number("output.checkpoint_interval", "s",
+                     "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
+                     "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
+                     "last checkpoint if the run is killed; continue with `run --restart`",
+                     0, 1e9, true, "0"));
   return k;
 }
 
