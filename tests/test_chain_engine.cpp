@@ -179,43 +179,108 @@ TEST(ChainEngine, BitwiseIdenticalForOneAndTwoThreads) {
 namespace chaindem {
 namespace {
 
-// A spring so soft that the striker goes deeper than a radius: the nearest-neighbour chain no
-// longer describes the contacts, and the chain engine says so instead of going on (both loops).
-TEST(ChainEngine, StopsWhenAnOverlapReachesARadius) {
+// The message of what `f` throws as std::runtime_error, or "" if it throws nothing.
+template <class F>
+std::string runtime_error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Steps `sim`, from step 0, one at a time until a step throws; returns that step and its
+// message, after checking that `overlap_of(sim) < limit` held before every step: the run stops
+// at the first step whose overlap reaches the limit.
+template <class Overlap>
+std::pair<std::int64_t, std::string> step_until_stopped(Simulation& sim, Overlap overlap_of,
+                                                        double limit, std::int64_t most) {
+  for (std::int64_t s = 0; s < most; ++s) {
+    EXPECT_LT(overlap_of(sim), limit) << "step " << s << " went on at an overlap of a radius";
+    const std::string m = runtime_error_of([&] { sim.step(); });
+    if (!m.empty()) return {s + 1, m};
+  }
+  return {-1, "no error"};
+}
+
+// A striker at 10 km/s on steel beads under Hertz: the law's own overlap would pass 3 radii
+// (docs/contact-laws.md), the striker goes through bead 0, and each engine stops at the first
+// step where the pair overlaps by a radius, naming the striker and the bead, the step and the
+// simulated time, and what to change. The chain engine stops at the same step, also when its
+// passes run many steps at once.
+TEST(ChainEngine, BothEnginesStopWhenAnOverlapReachesARadius) {
   for (const std::string radii : {"0.005", "0.005, 0.004"}) {
-    SCOPED_TRACE(radii);
-    Simulation sim = simulation_from(
-        walled_chain(300, "kelvin_voigt", "stiffness = 1\ndamping_coefficient = 0\n", radii),
-        {"simulation.time_step=1e-4"});
-    ASSERT_TRUE(sim.uses_chain_engine());
-    try {
-      sim.advance(2000);
-      FAIL() << "no error";
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find("overlap by a radius or more at step "),
-                std::string::npos)
-          << e.what();
+    std::int64_t stop_step = -1;
+    for (const std::string engine : {"general", "chain"}) {
+      SCOPED_TRACE(engine + ", radii " + radii);
+      const std::string ini = walled_chain(20, "hertz", "", radii);
+      const std::vector<std::string> fast{"striker.velocity=10000", "striker.gap=0"};
+      Simulation sim = with_engine(ini, engine, fast);
+      ASSERT_EQ(sim.uses_chain_engine(), engine == "chain");
+      const double radius = std::min(sim.particles().radius(0), sim.particles().radius(1));
+      const auto [step, m] = step_until_stopped(
+          sim, [](const Simulation& s) { return s.pair_contacts().overlap[0]; }, radius, 200);
+      ASSERT_GT(step, 0) << m;
+      const std::string at = "at step " + std::to_string(step) + " (t = ";
+      EXPECT_NE(
+          m.find("particles 0 and 1 (the striker and bead 0) overlap by a radius or more " + at),
+          std::string::npos)
+          << m;
+      const double t = std::stod(m.substr(m.find(at) + at.size()));
+      EXPECT_NEAR(t, static_cast<double>(step) * sim.time_step(), 1e-3 * t) << m;  // 4 digits
+      for (const char* advice : {"striker.velocity", "simulation.time_step"})
+        EXPECT_NE(m.find(advice), std::string::npos) << m;
+      EXPECT_EQ(m.find("simulation.engine"), std::string::npos) << m;  // no engine goes on
+      if (stop_step < 0) stop_step = step;
+      EXPECT_EQ(step, stop_step);  // both engines alike
+      Simulation passes = with_engine(ini, engine, fast);
+      EXPECT_NE(runtime_error_of([&] { passes.advance(200); }).find(at), std::string::npos);
     }
   }
 }
 
-// The same for a wall: soft beads pulled onto the start wall sink into it first (it carries the
-// weight of all of them), and the engine names the particle, the wall and the step.
-TEST(ChainEngine, StopsWhenAParticleSinksARadiusIntoAWall) {
-  Simulation sim = simulation_from(
-      walled_chain(5, "kelvin_voigt", "stiffness = 1\ndamping_coefficient = 0\n", "0.005"),
-      {"simulation.time_step=1e-4", "wall_start.gap=0", "striker.velocity=1e-3",
-       "gravity.acceleration=-1000 0 0"});
-  ASSERT_TRUE(sim.uses_chain_engine());
-  try {
-    sim.advance(20000);
-    FAIL() << "no error";
-  } catch (const std::runtime_error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("particle 0 overlaps wall wall_start by its radius or more at step "),
+// Soft beads pulled onto the start wall sink into it, the striker first (it carries the weight
+// of all of them): each engine stops at the first step where it overlaps the wall by its radius
+// and names the particle, the wall and the step.
+TEST(ChainEngine, BothEnginesStopWhenAParticleSinksARadiusIntoAWall) {
+  for (const std::string engine : {"general", "chain"}) {
+    SCOPED_TRACE(engine);
+    Simulation sim = with_engine(
+        walled_chain(5, "kelvin_voigt", "stiffness = 1\ndamping_coefficient = 0\n", "0.005"),
+        engine,
+        {"simulation.time_step=1e-4", "wall_start.gap=0", "striker.velocity=1e-3",
+         "gravity.acceleration=-1000 0 0"});
+    // Particle 0's deepest wall contact (the general engine's list changes as it moves).
+    auto deepest = [](const Simulation& s) {
+      const ContactList& walls = s.wall_contacts();
+      double d = 0.0;
+      for (std::size_t c = 0; c < walls.size(); ++c)
+        if (walls.first[c] == 0) d = std::max(d, walls.overlap[c]);
+      return d;
+    };
+    const auto [step, m] = step_until_stopped(sim, deepest, sim.particles().radius(0), 20000);
+    ASSERT_GT(step, 0) << m;
+    EXPECT_NE(m.find("particle 0 (the striker) overlaps wall wall_start by its radius or more at "
+                     "step " +
+                     std::to_string(step) + " (t = "),
               std::string::npos)
-        << what;
+        << m;
   }
+}
+
+// An extra sphere off the chain's axis (so the general engine) thrown at 10 km/s at the start
+// wall goes through it in a few steps: the run stops, naming the sphere and the wall.
+TEST(ChainEngine, GeneralEngineStopsASphereThrownThroughAWall) {
+  Simulation sim = simulation_from(
+      walled_chain(5, "hertz", "", "0.005"),
+      {"extra.particles=steel 0.005 0.02 0.05 0 -10000 0 0", "wall_start.gap=0.002"});
+  ASSERT_FALSE(sim.uses_chain_engine());
+  const std::string m = runtime_error_of([&] { sim.advance(2000); });
+  EXPECT_NE(m.find("particle 6 (extra sphere 0) overlaps wall wall_start by its radius or more at "
+                   "step "),
+            std::string::npos)
+      << m;
 }
 
 }  // namespace

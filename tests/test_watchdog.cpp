@@ -57,7 +57,8 @@ TEST(Watchdog, ChainEngineNamesThePairAndTheStep) {
   run.scene.particles.velocity(2, 0) = run.scene.particles.velocity(3, 0) = 1e308;
   Simulation sim(run.scene, run.settings);
   const std::string m = message_of<std::runtime_error>([&] { sim.advance(5); });
-  EXPECT_NE(m.find("the overlap of particles 2 and 3 is not a number at step 1"), std::string::npos)
+  EXPECT_NE(m.find("the overlap of particles 2 and 3 (beads 1 and 2) is not a number at step 1"),
+            std::string::npos)
       << m;
   EXPECT_NE(m.find("simulation.time_step"), std::string::npos) << m;  // the advice
 }
@@ -82,7 +83,8 @@ TEST(Watchdog, EndBeadFlungAwayIsCaughtAtTheNextStep) {
   Simulation sim(run.scene, run.settings);
   const std::string m = message_of<std::runtime_error>([&] { sim.advance(5); });
   EXPECT_NE(m.find("particles " + std::to_string(last - 2) + " and " + std::to_string(last - 1) +
-                   " is not a number at step 2"),
+                   " (beads " + std::to_string(last - 3) + " and " + std::to_string(last - 2) +
+                   ") is not a number at step 2"),
             std::string::npos)
       << m;
   // Advanced one step at a time, the check after each advance finds it at step 1.

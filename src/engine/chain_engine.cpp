@@ -70,7 +70,7 @@ CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __
     const auto change = static_cast<std::uint8_t>(on ^ touching[c]);
     changed[c - c0] = change;
     any |= change;
-    deep = static_cast<std::uint8_t>(deep | !(overlap[c] < deep_limit));  // NaN too
+    deep = static_cast<std::uint8_t>(deep | too_deep(overlap[c], deep_limit));
     touching[c] = on;
   }
   return (any ? block_changed : 0) | (deep ? block_too_deep : 0);
@@ -257,36 +257,6 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
   }
 }
 
-// The chain engine's stops. `when`: " at step N", or nothing at construction. A wall meets
-// only the end particle: one pressed into it by a radius could let its neighbour reach the wall
-// too, which only the general engine would see. An overlap that is not a number means the state
-// has diverged (an infinite or undefined position or velocity), which no engine can step on.
-constexpr const char* diverged_advice =
-    ": the integration diverged (reduce simulation.time_step or raise "
-    "simulation.steps_per_contact)";
-
-[[noreturn]] void throw_wall_too_deep(int particle, const std::string& wall, double overlap,
-                                      const std::string& when = "") {
-  if (std::isnan(overlap))
-    throw std::runtime_error("chain engine: the overlap of particle " + std::to_string(particle) +
-                             " with wall " + wall + " is not a number" + when + diverged_advice);
-  throw std::runtime_error("chain engine: particle " + std::to_string(particle) +
-                           " overlaps wall " + wall + " by its radius or more" + when +
-                           ", where the chain's contacts no longer hold "
-                           "(simulation.engine = general tracks every contact)");
-}
-
-[[noreturn]] void throw_too_deep(std::size_t c, double overlap, const std::string& when = "") {
-  if (std::isnan(overlap))
-    throw std::runtime_error("chain engine: the overlap of particles " + std::to_string(c) +
-                             " and " + std::to_string(c + 1) + " is not a number" + when +
-                             diverged_advice);
-  throw std::runtime_error("chain engine: particles " + std::to_string(c) + " and " +
-                           std::to_string(c + 1) + " overlap by a radius or more" + when +
-                           ", where the nearest-neighbour chain no longer holds "
-                           "(simulation.engine = general tracks every pair)");
-}
-
 }  // namespace
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
@@ -376,17 +346,12 @@ struct ChainEngine::ChainRange {
 
 struct ChainEngine::ChainPass {
   std::int64_t log_offset;  ///< step-log entry of the pass's first step
-  /// Earliest contact found too deep or not a number, as step * keys_per_step + 2 key + (1 if
-  /// not a number), key the pair (or pairs + wall contact); `none` if none.
-  std::atomic<std::uint64_t> fault;
+  /// Earliest contact found too deep (too_deep), as step * keys_per_step + fault_key(key), key
+  /// the pair (or pairs + wall contact).
+  FirstFault fault;
   std::uint64_t keys_per_step;  ///< 2 (pairs + wall contacts)
-  static constexpr std::uint64_t none = ~std::uint64_t{0};
   void note_fault(std::int64_t step, std::size_t key, double overlap) {
-    const std::uint64_t k = static_cast<std::uint64_t>(step) * keys_per_step + 2 * key +
-                            static_cast<std::uint64_t>(std::isnan(overlap));
-    std::uint64_t seen = fault.load();
-    while (k < seen && !fault.compare_exchange_weak(seen, k)) {
-    }
+    fault.note(static_cast<std::uint64_t>(step) * keys_per_step + fault_key(key, overlap));
   }
 };
 
@@ -424,8 +389,8 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
       if (!(dc > 0.0) && !(overlap[c] > 0.0) && force[c] == 0.0 && power[c] == 0.0 && dc == dc)
         continue;
       const auto i = static_cast<Eigen::Index>(c);
-      if (!(dc < std::min(p.radius(i), p.radius(i + 1)))) {
-        if (!pass) throw_too_deep(c, dc);
+      if (too_deep(dc, std::min(p.radius(i), p.radius(i + 1)))) {
+        if (!pass) state_.throw_too_deep(state_.pairs, c, std::isnan(dc), 0);
         pass->note_fault(step, c, dc);
       }
       const double r = v[c] - v[c + 1];
@@ -480,7 +445,7 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
         block_touching(b0, b1, vp.overlap, state_.pairs.touching.data(), changed, deep_limit);
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
-        if (!(vp.overlap[c] < deep_limit)) {
+        if (too_deep(vp.overlap[c], deep_limit)) {
           pass.note_fault(step, c, vp.overlap[c]);
           break;
         }
@@ -821,7 +786,7 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
         state_.note_separation(state_.wall_contacts, c, run_step);
       pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
           state_.wall_contacts.force[c];
-      if (!(state_.wall_contacts.overlap[c] < p.radius(static_cast<Eigen::Index>(i))))
+      if (too_deep(state_.wall_contacts.overlap[c], p.radius(static_cast<Eigen::Index>(i))))
         pass.note_fault(r.step, np + c, state_.wall_contacts.overlap[c]);
     }
   };
@@ -879,7 +844,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
   const auto K = static_cast<std::size_t>(steps);
 
-  ChainPass pass{log_offset, {ChainPass::none}, 2 * (np + wall_contacts)};
+  ChainPass pass{log_offset, {}, 2 * (np + wall_contacts)};
   // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
   pass_wall_point_.resize(K * walls);
   pass_wall_force_.assign(K * wall_contacts, 0.0);
@@ -956,7 +921,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   book_wall_work(K);
   state_.step += steps;
   state_.time = static_cast<double>(state_.step) * dt;
-  if (const std::uint64_t f = pass.fault.load(); f != ChainPass::none) report_fault(pass, f, steps);
+  if (pass.fault.found()) report_fault(pass, pass.fault.key.load(), steps);
 }
 
 // The walls' work over the K steps of a pass, step by step: the trapezoidal rule on the power
@@ -988,16 +953,11 @@ void ChainEngine::book_wall_work(std::size_t K) {
 void ChainEngine::report_fault(const ChainPass& pass, std::uint64_t fault, std::int64_t steps) {
   const std::size_t np = state_.pairs.size();
   const std::size_t key = fault % pass.keys_per_step / 2;
-  const double overlap = fault % 2 ? std::nan("") : 1.0;  // what kind of fault, as noted
-  const std::string when =
-      " at step " + std::to_string(state_.step - steps +
-                                   static_cast<std::int64_t>(fault / pass.keys_per_step) + 1);
-  if (key < np) throw_too_deep(key, overlap, when);
-  const std::size_t c = key - np;
-  throw_wall_too_deep(
-      state_.wall_contacts.first[c],
-      state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name, overlap,
-      when);
+  const bool not_a_number = fault % 2;
+  const std::int64_t at =
+      state_.step - steps + static_cast<std::int64_t>(fault / pass.keys_per_step) + 1;
+  if (key < np) state_.throw_too_deep(state_.pairs, key, not_a_number, at);
+  state_.throw_too_deep(state_.wall_contacts, key - np, not_a_number, at);
 }
 
 // The contact forces at construction: every pair and wall contact, then the particle forces.
@@ -1007,14 +967,8 @@ void ChainEngine::evaluate_contacts(const ContactRules& rules) {
     advance_pairs<KernelT>(0, state_.pairs.size(), 0, nullptr);
     state_.evaluate_walls<KernelT>(rules, state_.step);
   });
-  const Particles& p = state_.scene.particles;
-  for (std::size_t c = 0; c < state_.wall_contacts.size(); ++c)
-    if (!(state_.wall_contacts.overlap[c] < p.radius(state_.wall_contacts.first[c])))
-      throw_wall_too_deep(
-          state_.wall_contacts.first[c],
-          state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])].name,
-          state_.wall_contacts.overlap[c]);
-  gather(0, static_cast<std::size_t>(p.size()), 0.0);
+  state_.check_wall_depths(0);
+  gather(0, static_cast<std::size_t>(state_.scene.particles.size()), 0.0);
 }
 
 // Passes of equal length (at most chain_pass_steps): a short last pass would reload every tile

@@ -189,6 +189,34 @@ inline double initial_overlap(double delta0, double radius) {
   return delta0 > 1e-9 * radius ? delta0 : 0.0;
 }
 
+// Whether a contact has gone too deep for any contact law: its overlap reaches `limit` (the
+// pair's smaller radius, or the particle's radius at a wall), or is not a number (a diverged
+// state). Every law describes bodies that touch over a patch small next to their radii; beyond
+// a radius one body is passing through the other, and both engines stop the run
+// (EngineState::throw_too_deep) instead of reporting what would follow.
+inline bool too_deep(double overlap, double limit) {
+  return !(overlap < limit);
+}
+
+// The first fault a loop finds, noted from any thread as a key (the smallest wins): a loop on
+// OpenMP threads cannot throw, so it notes, and its caller throws once the loop is done. A
+// contact's key is fault_key; the chain engine's passes put the step in front of it.
+struct FirstFault {
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> key{none};
+  void note(std::uint64_t k) {
+    std::uint64_t seen = key.load();
+    while (k < seen && !key.compare_exchange_weak(seen, k)) {
+    }
+  }
+  bool found() const { return key.load() != none; }
+};
+
+// Contact c's key, whether its overlap is not a number in the lowest bit.
+inline std::uint64_t fault_key(std::size_t c, double overlap) {
+  return 2 * static_cast<std::uint64_t>(c) + static_cast<std::uint64_t>(std::isnan(overlap));
+}
+
 // The onset and separation bookkeeping of contact c (shared by update_contact and the vectorised
 // loop, which sets v0 itself): first-touch step and rate, floor hits; separation step.
 inline void record_onset(ContactList& cl, std::size_t c, std::int64_t step, double rate,

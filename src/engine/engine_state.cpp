@@ -1,6 +1,8 @@
 // EngineState: the state both engines advance, and what they do to it alike (engine_state.hpp).
 #include "engine_state.hpp"
 
+#include "chaindem/text.hpp"
+
 namespace chaindem {
 
 namespace {
@@ -226,6 +228,68 @@ void EngineState::check_finite(std::int64_t since) const {
                                 : std::string()) +
                            ": the integration diverged (reduce simulation.time_step or raise "
                            "simulation.steps_per_contact)");
+}
+
+namespace {
+
+// What body i is in the case, for messages: "the striker", "bead k", "extra sphere k", or
+// nothing for a scene built without a chain (through the API).
+std::string role(const Scene& scene, Eigen::Index i) {
+  if (i == scene.striker) return "the striker";
+  const Eigen::Index k = i - scene.chain_first;
+  if (k >= 0 && k < scene.chain_count) return "bead " + std::to_string(k);
+  if (scene.striker < 0 && scene.chain_count == 0) return "";
+  return "extra sphere " + std::to_string(i - scene.chain_first - scene.chain_count);
+}
+
+// "particles 2 and 3 (beads 1 and 2)", "particles 0 and 1 (the striker and bead 0)".
+std::string pair_text(const Scene& scene, Eigen::Index i, Eigen::Index j) {
+  std::string text = "particles " + std::to_string(i) + " and " + std::to_string(j);
+  const std::string a = role(scene, i), b = role(scene, j);
+  if (a.empty() || b.empty()) return text;
+  if (a.starts_with("bead ") && b.starts_with("bead "))
+    return text + " (beads " + a.substr(5) + " and " + b.substr(5) + ")";
+  return text + " (" + a + " and " + b + ")";
+}
+
+// "particle 0 (the striker)".
+std::string particle_text(const Scene& scene, Eigen::Index i) {
+  const std::string a = role(scene, i);
+  return "particle " + std::to_string(i) + (a.empty() ? "" : " (" + a + ")");
+}
+
+}  // namespace
+
+void EngineState::throw_too_deep(const ContactList& cl, std::size_t c, bool not_a_number,
+                                 std::int64_t at) const {
+  const bool wall = &cl == &wall_contacts;
+  const std::string bodies =
+      wall ? particle_text(scene, cl.first[c]) : pair_text(scene, cl.first[c], cl.second[c]);
+  const std::string wall_name =
+      wall ? quoted_text(scene.walls[static_cast<std::size_t>(cl.second[c])].name) : "";
+  const std::string when =
+      at == 0 ? " at the start"
+              : " at step " + std::to_string(at) +
+                    " (t = " + rounded_text(static_cast<double>(at) * settings.time_step) + " s)";
+  if (not_a_number)
+    throw std::runtime_error("the overlap of " + bodies + (wall ? " with wall " + wall_name : "") +
+                             " is not a number" + when +
+                             ": the integration diverged (reduce simulation.time_step or raise "
+                             "simulation.steps_per_contact)");
+  throw std::runtime_error(
+      bodies +
+      (wall ? " overlaps wall " + wall_name + " by its radius or more"
+            : " overlap by a radius or more") +
+      when +
+      ", where no contact law holds (they describe overlaps small next to the radii): lower the "
+      "speeds (striker.velocity) or the loads, or choose stiffer materials; if the contact lasts "
+      "only a few steps, reduce simulation.time_step or raise simulation.steps_per_contact");
+}
+
+void EngineState::check_wall_depths(std::int64_t at) const {
+  for (std::size_t c = 0; c < wall_contacts.size(); ++c)
+    if (too_deep(wall_contacts.overlap[c], scene.particles.radius(wall_contacts.first[c])))
+      throw_too_deep(wall_contacts, c, std::isnan(wall_contacts.overlap[c]), at);
 }
 
 }  // namespace detail

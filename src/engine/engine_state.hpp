@@ -81,6 +81,15 @@ struct EngineState {
   /// finite: a diverged state, which the engines catch earlier when it shows in an overlap.
   /// `since`: the step the last advance started from (-1: at construction).
   void check_finite(std::int64_t since) const;
+  /// Stops the run at a contact gone too deep (too_deep): contact c of `cl` (pairs or
+  /// wall_contacts) overlaps by a radius or more, or its overlap is not a number
+  /// (`not_a_number`), at step `at` (0: the state the run starts from). The message names the
+  /// bodies (or the body and the wall), the step and the simulated time, and what to change.
+  [[noreturn]] void throw_too_deep(const ContactList& cl, std::size_t c, bool not_a_number,
+                                   std::int64_t at) const;
+  /// throw_too_deep for the first wall contact whose overlap reaches its particle's radius, from
+  /// the overlaps of the last evaluation (at step `at`).
+  void check_wall_depths(std::int64_t at) const;
   /// What the steps change, saved to and restored from a checkpoint (state_checkpoint.cpp); the
   /// rest is rebuilt by constructing the state from the same case. restore() rebuilds the
   /// incidence lists.

@@ -91,7 +91,7 @@ void GeneralEngine::rebuild_neighbors() {
 }
 
 template <class KernelT>
-void GeneralEngine::evaluate_pairs(const ContactRules& rules) {
+void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep) {
   const Particles& p = state_.scene.particles;
   const Vec3Array& look = state_.lookahead;
   ContactList& cl = state_.pairs;
@@ -113,8 +113,9 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules) {
     cl.nx[c] = nx;
     cl.ny[c] = ny;
     cl.nz[c] = nz;
-    update_contact<KernelT>(cl, c, p.radius(i) + p.radius(j) - dist, rate, rate + ahead, rules,
-                            cl.coeffs[c], step);
+    const double d = p.radius(i) + p.radius(j) - dist;
+    if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d));
+    update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs[c], step);
   });
 }
 
@@ -150,17 +151,24 @@ void GeneralEngine::gather_forces(bool first) {
   });
 }
 
-// The contact forces of the step: pairs from the neighbor structure and wall contacts, the
-// separations of this step in list order, then the particle forces and the walls' power.
+// The contact forces of the step: pairs from the neighbor structure and wall contacts (the run
+// stops at the first one gone too deep), the separations of this step in list order, then the
+// particle forces and the walls' power.
 void GeneralEngine::compute_forces() {
   EngineState& st = state_;
   const bool first = st.step == 0;  // at construction
   const ContactRules rules = contact_rules(st.settings, st.impact_velocity_floor, first);
+  FirstFault deep;
   with_kernel(st.settings.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);
-    evaluate_pairs<KernelT>(rules);
+    evaluate_pairs<KernelT>(rules, deep);
     st.evaluate_walls<KernelT>(rules, st.step);
   });
+  if (deep.found()) {
+    const std::uint64_t key = deep.key.load();
+    st.throw_too_deep(st.pairs, key / 2, key % 2, st.step);
+  }
+  st.check_wall_depths(st.step);
   if (!first)
     for (const ContactList* cl : {&st.pairs, &st.wall_contacts})
       for (std::size_t c = 0; c < cl->size(); ++c)

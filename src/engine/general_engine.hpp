@@ -19,8 +19,9 @@ class GeneralEngine final : public Engine {
   void step();
   /// Contact forces (pairs, walls, separations in list order) and particle forces.
   void compute_forces();
+  /// Every pair's force; notes in `deep` the first pair gone too deep (too_deep).
   template <class KernelT>
-  void evaluate_pairs(const ContactRules& rules);
+  void evaluate_pairs(const ContactRules& rules, FirstFault& deep);
   void gather_forces(bool first);
   /// A new candidate list, keeping the history of the pairs in both lists.
   void rebuild_neighbors();

@@ -748,7 +748,25 @@ ACCEPTED = [
      {"ref.csv": GOOD_CSV}, 2, ["--sigma: 1e-300 is out of range: allowed [1e-30, 1e+30]"]),
 ]
 
-TABLE = RUN + SWEEP + COLLIDE + COMPARE + OUTPUT + INITIAL + MESSAGES + ACCEPTED
+THROUGH_BEAD = ["particles 0 and 1 (the striker and bead 0) overlap by a radius or more at step ",
+                "s), where no contact law holds", "striker.velocity", "simulation.time_step"]
+
+# Bodies that go through one another: a run on either engine stops where an overlap reaches a
+# radius.
+TOO_DEEP = [
+    run_row("striker through bead 0 on the general engine",
+            ["striker.velocity=10000", "simulation.engine=general", "simulation.duration=2e-5"], 1,
+            THROUGH_BEAD),
+    run_row("striker through bead 0 on the chain engine",
+            ["striker.velocity=10000", "simulation.engine=chain", "simulation.duration=2e-5"], 1,
+            THROUGH_BEAD),
+    run_row("extra sphere through the end wall",
+            ["extra.particles=steel 0.005 0.15 0.05 0 10000 0 0", "simulation.duration=2e-5"], 1,
+            ["particle 21 (extra sphere 0) overlaps wall wall_end by its radius or more at step ",
+             "where no contact law holds"]),
+]
+
+TABLE = RUN + SWEEP + COLLIDE + COMPARE + OUTPUT + INITIAL + MESSAGES + ACCEPTED + TOO_DEEP
 
 
 def digest(directory):
