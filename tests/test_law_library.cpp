@@ -413,6 +413,39 @@ TEST(LawRegistry, SingularLawsRefuseZeroRestitution) {
   EXPECT_FALSE(law("hu_et_al").find_param("restitution")->admits(0.02));
 }
 
+// The integration stops where the overlap reaches ImpactOptions::overlap_limit (a radius, for
+// `chaindem collide`), and at a state that is not a finite number, instead of returning what
+// would follow as a result. Hertz in the scaled frame reaches delta_max = (5/4)^(2/5).
+TEST(ImpactStops, AtTheOverlapLimitAndAtAStateThatIsNotFinite) {
+  const LawEntry& l = law("hertz");
+  const PairCoeffs c = l.prepare(l, PairInput{0.0, 0.0, 1.0}, {{"stiffness", 1.0}});
+  const double delta_max = std::pow(1.25, 0.4);
+  ImpactOptions o;
+  const ImpactResult free = simulate_impact(l, c, 1.0, 1.0, o);
+  ASSERT_TRUE(free.separated);
+  EXPECT_FALSE(free.too_deep || free.not_finite);
+  EXPECT_NEAR(free.max_overlap, delta_max, 1e-9);
+  for (const double limit : {0.5 * delta_max, 0.99 * delta_max}) {
+    o.overlap_limit = limit;
+    const ImpactResult r = simulate_impact(l, c, 1.0, 1.0, o);
+    EXPECT_TRUE(r.too_deep) << limit;
+    EXPECT_FALSE(r.separated);
+    EXPECT_GE(r.max_overlap, limit);
+    EXPECT_LT(r.max_overlap, delta_max);
+    EXPECT_GT(r.separation_velocity, 0.0);  // stopped while the bodies still approach
+  }
+  o.overlap_limit = 1.01 * delta_max;
+  EXPECT_FALSE(simulate_impact(l, c, 1.0, 1.0, o).too_deep);
+  // A stiffness whose product with the mass overflows a double makes Tsuji's damping, which
+  // scales with sqrt(K m*), infinite: the integration stops at its first step.
+  const LawEntry& tsuji = law("tsuji");
+  const PairCoeffs huge =
+      tsuji.prepare(tsuji, PairInput{0.0, 0.0, 1e10}, {{"stiffness", 1e300}, {"restitution", 0.5}});
+  const ImpactResult r = simulate_impact(tsuji, huge, 1e10, 1e-3, ImpactOptions{});
+  EXPECT_TRUE(r.not_finite);
+  EXPECT_FALSE(r.separated);
+}
+
 TEST(LawRegistry, DocumentationMatchesRegistry) {
   std::ifstream in(std::string(CHAINDEM_SOURCE_DIR) + "/docs/contact-laws.md");
   ASSERT_TRUE(in) << "docs/contact-laws.md missing";

@@ -148,7 +148,10 @@ void print_collide_usage(std::ostream& out, const po::options_description& desc)
          "round-off) and reports the achieved restitution, peak force, maximum overlap, contact\n"
          "duration, impulse and dissipated energy. Every number is checked before the impact is\n"
          "integrated: lengths, speeds and materials take the ranges of the case keys of the same\n"
-         "quantities (docs/case-format.md), law parameters the law's (`chaindem models`).\n\n"
+         "quantities (docs/case-format.md), law parameters the law's (`chaindem models`). An\n"
+         "impact whose overlap reaches a radius (where no contact law holds), whose results are\n"
+         "not finite numbers, that the integration does not resolve or that gives no force\n"
+         "stops with exit 1.\n\n"
       << desc;
 }
 
@@ -282,8 +285,63 @@ ImpactOptions impact_options(CollideInput& in, const po::variables_map& vm, Coll
   return o;
 }
 
+// The overlap no contact law holds beyond: the smaller radius given (body 1's against a wall),
+// or none when the bodies are a mass on a spring.
+double overlap_limit(const CollideInput& in, const po::variables_map& vm) {
+  double limit = std::numeric_limits<double>::infinity();
+  if (in.bodies.a.radius > 0.0) limit = in.bodies.a.radius;
+  if (!in.bodies.wall && vm.count("radius2")) limit = std::min(limit, in.bodies.b.radius);
+  return limit;
+}
+
+// An impact whose results mean nothing stops the command (a runtime_error: exit 1), saying what
+// happened and what to change: an overlap that reached a radius, where no law holds; numbers
+// that are not finite (a law's terms beyond a double for these bodies); a contact the
+// integration did not resolve (the bodies parted without an overlap, or still approaching); a
+// contact without any force (a law whose force vanishes for these parameters).
+void check_result(const CollisionReport& r, double limit) {
+  const ImpactResult& x = r.result;
+  const std::string bodies = " (m* = " + rounded_text(r.effective_mass) +
+                             " kg, K = " + rounded_text(r.coeffs.stiffness) + " N/m^" +
+                             number_text(r.coeffs.exponent) + ")";
+  if (x.too_deep)
+    throw std::runtime_error(
+        "the overlap reaches " + rounded_text(x.max_overlap) + " m, a radius (" +
+        number_text(limit) + " m) or more, " + rounded_text(x.contact_duration) +
+        " s into the impact: no contact law holds there (they describe overlaps small next to "
+        "the radii); lower --velocity, or give stiffer or lighter bodies (--youngs-modulus or "
+        "--stiffness, --density or --mass)");
+  std::string not_finite;
+  for (const auto& [key, value] : r.scalars())
+    if (!std::isfinite(value)) not_finite += (not_finite.empty() ? " (" : ", ") + key;
+  if (x.not_finite || !not_finite.empty())
+    throw std::runtime_error(
+        "the impact's state or results are not finite numbers" +
+        (not_finite.empty() ? "" : not_finite + ")") + " " + rounded_text(x.contact_duration) +
+        " s into the impact: the law's terms overflow or underflow a double at these "
+        "magnitudes" +
+        bodies + "; give materials, sizes, masses and a velocity nearer to those of real bodies");
+  if (!(x.max_overlap > 0.0 && x.contact_duration > 0.0) ||
+      (x.separated && !(x.separation_velocity < 0.0)))
+    throw std::runtime_error(
+        "the integration did not resolve the contact (after " + rounded_text(x.contact_duration) +
+        " s the bodies were apart at an approach rate of " + rounded_text(x.separation_velocity) +
+        " m/s, with a largest overlap of " + rounded_text(x.max_overlap) +
+        " m): the law's damping acts far faster than its spring for these bodies" + bodies +
+        "; give heavier bodies or less damping (a larger restitution, a smaller damping "
+        "coefficient)");
+  if (!(x.peak_force > 0.0))
+    throw std::runtime_error("the contact gave no force (0 N over " +
+                             rounded_text(x.contact_duration) + " s, the overlap growing to " +
+                             rounded_text(x.max_overlap) +
+                             " m): the law's force vanishes for these bodies and parameters" +
+                             bodies + "; check the law's parameters (--set, `chaindem models " +
+                             std::string(r.law->id) + "`) against the bodies' sizes");
+}
+
 // The collision the command line describes; invalid input throws CaseError, before the impact
-// is integrated.
+// is integrated; an impact whose results mean nothing throws std::runtime_error
+// (check_result).
 CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
   CollisionReport r;
   r.law = find_law(in.law_id);
@@ -299,8 +357,10 @@ CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
   if (!(r.coeffs.stiffness > 0) || !std::isfinite(r.coeffs.stiffness))
     throw CaseError("--stiffness (or the materials and radii): the law needs a stiffness");
   check_scales(r, in.velocity);
-  const ImpactOptions o = impact_options(in, vm, r);
+  ImpactOptions o = impact_options(in, vm, r);
+  o.overlap_limit = overlap_limit(in, vm);
   r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, in.velocity, o);
+  check_result(r, o.overlap_limit);
   return r;
 }
 

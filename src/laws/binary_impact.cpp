@@ -64,6 +64,10 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
   while (stepper.current_time() < max_time) {
     const auto [t0, t1] = stepper.do_step(rhs);
     const Vec2& now = stepper.current_state();
+    if (!std::isfinite(now[0]) || !std::isfinite(now[1])) {
+      r.not_finite = true;
+      break;
+    }
     if (now[0] <= 0.0) {
       // delta returned to 0 inside [t0, t1]: locate it on the dense output.
       const double hi = locate(t0, t1, 0).second;
@@ -87,12 +91,20 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
       peak_overlap = std::max(peak_overlap, mid[0]);
       peak_force = std::max(peak_force, f_turn);
       if (o.record) r.history.push_back({lo, mid[0], mid[1], f_turn});
+      if (mid[0] >= o.overlap_limit) {
+        r.too_deep = true;
+        break;
+      }
       approaching = false;
       stepper.initialize(mid, lo, std::max(t1 - lo, t_scale / 4000.0));
       continue;
     }
     // Commit the history at the accepted point and record extremes.
     const double f = force_at(state, now[0], now[1]);
+    if (!std::isfinite(f)) {
+      r.not_finite = true;
+      break;
+    }
     peak_overlap = std::max(peak_overlap, now[0]);
     peak_force = std::max(peak_force, f);
     r.min_force = std::min(r.min_force, f);
@@ -104,6 +116,10 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
       force_gone = false;
     }
     if (o.record) r.history.push_back({t1, now[0], now[1], f});
+    if (now[0] >= o.overlap_limit) {
+      r.too_deep = true;
+      break;
+    }
   }
   if (!r.separated) {
     r.contact_duration = r.force_duration = stepper.current_time();

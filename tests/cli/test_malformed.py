@@ -748,11 +748,23 @@ ACCEPTED = [
      {"ref.csv": GOOD_CSV}, 2, ["--sigma: 1e-300 is out of range: allowed [1e-30, 1e+30]"]),
 ]
 
+
+def failed(row):
+    """The same row, for a run that starts and fails (exit status 1)."""
+    name, args, files, _, fragments = row
+    return (name, args, files, 1, fragments)
+
+
 THROUGH_BEAD = ["particles 0 and 1 (the striker and bead 0) overlap by a radius or more at step ",
                 "s), where no contact law holds", "striker.velocity", "simulation.time_step"]
+COLLIDE_TOO_DEEP = ["the overlap reaches", "a radius (0.005 m) or more", "--velocity",
+                    "--youngs-modulus"]
+UNRESOLVED = ["the integration did not resolve the contact", "a larger restitution"]
+NOT_FINITE = ["not finite numbers", "impulse", "nearer to those of real bodies"]
 
 # Bodies that go through one another: a run on either engine stops where an overlap reaches a
-# radius.
+# radius, and so does `collide`, which also stops on results that are not finite numbers, a
+# contact its integration did not resolve, or one without any force.
 TOO_DEEP = [
     run_row("striker through bead 0 on the general engine",
             ["striker.velocity=10000", "simulation.engine=general", "simulation.duration=2e-5"], 1,
@@ -764,6 +776,32 @@ TOO_DEEP = [
             ["extra.particles=steel 0.005 0.15 0.05 0 10000 0 0", "simulation.duration=2e-5"], 1,
             ["particle 21 (extra sphere 0) overlaps wall wall_end by its radius or more at step ",
              "where no contact law holds"]),
+    failed(collide_row("Young's modulus 1e-300", {"youngs-modulus": "1e-300"},
+                       COLLIDE_TOO_DEEP)),
+    failed(collide_row("steel spheres of 5 mm at 10000 m/s", {"velocity": "10000"},
+                       COLLIDE_TOO_DEEP)),
+    failed(collide_row("steel sphere of 5 mm on a wall at 10000 m/s",
+                       {"velocity": "10000", "wall": True}, COLLIDE_TOO_DEEP)),
+    failed(collide_row("hysteresis restitution 1e-100", {"restitution": "1e-100"}, UNRESOLVED,
+                       law="zhang_sharf")),
+    failed(collide_row("viscous restitution 1e-100", {"restitution": "1e-100"}, UNRESOLVED,
+                       law="jankowski_viscous")),
+    failed(collide_row("dashpot on a mass of 1e-100 kg",
+                       {**MASSES, "wall": True, "mass": "1e-100",
+                        "set": "damping_coefficient=10"}, UNRESOLVED, law="kelvin_voigt")),
+    failed(collide_row("Young's modulus 1e300 on spheres of 1000 m at 1e-6 m/s",
+                       {"youngs-modulus": "1e300", "radius": "1000", "velocity": "1e-6",
+                        "restitution": "0.5"}, NOT_FINITE, law="tsuji")),
+    failed(collide_row("elastoplastic spheres of Young's modulus 1e300",
+                       {"youngs-modulus": "1e300", "velocity": "1e-6", "yield-stress": "1e9"},
+                       NOT_FINITE, law="thornton_1997")),
+    failed(collide_row("mass of 1e100 kg on a spring of 1e9 N/m at 1e-6 m/s",
+                       {**MASSES, "wall": True, "mass": "1e100", "velocity": "1e-6",
+                        "restitution": "0.5"}, NOT_FINITE, law="anagnostopoulos_skrinjar")),
+    failed(collide_row("cylinders in a bore of clearance 1e300 m",
+                       {"set": "clearance=1e300", "length": "0.01"},
+                       ["the contact gave no force", "`chaindem models hertz_cylindrical`"],
+                       law="hertz_cylindrical")),
 ]
 
 TABLE = RUN + SWEEP + COLLIDE + COMPARE + OUTPUT + INITIAL + MESSAGES + ACCEPTED + TOO_DEEP

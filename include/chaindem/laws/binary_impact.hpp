@@ -4,6 +4,7 @@
 // scheme (Boost.Odeint, dense output). Used by `chaindem collide`, the validation of the papers'
 // tables and the calibration of laws whose damping is defined by a restitution target.
 
+#include <limits>
 #include <vector>
 
 #include "chaindem/laws/contact_law.hpp"
@@ -21,6 +22,8 @@ struct ImpactOptions {
   bool record = false;       ///< keep the (t, delta, v, F) history
   double tolerance = 1e-11;  ///< relative and absolute (scaled) error per step
   double max_time = 0.0;     ///< give up after this time [s]; 0: 100 elastic durations
+  /// Stop once the overlap reaches this (a radius: no law holds beyond it) [m]
+  double overlap_limit = std::numeric_limits<double>::infinity();
 };
 
 struct ImpactSample {
@@ -42,6 +45,11 @@ struct ImpactResult {
   double dissipated_energy = 0.0;    ///< m* (v0^2 - v_end^2)/2 [J]
   ContactState final_state;          ///< pair history after the impact (plastic laws)
   int floor_hits = 0;
+  /// The integration stopped before the bodies separated: the overlap reached
+  /// ImpactOptions::overlap_limit (too_deep), or the state or the force stopped being a finite
+  /// number (not_finite). contact_duration and separation_velocity are then the time and the
+  /// approach rate where it stopped.
+  bool too_deep = false, not_finite = false;
   std::vector<ImpactSample> history;
 };
 
