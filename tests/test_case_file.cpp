@@ -6,6 +6,7 @@
 
 #include "chaindem/commands/sweep_definition.hpp"
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/text.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;
@@ -157,7 +158,7 @@ TEST(CaseFile, PlaceholdersInALineAreQuotedAsWritten) {
             std::string::npos);
   // An override is one line: one that would add another is refused, the text quoted as given.
   const std::string two_lines = error_of(base, {"chain.count=4\n" + line});
-  EXPECT_NE(two_lines.find("a value of more than one line"), std::string::npos) << two_lines;
+  EXPECT_NE(two_lines.find("a value is one line"), std::string::npos) << two_lines;
   EXPECT_NE(two_lines.find(line), std::string::npos) << two_lines;
   const std::string sweep_line = "[sweep]\nbase = case.ini\n" + line + "\n";
   try {
@@ -166,6 +167,75 @@ TEST(CaseFile, PlaceholdersInALineAreQuotedAsWritten) {
   } catch (const CaseError& e) {
     EXPECT_NE(std::string(e.what()).find("invalid line '" + line + "'"), std::string::npos);
   }
+}
+
+// A key and a value given apart from the file's lines (--set, --unset, a sweep's [set] and
+// [axes]) are one key and one line: what would start another line, section or key, or a comment,
+// is refused naming the key; the same key and value without it are read.
+TEST(CaseFile, SettingsAreOneKeyOnOneLine) {
+  EXPECT_EQ(CaseConfig::parse(base, "base.ini", {" chain.count = 3"}).integer("chain.count"), 3);
+  const std::string two = "steel 0.005 0 1 0 0 0 0; steel 0.005 0 2 0 0 0 0";  // ';' separates
+  EXPECT_EQ(CaseConfig::parse(base, "base.ini", {"extra.particles=" + two}).text("extra.particles"),
+            two);
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {"chain.count=3\n[striker]\nvelocity=2", "--set 'chain.count': the value '3\\x0A[striker]"},
+      {"chain.count=3\rstriker.velocity=2", "holds a line break (\\x0D)"},
+      {"chain.count=3\t", "holds a control character (\\x09)"},
+      {"output.file=a#b.h5", "--set 'output.file': the value 'a#b.h5' holds '#'"},
+      {"chain.count #=3", "--set 'chain.count #': the key holds a blank"},
+      {"chain.count#=3", "--set 'chain.count#': the key holds '#'"},
+      {"[chain]count=3", "--set '[chain]count': the key holds '['"},
+      {"chain]count=3", "the key holds ']'"},
+      {"chain;count=3", "the key holds ';'"},
+      {"\nchain.count=3", "--set '\\x0Achain.count': the key holds a line break (\\x0A)"},
+      {"=3", "--set '=3': expected section.key=value"},
+      {"chain.count", "--set 'chain.count': expected section.key=value"},
+  };
+  for (const auto& [setting, message] : refused) {
+    const std::string error = error_of(base, {setting});
+    EXPECT_NE(error.find(message), std::string::npos) << quoted_text(setting) << ": " << error;
+  }
+  try {
+    (void)CaseConfig::parse(base, "base.ini", {}, {"chain.count\n[x]"});
+    ADD_FAILURE() << "no CaseError";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("--unset 'chain.count\\x0A[x]': the key holds a line"),
+              std::string::npos);
+  }
+  const std::string sweep = "[sweep]\nbase = case.ini\n[set]\n";
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {sweep + "chain count = 3\n", "sweep.ini [set] 'chain count': the key holds a blank"},
+           {sweep + "chain.count] = 3\n", "sweep.ini [set] 'chain.count]': the key holds ']'"},
+           {sweep + "[axes]\nchain;count = 3, 4\n", "sweep.ini [axes] 'chain;count'"},
+           {sweep + "output.file = a\x1b.h5\n", "the value 'a\\x1B.h5' is not text"}}) {
+    try {
+      (void)sweep::parse_sweep(text, "sweep.ini", {});
+      ADD_FAILURE() << "no CaseError: " << quoted_text(text);
+    } catch (const CaseError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+}
+
+// A case read with its lines ended by LF, CR LF or a lone CR (old Mac OS), with a byte-order mark
+// or without, is the same case.
+TEST(CaseFile, EveryLineEndReadsAlike) {
+  const CaseConfig plain = CaseConfig::parse(base, "base.ini");
+  auto ended = [](std::string text, const std::string& end) {
+    for (auto at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + end.size()))
+      text.replace(at, 1, end);
+    return text;
+  };
+  for (const std::string& text :
+       {ended(base, "\r\n"), ended(base, "\r"), "\xEF\xBB\xBF" + ended(base, "\r")})
+    EXPECT_EQ(CaseConfig::parse(text, "base.ini").resolved(), plain.resolved())
+        << quoted_text(text);
+  // Line ends mixed in one file: each ends its line.
+  const CaseConfig mixed =
+      CaseConfig::parse(ended(base, "\r") + "\n[extra]\r\nparticles = steel", "base.ini");
+  EXPECT_EQ(mixed.integer("chain.count"), 4);
+  EXPECT_EQ(mixed.text("extra.particles"), "steel");
+  EXPECT_EQ(text_lines("a\rb\r\nc\n\rd\r"), "a\nb\nc\n\nd\n");
 }
 
 // What a law refuses for a pair of the case (here a line contact without a length, and a

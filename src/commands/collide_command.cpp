@@ -213,12 +213,9 @@ LawParams resolve_params(const CollideInput& in, const po::variables_map& vm, co
                       ": give it once");
   };
   for (const auto& s : in.sets) {
-    const auto eq = s.find('=');
-    const std::string key = trimmed(s.substr(0, eq));
-    if (eq == std::string::npos || key.empty())
-      throw CaseError("--set '" + quoted_text(s) + "': expected key=value");
+    const auto [key, value] = split_setting("--set", s, "key=value");
     const std::string option = "--set " + quoted_text(key);
-    add(key, law.find_param(key) ? option_number(option, trimmed(s.substr(eq + 1))) : 0.0, option);
+    add(key, law.find_param(key) ? option_number(option, trimmed(value)) : 0.0, option);
   }
   for (const std::string name : {"restitution", "stiffness"})
     if (vm.count(name)) add(name, vm[name].as<double>(), "--" + name);

@@ -139,10 +139,7 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   std::vector<std::string> overrides;
   FreeChoice c;
   for (const std::string& s : in.sets) {
-    const auto eq = s.find('=');
-    const std::string key = trimmed(s.substr(0, eq));
-    if (key.empty() || eq == std::string::npos)
-      throw CaseError("--set '" + quoted_text(s) + "': expected key=value");
+    const auto [key, value] = split_setting("--set", s, "key=value");
     if (key == "contact.law")
       throw CaseError("--set contact.law: the laws to fit are chosen by --laws or --family");
     // A law parameter, given bare or in [contact]: held fixed, not fitted.
@@ -150,7 +147,7 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     bool law_key = key.find('.') == std::string::npos;
     for (const LawEntry* law : laws) law_key = law_key || law->find_param(bare);
     overrides.push_back((key.find('.') == std::string::npos ? "contact." : "") + key + "=" +
-                        trimmed(s.substr(eq + 1)));
+                        trimmed(value));
     if (law_key) c.held.insert(bare);
   }
   if (in.tension != "law" && in.tension != "clamp" && in.tension != "allow")

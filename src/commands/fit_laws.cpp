@@ -53,12 +53,9 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
                                          const std::string& option) {
   std::map<std::string, double> out;
   for (const std::string& s : given) {
-    const auto eq = s.find('=');
-    const std::string key = trimmed(s.substr(0, eq));
-    if (key.empty() || eq == std::string::npos)
-      throw CaseError(option + " '" + quoted_text(s) + "': expected key=number");
+    const auto [key, value] = split_setting(option, s, "key=number");
     if (out.count(key)) throw CaseError(option + " " + quoted_text(key) + ": given twice");
-    out[key] = option_number(option + " " + quoted_text(key), trimmed(s.substr(eq + 1)));
+    out[key] = option_number(option + " " + quoted_text(key), trimmed(value));
   }
   return out;
 }
@@ -66,13 +63,13 @@ std::map<std::string, double> key_values(const std::vector<std::string>& given,
 std::map<std::string, Range> key_ranges(const std::vector<std::string>& given) {
   std::map<std::string, Range> out;
   for (const std::string& s : given) {
-    const auto eq = s.find('='), colon = s.find(':', eq == std::string::npos ? 0 : eq);
-    const std::string key = trimmed(s.substr(0, eq));
-    if (key.empty() || eq == std::string::npos || colon == std::string::npos)
+    const auto [key, value] = split_setting("--bounds", s, "key=low:high");
+    const auto colon = value.find(':');
+    if (colon == std::string::npos)
       throw CaseError("--bounds '" + quoted_text(s) + "': expected key=low:high");
     // An empty end keeps the law's own (NaN here).
-    const std::string low_text = trimmed(s.substr(eq + 1, colon - eq - 1)),
-                      high_text = trimmed(s.substr(colon + 1));
+    const std::string low_text = trimmed(value.substr(0, colon)),
+                      high_text = trimmed(value.substr(colon + 1));
     const double low = low_text.empty()
                            ? std::nan("")
                            : option_number("--bounds " + quoted_text(key) + " low", low_text);

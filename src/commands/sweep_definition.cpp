@@ -154,11 +154,17 @@ std::string resolved_path(const fs::path& p, const std::string& what) {
 }  // namespace
 
 SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    throw CaseError("sweep file '" + quoted_path(path) + "' " + problem);
   std::ifstream in(path);
   if (!in) throw CaseError("cannot read sweep file '" + quoted_path(path) + "'");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_sweep(text.str(), path, extra_fixed);
+  SweepDefinition d = parse_sweep(text.str(), path, extra_fixed);
+  // The base case is read for every case and for the sweep's signature: refused here, once.
+  if (const std::string problem = input_file_problem(d.base); !problem.empty())
+    throw CaseError(quoted_path(path) + ": sweep.base: '" + quoted_path(d.base) + "' " + problem);
+  return d;
 }
 
 SweepDefinition parse_sweep(const std::string& text, const std::string& path,
@@ -167,7 +173,7 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   SweepDefinition d;
   d.path = resolved_path(path, "sweep file");
   d.name = file;
-  d.text = text;
+  d.text = text_lines(text);
   std::istringstream s(d.text);
   po::parsed_options parsed(nullptr);
   try {
@@ -193,6 +199,10 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   for (const auto& opt : parsed.options) {
     const std::string& key = opt.string_key;
     const std::string value = opt.value.empty() ? "" : opt.value.front();
+    // Its [set] and [axes] keys and values become lines of each case.
+    if (key.starts_with("set.") || key.starts_with("axes."))
+      check_setting(file + " [" + key.substr(0, key.find('.')) + "]", key.substr(key.find('.') + 1),
+                    value);
     if (!seen.insert(key).second)
       throw CaseError(file + ": key '" + quoted_text(key) + "' is given twice");
     if (key == "sweep.base") {
@@ -218,7 +228,10 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
     }
   }
   if (d.base.empty()) throw CaseError(file + ": sweep.base is missing (the base case file)");
-  d.fixed.insert(d.fixed.end(), extra_fixed.begin(), extra_fixed.end());
+  for (const std::string& setting : extra_fixed) {
+    const auto [key, value] = split_setting("--set", setting);
+    d.fixed.push_back(key + "=" + value);
+  }
   d.fixed_sources.resize(d.fixed.size(), "--set");
   // Each key once: in [set], in [axes] or with --set. A key that changes nothing in a sweep
   // would give cases that differ in name only.

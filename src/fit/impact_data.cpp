@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "chaindem/io/case_file.hpp"
-#include "chaindem/io/chain_record.hpp"  // csv_cells
+#include "chaindem/io/chain_record.hpp"  // csv_line, csv_cells
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 
@@ -126,16 +125,15 @@ void check_value(ImpactQuantity q, double value, double sigma, const std::string
 }  // namespace
 
 ImpactData read_impact_data(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw CaseError("--data: '" + quoted_path(path) + "' is a directory, not a CSV file");
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    throw CaseError("--data: '" + quoted_path(path) + "' " + problem);
   std::ifstream in(path);
   if (!in) throw CaseError("--data: cannot read '" + quoted_path(path) + "'");
   std::string line;
   int number = 0;
   std::vector<std::string> header;
   char delimiter = ',';
-  while (header.empty() && std::getline(in, line)) {
+  while (header.empty() && csv_line(in, line)) {
     ++number;
     // A byte-order mark is how some programs begin UTF-8 files; it is not part of the header.
     if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
@@ -175,7 +173,7 @@ ImpactData read_impact_data(const std::string& path) {
   }
   ImpactData d;
   const Columns c = read_header(header, quoted_path(path) + ":" + std::to_string(number), d);
-  while (std::getline(in, line)) {
+  while (csv_line(in, line)) {
     ++number;
     if (trimmed(line).empty() || trimmed(line)[0] == '#') continue;
     const auto cells = csv_cells(line, delimiter);

@@ -228,11 +228,12 @@ std::vector<KeySpec> build_case_keys() {
                      "the pulse has arrived at a bead when its speed first reaches this fraction "
                      "of the largest initial speed (striker or wall)",
                      0, 1, false, "0.1"));
-  k.push_back(number("output.checkpoint_interval", "s",
-                     "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
-                     "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
-                     "last checkpoint if the run is killed; continue with `run --restart`",
-                     0, 1e9, true, "0"));
+  k.push_back(number(
+      "output.checkpoint_interval", "s",
+      "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
+      "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
+      "last checkpoint if the run is killed; continue with `run --restart`",
+      0, 1e9, true, "0"));
   return k;
 }
 
@@ -471,9 +472,8 @@ int default_threads() {
 CaseConfig CaseConfig::load(const std::string& path, const std::vector<std::string>& overrides,
                             const std::vector<std::string>& unset,
                             const std::vector<std::string>& sources) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw CaseError("case file '" + quoted_path(path) + "' is a directory, not a case file");
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    throw CaseError("case file '" + quoted_path(path) + "' " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CaseError("cannot read case file '" + quoted_path(path) + "'");
   // A case file is a page of text; anything far larger is not one (and is not read whole). Read
@@ -524,36 +524,27 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
                              const std::vector<std::string>& overrides,
                              const std::vector<std::string>& unset,
                              const std::vector<std::string>& sources) {
-  // A byte-order mark is how some editors begin UTF-8 files; it is not part of the case.
-  const std::string_view bom = "\xEF\xBB\xBF";
-  if (std::string_view(text).starts_with(bom))
-    return parse(text.substr(bom.size()), origin, overrides, unset, sources);
+  if (const std::string lines = text_lines(text); lines != text)
+    return parse(lines, origin, overrides, unset, sources);
   if (const std::string where = first_non_text(text); !where.empty())
     throw CaseError(quoted_path(origin) + ": not a text file (" + where +
                     "); a case file is INI text (docs/case-format.md)");
   auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
-  for (std::size_t k = 0; k < overrides.size(); ++k)
-    if (const std::string where = first_non_text(overrides[k]); !where.empty())
-      throw CaseError(source(k) + ": a value that is not text (" + where + ")");
-  CaseConfig cfg;
-  cfg.origin_ = origin;
-  cfg.source_text_ = text;
-
-  // Overrides are INI lines "section.key=value" at top level, one each: a line break in one
-  // would make it two.
+  // Overrides are INI lines "section.key=value" at top level, one each, each one key.
   std::vector<std::string> override_lines;
   std::string override_text;
   for (std::size_t k = 0; k < overrides.size(); ++k) {
-    const std::string& o = overrides[k];
-    const auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw CaseError(source(k) + " '" + quoted_text(o) + "': expected section.key=value");
-    if (const auto end = o.find_first_of("\r\n");
-        end != std::string::npos && o.find_first_not_of(" \t\r\n", end) != std::string::npos)
-      throw CaseError(source(k) + " '" + quoted_text(o) + "': a value of more than one line");
-    override_lines.push_back(trim(o.substr(0, eq)) + "=" + o.substr(eq + 1) + "\n");
+    const auto [key, value] = split_setting(source(k), overrides[k]);
+    if (const std::string where = first_non_text(overrides[k]); !where.empty())
+      throw CaseError(source(k) + " '" + quoted_text(overrides[k]) + "': not UTF-8 text (" +
+                      where.substr(where.find("byte")) + ")");
+    override_lines.push_back(key + "=" + value + "\n");
     override_text += override_lines.back();
   }
+  for (const std::string& key : unset) check_setting("--unset", key);
+  CaseConfig cfg;
+  cfg.origin_ = origin;
+  cfg.source_text_ = text;
 
   // Pass 1: discover the [material.NAME] sections, so their keys can be declared.
   std::set<std::string> names;
@@ -780,6 +771,99 @@ std::string case_format_markdown() {
         "| key | type | unit | allowed | default | meaning |\n|---|---|---|---|---|---|\n";
   for (const auto& k : material_keys("NAME")) row(k);
   return md.str();
+}
+
+namespace {
+// A character of a key or a value that check_setting refuses, as its message names it.
+std::string named_character(char c) {
+  if (c == '\n' || c == '\r') return "a line break (" + quoted_text(std::string(1, c)) + ")";
+  if (c == ' ') return "a blank";
+  if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+    return "a control character (" + quoted_text(std::string(1, c)) + ")";
+  return "'" + std::string(1, c) + "'";
+}
+bool control_character(char c) {
+  return static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+}
+}  // namespace
+
+void check_setting(const std::string& option, std::string_view key,
+                   std::optional<std::string_view> value) {
+  const std::string quoted_key = "'" + quoted_text(key) + "'";
+  if (key.empty()) throw CaseError(option + ": an empty key (expected section.key)");
+  for (const char c : key)
+    if (control_character(c) || c == ' ' ||
+        std::string_view("=#;[]").find(c) != std::string_view::npos)
+      throw CaseError(option + " " + quoted_key + ": the key holds " + named_character(c) +
+                      "; a key is section.name, without '=', '#', ';', '[', ']', blanks or control "
+                      "characters");
+  if (!value) return;
+  for (const char c : *value) {
+    if (control_character(c))
+      throw CaseError(option + " " + quoted_key + ": the value '" + quoted_text(*value) +
+                      "' is not text: it holds " + named_character(c) +
+                      "; a value is one line, without control characters");
+    if (c == '#')
+      throw CaseError(option + " " + quoted_key + ": the value '" + quoted_text(*value) +
+                      "' holds '#', which begins a comment in a case file: a value cannot hold it");
+  }
+}
+
+std::pair<std::string, std::string> split_setting(const std::string& option,
+                                                  const std::string& text,
+                                                  const std::string& expected) {
+  const auto eq = text.find('=');
+  // Blanks around the key are how INI lines are written ("key = value"); only they go.
+  const auto key_begin = text.find_first_not_of(" \t");
+  const auto key_end = eq == std::string::npos ? eq : text.find_last_not_of(" \t", eq - 1);
+  if (eq == std::string::npos || eq == 0 || key_begin >= eq || key_end == std::string::npos)
+    throw CaseError(option + " '" + quoted_text(text) + "': expected " + expected);
+  std::pair<std::string, std::string> setting{text.substr(key_begin, key_end + 1 - key_begin),
+                                              text.substr(eq + 1)};
+  check_setting(option, setting.first, setting.second);
+  return setting;
+}
+
+std::string text_lines(std::string text) {
+  const std::string_view bom = "\xEF\xBB\xBF";
+  if (std::string_view(text).starts_with(bom)) text.erase(0, bom.size());
+  if (text.find('\r') == std::string::npos) return text;
+  std::string lines;
+  lines.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      lines += text[i];
+    } else if (i + 1 == text.size() || text[i + 1] != '\n') {
+      lines += '\n';  // a lone CR ends a line; the CR of CR LF goes, its LF ends the line
+    }
+  }
+  return lines;
+}
+
+std::string file_type_name(std::filesystem::file_type type) {
+  switch (type) {
+    case std::filesystem::file_type::regular:
+      return "a regular file";
+    case std::filesystem::file_type::directory:
+      return "a directory";
+    case std::filesystem::file_type::character:
+      return "a character device";
+    case std::filesystem::file_type::block:
+      return "a block device";
+    case std::filesystem::file_type::fifo:
+      return "a FIFO";
+    case std::filesystem::file_type::socket:
+      return "a socket";
+    default:
+      return "a special file";
+  }
+}
+
+std::string input_file_problem(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return "";
+  return "is " + file_type_name(status.type()) + ", not a regular file";
 }
 
 std::string trimmed(const std::string& text) {

@@ -2,17 +2,31 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
-#include <system_error>
 
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/text.hpp"
 
-namespace fs = std::filesystem;
-
 namespace chaindem {
+
+bool csv_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf& text = *in.rdbuf();
+  for (;;) {
+    const int c = text.sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(line.empty() ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+      return !line.empty();
+    }
+    if (c == '\n') return true;
+    if (c == '\r') {
+      if (text.sgetc() == '\n') text.sbumpc();
+      return true;
+    }
+    line += static_cast<char>(c);
+  }
+}
 
 std::vector<std::string> csv_cells(const std::string& line, char delimiter) {
   std::vector<std::string> cells;
@@ -77,8 +91,7 @@ class Reader {
 
   // Reads the file; throws CaseError at the first problem.
   void read() {
-    std::error_code ec;
-    if (fs::is_directory(path_, ec)) fail("is a directory, not a CSV file");
+    if (const std::string problem = input_file_problem(path_); !problem.empty()) fail(problem);
     std::ifstream in(path_, std::ios::binary);
     if (!in) fail("cannot be read");
     std::string line;
@@ -119,7 +132,7 @@ class Reader {
   }
 
   bool next_line(std::istream& in, std::string& line) {
-    if (!std::getline(in, line)) return false;
+    if (!csv_line(in, line)) return false;
     ++line_;
     return true;
   }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 
+#include "chaindem/io/chain_record.hpp"  // csv_line, csv_cells
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/text.hpp"
 
@@ -79,17 +80,6 @@ const char* const columns_text =
     "required: x [m], vx [m/s]; optional: y, z [m], vy, vz [m/s] (default 0), radius [m], "
     "material (a material of the case)";
 
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::size_t from = 0;
-  while (true) {
-    const auto comma = line.find(',', from);
-    cells.push_back(trim(line.substr(from, comma == std::string::npos ? comma : comma - from)));
-    if (comma == std::string::npos) return cells;
-    from = comma + 1;
-  }
-}
-
 class CsvReader {
  public:
   CsvReader(std::string file, const std::vector<std::string>& materials)
@@ -105,7 +95,7 @@ class CsvReader {
     std::vector<int> material;
     std::string text;
     bool header_read = false;
-    while (std::getline(in, text)) {
+    while (csv_line(in, text)) {
       ++line_;
       if (line_ == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // byte-order mark
       const std::string t = trim(text);
@@ -539,8 +529,8 @@ InitialState read_initial_state(const std::string& path, long long frame,
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (!fs::exists(status)) fail_file(path, "does not exist");
-  if (fs::is_directory(status)) fail_file(path, "is a directory, not a CSV or HDF5 file");
-  if (!fs::is_regular_file(status)) fail_file(path, "is not a regular file");
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    fail_file(path, problem);
   if (is_hdf5_path(path)) return Hdf5Reader(path, materials).read(frame);
   return CsvReader(path, materials).read();
 }

@@ -17,6 +17,7 @@
 #include <system_error>
 #include <utility>
 
+#include "chaindem/io/case_file.hpp"  // file_type_name
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/journaled_file.hpp"
 #include "chaindem/io/side_files.hpp"
@@ -40,23 +41,6 @@ std::string in_quotes(const fs::path& p) {
   return s;
 }
 
-std::string kind_of(fs::file_type type) {
-  switch (type) {
-    case fs::file_type::directory:
-      return "a directory";
-    case fs::file_type::character:
-      return "a character device";
-    case fs::file_type::block:
-      return "a block device";
-    case fs::file_type::fifo:
-      return "a FIFO";
-    case fs::file_type::socket:
-      return "a socket";
-    default:
-      return "a special file";
-  }
-}
-
 // `file` (the output, or the partial file it is written as) may be created or replaced.
 void check_target(const std::string& output, const fs::path& file,
                   const std::vector<std::string>& inputs) {
@@ -71,7 +55,7 @@ void check_target(const std::string& output, const fs::path& file,
   if (fs::exists(status) && !fs::is_regular_file(status)) {
     const bool link = fs::is_symlink(fs::symlink_status(file, ec));
     throw OutputPathError(named + " is " + (link ? "a symbolic link to " : "") +
-                          kind_of(status.type()) + ", not a regular file" + replaced);
+                          file_type_name(status.type()) + ", not a regular file" + replaced);
   }
   for (const auto& input : inputs) {
     std::error_code same_ec;

@@ -278,4 +278,12 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("command", &run_command, py::arg("name"), py::arg("args"), py::arg("echo") = false);
   m.def("read", &read_file, py::arg("path"), py::arg("group") = "/");
+  // A key and value given in Python, checked as the command line checks --set before they
+  // become a line of a case or sweep file (InputError naming the key).
+  m.def(
+      "check_setting",
+      [](const std::string& option, const std::string& key, std::optional<std::string> value) {
+        check_setting(option, key, value ? std::optional<std::string_view>(*value) : std::nullopt);
+      },
+      py::arg("option"), py::arg("key"), py::arg("value") = std::nullopt);
 }

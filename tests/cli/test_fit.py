@@ -381,7 +381,7 @@ class Fit(unittest.TestCase):
              "3 points are too few to fit 2 parameter(s) of law 'anagnostopoulos' and rank it"),
             (["--data", millimetres, "--laws", "tsuji"],
              "column 'velocity [mm/s]': impact data are in SI units, [m/s] for velocity"),
-            (["--data", self.tmp, "--laws", "tsuji"], "is a directory, not a CSV file"),
+            (["--data", self.tmp, "--laws", "tsuji"], "is a directory, not a regular file"),
             (["--data", three, "--laws", "tsuji", "--bootstrap", "10"],
              "--bootstrap: 10 is out of range: allowed 100 to 100000 refits (0: none)"),
             (["--data", three, "--laws", "tsuji", "--block", "3"],

@@ -21,6 +21,8 @@ import numpy as np
 CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
 SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
 DEFAULT_CASE = os.path.join(SOURCE, "cases", "default.ini")
+with open(DEFAULT_CASE) as _f:
+    CASE_TEXT = _f.read()
 
 
 def chaindem(*args, cwd=None):
@@ -265,6 +267,97 @@ class MeasuredData(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("times as long as the run", r.stderr)
         self.assertIn("name it in the header, e.g. 'time [ms]'", r.stderr)
+
+
+# Text as editors and spreadsheets save it: with a UTF-8 byte-order mark, CR LF line ends, or a
+# lone CR at each line's end (old Mac OS). Each text input reads every one of them as the plain
+# text: the same run, sweep, comparison or fit.
+VARIANTS = {
+    "byte-order mark": lambda text: b"\xef\xbb\xbf" + text,
+    "CR LF line ends": lambda text: text.replace(b"\n", b"\r\n"),
+    "CR line ends": lambda text: text.replace(b"\n", b"\r"),
+    "byte-order mark and CR line ends": lambda text: b"\xef\xbb\xbf" + text.replace(b"\n", b"\r"),
+}
+SHORT = ["--set", "simulation.duration=2e-5"]
+
+
+def h5_arrays(path, group, names=None):
+    """The datasets `names` (default: all) of `group` of an HDF5 file, by name."""
+    with h5py.File(path, "r") as f:
+        return {name: f[group][name][()] for name in (names or f[group].keys())}
+
+
+class TextAsEditorsWriteIt(unittest.TestCase):
+    def read_alike(self, varied, files, args, result):
+        """`chaindem ARGS` in a directory holding `files` ({name: text}) gives the same
+        result(directory, stdout) ({name: array or value}) when the file `varied` is written in
+        each of VARIANTS as when it is plain text."""
+        def outcome(variant):
+            with tempfile.TemporaryDirectory() as tmp:
+                for name, text in files.items():
+                    data = text.encode()
+                    with open(os.path.join(tmp, name), "wb") as f:
+                        f.write(variant(data) if name == varied else data)
+                r = chaindem(*args, cwd=tmp)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                return result(tmp, r.stdout)
+        plain = outcome(lambda text: text)
+        self.assertTrue(plain)
+        for name, variant in VARIANTS.items():
+            with self.subTest(name):
+                got = outcome(variant)
+                self.assertEqual(sorted(got), sorted(plain))
+                for key, value in plain.items():
+                    np.testing.assert_array_equal(got[key], value, err_msg=key)
+
+    def test_case_file(self):
+        self.read_alike("case.ini", {"case.ini": CASE_TEXT},
+                        ["run", "case.ini", "-o", "o.h5", "--quiet", *SHORT],
+                        lambda tmp, out: h5_arrays(os.path.join(tmp, "o.h5"), "particles/chain",
+                                                   ["velocity/value", "position/value"]))
+
+    def test_sweep_file(self):
+        sweep = ("[sweep]\nbase = case.ini\n[set]\nsimulation.duration = 2e-5\n"
+                 "[axes]\nstriker.velocity = 0.5, 1\n")
+        self.read_alike("s.ini", {"case.ini": CASE_TEXT, "s.ini": sweep},
+                        ["sweep", "s.ini", "-o", "s.h5", "--quiet"],
+                        lambda tmp, out: h5_arrays(os.path.join(tmp, "s.h5"), "summary",
+                                                   ["striker.velocity", "peak_velocity",
+                                                    "max_contact_force"]))
+
+    def test_sweep_base_case(self):
+        sweep = "[sweep]\nbase = case.ini\n[axes]\nstriker.velocity = 0.5, 1\n"
+        self.read_alike("case.ini", {"case.ini": CASE_TEXT, "s.ini": sweep},
+                        ["sweep", "s.ini", "-o", "s.h5", "--quiet", *SHORT],
+                        lambda tmp, out: h5_arrays(os.path.join(tmp, "s.h5"), "summary",
+                                                   ["peak_velocity", "max_contact_force"]))
+
+    def test_initial_state_csv(self):
+        state = "# x and vx of the striker and the 20 beads\nx [m],vx [m/s]\n" + "".join(
+            f"{0.005 + 0.0101 * k!r},{0.7 if k == 0 else 0.01 * k!r}\n" for k in range(21))
+        self.read_alike("s.csv", {"case.ini": CASE_TEXT, "s.csv": state},
+                        ["run", "case.ini", "-o", "o.h5", "--quiet", "--set",
+                         "initial.file=s.csv", *SHORT],
+                        lambda tmp, out: h5_arrays(os.path.join(tmp, "o.h5"), "particles/chain",
+                                                   ["velocity/value", "position/value"]))
+
+    def test_compare_reference_data(self):
+        record = "time [ms]," + ",".join(f"bead{k}" for k in range(20)) + "\n" + "".join(
+            f"{t * 0.005!r}," + ",".join(f"{0.01 * k * t!r}" for k in range(20)) + "\n"
+            for t in range(4))
+        self.read_alike("r.csv", {"r.csv": record},
+                        ["compare", DEFAULT_CASE, "--laws", "hertz", "--reference-data", "r.csv",
+                         "-o", "c.h5", *SHORT],
+                        lambda tmp, out: h5_arrays(os.path.join(tmp, "c.h5"), "comparison"))
+
+    def test_fit_data(self):
+        data = ("# restitution of a steel bead on a wall\nvelocity,restitution,sigma\n"
+                "0.1,0.93,0.01\n0.3,0.9,0.01\n\n1,0.86,0.02\n3,0.82,0.02\n")
+        self.read_alike("d.csv", {"d.csv": data},
+                        ["fit", "--data", "d.csv", "--laws", "tsuji,hunt_crossley", "--json",
+                         "--radius", "0.005", "--youngs-modulus", "2e11", "--poisson-ratio",
+                         "0.3", "--density", "7800", "--wall"],
+                        lambda tmp, out: {"result": json.dumps(json.loads(out))})
 
 
 if __name__ == "__main__":

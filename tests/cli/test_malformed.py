@@ -244,7 +244,7 @@ COLLIDE = [
     collide_row("--set value with trailing text", {"set": "restitution=0.5abc"},
                 ["--set restitution: '0.5abc' is not a number"], law="hunt_crossley"),
     collide_row("--set key with a control character", {"set": "\x1b[2J=1"},
-                ["--set \\x1B[2J", "not a parameter of law 'hertz'"]),
+                ["--set '\\x1B[2J'", "the key holds a control character (\\x1B)"]),
     collide_row("stiffness given twice", {**MASSES, "wall": True, "set": "stiffness=2e9"},
                 ["--set stiffness and --stiffness both give stiffness"]),
     collide_row("NaN length", {"length": "nan"}, ["--length: 'nan' is not finite"]),
@@ -563,11 +563,11 @@ MESSAGES = [
      [f"sweep.combine: '{SHOWN}' is not grid or zip"]),
     ("sweep axis with a control character", ["sweep", "s.ini"],
      {"s.ini": f"[sweep]\nbase = {CASE}\n[axes]\nchain.{ESC} = 1, 2\n"}, 2,
-     [f"case 0 (chain.{SHOWN}=1)"]),
+     [f"s.ini [axes] 'chain.{SHOWN}': the key holds a control character (\\x1B)"]),
     ("sweep line with a control character", ["sweep", "s.ini"],
      {"s.ini": f"[sweep]\nbase = {CASE}\n{ESC}\n"}, 2, [f"invalid line '{SHOWN}'"]),
     ("--unset with a control character", ["run", "{case}", "--unset", ESC + "x"], {}, 2,
-     [f"--unset: unknown key '{SHOWN}x'"]),
+     [f"--unset '{SHOWN}x': the key holds a control character (\\x1B)"]),
     ("compare --laws with a control character",
      ["compare", "{case}", "--laws", ESC + "hertz", "--reference", "hertz"], {}, 2,
      [f"--laws: '{SHOWN}hertz' is not a law of chaindem"]),
@@ -804,7 +804,93 @@ TOO_DEEP = [
                        law="hertz_cylindrical")),
 ]
 
-TABLE = RUN + SWEEP + COLLIDE + COMPARE + OUTPUT + INITIAL + MESSAGES + ACCEPTED + TOO_DEEP
+# Keys and values given apart from a case file's lines (--set, --unset, a sweep's [set] and
+# [axes], fit's --set): each becomes a line `key=value` of the case, so none may hold a line
+# break or a control character, nor its key '=', '#', ';', '[', ']' or a blank, which would make
+# lines, sections or keys of their own; nor its value '#', which would cut it short.
+KEY_RULE = "a key is section.name, without '=', '#', ';', '[', ']', blanks or control characters"
+IMPACTS_CSV = "velocity,restitution\n0.1,0.9\n0.2,0.85\n0.4,0.8\n"
+FIT_IMPACTS = ["fit", "--data", "d.csv", "--laws", "kuwabara_kono", "--mass", "1", "--wall",
+               "--set", "stiffness=1e9"]
+
+
+def key_row(name, args, files, where, key, what):
+    """A row refusing `key` (as the message quotes it) given by `where` (--set, s.ini [axes])
+    for holding `what`."""
+    return (name, args, files, 2, [f"{where} '{key}': the key holds {what}", KEY_RULE])
+
+
+def value_row(name, args, files, where, key, value, what):
+    """A row refusing the value `value` (as quoted) of `key` given by `where`."""
+    return (name, args, files, 2, [f"{where} '{key}': the value '{value}'", what])
+
+
+INJECTION = [
+    value_row("--set value that adds a section and a key",
+              ["run", "{case}", "-o", "o.h5", "--set",
+               "simulation.duration=1e-5\n[chain]\ncount=3"], {}, "--set",
+              "simulation.duration", "1e-5\\x0A[chain]\\x0Acount=3",
+              "is not text: it holds a line break (\\x0A)"),
+    value_row("--set value with a carriage return", ["run", "{case}", "-o", "o.h5", "--set",
+                                                     "chain.count=3\rchain.count=4"], {},
+              "--set", "chain.count", "3\\x0Dchain.count=4", "a line break (\\x0D)"),
+    value_row("--set value with a vertical tab", ["run", "{case}", "-o", "o.h5", "--set",
+                                                  "output.file=a\vb.h5"], {}, "--set",
+              "output.file", "a\\x0Bb.h5", "a control character (\\x0B)"),
+    value_row("--set value cut short by a comment", ["run", "{case}", "-o", "o.h5", "--set",
+                                                     "output.file=run#3.h5"], {}, "--set",
+              "output.file", "run#3.h5", "holds '#', which begins a comment"),
+    key_row("--set key with a comment", ["run", "{case}", "-o", "o.h5", "--set",
+                                         "simulation.duration#x=2e-5"], {}, "--set",
+            "simulation.duration#x", "'#'"),
+    key_row("--set key with a blank", ["run", "{case}", "-o", "o.h5", "--set",
+                                       "simulation.duration 2=2e-5"], {}, "--set",
+            "simulation.duration 2", "a blank"),
+    key_row("--set key that opens a section", ["run", "{case}", "-o", "o.h5", "--set",
+                                               "[chain]count=3"], {}, "--set", "[chain]count",
+            "'['"),
+    key_row("--set key with a semicolon", ["run", "{case}", "-o", "o.h5", "--set",
+                                           "chain;count=3"], {}, "--set", "chain;count", "';'"),
+    key_row("--set key with a line break", ["run", "{case}", "-o", "o.h5", "--set",
+                                            "simulation.duration\nchain.count=3"], {}, "--set",
+            "simulation.duration\\x0Achain.count", "a line break (\\x0A)"),
+    key_row("--unset key with a line break", ["run", "{case}", "-o", "o.h5", "--unset",
+                                              "striker.velocity\n[chain]"], {}, "--unset",
+            "striker.velocity\\x0A[chain]", "a line break (\\x0A)"),
+    key_row("--unset key with '='", ["run", "{case}", "-o", "o.h5", "--unset",
+                                     "chain.count=3"], {}, "--unset", "chain.count=3", "'='"),
+    value_row("compare --set value with a line break",
+              COMPARE_HERTZ + ["-o", "c.h5", "--set", "chain.count=3\n[x]"], {}, "--set",
+              "chain.count", "3\\x0A[x]", "a line break (\\x0A)"),
+    key_row("sweep --set key with a line break", ["sweep", "s.ini", "--set",
+                                                  "chain.count\n[x]=3"], SPEEDS, "--set",
+            "chain.count\\x0A[x]", "a line break (\\x0A)"),
+    key_row("sweep file [set] key with a blank", ["sweep", "s.ini"],
+            {"s.ini": sweep_file("striker.velocity = 0.5, 1", "chain count = 3")},
+            "s.ini [set]", "chain count", "a blank"),
+    key_row("sweep file [axes] key with a semicolon", ["sweep", "s.ini"],
+            {"s.ini": sweep_file("chain;count = 3, 4")}, "s.ini [axes]", "chain;count", "';'"),
+    key_row("sweep file [axes] key with a bracket", ["sweep", "s.ini"],
+            {"s.ini": sweep_file("chain.count] = 3, 4")}, "s.ini [axes]", "chain.count]",
+            "']'"),
+    value_row("sweep file [set] value with an escape", ["sweep", "s.ini"],
+              {"s.ini": sweep_file("striker.velocity = 0.5, 1",
+                                   "contact.law = hertz\x1b[2J")},
+              "s.ini [set]", "contact.law", "hertz\\x1B[2J", "a control character (\\x1B)"),
+    key_row("fit --set key with a line break", FIT_IMPACTS + ["--set", "eta1\n=1"],
+            {"d.csv": IMPACTS_CSV}, "--set", "eta1\\x0A", "a line break (\\x0A)"),
+    key_row("fit --start key with '['", FIT_IMPACTS + ["--start", "eta1[0]=1"],
+            {"d.csv": IMPACTS_CSV}, "--start", "eta1[0]", "'['"),
+    value_row("fit --case --set value with a line break",
+              ["fit", "--case", "{case}", "--data", "r.csv", "--laws", "hertz", "--set",
+               "simulation.duration=1e-5\n[chain]\ncount=3"], {"r.csv": REFERENCE_CSV}, "--set",
+              "simulation.duration", "1e-5\\x0A[chain]\\x0Acount=3", "a line break (\\x0A)"),
+    key_row("collide --set key with a blank", COLLIDE_ARGS + ["--set", "restitution 2=0.5"], {},
+            "--set", "restitution 2", "a blank"),
+]
+
+TABLE = (RUN + SWEEP + COLLIDE + COMPARE + OUTPUT + INITIAL + MESSAGES + ACCEPTED + TOO_DEEP
+         + INJECTION)
 
 
 def digest(directory):
@@ -943,6 +1029,52 @@ class Malformed(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn("'out.h5.partial', written first, is a directory", r.stderr)
             self.assertEqual(sorted(os.listdir(tmp)), ["case.ini", "out.h5.partial"])
+
+    # A FIFO given as an input file: opening it would wait for a writer that never comes. Each
+    # is refused before it is opened, within the timeout, naming it.
+    def refuses_fifo(self, args, files, fragment):
+        """`chaindem ARGS` in a directory with `files` and a FIFO named `f` exits 2 at once,
+        its message holding `fragment` and "is a FIFO, not a regular file"."""
+        with tempfile.TemporaryDirectory() as tmp:
+            for file, content in files.items():
+                with open(os.path.join(tmp, file), "w") as f:
+                    f.write(content)
+            os.mkfifo(os.path.join(tmp, "f"))
+            before = sorted(os.listdir(tmp))
+            argv = [a.format(case=CASE) for a in args]
+            r = subprocess.run([CHAINDEM, *argv], cwd=tmp, capture_output=True, text=True,
+                               timeout=30)
+            self.assertEqual(r.returncode, 2, f"{argv}\n{r.stderr}")
+            self.assertIn(fragment.format(tmp=os.path.realpath(tmp)) +
+                          " is a FIFO, not a regular file", r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), before, "left files behind")
+
+    def test_fifo_as_case_file(self):
+        self.refuses_fifo(["run", "f", "-o", "o.h5"], {}, "case file 'f'")
+
+    def test_fifo_as_sweep_file(self):
+        self.refuses_fifo(["sweep", "f", "-o", "o.h5"], {}, "sweep file 'f'")
+
+    def test_fifo_as_sweep_base(self):
+        self.refuses_fifo(["sweep", "s.ini", "-o", "o.h5"],
+                          {"s.ini": "[sweep]\nbase = f\n[axes]\nstriker.velocity = 0.5, 1\n"},
+                          "s.ini: sweep.base: '{tmp}/f'")
+
+    def test_fifo_as_compare_reference_data(self):
+        self.refuses_fifo(COMPARE_HERTZ[:4] + ["--reference-data", "f", "-o", "c.h5"], {},
+                          "--reference-data 'f'")
+
+    def test_fifo_as_fit_data(self):
+        self.refuses_fifo(["fit", "--data", "f", "--laws", "kuwabara_kono", "--mass", "1",
+                           "--wall", "--set", "stiffness=1e9"], {}, "--data: 'f'")
+
+    def test_fifo_as_fit_case(self):
+        self.refuses_fifo(["fit", "--case", "f", "--data", "r.csv", "--laws", "kuwabara_kono"],
+                          {"r.csv": REFERENCE_CSV}, "case file 'f'")
+
+    def test_fifo_as_initial_state(self):
+        self.refuses_fifo(["run", "case.ini", "-o", "o.h5", "--set", "initial.file=f"],
+                          WITH_CASE, "--set initial.file: 'f'")
 
     def test_each_row(self):
         names = [row[0] for row in TABLE]

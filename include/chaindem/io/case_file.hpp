@@ -3,10 +3,13 @@
 // line. Every key is declared once in a table (case_keys()) with its type, unit, range, default
 // and description; parsing, validation, `--help` and docs/case-format.md all derive from it.
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace chaindem {
@@ -119,6 +122,37 @@ std::string option_error_message(const std::exception& e);
 
 /// Markdown reference of every key (docs/case-format.md is this text).
 std::string case_format_markdown();
+
+/// Checks a case key, and its value, that enter a case apart from the lines of its file: the
+/// command line's --set and --unset, a sweep file's [set] and [axes], fit's --set, Python's
+/// overrides. Each is read as an INI line `key=value`, so a line break or another control
+/// character in either would begin a line of its own (a section, another key); in the key '=',
+/// '#', ';', '[', ']' or a blank would end it early or make it a comment or a section; and '#' in
+/// the value would cut it short. `option` says where they came from ("--set", "s.ini: [axes]");
+/// `value` is nullopt for a key alone (--unset). Throws CaseError naming the key (quoted_text).
+void check_setting(const std::string& option, std::string_view key,
+                   std::optional<std::string_view> value = std::nullopt);
+
+/// `text` as --set gives it, "KEY=VALUE": split at its first '=' into the key, without the
+/// blanks around it, and the value; both checked by check_setting. Throws CaseError
+/// "OPTION 'TEXT': expected EXPECTED" when it has no '=' or no key.
+std::pair<std::string, std::string> split_setting(
+    const std::string& option, const std::string& text,
+    const std::string& expected = "section.key=value");
+
+/// The text of a case or sweep file as it is read: without a UTF-8 byte-order mark (with which
+/// some editors begin a file), its line ends, LF, CR LF or a lone CR (as old Mac OS ended lines),
+/// all LF.
+std::string text_lines(std::string text);
+
+/// What a file that is not a regular file is: "a directory", "a FIFO", "a character device", ...
+std::string file_type_name(std::filesystem::file_type type);
+
+/// Why `path` cannot be read as an input file, checked before it is opened: opening a FIFO waits
+/// for a writer, forever if none comes, and a device or a directory holds no file's text.
+/// "is a FIFO, not a regular file", or "" when it is a regular file (or a symbolic link to one)
+/// and when it does not exist or cannot be looked up (opening it then says why).
+std::string input_file_problem(const std::string& path);
 
 /// `text` without the blanks (spaces, tabs, carriage returns) at either end.
 std::string trimmed(const std::string& text);

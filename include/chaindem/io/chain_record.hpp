@@ -4,6 +4,7 @@
 // in the chain's order, or any beads named by their index. Units in the header are converted to
 // SI. Read by `chaindem compare --reference-data` and `chaindem fit --case`.
 
+#include <istream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,11 @@ struct ChainRecord {
 /// (counted from 1, with the column's name).
 ChainRecord read_chain_record(const std::string& path, RecordQuantity quantity, long long beads,
                               double duration, const std::string& option);
+
+/// The next line of a text file into `line`, without its end: LF, CR LF, or a lone CR (as old
+/// Mac OS ended lines, and some spreadsheets still write them). False at the end of the file, as
+/// std::getline.
+bool csv_line(std::istream& in, std::string& line);
 
 /// One line of a CSV file, split at `delimiter`; each cell without the spaces around it. Empty
 /// cells are kept: they are errors of the file, to be reported at their column.

@@ -24,7 +24,7 @@ import numpy as np
 from . import _core
 from ._commands import (CaseNote, case_file, case_source, claimed_output, collide, command,
                         format_value, option_args, require_bool, require_int, require_mapping,
-                        require_names, summary_columns, sweep_file_text, table)
+                        require_names, setting, summary_columns, sweep_file_text, table)
 from ._core import InputError, RunError
 from ._tree import Group
 from .post import Run, load_run, run_from_group
@@ -124,7 +124,7 @@ def sweep(definition: Optional[Union[PathLike, str]] = None, *, base: Optional[C
         args += option_args({"threads": require_int("threads", threads),
                              "checkpoint_interval": checkpoint_interval})
         for key, value in require_mapping("overrides", overrides).items():
-            args += ["--set", f"{key}={format_value(value)}"]
+            args += ["--set", setting("overrides", key, value)]
         for key in require_names("unset", unset):
             args += ["--unset", key]
         try:
@@ -277,13 +277,14 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         if free is not None:
             args += ["--free", ",".join(require_names("free", free))]
         for key, value in require_mapping("start", start).items():
-            args += ["--start", f"{key}={format_value(value)}"]
+            args += ["--start", setting("start", key, value)]
         for key, value in require_mapping("bounds", bounds).items():
             if not isinstance(value, (tuple, list)) or len(value) != 2:
                 raise TypeError(f"bounds[{key!r}]: a pair (low, high), not {value!r}")
-            args += ["--bounds", f"{key}={format_value(value[0])}:{format_value(value[1])}"]
+            args += ["--bounds", setting("bounds", key, f"{format_value(value[0])}:"
+                                                        f"{format_value(value[1])}")]
         for key, value in require_mapping("fixed", fixed).items():
-            args += ["--set", f"{key}={format_value(value)}"]
+            args += ["--set", setting("fixed", key, value)]
         args += option_args({"family": family, "tension": tension,
                              "starts": require_int("starts", starts),
                              "seed": require_int("seed", seed), "confidence": confidence,
@@ -311,6 +312,9 @@ def data_columns(data: Mapping[Any, Any]) -> dict[str, np.ndarray]:
     columns = {}
     for key, value in data.items():
         name = str(key)
+        if "," in name or any(ord(c) < 32 or ord(c) == 127 for c in name):  # a cell of a header
+            raise InputError(f"data: column {name!r}: a name without commas, line breaks or "
+                             "control characters")
         try:
             column = np.asarray(value, dtype=float)
         except (TypeError, ValueError):
@@ -376,12 +380,12 @@ def models(family: Optional[str] = None) -> list[Law]:
 def _override_list(overrides: Optional[Mapping[str, Any]], sections: Mapping[str, Any],
                    threads: Optional[int]) -> list[str]:
     """The overrides as the command line's --set gives them: "section.key=value"."""
-    keys = [f"{k}={format_value(v)}" for k, v in require_mapping("overrides", overrides).items()]
+    keys = [setting("overrides", k, v) for k, v in require_mapping("overrides", overrides).items()]
     for section, values in sections.items():
         if not isinstance(values, Mapping):
             raise TypeError(f"{section}={values!r}: give the section's keys as a mapping, e.g. "
                             f"{section}={{'key': value}} (or overrides={{'{section}.key': value}})")
-        keys += [f"{section}.{k}={format_value(v)}" for k, v in values.items()]
+        keys += [setting(section, f"{section}.{k}", v) for k, v in values.items()]
     threads = require_int("threads", threads)
     if threads is not None:
         keys.append(f"simulation.threads={threads}")

@@ -94,6 +94,20 @@ def format_value(value: Any, *, nested: bool = False) -> str:
     raise TypeError(f"{value!r}: a case value is a number, a bool, a str or a list of them")
 
 
+def setting(option: str, key: Any, value: Any) -> str:
+    """key=value, the value as format_value writes it, both checked as the command line checks
+    --set: a key or value that would make a line, a section or a key of its own in a case file
+    (a line break, a control character; '=', '#', ';', '[', ']' or a blank in the key) raises
+    InputError naming `option` and the key."""
+    _core.check_setting(option, str(key))
+    try:
+        text = format_value(value)
+    except InputError as e:
+        raise InputError(f"{option} {str(key)!r}: {e}") from None
+    _core.check_setting(option, str(key), text)
+    return f"{key}={text}"
+
+
 # ---- cases as the commands read them ---------------------------------------------------------
 
 def case_source(case: Any) -> tuple[str, str, bool]:
@@ -104,12 +118,13 @@ def case_source(case: Any) -> tuple[str, str, bool]:
         for key, value in case.items():
             if isinstance(value, Mapping):
                 for k, v in value.items():
-                    sections.setdefault(str(key), []).append(f"{k} = {format_value(v)}")
+                    line = setting("case", f"{key}.{k}", v)[len(str(key)) + 1:]
+                    sections.setdefault(str(key), []).append(line)
                 continue
             section, dot, name = str(key).rpartition(".")
             if not dot:
                 raise InputError(f"case key {key!r}: give it as section.key, e.g. chain.count")
-            sections.setdefault(section, []).append(f"{name} = {format_value(value)}")
+            sections.setdefault(section, []).append(setting("case", key, value)[len(section) + 1:])
         text = "".join(f"[{s}]\n" + "".join(line + "\n" for line in lines)
                        for s, lines in sections.items())
         return text, "<dict>", False
@@ -261,7 +276,7 @@ def collide(law: str, *, velocity: Optional[float] = None,
     if velocity is not None:
         args += ["--velocity", format_value(velocity)]
     for key, value in require_mapping("params", params).items():
-        args += ["--set", f"{key}={format_value(value)}"]
+        args += ["--set", setting("params", key, value)]
     with tempfile.TemporaryDirectory(prefix="chaindem-collide-") as folder:
         path = os.path.join(folder, "loop.h5")
         out = command("collide", args + (["-o", path] if require_bool("loop", loop) else []))
@@ -306,8 +321,8 @@ def sweep_file_text(base_path: str, axes: Mapping[str, Any], combine: Optional[s
     if combine:
         lines.append(f"combine = {format_value(combine)}")
     if fixed:
-        lines += ["[set]"] + [f"{k} = {format_value(v)}" for k, v in fixed.items()]
-    lines += ["[axes]"] + [f"{k} = {format_value(v)}" for k, v in axes.items()]
+        lines += ["[set]"] + [setting("fixed", k, v) for k, v in fixed.items()]
+    lines += ["[axes]"] + [setting("axes", k, v) for k, v in axes.items()]
     return "\n".join(lines) + "\n"
 
 
