@@ -1,35 +1,53 @@
-// Fuzz target for what chaindem reads from users: case files and sweep files, parsed and then
-// validated as `chaindem run` and `chaindem sweep` validate them before running anything.
-// Invalid input must be refused with CaseError (a message naming the key); any other exception,
-// a crash, or an AddressSanitizer or UndefinedBehaviorSanitizer report is a bug.
+// Fuzz target for what chaindem reads from users: case files, sweep files, the command line's
+// --set and --unset, and the CSV files it reads (measured impacts for `fit --data`, a chain's
+// record for `compare --reference-data` and `fit --case`, a state for initial.file), each
+// parsed and validated as the commands do before running anything. Invalid input must be
+// refused with CaseError (a message naming the key or the file); any other exception, a crash,
+// or an AddressSanitizer or UndefinedBehaviorSanitizer report is a bug, and so is a --set that
+// is accepted but changes another key than its own.
 //
-// One input is read in two ways. The bytes up to the first NUL byte are a sweep file whose base
-// case is the bytes after it (the default case when there is no NUL byte), and the bytes after
-// the first NUL byte (all of them when there is none) are also a case file on their own. So the
-// shipped case and sweep files are seeds as they are, and a seed "SWEEP\0CASE" fuzzes a sweep
-// together with its base case.
+// The first byte of an input selects what reads the rest:
+//   0x01  settings: the bytes between NUL bytes, each a --set (alone, and all together), each
+//         an --unset, and all a sweep's --set, over the default case;
+//   0x02  measured impacts (fit::read_impact_data);
+//   0x03  a chain's record (read_chain_record), of velocities and of forces;
+//   0x04  an initial state (read_initial_state), as CSV.
+// Any other first byte (which no text file begins with) is case and sweep files: the bytes up to
+// the first NUL byte are a sweep file whose base case is the bytes after it (the default case
+// when there is no NUL byte), and the bytes after the first NUL byte (all of them when there is
+// none) are also a case file on their own. So the shipped case and sweep files are seeds as they
+// are, and a seed "SWEEP\0CASE" fuzzes a sweep together with its base case.
 //
-// libFuzzer (scripts/fuzz.sh) links this with its own main; tests/fuzz/replay_main.cpp replays a
-// corpus with any compiler.
+// The CSV readers read files: the input goes into a file of this process in the temporary
+// folder first. libFuzzer (scripts/fuzz.sh) links this with its own main;
+// tests/fuzz/replay_main.cpp replays a corpus with any compiler.
 
 #include <cxxabi.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <typeinfo>
 #include <vector>
 
 #include "chaindem/commands/sweep_definition.hpp"
+#include "chaindem/fit/impact_data.hpp"
 #include "chaindem/io/case_file.hpp"
+#include "chaindem/io/chain_record.hpp"
+#include "chaindem/io/initial_state.hpp"
 #include "chaindem/io/scene_builder.hpp"
+#include "chaindem/text.hpp"
 
 namespace {
 
 using namespace chaindem;
+namespace fs = std::filesystem;
 
 // cases/default.ini without its comments: the base case of a sweep input that brings none.
 const char* const default_case = R"([simulation]
@@ -96,12 +114,13 @@ void check_case(const std::string& text, const std::string& origin,
   }
 }
 
-// As `chaindem sweep` validates: parse the sweep, then each case is the base case with the case's
-// overrides (checked as a case file).
-void check_sweep(const std::string& text, const std::string& base_text) {
+// As `chaindem sweep` validates: parse the sweep (with `sets` from its command line), then each
+// case is the base case with the case's overrides (checked as a case file).
+void check_sweep(const std::string& text, const std::string& base_text,
+                 const std::vector<std::string>& sets = {}) {
   sweep::SweepDefinition d;
   try {
-    d = sweep::parse_sweep(text, "fuzz/sweep.ini", {});
+    d = sweep::parse_sweep(text, "fuzz/sweep.ini", sets);
   } catch (const CaseError&) {
     return;
   } catch (const std::exception& e) {
@@ -121,10 +140,121 @@ void check_sweep(const std::string& text, const std::string& base_text) {
   }
 }
 
+// `text` split at its NUL bytes.
+std::vector<std::string> nul_separated(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t from = 0;;) {
+    const std::size_t nul = text.find('\0', from);
+    parts.push_back(text.substr(from, nul == std::string::npos ? nul : nul - from));
+    if (nul == std::string::npos) return parts;
+    from = nul + 1;
+  }
+}
+
+// As --set and --unset are read: each setting alone, where an accepted one must set its own key
+// and no other (a line break or a '[' in it would set others); all of them together, as run
+// builds them, as --unset keys and as a sweep's --set.
+void check_settings(const std::vector<std::string>& settings) {
+  CaseConfig plain;
+  try {
+    plain = CaseConfig::parse(default_case, "fuzz.ini");
+  } catch (const std::exception& e) {
+    finding("the default case", e);
+  }
+  for (const std::string& setting : settings) {
+    std::string key;
+    CaseConfig set;
+    try {
+      key = split_setting("--set", setting).first;
+      set = CaseConfig::parse(default_case, "fuzz.ini", {setting});
+    } catch (const CaseError&) {
+      continue;
+    } catch (const std::exception& e) {
+      finding("one --set", e);
+    }
+    for (const auto& [name, value] : set.resolved()) {
+      const auto before = plain.resolved().find(name);
+      if (name != key && (before == plain.resolved().end() || before->second != value)) {
+        std::fprintf(stderr, "fuzz_inputs: --set '%s' set '%s' too\n", quoted_text(setting).c_str(),
+                     quoted_text(name).c_str());
+        std::abort();
+      }
+    }
+  }
+  check_case(default_case, "fuzz.ini", settings);
+  try {
+    (void)CaseConfig::parse(default_case, "fuzz.ini", {}, settings);
+  } catch (const CaseError&) {
+  } catch (const std::exception& e) {
+    finding("--unset", e);
+  }
+  check_sweep("[sweep]\nbase = base.ini\n[axes]\nstriker.velocity = 0.5, 1\n", default_case,
+              settings);
+}
+
+// The CSV readers read a file: the input's, in the temporary folder, one per process (libFuzzer
+// may run several), removed at exit.
+const std::string& csv_file() {
+  static const std::string path = [] {
+    std::error_code ec;
+    fs::path folder = fs::temp_directory_path(ec);
+    if (ec) folder = ".";
+    return (folder / ("chaindem-fuzz-" + std::to_string(::getpid()) + ".csv")).string();
+  }();
+  static const bool removed_at_exit = std::atexit([] {
+                                        std::error_code ec;
+                                        fs::remove(csv_file(), ec);
+                                      }) == 0;
+  (void)removed_at_exit;
+  return path;
+}
+
+void check_csv(char reader, const std::string& text) {
+  {
+    std::ofstream out(csv_file(), std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) {
+      std::fprintf(stderr, "fuzz_inputs: cannot write %s\n", csv_file().c_str());
+      std::abort();
+    }
+  }
+  try {
+    switch (reader) {
+      case 2:
+        (void)fit::read_impact_data(csv_file());
+        break;
+      case 3:
+        for (const RecordQuantity q : {RecordQuantity::velocity, RecordQuantity::force}) {
+          try {
+            (void)read_chain_record(csv_file(), q, 20, 1e-3, "--reference-data");
+          } catch (const CaseError&) {
+          }
+        }
+        break;
+      case 4:
+        // A file that begins with the HDF5 signature is read by the HDF5 library, whose own
+        // parser this target does not fuzz (and which is built without the sanitizers).
+        if (!text.starts_with("\x89HDF"))
+          (void)read_initial_state(csv_file(), -1, {"steel", "glass"});
+        break;
+    }
+  } catch (const CaseError&) {
+  } catch (const std::exception& e) {
+    finding("a CSV reader", e);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
+  if (!input.empty() && input[0] >= 1 && input[0] <= 4) {
+    if (input[0] == 1)
+      check_settings(nul_separated(input.substr(1)));
+    else
+      check_csv(input[0], input.substr(1));
+    return 0;
+  }
   const std::size_t nul = input.find('\0');
   const std::string sweep_text = input.substr(0, nul);
   const std::string case_text = nul == std::string::npos ? input : input.substr(nul + 1);
