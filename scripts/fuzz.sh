@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the case-file and sweep-file readers (tests/fuzz/fuzz_inputs.cpp) for SECONDS seconds
-# (default 300) on one core: builds the libFuzzer target with clang, AddressSanitizer and
-# UndefinedBehaviorSanitizer in ./build-fuzz, then mutates the seeds of tests/fuzz/corpus.
+# Fuzzes what chaindem reads from users, case and sweep files, --set and --unset, and its CSV
+# readers (tests/fuzz/fuzz_inputs.cpp), for SECONDS seconds (default 300) on one core: builds the
+# libFuzzer target with clang, AddressSanitizer and UndefinedBehaviorSanitizer in ./build-fuzz,
+# then mutates the seeds of tests/fuzz/corpus.
 #   scripts/fuzz.sh [SECONDS]
 # Inputs that reach new code are kept in build-fuzz/corpus (and read again by the next run); a
 # crash, a sanitizer report or an exception other than CaseError stops the run and is saved as
@@ -24,7 +25,8 @@ cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCHAINDEM_BUILD_BENCH=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target fuzz_inputs chaindem
 
-# A dictionary of the words of both file formats, so that mutations make keys and laws that exist.
+# A dictionary of the words of the file formats, so that mutations make keys, laws and columns
+# that exist.
 export ASAN_OPTIONS=detect_leaks=0
 {
   build-fuzz/chaindem case-format | sed -n 's/^## \(\[[a-z_]*\]\).*/\1/p'
@@ -32,7 +34,9 @@ export ASAN_OPTIONS=detect_leaks=0
   build-fuzz/chaindem models --list | cut -f1
   build-fuzz/chaindem models | sed -n 's/^ *contact\.\([a-z_0-9]*\) .*/\1/p'
   printf '%s\n' '[material.' '[sweep]' '[set]' '[axes]' base combine output grid zip \
-    true false yes no on off nan inf -inf e308 e-308 0x1p 1e-320 ':' ',' ';' '='
+    true false yes no on off nan inf -inf e308 e-308 0x1p 1e-320 ':' ',' ';' '=' \
+    velocity restitution peak_force contact_duration max_overlap sigma _sigma time bead \
+    x y z vx vy vz radius material '[m/s]' '[mm/s]' '[ms]' '[kN]' '[mm]' '\xEF\xBB\xBF' '\x0D'
 } | sort -u | sed 's/.*/"&"/' >build-fuzz/inputs.dict
 
 mkdir -p build-fuzz/corpus build-fuzz/findings
