@@ -740,7 +740,17 @@ std::string case_format_markdown() {
         "parameter of law 'hertz': ignored`), and `run` records the case without them.\n"
         "Parameters given on the command line must belong to the law chosen there. `--unset\n"
         "section.key` (`run`, `compare`, `sweep`) removes a key the file gives, as if it were not\n"
-        "there: its default applies, or a required key is reported missing.\n";
+        "there: its default applies, or a required key is reported missing.\n\n"
+        "## Text\n\n"
+        "A case file is UTF-8 text; a byte-order mark before it and lines ended by LF, CR LF or a\n"
+        "lone CR (as old Mac OS saved them) are read alike. A key and value given apart from the\n"
+        "file (`--set`, `--unset`, a sweep's `[set]` and `[axes]`, `fit --set`, Python's\n"
+        "overrides) become one line of it: neither may hold a line break or another control\n"
+        "character, the key no `=`, `#`, `;`, `[`, `]` or blank, the value no `#` (which begins a\n"
+        "comment). Each is refused with exit code 2, naming the key. A case file, a sweep file, "
+        "its\n"
+        "base case and every data file must be a regular file: a FIFO, a device or a directory is\n"
+        "refused before it is opened.\n";
   std::string section;
   auto row = [&](const KeySpec& k) {
     std::string def = k.default_value.empty() ? (k.required ? "**required**" : "(none)")

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/case_file.hpp"  // input_file_problem
 #include "chaindem/io/hdf5_util.hpp"
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/io/side_files.hpp"
@@ -193,6 +194,8 @@ Checkpoint read_checkpoint(const std::string& path) {
     throw CheckpointError("there is no checkpoint '" + quoted_path(path) +
                           "' to continue from (a run writes one every "
                           "output.checkpoint_interval seconds and when it receives SIGTERM)");
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    throw CheckpointError("the checkpoint '" + quoted_path(path) + "' " + problem);
   quiet_errors();
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (file.get() < 0)

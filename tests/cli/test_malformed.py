@@ -1032,14 +1032,14 @@ class Malformed(unittest.TestCase):
 
     # A FIFO given as an input file: opening it would wait for a writer that never comes. Each
     # is refused before it is opened, within the timeout, naming it.
-    def refuses_fifo(self, args, files, fragment):
-        """`chaindem ARGS` in a directory with `files` and a FIFO named `f` exits 2 at once,
+    def refuses_fifo(self, args, files, fragment, fifo="f"):
+        """`chaindem ARGS` in a directory with `files` and a FIFO named `fifo` exits 2 at once,
         its message holding `fragment` and "is a FIFO, not a regular file"."""
         with tempfile.TemporaryDirectory() as tmp:
             for file, content in files.items():
                 with open(os.path.join(tmp, file), "w") as f:
                     f.write(content)
-            os.mkfifo(os.path.join(tmp, "f"))
+            os.mkfifo(os.path.join(tmp, fifo))
             before = sorted(os.listdir(tmp))
             argv = [a.format(case=CASE) for a in args]
             r = subprocess.run([CHAINDEM, *argv], cwd=tmp, capture_output=True, text=True,
@@ -1075,6 +1075,11 @@ class Malformed(unittest.TestCase):
     def test_fifo_as_initial_state(self):
         self.refuses_fifo(["run", "case.ini", "-o", "o.h5", "--set", "initial.file=f"],
                           WITH_CASE, "--set initial.file: 'f'")
+
+    def test_fifo_as_restart_checkpoint(self):
+        self.refuses_fifo(["run", "case.ini", "-o", "o.h5", "--restart"], WITH_CASE,
+                          "'o.h5.checkpoint' (a run's checkpoint, from which --restart continues "
+                          "it)", fifo="o.h5.checkpoint")
 
     def test_each_row(self):
         names = [row[0] for row in TABLE]

@@ -508,6 +508,49 @@ def test_arguments_of_the_wrong_kind(call, error, text):
 
 
 CASE = os.path.join(CASES, "default.ini")
+IMPACTS = {"velocity": [0.1, 0.3, 1.0], "restitution": [0.93, 0.9, 0.86]}
+STEEL_BALL = dict(radius=0.005, youngs_modulus=2e11, poisson_ratio=0.3, density=7800, wall=True)
+
+
+# A key becomes part of a line of a case or sweep file, or of --set: what would make it another
+# key, a section or a comment there is refused naming it, wherever a key is given.
+@pytest.mark.parametrize("call, text", [
+    (lambda: chaindem.run(CASE, overrides={"simulation.duration=1e-5 #": 2e-5}),
+     "overrides 'simulation.duration=1e-5 #': the key holds '='"),
+    (lambda: chaindem.run(CASE, overrides={"simulation.duration": "1e-5\x0b"}),
+     "overrides 'simulation.duration': the value '1e-5\\x0B' is not text"),
+    (lambda: chaindem.run(CASE, chain={"count\n[striker]\nvelocity": 2}),
+     "chain 'chain.count\\x0A[striker]\\x0Avelocity': the key holds a line break"),
+    (lambda: chaindem.run(CASE, unset=["chain.count\n"]), "--unset 'chain.count\\x0A'"),
+    (lambda: chaindem.run({"simulation.duration": 1e-5, "chain": {"count]": 3}}),
+     "case 'chain.count]': the key holds ']'"),
+    (lambda: chaindem.sweep(base=CASE, axes={"striker.velocity\n[set]\nchain.count": [1, 2]}),
+     "axes 'striker.velocity\\x0A[set]\\x0Achain.count'"),
+    (lambda: chaindem.sweep(base=CASE, axes={"striker.velocity": [1, 2]}, fixed={"a b": 1}),
+     "fixed 'a b': the key holds a blank"),
+    (lambda: chaindem.sweep(os.path.join(CASES, "sweeps", "restitution.ini"),
+                            overrides={"chain;count": 3}), "overrides 'chain;count'"),
+    (lambda: chaindem.compare(CASE, ["hertz"], reference="hertz",
+                              overrides={"chain.count#": 3}), "overrides 'chain.count#'"),
+    (lambda: chaindem.fit(IMPACTS, ["tsuji"], fixed={"restitution=0.5 #": 0.4}, **STEEL_BALL),
+     "fixed 'restitution=0.5 #'"),
+    (lambda: chaindem.fit(IMPACTS, ["tsuji"], start={"restitution[0]": 0.4}, **STEEL_BALL),
+     "start 'restitution[0]'"),
+    (lambda: chaindem.fit(IMPACTS, ["tsuji"], bounds={"restitution\n": (0.1, 0.9)},
+                          **STEEL_BALL), "bounds 'restitution\\x0A'"),
+    (lambda: chaindem.collide("tsuji", velocity=1, params={"restitution 2": 0.5}, **STEEL_BALL),
+     "params 'restitution 2': the key holds a blank"),
+])
+def test_keys_are_checked_as_the_command_line_checks_them(call, text):
+    with pytest.raises(chaindem.InputError, match=__import__("re").escape(text)):
+        call()
+
+
+def test_fit_data_column_names_are_cells_of_one_line():
+    for name in ("restitution,sigma", "restitution\nvelocity"):
+        with pytest.raises(chaindem.InputError, match="a name without commas, line breaks"):
+            chaindem.fit({"velocity": [0.1, 0.3, 1.0], name: [0.93, 0.9, 0.86]}, ["tsuji"],
+                         **STEEL_BALL)
 
 
 def test_text_and_mapping_bases_read_paths_from_the_current_folder(monkeypatch):
