@@ -864,6 +864,8 @@ std::string file_type_name(std::filesystem::file_type type) {
       return "a FIFO";
     case std::filesystem::file_type::socket:
       return "a socket";
+    case std::filesystem::file_type::symlink:
+      return "a symbolic link";
     default:
       return "a special file";
   }

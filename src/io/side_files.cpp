@@ -7,13 +7,17 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 
+#include "chaindem/io/case_file.hpp"  // file_type_name
 #include "chaindem/io/output_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {
 namespace {
+
+namespace fs = std::filesystem;
 
 constexpr std::array<SideFile, 7> all_side_files{{
     {".partial", "the output while it is written, renamed to the output when complete"},
@@ -34,16 +38,6 @@ std::string quoted(const std::string& path) {
   out += quoted_path(path);
   out += '\'';
   return out;
-}
-
-const char* kind_of(mode_t mode) {
-  if (S_ISLNK(mode)) return "a symbolic link";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a special file";
 }
 
 // Whether another process marks the regular file `path` as being written (InUse).
@@ -87,19 +81,18 @@ void remove_own(const std::string& path, const FileId& file) noexcept {
 }
 
 void refuse_unless_regular(const std::string& path, const std::string& output, const char* role) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return;
+  std::error_code ec;
+  const fs::file_type type = fs::symlink_status(path, ec).type();  // a link as itself
+  if (type == fs::file_type::not_found || type == fs::file_type::regular) return;
+  if (ec)
     throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role +
-                          ") cannot be checked: " + std::strerror(errno));
-  }
-  if (S_ISREG(st.st_mode)) return;
-  const std::string remedy =
-      S_ISLNK(st.st_mode) ? "chaindem writes no file through a link; remove the link or choose "
-                            "another output"
-                          : "remove it or choose another output";
+                          ") cannot be checked: " + ec.message());
+  const std::string remedy = type == fs::file_type::symlink
+                                 ? "chaindem writes no file through a link; remove the link or "
+                                   "choose another output"
+                                 : "remove it or choose another output";
   throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role + ") is " +
-                        kind_of(st.st_mode) + ", not a regular file: " + remedy);
+                        file_type_name(type) + ", not a regular file: " + remedy);
 }
 
 void remove_stale(const std::string& path, const std::string& output, const char* role) {

@@ -145,9 +145,9 @@ class Links(unittest.TestCase):
                     self.assertFalse(os.path.exists(os.path.join(tmp, "out.h5" + suffix)))
 
 
-# A run of a few seconds: 3000 beads, written every 20 us.
+# A run of a few seconds: 3000 beads for 60 ms, written every 40 us.
 LONG = ["--set", "chain.count=3000", "--set", "wall_end.enabled=false", "--set",
-        "simulation.duration=0.03", "--set", "output.interval=2e-5"]
+        "simulation.duration=0.06", "--set", "output.interval=4e-5"]
 
 
 def long_run(tmp, *extra):
@@ -159,9 +159,9 @@ def long_run(tmp, *extra):
 
 
 def stopped_run(tmp, stop=signal.SIGTERM):
-    """A long run in `tmp` stopped by `stop` 0.3 s after it started writing; its stderr."""
+    """A long run in `tmp` stopped by `stop` 0.1 s after it started writing; its stderr."""
     proc = long_run(tmp)
-    time.sleep(0.3)
+    time.sleep(0.1)
     proc.send_signal(stop)
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 128 + stop, err
@@ -174,7 +174,7 @@ class Races(unittest.TestCase):
     def test_link_planted_at_the_checkpoint_partial_during_the_run(self):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
-            proc = long_run(tmp, "--set", "output.checkpoint_interval=0.5")
+            proc = long_run(tmp, "--set", "output.checkpoint_interval=0.02")
             os.symlink("victim.txt", os.path.join(tmp, "out.h5.checkpoint.partial"))
             _, err = proc.communicate(timeout=300)
             self.assertEqual(proc.returncode, 1, err)
