@@ -446,6 +446,26 @@ TEST(ImpactStops, AtTheOverlapLimitAndAtAStateThatIsNotFinite) {
   EXPECT_FALSE(r.separated);
 }
 
+// An impact takes a few hundred steps; the cap (ImpactOptions::max_steps) stops one whose law
+// needs ever shorter steps, which ran for minutes, and says so.
+TEST(ImpactStops, AfterItsMostSteps) {
+  const LawEntry& l = law("hertz");
+  const PairCoeffs c = l.prepare(l, PairInput{0.0, 0.0, 1.0}, {{"stiffness", 1.0}});
+  ImpactOptions o;
+  const ImpactResult free = simulate_impact(l, c, 1.0, 1.0, o);
+  ASSERT_TRUE(free.separated);
+  EXPECT_FALSE(free.too_many_steps);
+  EXPECT_GT(free.steps, 10);
+  EXPECT_LT(free.steps, 2000);
+  o.max_steps = free.steps - 1;
+  const ImpactResult capped = simulate_impact(l, c, 1.0, 1.0, o);
+  EXPECT_TRUE(capped.too_many_steps);
+  EXPECT_FALSE(capped.separated);
+  EXPECT_EQ(capped.steps, o.max_steps);
+  o.max_steps = free.steps;
+  EXPECT_TRUE(simulate_impact(l, c, 1.0, 1.0, o).separated);
+}
+
 TEST(LawRegistry, DocumentationMatchesRegistry) {
   std::ifstream in(std::string(CHAINDEM_SOURCE_DIR) + "/docs/contact-laws.md");
   ASSERT_TRUE(in) << "docs/contact-laws.md missing";

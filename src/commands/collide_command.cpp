@@ -150,8 +150,8 @@ void print_collide_usage(std::ostream& out, const po::options_description& desc)
          "integrated: lengths, speeds and materials take the ranges of the case keys of the same\n"
          "quantities (docs/case-format.md), law parameters the law's (`chaindem models`). An\n"
          "impact whose overlap reaches a radius (where no contact law holds), whose results are\n"
-         "not finite numbers, that the integration does not resolve or that gives no force\n"
-         "stops with exit 1.\n\n"
+         "not finite numbers, that the integration does not resolve, that gives no force or\n"
+         "that does not end within a million integration steps stops with exit 1.\n\n"
       << desc;
 }
 
@@ -308,6 +308,15 @@ void check_result(const CollisionReport& r, double limit) {
         " s into the impact: no contact law holds there (they describe overlaps small next to "
         "the radii); lower --velocity, or give stiffer or lighter bodies (--youngs-modulus or "
         "--stiffness, --density or --mass)");
+  if (x.too_many_steps)
+    throw std::runtime_error(
+        "the impact did not end within " + rounded_text(double(x.steps)) + " integration steps (" +
+        rounded_text(x.contact_duration) + " s into it, the overlap at most " +
+        rounded_text(x.max_overlap) +
+        " m): the law's terms act on time scales far apart for these bodies" + bodies +
+        ", so each step is far shorter than the contact; give less damping (a larger "
+        "restitution, a smaller damping coefficient), or bodies and a velocity nearer to those "
+        "of real impacts");
   std::string not_finite;
   for (const auto& [key, value] : r.scalars())
     if (!std::isfinite(value)) not_finite += (not_finite.empty() ? " (" : ", ") + key;

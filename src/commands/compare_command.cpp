@@ -570,7 +570,7 @@ void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& pl
 
 void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
                  const LawRuns& runs, const Errors& errors) {
-  out << "chaindem compare " << in.case_path << ": " << plan.beads << " chain beads, reference "
+  out << "chaindem compare " << quoted_path(in.case_path) << ": " << plan.beads << " chain beads, reference "
       << in.reference_name() << "\n"
       << "relative error [%] per bead (bead index 0 = first chain bead; - where there is no "
          "value); mean over the n "
@@ -653,7 +653,7 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
       throw output.error(e.what());
     }
     output.commit();
-    if (!in.json) out << "\nwritten " << in.output << "\n";
+    if (!in.json) out << "\nwritten " << quoted_path(in.output) << "\n";
   } catch (const CaseError& e) {
     return invalid_input(err, e.what());
   } catch (const std::exception& e) {

@@ -162,7 +162,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     print_json(out, in, report, fits);
   } else {
     print_table(out, in, report, fits);
-    if (!in.output.empty()) out << "\nwritten " << in.output << "\n";
+    if (!in.output.empty()) out << "\nwritten " << quoted_path(in.output) << "\n";
   }
   return 0;
 }

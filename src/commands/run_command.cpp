@@ -87,7 +87,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
 
   const auto& s = summary.scalars;
   out << std::setprecision(6);
-  out << "chaindem run " << cfg.origin() << " -> " << output << "\n"
+  out << "chaindem run " << quoted_path(cfg.origin()) << " -> " << quoted_path(output) << "\n"
       << "  law                " << settings.law->id << " (tension " << to_string(settings.tension)
       << ")\n"
       << "  particles          " << particles << " (" << beads << " chain beads"

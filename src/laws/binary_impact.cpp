@@ -62,7 +62,12 @@ ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const I
     return std::pair{lo, hi};
   };
   while (stepper.current_time() < max_time) {
+    if (r.steps == o.max_steps) {
+      r.too_many_steps = true;
+      break;
+    }
     const auto [t0, t1] = stepper.do_step(rhs);
+    ++r.steps;
     const Vec2& now = stepper.current_state();
     if (!std::isfinite(now[0]) || !std::isfinite(now[1])) {
       r.not_finite = true;

@@ -761,6 +761,7 @@ COLLIDE_TOO_DEEP = ["the overlap reaches", "a radius (0.005 m) or more", "--velo
                     "--youngs-modulus"]
 UNRESOLVED = ["the integration did not resolve the contact", "a larger restitution"]
 NOT_FINITE = ["not finite numbers", "impulse", "nearer to those of real bodies"]
+TOO_MANY_STEPS = ["the impact did not end within 1e+06 integration steps", "less damping"]
 
 # Bodies that go through one another: a run on either engine stops where an overlap reaches a
 # radius, and so does `collide`, which also stops on results that are not finite numbers, a
@@ -802,6 +803,13 @@ TOO_DEEP = [
                        {"set": "clearance=1e300", "length": "0.01"},
                        ["the contact gave no force", "`chaindem models hertz_cylindrical`"],
                        law="hertz_cylindrical")),
+    # Impacts whose steps grow ever shorter ran for minutes; they stop after a million steps.
+    failed(collide_row("plastic hysteresis of restitution 1e-8",
+                       {"wall": True, "restitution": "1e-8"}, TOO_MANY_STEPS,
+                       law="lankarani_nikravesh_plastic")),
+    failed(collide_row("Jackson-Green hardness ratio 1e100",
+                       {"wall": True, "yield-stress": "4e8", "set": "hardness_ratio=1e100"},
+                       TOO_MANY_STEPS, law="jackson_green_2005")),
 ]
 
 # Keys and values given apart from a case file's lines (--set, --unset, a sweep's [set] and

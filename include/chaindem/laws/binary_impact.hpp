@@ -4,6 +4,7 @@
 // scheme (Boost.Odeint, dense output). Used by `chaindem collide`, the validation of the papers'
 // tables and the calibration of laws whose damping is defined by a restitution target.
 
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct ImpactOptions {
   double max_time = 0.0;     ///< give up after this time [s]; 0: 100 elastic durations
   /// Stop once the overlap reaches this (a radius: no law holds beyond it) [m]
   double overlap_limit = std::numeric_limits<double>::infinity();
+  /// Give up after this many accepted steps. An impact takes a few hundred; a law whose
+  /// damping or plastic branch is far faster than its spring for the bodies can need millions
+  /// of ever shorter ones, and would run for minutes.
+  std::int64_t max_steps = 1'000'000;
 };
 
 struct ImpactSample {
@@ -46,10 +51,12 @@ struct ImpactResult {
   ContactState final_state;          ///< pair history after the impact (plastic laws)
   int floor_hits = 0;
   /// The integration stopped before the bodies separated: the overlap reached
-  /// ImpactOptions::overlap_limit (too_deep), or the state or the force stopped being a finite
-  /// number (not_finite). contact_duration and separation_velocity are then the time and the
-  /// approach rate where it stopped.
-  bool too_deep = false, not_finite = false;
+  /// ImpactOptions::overlap_limit (too_deep), the state or the force stopped being a finite
+  /// number (not_finite), or it took ImpactOptions::max_steps (too_many_steps).
+  /// contact_duration and separation_velocity are then the time and the approach rate where it
+  /// stopped.
+  bool too_deep = false, not_finite = false, too_many_steps = false;
+  std::int64_t steps = 0;  ///< accepted integration steps
   std::vector<ImpactSample> history;
 };
 
