@@ -1089,6 +1089,18 @@ class Malformed(unittest.TestCase):
                           "'o.h5.checkpoint' (a run's checkpoint, from which --restart continues "
                           "it)", fifo="o.h5.checkpoint")
 
+    def test_stdout_quotes_paths(self):
+        """The summary names its case and output as messages do: no control character."""
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "case.ini"), "w") as f:
+                f.write(CASE_TEXT)
+            r = subprocess.run([CHAINDEM, "run", "case.ini", "-o", "\x1b[2Jo.h5", "--set",
+                                "simulation.duration=2e-5"], cwd=tmp, capture_output=True,
+                               text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("-> \\x1B[2Jo.h5", r.stdout)
+            self.assertFalse([c for c in r.stdout if ord(c) < 32 and c not in "\n\t"])
+
     def test_each_row(self):
         names = [row[0] for row in TABLE]
         self.assertEqual(len(names), len(set(names)), "row names must be unique")
