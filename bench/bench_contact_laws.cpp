@@ -134,10 +134,18 @@ BENCHMARK_CAPTURE(johnson_by_root_solve, toms748_bracketed, false);
 // Skrinjar et al. (2018), Table 2: 12 laws x 11 restitution values, two 9.2 kg spheres, K = 5.2e9,
 // 0.3 m/s.
 void table2_sweep(benchmark::State& state) {
-  const char* laws[] = {"hertz",          "hunt_crossley",        "herbert_mcwhannell",
-                        "lee_wang",       "anagnostopoulos_skrinjar", "lankarani_nikravesh",
-                        "jankowski_skrinjar", "zhiying_qishao",       "gonthier",
-                        "flores",         "gharib_hurmuzlu",      "hu_guo_skrinjar"};
+  const char* laws[] = {"hertz",
+                        "hunt_crossley",
+                        "herbert_mcwhannell",
+                        "lee_wang",
+                        "anagnostopoulos_skrinjar",
+                        "lankarani_nikravesh",
+                        "jankowski_skrinjar",
+                        "zhiying_qishao",
+                        "gonthier",
+                        "flores",
+                        "gharib_hurmuzlu",
+                        "hu_guo_skrinjar"};
   for (auto _ : state) {
     int collisions = 0;
     for (const char* id : laws) {

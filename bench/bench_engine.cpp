@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "chaindem/io/scene_builder.hpp"
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/io/scene_builder.hpp"
 
 using namespace chaindem;
 

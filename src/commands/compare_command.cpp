@@ -570,8 +570,8 @@ void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& pl
 
 void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
                  const LawRuns& runs, const Errors& errors) {
-  out << "chaindem compare " << quoted_path(in.case_path) << ": " << plan.beads << " chain beads, reference "
-      << in.reference_name() << "\n"
+  out << "chaindem compare " << quoted_path(in.case_path) << ": " << plan.beads
+      << " chain beads, reference " << in.reference_name() << "\n"
       << "relative error [%] per bead (bead index 0 = first chain bead; - where there is no "
          "value); mean over the n "
          "beads where both the law and the reference have a value\n";

@@ -738,9 +738,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     return 1;
   }
   if (!o.quiet)
-    out << "chaindem sweep " << quoted_path(o.sweep_path) << " -> " << quoted_path(d.output) << ": " << d.cases.size()
-        << " cases (" << d.cases.size() - static_cast<std::size_t>(failed_cases) << " ok, "
-        << failed_cases << " failed)\n";
+    out << "chaindem sweep " << quoted_path(o.sweep_path) << " -> " << quoted_path(d.output) << ": "
+        << d.cases.size() << " cases (" << d.cases.size() - static_cast<std::size_t>(failed_cases)
+        << " ok, " << failed_cases << " failed)\n";
   return failed_cases ? 1 : 0;  // failed cases have status rows "failed: ..." in /summary
 }
 

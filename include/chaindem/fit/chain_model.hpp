@@ -54,8 +54,6 @@ class ChainModel {
   int threads_;
 };
 
-
-
 /// The fit of `model`'s free parameters (`parameters`, in the order of its free keys) to
 /// `record`: one residual per measured value, bead after bead, (measured - predicted) / sigma
 /// with `sigma` > 0 the uncertainty of every value (in SI units), unweighted with 0. The problem

@@ -33,7 +33,7 @@ PairCoeffs prepare_kelvin_voigt(const LawEntry&, const PairInput& in, const LawP
 // factor sqrt(K m*), with the Hertz K used as given (the printed law is dimensionally
 // inconsistent).
 PairCoeffs prepare_anagnostopoulos_skrinjar(const LawEntry& law, const PairInput& in,
-                                        const LawParams& p) {
+                                            const LawParams& p) {
   PairCoeffs c = base(hertz_k(in, p), 1.0, in);
   c.damping = factor(law, p) * std::sqrt(c.stiffness * in.effective_mass);
   c.damping_exponent = 1.0;
@@ -96,15 +96,15 @@ constexpr std::array rows{
              "exact inverse of the end-at-delta=0 relation: e_out = c_r with tension allowed",
              Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::allow,
              kv_restitution_params, anagnostopoulos_factor, prepare_kv},
-    LawEntry{"anagnostopoulos_skrinjar",
-             "Anagnostopoulos as printed in Skrinjar et al. (2018), Table 1",
-             "Skrinjar et al. (2018), Table 1", "F = K delta + chi delta v",
-             "chi = 2 (-ln c_r) / (pi^2 + ln^2 c_r) sqrt(K m*)",
-             "dimensionally inconsistent; reproduces only Skrinjar et al. (2018), Table 2's "
-             "all-1.00 row (K used as "
-             "given, in N/m^1.5)",
-             Family::linear_viscoelastic, Kernel::viscous_power, TensionPolicy::allow,
-             viscous_open_params, anagnostopoulos_skrinjar_factor, prepare_anagnostopoulos_skrinjar},
+    LawEntry{
+        "anagnostopoulos_skrinjar", "Anagnostopoulos as printed in Skrinjar et al. (2018), Table 1",
+        "Skrinjar et al. (2018), Table 1", "F = K delta + chi delta v",
+        "chi = 2 (-ln c_r) / (pi^2 + ln^2 c_r) sqrt(K m*)",
+        "dimensionally inconsistent; reproduces only Skrinjar et al. (2018), Table 2's "
+        "all-1.00 row (K used as "
+        "given, in N/m^1.5)",
+        Family::linear_viscoelastic, Kernel::viscous_power, TensionPolicy::allow,
+        viscous_open_params, anagnostopoulos_skrinjar_factor, prepare_anagnostopoulos_skrinjar},
     LawEntry{
         "goyal", "Goyal et al. (1994)", "Banerjee et al. (2017), Eq. 16", "F = K delta + C v",
         "C = 2 xi sqrt(K m*), xi root of c_r = exp(-(4 xi/sqrt(1-xi^2)) atan(sqrt(1-xi^2)/xi))",
