@@ -482,7 +482,7 @@ void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool di
     const Checkpoint cp = read_checkpoint(checkpoint);
     const std::string difference = parameter_difference(cp.parameters, cfg.resolved());
     continuable = difference.empty();
-    what += " (stopped at t = " + number_text(cp.time) + " s" +
+    what += " (stopped at t = " + rounded_text(cp.time, 6) + " s" +
             (continuable ? "" : "; of another case: " + difference) + ")";
   } catch (const std::exception& e) {  // damaged, or of another build: nothing can continue it
     what += " (which cannot be continued: " + std::string(e.what()) + ")";
@@ -517,6 +517,11 @@ CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& 
   const std::string checkpoint = checkpoint_path_for(path);
   const OutputLock lock(path);  // held from the checkpoint's first reading to the end
   std::optional<Resume> resume;
+  // A writer whose lock file was removed under it still marks its partial file: nothing of its
+  // is touched. A stale checkpoint.partial that cannot be removed would fail the first
+  // checkpoint, losing the run: refused now.
+  refuse_if_in_use(path + ".partial", path, side_file_role(".partial"));
+  remove_stale(checkpoint + ".partial", path, side_file_role(".checkpoint.partial"));
   if (plan->restart)
     resume = prepare_resume(cfg, path);
   else

@@ -410,6 +410,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
   if (vm.count("output")) {
     try {
       check_output_path(in.output, {});
+      check_nothing_to_resume(in.output);
       lock.emplace(in.output);
     } catch (const OutputPathError& e) {
       err << "chaindem collide: invalid output: " << e.what() << "\n";

@@ -692,6 +692,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
   std::optional<OutputLock> lock;  // held while the laws run, so a second writer is told at once
   try {
     check_output_path(in.output, {in.case_path, in.reference_data});
+    check_nothing_to_resume(in.output);
     lock.emplace(in.output);
   } catch (const OutputPathError& e) {
     err << "chaindem compare: invalid output: " << e.what() << "\n";

@@ -95,6 +95,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       std::vector<std::string> inputs{in.data};
       if (!in.case_path.empty()) inputs.push_back(in.case_path);
       check_output_path(in.output, inputs);
+      check_nothing_to_resume(in.output);
       lock.emplace(in.output);
     }
     if (in.data.empty())

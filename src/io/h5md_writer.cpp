@@ -209,7 +209,7 @@ void check_run_output(const std::string& path, const std::vector<std::string>& i
     throw OutputPathError("output '" + quoted_path(path) +
                           "': the XDMF file written beside it would have the same name; give a "
                           "name that does not end in .xdmf");
-  check_output_path(xdmf, inputs);
+  check_output_path(xdmf, inputs, true);
 }
 
 struct H5mdWriter::Impl {
@@ -704,7 +704,7 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
   // refused before anything is written to the new one.
   const std::string refused = "the partial output '" + quoted_path(output_->partial_path()) +
                               "' that the checkpoint continues ";
-  const std::string over = " (run without --restart to start over)";
+  const std::string over = " (run with --discard-checkpoint instead of --restart to start over)";
   if (id < 0) throw CheckpointError(refused + "cannot be read: " + error_reason() + over);
   Handle file(id, H5Fclose);
   try {

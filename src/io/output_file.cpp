@@ -66,7 +66,8 @@ void check_target(const std::string& output, const fs::path& file,
 
 }  // namespace
 
-void check_output_path(const std::string& path, const std::vector<std::string>& inputs) {
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs,
+                       bool companion) {
   if (path.empty()) throw OutputPathError("the output path is empty");
   const fs::path file(path);
   const fs::path parent = file.parent_path().empty() ? fs::path(".") : file.parent_path();
@@ -85,12 +86,35 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
       throw OutputPathError("output " + in_quotes(path) + ": a name ending in " + ending +
                             " is what chaindem writes beside an output while writing it; "
                             "choose another name");
+  // Nor is an XDMF name, which a run writes beside its output NAME.h5 as NAME.xdmf: an HDF5
+  // file under it would be replaced by another command's XDMF text.
+  if (!companion && path.ends_with(".xdmf"))
+    throw OutputPathError("output " + in_quotes(path) +
+                          ": a name ending in .xdmf is what `chaindem run` writes beside its "
+                          "output for ParaView (the XDMF file); choose another name");
   check_target(path, file, inputs);
   check_target(path, path + ".partial", inputs);
   // None of them is ever written through a link, nor may one be a folder or a device, which
   // would make the command fail only once it has computed.
   for (const SideFile& side : side_files())
     refuse_unless_regular(path + side.suffix, path, side.role);
+}
+
+void check_nothing_to_resume(const std::string& path) {
+  const std::string partial = path + ".partial";
+  std::error_code ec;
+  if (!(fs::file_size(partial, ec) > 0) || ec) return;  // nothing computed is there
+  const std::string checkpoint = path + ".checkpoint", journal = hdf5::journal_path(partial);
+  const std::string what = "output " + in_quotes(path) + ": " + in_quotes(partial) + " holds ";
+  if (identity_of(checkpoint).exists)
+    throw OutputPathError(what + "the frames of an interrupted `chaindem run`, which " +
+                          in_quotes(checkpoint) +
+                          " continues: continue it with `chaindem run --restart`, start it "
+                          "over with --discard-checkpoint, or delete both");
+  if (identity_of(journal).exists)
+    throw OutputPathError(what + "the finished cases of an interrupted sweep (with its journal " +
+                          in_quotes(journal) +
+                          "): run that sweep again to resume it, or delete both");
 }
 
 namespace {
@@ -132,7 +156,9 @@ OutputLock::OutputLock(const std::string& path) {
     const int fd =
         ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     struct stat opened {};
-    if (fd >= 0 && (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode))) {
+    // One name of a regular file: another (a hard link) would have us write over that file.
+    if (fd >= 0 && (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) ||
+                    opened.st_nlink != 1)) {
       ::close(fd);
       held.erase(key_);
       refuse_unless_regular(file, path, role);
@@ -146,7 +172,13 @@ OutputLock::OutputLock(const std::string& path) {
         refuse_unless_regular(file, path, role);
       }
       // A folder where no file can be made (read-only, no permission, full): the output cannot
-      // be written either, which the command reports when it creates it, with the reason.
+      // be written either, which the command reports when it creates it, with the reason. A lock
+      // file that is there but not this user's to open (another's, in a shared folder) leaves
+      // the output unguarded: said, as where the file system cannot lock.
+      if (identity_of(file).exists)
+        std::cerr << "chaindem: warning: cannot open the lock " << quoted_path(file) << " ("
+                  << std::strerror(error) << "): two commands writing '" << quoted_path(path)
+                  << "' at once would go undetected\n";
       held[key_] = {-1, 1, "", {}};
       return;
     }
@@ -209,6 +241,7 @@ hid_t PartialOutput::create_hdf5(hid_t access) {
   // A file a stopped command left is removed, and a journal beside it, which belongs to none of
   // this one; the new file is created, not opened (H5F_ACC_EXCL: O_EXCL), so that no link put
   // in its place is followed.
+  refuse_resumable();
   remove_stale(hdf5::journal_path(partial_), path_, side_file_role(".partial.journal"));
   remove_stale(partial_, path_, side_file_role(".partial"));
   const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access);
@@ -223,6 +256,10 @@ hid_t PartialOutput::create_hdf5(hid_t access) {
   file_ = id;
   own(partial_);
   return id;
+}
+
+void PartialOutput::refuse_resumable() const {
+  if (partial_ == path_ + ".partial") check_nothing_to_resume(path_);
 }
 
 void PartialOutput::adopt_hdf5(hid_t file) {
@@ -242,10 +279,16 @@ void PartialOutput::flush() {
 
 void PartialOutput::sync() {
   flush();
-  const int fd = ::open(partial_.c_str(), O_RDONLY | O_CLOEXEC);
+  // What a checkpoint counts on is the file this object writes, under its name: one put in its
+  // place would leave a checkpoint that continues nothing.
+  const int fd = ::open(partial_.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0 && identity_of(fd) != created_) {
+    ::close(fd);
+    throw error(quoted_path(partial_) + " was replaced by another file while it was written");
+  }
   const int failure = fd < 0 ? errno : (::fsync(fd) == 0 ? 0 : errno);
   if (fd >= 0) ::close(fd);
-  if (failure) throw error("fsync " + partial_ + ": " + std::strerror(failure));
+  if (failure) throw error("fsync " + quoted_path(partial_) + ": " + std::strerror(failure));
 }
 
 void PartialOutput::close_file() {

@@ -83,7 +83,15 @@ void remove_own(const std::string& path, const FileId& file) noexcept {
 void refuse_unless_regular(const std::string& path, const std::string& output, const char* role) {
   std::error_code ec;
   const fs::file_type type = fs::symlink_status(path, ec).type();  // a link as itself
-  if (type == fs::file_type::not_found || type == fs::file_type::regular) return;
+  if (type == fs::file_type::not_found) return;
+  // A hard link is another name of a file elsewhere: writing or truncating it would change that.
+  if (type == fs::file_type::regular) {
+    if (fs::hard_link_count(path, ec) > 1 && !ec)
+      throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role +
+                            ") is a hard link, another name of a file elsewhere: remove it or "
+                            "choose another output");
+    return;
+  }
   if (ec)
     throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role +
                           ") cannot be checked: " + ec.message());
@@ -95,13 +103,17 @@ void refuse_unless_regular(const std::string& path, const std::string& output, c
                         file_type_name(type) + ", not a regular file: " + remedy);
 }
 
-void remove_stale(const std::string& path, const std::string& output, const char* role) {
-  refuse_unless_regular(path, output, role);
-  if (!identity_of(path).exists) return;
+void refuse_if_in_use(const std::string& path, const std::string& output, const char* role) {
   if (in_use(path))
     throw OutputPathError("output " + quoted(output) + ": " + quoted(path) + " (" + role +
                           ") is being written by another process; wait for it to finish or "
                           "choose another output");
+}
+
+void remove_stale(const std::string& path, const std::string& output, const char* role) {
+  refuse_unless_regular(path, output, role);
+  if (!identity_of(path).exists) return;
+  refuse_if_in_use(path, output, role);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT)
     throw OutputPathError("output " + quoted(output) + ": cannot remove the stale " + quoted(path) +
                           " (" + role + "): " + std::strerror(errno));

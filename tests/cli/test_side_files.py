@@ -97,6 +97,32 @@ class Links(unittest.TestCase):
                     self.assertFalse(os.path.lexists(os.path.join(tmp, "out.h5.lock")) and
                                      suffix != ".lock" and output == "out.h5")
 
+    def test_no_command_writes_through_a_hard_link_beside_its_output(self):
+        # A hard link is another name of the victim: truncating or writing it (the lock's
+        # holder line) would change the victim.
+        for command, args in COMMANDS.items():
+            for suffix in (".lock", ".partial", ".checkpoint.partial"):
+                with self.subTest(command=command, side=suffix), \
+                        tempfile.TemporaryDirectory() as tmp:
+                    folder_with_inputs(tmp)
+                    os.link(os.path.join(tmp, "victim.txt"), os.path.join(tmp, "out.h5" + suffix))
+                    r = chaindem([*args, "-o", "out.h5"], tmp)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn(f"'out.h5{suffix}'", r.stderr)
+                    self.assertIn("is a hard link", r.stderr)
+                    self.assertEqual(read(os.path.join(tmp, "victim.txt")), PRECIOUS)
+                    self.assertFalse(os.path.exists(os.path.join(tmp, "out.h5")))
+
+    def test_xdmf_names_are_refused_as_outputs(self):
+        # A run writing k.h5 writes k.xdmf beside it: an output named k.xdmf would be replaced.
+        for command, args in COMMANDS.items():
+            with self.subTest(command), tempfile.TemporaryDirectory() as tmp:
+                folder_with_inputs(tmp)
+                r = chaindem([*args, "-o", "k.xdmf"], tmp)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn("a name ending in .xdmf", r.stderr)
+                self.assertFalse(os.path.exists(os.path.join(tmp, "k.xdmf")))
+
     def test_a_folder_at_a_side_file_is_refused_before_the_run(self):
         # A checkpoint path that is a folder used to fail at the first checkpoint, losing the
         # run; an empty one was removed.
@@ -210,6 +236,68 @@ class Races(unittest.TestCase):
             _, err = first.communicate(timeout=300)
             self.assertEqual(first.returncode, 0, err)
             self.assertTrue(os.path.isfile(os.path.join(tmp, "out.h5")))
+
+
+class ResumableWork(unittest.TestCase):
+    """What another command would resume is not removed as stale by a new one."""
+
+    def test_a_stopped_run_is_kept_from_other_commands(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder_with_inputs(tmp)
+            stopped_run(tmp)
+            left = {n: os.path.getsize(os.path.join(tmp, n)) for n in os.listdir(tmp)}
+            for command, args in COMMANDS.items():
+                if command in ("run", "sweep"):  # run: ForgottenRestart; sweep: its own resume
+                    continue
+                with self.subTest(command):
+                    r = chaindem([*args, "-o", "out.h5"], tmp)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn("an interrupted `chaindem run`", r.stderr)
+                    self.assertIn("--restart", r.stderr)
+                    self.assertEqual({n: os.path.getsize(os.path.join(tmp, n))
+                                      for n in os.listdir(tmp)}, left)
+
+    def test_a_killed_sweep_is_kept_from_other_commands(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder_with_inputs(tmp)
+            for name in ("out.h5.partial", "out.h5.partial.journal"):
+                with open(os.path.join(tmp, name), "w") as f:
+                    f.write("a killed sweep's finished cases\n")
+            for command in ("run", "collide", "compare", "fit"):
+                with self.subTest(command):
+                    r = chaindem([*COMMANDS[command], "-o", "out.h5"], tmp)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertIn("an interrupted sweep", r.stderr)
+                    self.assertEqual(read(os.path.join(tmp, "out.h5.partial")),
+                                     "a killed sweep's finished cases\n")
+
+    def test_a_refused_second_run_keeps_the_first_runs_checkpoint(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder_with_inputs(tmp)
+            first = long_run(tmp, "--set", "output.checkpoint_interval=0.02")
+            wait_for(os.path.join(tmp, "out.h5.checkpoint"), first)
+            os.remove(os.path.join(tmp, "out.h5.lock"))
+            for extra in (["--discard-checkpoint"], ["--set", "contact.restitution=0.8"]):
+                second = chaindem(["run", "case.ini", "-o", "out.h5", "-q", *LONG, *extra], tmp)
+                self.assertEqual(second.returncode, 2, second.stderr)
+                self.assertIn("is being written by another process", second.stderr)
+                self.assertNotIn("deleted", second.stderr)
+            _, err = first.communicate(timeout=300)
+            self.assertEqual(first.returncode, 0, err)
+
+    def test_a_partial_file_replaced_during_the_run_gives_no_checkpoint(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder_with_inputs(tmp)
+            proc = long_run(tmp)
+            os.remove(os.path.join(tmp, "out.h5.partial"))
+            with open(os.path.join(tmp, "out.h5.partial"), "w") as f:
+                f.write("another file\n")
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=300)
+            self.assertEqual(proc.returncode, 1, err)
+            self.assertIn("was replaced by another file", err)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "out.h5.checkpoint")))
+            self.assertEqual(read(os.path.join(tmp, "out.h5.partial")), "another file\n")
 
 
 class Signals(unittest.TestCase):

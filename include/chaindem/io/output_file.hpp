@@ -35,8 +35,17 @@ struct OutputError : std::runtime_error {
 /// or `path`.partial exists and is not a regular file (for `path`, a symbolic link counts as
 /// what it points to), either is the same file as one of `inputs` (however spelled or linked),
 /// the directory of `path` does not exist, a file beside it (side_files) is a symbolic link or
-/// not a regular file, or `path` ends in a side file's suffix.
-void check_output_path(const std::string& path, const std::vector<std::string>& inputs);
+/// not a regular file (or is a hard link), or `path` ends in a side file's suffix or in .xdmf.
+/// `companion`: `path` is a file written beside an output (a run's XDMF file), whose name may
+/// end in .xdmf.
+void check_output_path(const std::string& path, const std::vector<std::string>& inputs,
+                       bool companion = false);
+
+/// Throws OutputPathError if `path`.partial holds work another command resumes: the frames of an
+/// interrupted run that `path`.checkpoint continues (run --restart), or the finished cases of a
+/// sweep that its journal keeps. Checked before anything runs by the commands that do not
+/// resume them (collide, compare, fit), and again as the partial file is created.
+void check_nothing_to_resume(const std::string& path);
 
 /// While it lives, this process is the one writer of output `path`: another chaindem that would
 /// write it (a run, a sweep resuming it) is refused with OutputPathError naming this process,
@@ -125,6 +134,9 @@ class PartialOutput {
   /// Flushes and closes the HDF5 file, every object in it closed, each step checked.
   void close_file();
   void discard() noexcept;
+  /// Throws OutputPathError if the partial file holds work another command resumes: a run's
+  /// frames that its checkpoint continues, a sweep's cases that its journal keeps.
+  void refuse_resumable() const;
   /// Records `partial` as the file this object made, and marks it in use (InUse).
   void own(const std::string& partial);
 

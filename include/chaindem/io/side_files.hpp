@@ -47,6 +47,9 @@ void remove_own(const std::string& path, const FileId& file) noexcept;
 /// is a symbolic link or not a regular file.
 void refuse_unless_regular(const std::string& path, const std::string& output, const char* role);
 
+/// Throws OutputPathError, naming `path`, if another process marks it as being written (InUse).
+void refuse_if_in_use(const std::string& path, const std::string& output, const char* role);
+
 /// Readies `path` (beside output `output`, for `role`) to be created new: a regular file a
 /// stopped command left is removed. Throws OutputPathError when it is a link, not a regular
 /// file, or being written by another process (InUse).
