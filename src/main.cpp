@@ -177,6 +177,11 @@ int run(const std::vector<std::string>& args) {
     std::cerr << "chaindem run: missing CASE.ini\n" << usage;
     return 2;
   }
+  if (vm.count("output") && o.output.empty()) {  // not the case's output.file, silently
+    std::cerr << "chaindem run: invalid output: -o is empty: give the output file, or leave -o "
+                 "out to write the case's output.file\n";
+    return 2;
+  }
   return run_case(o, std::cout, std::cerr);
 }
 

@@ -37,6 +37,20 @@ TEST(QuotedText, BytesThatAreNotUtf8AreEscaped) {
   EXPECT_EQ(quoted_text("\xFF\xFE"), "\\xFF\\xFE");
 }
 
+TEST(QuotedText, CharactersThatShowAsNothingAreEscaped) {
+  // A key that begins with a byte-order mark or holds a zero-width space reads as the key it is
+  // not; a no-break space as a plain blank; U+2028 breaks the line.
+  EXPECT_EQ(quoted_text("\xEF\xBB\xBF"
+                        "chain.count"),
+            "\\xEF\\xBB\\xBFchain.count");
+  EXPECT_EQ(quoted_text("a\xE2\x80\x8B"), "a\\xE2\\x80\\x8B");
+  EXPECT_EQ(quoted_text("3\xE2\x80\xA8"), "3\\xE2\\x80\\xA8");
+  EXPECT_EQ(quoted_text("a\xC2\xA0"
+                        "b"),
+            "a\\xC2\\xA0b");
+  EXPECT_EQ(quoted_text("\xE2\x80\x90"), "\xE2\x80\x90");  // a hyphen, U+2010, is text
+}
+
 TEST(QuotedText, Utf8ControlsAndDirectionOverridesAreEscaped) {
   // U+009B is CSI, which some terminals obey as ESC [; U+202E reverses the text after it.
   EXPECT_EQ(quoted_text("\xC2\x9B"
@@ -48,7 +62,6 @@ TEST(QuotedText, Utf8ControlsAndDirectionOverridesAreEscaped) {
             "a\\xE2\\x80\\xAE"
             "b");
   EXPECT_EQ(quoted_text("\xE2\x81\xA6"), "\\xE2\\x81\\xA6");  // U+2066, an isolate
-  EXPECT_EQ(quoted_text("\xC2\xA0"), "\xC2\xA0");             // U+00A0 is a space: shown
 }
 
 TEST(QuotedText, AtMostSoManyCharactersNeverHalfOfOne) {

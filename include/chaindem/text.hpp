@@ -16,8 +16,10 @@ namespace chaindem {
 /// How many bytes the character at `text[i]` takes when a terminal shows it as itself, or 0:
 /// printable ASCII, or a well-formed UTF-8 sequence (so that 'µ.ini' reads as it is named) of
 /// a character that is neither a control (U+0080 to U+009F, which some terminals obey as
-/// escapes) nor a bidirectional override or isolate (U+202A to U+202E, U+2066 to U+2069, which
-/// reorder the text around them).
+/// escapes), nor a bidirectional override or isolate (U+202A to U+202E, U+2066 to U+2069, which
+/// reorder the text around them), nor one that shows as nothing or as a plain blank (U+00A0,
+/// U+200B to U+200F, U+2028, U+2029, U+2060, U+FEFF: a key that holds one would read as the key
+/// it is not).
 inline std::size_t shown_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
   const unsigned c = byte(0);
@@ -31,7 +33,8 @@ inline std::size_t shown_length(std::string_view text, std::size_t i) {
   }
   constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};  // shorter would be overlong
   if (code < least[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-  if (code <= 0x9F || (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069))
+  if (code <= 0xA0 || (code >= 0x200B && code <= 0x200F) || (code >= 0x2028 && code <= 0x202E) ||
+      code == 0x2060 || (code >= 0x2066 && code <= 0x2069) || code == 0xFEFF)
     return 0;
   return length;
 }

@@ -406,6 +406,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     err << "chaindem collide: invalid input: " << what << "\n";
     return 2;
   };
+  install_stop_handlers();         // Ctrl-C, SIGTERM or SIGHUP: no output, no file left
   std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
   if (vm.count("output")) {
     try {

@@ -157,8 +157,8 @@ OutputLock::OutputLock(const std::string& path) {
         ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
     struct stat opened {};
     // One name of a regular file: another (a hard link) would have us write over that file.
-    if (fd >= 0 && (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) ||
-                    opened.st_nlink != 1)) {
+    if (fd >= 0 &&
+        (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) || opened.st_nlink != 1)) {
       ::close(fd);
       held.erase(key_);
       refuse_unless_regular(file, path, role);
@@ -373,6 +373,9 @@ void PartialOutput::commit() {
     if (ec) throw error("renaming " + quoted_path(partial_) + ": " + ec.message());
     committed_ = true;
   } catch (const OutputError&) {
+    discard();
+    throw;
+  } catch (const std::bad_alloc&) {  // memory ran out, as the command says; not a write error
     discard();
     throw;
   } catch (const std::exception& e) {

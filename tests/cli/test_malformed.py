@@ -897,8 +897,20 @@ INJECTION = [
             "--set", "restitution 2", "a blank"),
 ]
 
+# Text that shows as nothing or as another text: escaped, so that a message does not name a key
+# that looks like the one the user meant; and an empty -o, which is no output file.
+INVISIBLE = [
+    run_row("a key that begins with a byte-order mark", ["\ufeffchain.count=3"], 2,
+            ["unknown key '\\xEF\\xBB\\xBFchain.count'"]),
+    run_row("a value that ends in a line separator", ["chain.count=3\u2028"], 2,
+            ["'3\\xE2\\x80\\xA8' is not a number"]),
+    run_row("a key with a zero-width space", ["chain.\u200bcount=3"], 2,
+            ["'chain.\\xE2\\x80\\x8Bcount'"]),
+    ("run -o empty", ["run", "{case}", "-o", ""], {}, 2, ["-o is empty"]),
+]
+
 TABLE = (RUN + SWEEP + COLLIDE + COMPARE + OUTPUT + INITIAL + MESSAGES + ACCEPTED + TOO_DEEP
-         + INJECTION)
+         + INJECTION + INVISIBLE)
 
 
 def digest(directory):
