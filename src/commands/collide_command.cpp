@@ -248,7 +248,7 @@ void check_scales(const CollisionReport& r, double velocity) {
   std::string listed;
   for (const auto& [x, what] : scales) {
     fine = fine && x >= smallest && x <= largest;
-    listed += (listed.empty() ? "" : ", ") + number_text(x) + " " + what;
+    listed += (listed.empty() ? "" : ", ") + rounded_text(x) + " " + what;
   }
   if (!fine)
     throw CaseError(

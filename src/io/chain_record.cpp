@@ -229,7 +229,7 @@ class Reader {
   // The data must cover the run's time: a file in other units than its header says (ms read as
   // s) would otherwise give meaningless errors.
   void check_time_range() const {
-    const std::string run = " the run lasts " + number_text(duration_) + " s";
+    const std::string run = " the run lasts " + rounded_text(duration_, 6) + " s";
     const std::string hint =
         " (is the time in another unit? name it in the header, e.g. 'time [ms]')";
     if (!(time_.front() < duration_))
