@@ -6,8 +6,10 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "chaindem/commands/command_line.hpp"
 #include "chaindem/io/case_file.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
@@ -82,19 +84,18 @@ std::vector<std::string> axis_values(const std::string& axis, const std::string&
   if (text.find(':') != std::string::npos && text.find(',') == std::string::npos) {
     out = range_values(axis, text);
   } else {
-    std::stringstream s(text);
-    std::string item;
-    while (std::getline(s, item, ',')) {
-      const auto b = item.find_first_not_of(" \t");
-      const auto e = item.find_last_not_of(" \t");
-      if (b == std::string::npos) continue;
-      if (out.size() == max_axis_values)
-        throw CaseError("axes." + key + ": more than " + std::to_string(max_axis_values) +
-                        " values: at most " + std::to_string(max_axis_values) +
-                        " allowed per axis");
-      out.push_back(item.substr(b, e - b + 1));
-    }
+    // As every comma list: no empty entry (a trailing comma, as --laws and --beads refuse it).
+    out = comma_list("axes." + key, text);
+    if (out.size() > max_axis_values)
+      throw CaseError("axes." + key + ": more than " + std::to_string(max_axis_values) +
+                      " values: at most " + std::to_string(max_axis_values) + " allowed per axis");
     if (out.empty()) throw CaseError("axes." + key + ": no values");
+    // Each value is a case of its own: one given twice would run the same case twice.
+    std::set<std::string> seen;
+    for (const std::string& value : out)
+      if (!seen.insert(value).second)
+        throw CaseError("axes." + key + ": '" + quoted_text(value) +
+                        "' is given twice: each value of an axis is a case of its own");
   }
   for (const auto& value : out)
     if (const std::string problem = check_key_value(axis, value); !problem.empty())

@@ -366,7 +366,7 @@ class Resume(unittest.TestCase):
             with open(sweep, "w") as f:
                 f.write(f"[sweep]\nbase = {BASE}\n[set]\nchain.count = 2000\n"
                         "output.interval = 1e-4\noutput.contacts = false\n"
-                        "[axes]\nsimulation.duration = 1.0, 1e-3, 1e-3\n")
+                        "[axes]\nsimulation.duration = 1.0, 1e-3, 1.1e-3\n")
             out = os.path.join(tmp, "gap.h5")
             command = [CHAINDEM, "sweep", sweep, "-o", out, "--threads", "2",
                        "--checkpoint-interval", "0.2"]
