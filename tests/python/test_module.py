@@ -446,7 +446,7 @@ def test_handlers_come_back_after_overlapping_commands():
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
 def test_sigterm_during_a_run_ends_the_process_cleanly(tmp_path, stop):
-    # SIGHUP: the terminal or ssh session of the Python process closed.
+    # SIGHUP: the terminal or ssh connection of the Python process closed.
     out = tmp_path / "x.h5"
     proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import chaindem
