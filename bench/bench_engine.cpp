@@ -8,7 +8,7 @@
 #include <string>
 
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/setup/scene_builder.hpp"
 
 using namespace chaindem;
 

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "chaindem/commands/sweep_definition.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 #include "test_support.hpp"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "reference_tables.hpp"
 #include "test_support.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

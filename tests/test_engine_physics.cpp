@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "test_support.hpp"
 
 using namespace chaindem;

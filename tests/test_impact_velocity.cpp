@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "reference_tables.hpp"
 #include "test_support.hpp"
 

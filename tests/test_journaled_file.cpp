@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/journaled_file.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/journaled_file.hpp"
 
 namespace chaindem {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/setup/scene_builder.hpp"
 
 namespace chaindem::test {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/laws/edge_impulse.hpp"
 #include "reference_tables.hpp"
 #include "test_support.hpp"

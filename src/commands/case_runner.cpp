@@ -17,10 +17,10 @@
 
 #include "chaindem/commands/progress.hpp"
 #include "chaindem/engine/state_archive.hpp"
-#include "chaindem/io/checkpoint_file.hpp"
-#include "chaindem/io/h5md_writer.hpp"
-#include "chaindem/io/output_file.hpp"
-#include "chaindem/io/side_files.hpp"
+#include "chaindem/output/checkpoint_file.hpp"
+#include "chaindem/output/h5md_writer.hpp"
+#include "chaindem/output/output_file.hpp"
+#include "chaindem/output/side_files.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {

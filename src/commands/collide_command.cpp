@@ -16,9 +16,9 @@
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/case_file.hpp"
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/output_file.hpp"
+#include "chaindem/setup/case_file.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/output_file.hpp"
 #include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/text.hpp"
 

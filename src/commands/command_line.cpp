@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/suggest.hpp"
 
 namespace po = boost::program_options;

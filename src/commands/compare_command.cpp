@@ -21,9 +21,9 @@
 #include <system_error>
 
 #include "chaindem/commands/case_runner.hpp"
-#include "chaindem/io/chain_record.hpp"
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/output_file.hpp"
+#include "chaindem/setup/chain_record.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/output_file.hpp"
 #include "chaindem/laws/restitution.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"

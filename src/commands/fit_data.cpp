@@ -7,7 +7,7 @@
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/fit/chain_model.hpp"
 #include "chaindem/fit/impact_model.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 #include "fit_parts.hpp"
 

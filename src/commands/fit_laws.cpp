@@ -10,7 +10,7 @@
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/commands/command_line.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 #include "fit_parts.hpp"

@@ -18,8 +18,8 @@
 #include "chaindem/commands/impact_bodies.hpp"
 #include "chaindem/fit/impact_data.hpp"
 #include "chaindem/fit/least_squares.hpp"
-#include "chaindem/io/chain_record.hpp"
-#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/setup/chain_record.hpp"
+#include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/laws/law.hpp"
 
 namespace chaindem::fit_command_parts {

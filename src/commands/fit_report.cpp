@@ -2,7 +2,7 @@
 #include <cmath>
 #include <iomanip>
 
-#include "chaindem/io/output_file.hpp"
+#include "chaindem/output/output_file.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 #include "fit_parts.hpp"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <numbers>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;

@@ -7,9 +7,9 @@
 #include <new>
 
 #include "chaindem/commands/case_runner.hpp"
-#include "chaindem/io/checkpoint_file.hpp"
-#include "chaindem/io/h5md_writer.hpp"
-#include "chaindem/io/output_file.hpp"
+#include "chaindem/output/checkpoint_file.hpp"
+#include "chaindem/output/h5md_writer.hpp"
+#include "chaindem/output/output_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {

@@ -30,10 +30,10 @@
 #include "chaindem/commands/sweep_definition.hpp"
 #include "chaindem/commands/sweep_file.hpp"
 #include "chaindem/commands/sweep_scheduler.hpp"
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/journaled_file.hpp"
-#include "chaindem/io/output_file.hpp"
-#include "chaindem/io/side_files.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/journaled_file.hpp"
+#include "chaindem/output/output_file.hpp"
+#include "chaindem/output/side_files.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;

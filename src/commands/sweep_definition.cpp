@@ -10,7 +10,8 @@
 #include <sstream>
 
 #include "chaindem/commands/command_line.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/output/output_file.hpp"  // input_file_problem
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 

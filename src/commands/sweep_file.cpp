@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/case_file.hpp"
-#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/scene_builder.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem::fit {

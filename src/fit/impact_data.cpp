@@ -5,8 +5,9 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "chaindem/io/case_file.hpp"
-#include "chaindem/io/chain_record.hpp"  // csv_line, csv_cells
+#include "chaindem/output/output_file.hpp"  // input_file_problem
+#include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/chain_record.hpp"  // csv_line, csv_cells
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/output/hdf5_util.hpp"
 
 namespace chaindem::python {
 namespace {

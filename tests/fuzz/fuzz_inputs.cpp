@@ -38,10 +38,10 @@
 
 #include "chaindem/commands/sweep_definition.hpp"
 #include "chaindem/fit/impact_data.hpp"
-#include "chaindem/io/case_file.hpp"
-#include "chaindem/io/chain_record.hpp"
-#include "chaindem/io/initial_state.hpp"
-#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/chain_record.hpp"
+#include "chaindem/setup/initial_state.hpp"
+#include "chaindem/setup/scene_builder.hpp"
 #include "chaindem/text.hpp"
 
 namespace {

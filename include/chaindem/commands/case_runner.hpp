@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/io/case_file.hpp"
-#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/scene_builder.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "chaindem/io/case_file.hpp"  // trimmed, option_number: what commands read
+#include "chaindem/setup/case_file.hpp"  // trimmed, option_number: what commands read
 #include "chaindem/text.hpp"          // quoted_text, number_text: what commands quote
 
 namespace chaindem {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "chaindem/fit/least_squares.hpp"
-#include "chaindem/io/chain_record.hpp"
+#include "chaindem/setup/chain_record.hpp"
 #include "chaindem/laws/law.hpp"
 
 namespace chaindem::fit {

@@ -9,7 +9,7 @@
 // A kill while records are appended leaves the last one incomplete; its page was not yet
 // overwritten (the record is written first), so replay ends there. A complete record that does
 // not check is damage, not a kill: the replay refuses the journal.
-#include "chaindem/io/journaled_file.hpp"
+#include "chaindem/output/journaled_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -23,7 +23,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem::hdf5 {

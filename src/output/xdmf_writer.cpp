@@ -1,4 +1,4 @@
-#include "chaindem/io/xdmf_writer.hpp"
+#include "chaindem/output/xdmf_writer.hpp"
 
 #include <filesystem>
 #include <iomanip>

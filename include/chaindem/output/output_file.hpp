@@ -9,6 +9,7 @@
 
 #include <hdf5.h>
 
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -16,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/side_files.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/side_files.hpp"
 
 namespace chaindem {
 
@@ -151,5 +152,14 @@ class PartialOutput {
   std::vector<Companion> companions_;
   bool committed_ = false, kept_ = false;
 };
+
+/// What a file that is not a regular file is: "a directory", "a FIFO", "a character device", ...
+std::string file_type_name(std::filesystem::file_type type);
+
+/// Why `path` cannot be read as an input file, checked before it is opened: opening a FIFO waits
+/// for a writer, forever if none comes, and a device or a directory holds no file's text.
+/// "is a FIFO, not a regular file", or "" when it is a regular file (or a symbolic link to one)
+/// and when it does not exist or cannot be looked up (opening it then says why).
+std::string input_file_problem(const std::string& path);
 
 }  // namespace chaindem

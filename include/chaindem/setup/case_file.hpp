@@ -145,15 +145,6 @@ std::pair<std::string, std::string> split_setting(
 /// all LF.
 std::string text_lines(std::string text);
 
-/// What a file that is not a regular file is: "a directory", "a FIFO", "a character device", ...
-std::string file_type_name(std::filesystem::file_type type);
-
-/// Why `path` cannot be read as an input file, checked before it is opened: opening a FIFO waits
-/// for a writer, forever if none comes, and a device or a directory holds no file's text.
-/// "is a FIFO, not a regular file", or "" when it is a regular file (or a symbolic link to one)
-/// and when it does not exist or cannot be looked up (opening it then says why).
-std::string input_file_problem(const std::string& path);
-
 /// `text` without the blanks (spaces, tabs, carriage returns) at either end.
 std::string trimmed(const std::string& text);
 

@@ -1,4 +1,4 @@
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 
 #include <omp.h>
 
@@ -15,6 +15,7 @@
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/laws/contact_law.hpp"
+#include "chaindem/output/output_file.hpp"  // input_file_problem
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 

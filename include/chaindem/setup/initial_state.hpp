@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "chaindem/engine/scene.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 
 namespace chaindem {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {
@@ -79,34 +79,6 @@ std::string text_lines(std::string text) {
     }
   }
   return lines;
-}
-
-std::string file_type_name(std::filesystem::file_type type) {
-  switch (type) {
-    case std::filesystem::file_type::regular:
-      return "a regular file";
-    case std::filesystem::file_type::directory:
-      return "a directory";
-    case std::filesystem::file_type::character:
-      return "a character device";
-    case std::filesystem::file_type::block:
-      return "a block device";
-    case std::filesystem::file_type::fifo:
-      return "a FIFO";
-    case std::filesystem::file_type::socket:
-      return "a socket";
-    case std::filesystem::file_type::symlink:
-      return "a symbolic link";
-    default:
-      return "a special file";
-  }
-}
-
-std::string input_file_problem(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return "";
-  return "is " + file_type_name(status.type()) + ", not a regular file";
 }
 
 std::string trimmed(const std::string& text) {

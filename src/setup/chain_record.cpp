@@ -1,11 +1,12 @@
-#include "chaindem/io/chain_record.hpp"
+#include "chaindem/setup/chain_record.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
 
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/output/output_file.hpp"  // input_file_problem
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {

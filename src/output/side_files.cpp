@@ -1,4 +1,4 @@
-#include "chaindem/io/side_files.hpp"
+#include "chaindem/output/side_files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,8 +10,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "chaindem/io/case_file.hpp"  // file_type_name
-#include "chaindem/io/output_file.hpp"
+#include "chaindem/output/output_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/case_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 
 namespace chaindem {
 

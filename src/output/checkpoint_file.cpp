@@ -1,4 +1,4 @@
-#include "chaindem/io/checkpoint_file.hpp"
+#include "chaindem/output/checkpoint_file.hpp"
 
 #include <fcntl.h>
 #include <hdf5.h>
@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/io/case_file.hpp"  // input_file_problem
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/output_file.hpp"
-#include "chaindem/io/side_files.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/output_file.hpp"  // input_file_problem
+#include "chaindem/output/output_file.hpp"
+#include "chaindem/output/side_files.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 

@@ -1,4 +1,4 @@
-#include "chaindem/io/output_file.hpp"
+#include "chaindem/output/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -17,10 +17,9 @@
 #include <system_error>
 #include <utility>
 
-#include "chaindem/io/case_file.hpp"  // file_type_name
-#include "chaindem/io/hdf5_util.hpp"
-#include "chaindem/io/journaled_file.hpp"
-#include "chaindem/io/side_files.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/journaled_file.hpp"
+#include "chaindem/output/side_files.hpp"
 #include "chaindem/text.hpp"
 
 namespace fs = std::filesystem;
@@ -406,6 +405,34 @@ void PartialOutput::discard() noexcept {
     c.placed = false;
   }
   in_use_ = InUse();
+}
+
+std::string file_type_name(std::filesystem::file_type type) {
+  switch (type) {
+    case std::filesystem::file_type::regular:
+      return "a regular file";
+    case std::filesystem::file_type::directory:
+      return "a directory";
+    case std::filesystem::file_type::character:
+      return "a character device";
+    case std::filesystem::file_type::block:
+      return "a block device";
+    case std::filesystem::file_type::fifo:
+      return "a FIFO";
+    case std::filesystem::file_type::socket:
+      return "a socket";
+    case std::filesystem::file_type::symlink:
+      return "a symbolic link";
+    default:
+      return "a special file";
+  }
+}
+
+std::string input_file_problem(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return "";
+  return "is " + file_type_name(status.type()) + ", not a regular file";
 }
 
 }  // namespace chaindem

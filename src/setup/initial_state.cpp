@@ -1,5 +1,5 @@
 // The initial state of a run from data: a CSV file or one frame of a chaindem HDF5 output.
-#include "chaindem/io/initial_state.hpp"
+#include "chaindem/setup/initial_state.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,8 +13,9 @@
 #include <optional>
 #include <sstream>
 
-#include "chaindem/io/chain_record.hpp"  // csv_line, csv_cells
-#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/output_file.hpp"  // input_file_problem
+#include "chaindem/setup/chain_record.hpp"  // csv_line, csv_cells
 #include "chaindem/text.hpp"
 
 namespace fs = std::filesystem;

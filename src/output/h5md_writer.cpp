@@ -1,10 +1,10 @@
-#include "chaindem/io/h5md_writer.hpp"
+#include "chaindem/output/h5md_writer.hpp"
 
 #include <hdf5.h>
 #include <pthread.h>
 #include <sched.h>
 
-#include "chaindem/io/hdf5_util.hpp"
+#include "chaindem/output/hdf5_util.hpp"
 
 #include <array>
 #include <condition_variable>
@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "chaindem/io/checkpoint_file.hpp"
-#include "chaindem/io/output_file.hpp"
-#include "chaindem/io/xdmf_writer.hpp"
+#include "chaindem/output/checkpoint_file.hpp"
+#include "chaindem/output/output_file.hpp"
+#include "chaindem/output/xdmf_writer.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 

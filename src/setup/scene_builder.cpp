@@ -1,7 +1,7 @@
-#include "chaindem/io/scene_builder.hpp"
+#include "chaindem/setup/scene_builder.hpp"
 
-#include "chaindem/io/h5md_writer.hpp"
-#include "chaindem/io/initial_state.hpp"
+#include "chaindem/output/h5md_writer.hpp"
+#include "chaindem/setup/initial_state.hpp"
 #include "chaindem/text.hpp"
 
 #include <boost/math/tools/roots.hpp>
