@@ -59,7 +59,7 @@ std::string allowed_range(std::string_view key) {
   const auto material = material_keys("body");
   keys.insert(keys.end(), material.begin(), material.end());
   for (const auto& k : keys)
-    if (k.key == key) return k.range_text() + (k.unit == "-" ? "" : " " + k.unit);
+    if (k.key == key) return k.range.text() + (k.unit == "-" ? "" : " " + k.unit);
   return "";
 }
 

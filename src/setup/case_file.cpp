@@ -24,221 +24,9 @@ namespace po = boost::program_options;
 namespace chaindem {
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
-
-KeySpec number(std::string key, std::string unit, std::string description, double min, double max,
-               bool min_inclusive, std::string default_value = "", bool required = false) {
-  KeySpec k;
-  k.key = std::move(key);
-  k.kind = ValueKind::number;
-  k.unit = std::move(unit);
-  k.description = std::move(description);
-  k.min = min;
-  k.max = max;
-  k.min_inclusive = min_inclusive;
-  k.default_value = std::move(default_value);
-  k.required = required;
-  return k;
-}
-
-KeySpec other(std::string key, ValueKind kind, std::string unit, std::string description,
-              std::string default_value = "", bool required = false,
-              std::vector<std::string> choices = {}) {
-  KeySpec k;
-  k.key = std::move(key);
-  k.kind = kind;
-  k.unit = std::move(unit);
-  k.description = std::move(description);
-  k.default_value = std::move(default_value);
-  k.required = required;
-  k.choices = std::move(choices);
-  return k;
-}
-
-std::vector<KeySpec> build_case_keys() {
-  std::vector<KeySpec> k;
-  // [simulation]
-  k.push_back(number("simulation.duration", "s", "simulated time", 0, inf, false, "", true));
-  k.push_back(number("simulation.time_step", "s",
-                     "time step; 0 chooses it from the contact physics (see steps_per_contact)", 0,
-                     inf, true, "0"));
-  k.push_back(number("simulation.steps_per_contact", "-",
-                     "automatic time step = shortest contact duration / this number (the Hertz "
-                     "duration of the stiffest pair at the largest relative speed of the case)",
-                     10, inf, true, "50"));
-  k.push_back(number("simulation.skin", "m",
-                     "neighbor skin: pairs closer than this are tracked (0: 0.2 x smallest radius)",
-                     0, inf, true, "0"));
-  k.push_back(number("simulation.threads", "-",
-                     "OpenMP threads for the force loops (0: OMP_NUM_THREADS or all cores); "
-                     "results are bitwise identical for any count",
-                     0, max_threads, true, "0"));
-  k.back().kind = ValueKind::integer;
-  k.push_back(other("simulation.integrator", ValueKind::word, "-",
-                    "second_order: velocity Verlet with the damping at the velocity predicted "
-                    "for the end of the step and the impulse sampling misses at contact edges "
-                    "added (trajectories second order in dt for every law); lammps: velocity "
-                    "Verlet as LAMMPS and LIGGGHTS step it, damping at the half-step velocity "
-                    "(first order; step for step the peers' results)",
-                    "second_order", false, {"second_order", "lammps"}));
-  k.push_back(other("simulation.engine", ValueKind::word, "-",
-                    "auto: the 1D chain engine when the particles form a chain on the x axis "
-                    "(docs/engine.md), else the general 3D engine; general: always the 3D engine; "
-                    "chain: the chain engine, an error if the case is not a chain",
-                    "auto", false, {"auto", "general", "chain"}));
-  // [contact]
-  std::vector<std::string> law_ids;
-  for (const auto& law : all_laws()) law_ids.emplace_back(law.id);
-  for (const RenamedLaw& r : renamed_laws()) law_ids.emplace_back(r.old_id);  // still read
-  k.push_back(other("contact.law", ValueKind::word, "-",
-                    "normal contact law (`chaindem models` lists them)", "", true, law_ids));
-  k.push_back(other("contact.tension", ValueKind::word, "-",
-                    "law: the law's own policy (`chaindem models`); clamp: force never "
-                    "attractive, bodies separate at F = 0; allow: tensile force allowed until "
-                    "the overlap closes",
-                    "law", false, {"law", "clamp", "allow"}));
-  k.push_back(other("contact.impact_velocity", ValueKind::word, "-",
-                    "laws with the impact velocity v0 in their damping (hysteresis family): "
-                    "energy, v0 = the largest relative speed the contact has reached so far or "
-                    "the speed whose kinetic energy the contact stores, whichever is larger "
-                    "(equals the onset rate for an impact from apart; needs no floor for touching "
-                    "beads); peak, the largest relative speed alone; onset, the approach rate at "
-                    "first touch, raised to contact.impact_velocity_floor; reference, "
-                    "contact.reference_velocity for every contact (Hunt and Crossley's constant "
-                    "damping). docs/engine.md, \"Impact velocity\"",
-                    "energy", false, {"energy", "peak", "onset", "reference"}));
-  k.push_back(number("contact.reference_velocity", "m/s",
-                     "v0 of every contact under contact.impact_velocity = reference (0: the "
-                     "case's largest relative speed)",
-                     0, inf, true, "0"));
-  k.push_back(other("contact.hysteresis_origin", ValueKind::word, "-",
-                    "laws with v0 in their damping, contacts that start pre-compressed: static "
-                    "measures the damping from the initial overlap (only the dynamic part of the "
-                    "force is damped); zero from delta = 0, as for an impact",
-                    "static", false, {"static", "zero"}));
-  std::set<std::string_view> seen;
-  for (const auto& law : all_laws())
-    for (const auto& p : law.params)
-      if (seen.insert(p.key).second)
-        k.push_back(number("contact." + std::string(p.key), std::string(p.unit),
-                           std::string(p.description) + " (law parameter; range per law)", -inf,
-                           inf, true));
-  // [chain]
-  k.push_back(number("chain.count", "-", "number of chain beads", 1, 5e7, true, "", true));
-  k.back().kind = ValueKind::integer;
-  k.push_back(other("chain.materials", ValueKind::word_list, "-",
-                    "bead materials, a pattern repeated along the chain (one: uniform, two: "
-                    "dimer, chain.count of them: explicit); at most chain.count entries",
-                    "", true));
-  k.push_back(number("chain.radii", "m",
-                     "bead radii, a pattern repeated along the chain as chain.materials is; at "
-                     "most chain.count entries",
-                     min_radius, max_radius, true, "", true));
-  k.back().kind = ValueKind::number_list;
-  k.push_back(number("chain.taper", "-",
-                     "radius ratio between consecutive beads: r_k = radii[k mod p] taper^k", 0, inf,
-                     false, "1"));
-  k.push_back(number("chain.gap", "m",
-                     "initial surface gap between consecutive chain beads; not between the "
-                     "striker and the first bead, which striker.gap sets",
-                     0, inf, true, "0"));
-  k.push_back(
-      number("chain.overlap", "m", "initial overlap between consecutive beads", 0, inf, true, "0"));
-  k.push_back(number("chain.end_force", "N",
-                     "constant load on the chain: pushes the last bead towards the start (against "
-                     "wall_start), or, with wall_end alone, the first bead towards the end",
-                     0, inf, true, "0"));
-  k.push_back(number("chain.cylinder_length", "m",
-                     "0: the bodies are spheres; > 0: every body (striker, beads, extra "
-                     "particles) is a cylinder of this axial length, axes parallel (along z), in "
-                     "line contact: mass rho pi R^2 L, and the cylindrical laws take L from it",
-                     0, inf, true, "0"));
-  k.push_back(other("chain.static_overlap", ValueKind::boolean, "-",
-                    "start every bead contact and the loaded wall contact at the static overlap "
-                    "that carries end_force (needs the wall the load pushes against)",
-                    "false"));
-  // [striker]
-  k.push_back(other("striker.enabled", ValueKind::boolean, "-",
-                    "false removes the striker a case defines (handy with --set)", "true"));
-  k.push_back(other("striker.material", ValueKind::word, "-",
-                    "striker material (default: the first bead's)"));
-  k.push_back(number("striker.radius", "m", "striker radius (default: the first bead's)",
-                     min_radius, max_radius, true));
-  k.push_back(number("striker.velocity", "m/s",
-                     "striker speed towards the chain; giving it adds the striker", 0, max_speed,
-                     false));
-  k.push_back(number("striker.gap", "m",
-                     "surface gap between the striker and the first chain bead (chain.gap "
-                     "does not apply there)",
-                     0, inf, true, "0"));
-  // walls
-  for (const char* w : {"wall_start", "wall_end"}) {
-    const std::string s = w;
-    const std::string where =
-        s == "wall_start" ? "before the first body (striker or bead 0)" : "after the last bead";
-    k.push_back(other(s + ".enabled", ValueKind::boolean, "-", "planar wall " + where, "false"));
-    k.push_back(
-        other(s + ".material", ValueKind::word, "-", "wall material (required if enabled)"));
-    k.push_back(number(s + ".gap", "m", "gap between the wall and the nearest bead surface", 0, inf,
-                       true, "0"));
-    k.push_back(number(s + ".velocity", "m/s", "prescribed wall velocity along +x", -max_speed,
-                       max_speed, true, "0"));
-  }
-  // [gravity]
-  k.push_back(number("gravity.acceleration", "m/s^2",
-                     "gravitational acceleration (the chain lies along +x)", -inf, inf, false,
-                     "0 0 0"));
-  k.back().kind = ValueKind::vector3;
-  // [extra]
-  k.push_back(other("extra.particles", ValueKind::text, "-",
-                    "additional spheres off the chain, ';'-separated records "
-                    "'material radius x y z vx vy vz' (SI units)"));
-  // [initial]
-  k.push_back(other("initial.file", ValueKind::text, "-",
-                    "start from data: a CSV file (header naming the columns x, vx, and optionally "
-                    "y, z, vy, vz, radius, material; one row per body) or a chaindem HDF5 output "
-                    "(.h5, .hdf5, or any file with the HDF5 signature), relative to the case "
-                    "file's directory. It gives the positions and velocities (a CSV optionally, "
-                    "an output always, the radii and materials) of every body the case builds, "
-                    "in the order of /particles/chain: the striker, the chain beads, the extra "
-                    "particles; masses follow from radius and density; walls keep their gap to "
-                    "the bodies, or an output's walls their place at the frame. Contacts start "
-                    "without history (plastic deformation, impact velocities); `chaindem run "
-                    "--restart` from a checkpoint continues a run exactly. Empty: the case's own "
-                    "set-up. docs/engine.md, \"Starting from data\""));
-  k.push_back(number("initial.frame", "-",
-                     "the frame of an HDF5 initial.file to start from (0-based; negative counts "
-                     "from the end: -1 is the last frame); another frame needs initial.file",
-                     -1e9, 1e9, true, "-1"));
-  k.back().kind = ValueKind::integer;
-  // [output]
-  k.push_back(other("output.file", ValueKind::text, "-",
-                    "HDF5 output file (default: the case file name with .h5, in the current "
-                    "directory; `run -o` overrides)"));
-  k.push_back(number("output.interval", "s",
-                     "time between output frames (0: duration/200); rounded to whole steps", 0, inf,
-                     true, "0"));
-  k.push_back(other("output.contacts", ValueKind::boolean, "-",
-                    "write the per-contact overlap and force", "true"));
-  k.push_back(number("output.arrival_beads", "-",
-                     "chain beads (0-based; negative counts from the end) whose pulse arrival "
-                     "time goes to the summary",
-                     -1e9, 1e9, true, "0 -1"));
-  k.back().kind = ValueKind::number_list;
-  k.push_back(number("output.arrival_threshold", "-",
-                     "the pulse has arrived at a bead when its speed first reaches this fraction "
-                     "of the largest initial speed (striker or wall)",
-                     0, 1, false, "0.1"));
-  k.push_back(number(
-      "output.checkpoint_interval", "s",
-      "wall-clock time between checkpoints of `chaindem run` (0: a checkpoint only "
-      "on SIGTERM or SIGHUP); the output is then written so that it stays readable up to the "
-      "last checkpoint if the run is killed; continue with `run --restart`",
-      0, 1e9, true, "0"));
-  return k;
-}
-
-std::vector<std::string> split_list(const std::string& s) {
+// The items of a list value: separated by commas or blanks, any number of either (so no item
+// is empty).
+std::vector<std::string> list_items(const std::string& s) {
   std::vector<std::string> out;
   std::string cur;
   for (char ch : s) {
@@ -258,13 +46,6 @@ double validated_number(const std::string& s) {
   double x = std::numeric_limits<double>::quiet_NaN();
   read_number(s, x);
   return x;
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
 }
 
 const char* kind_name(ValueKind k) {
@@ -289,12 +70,6 @@ const char* kind_name(ValueKind k) {
   return "?";
 }
 
-bool in_range(const KeySpec& k, double x) {
-  const bool lo = k.min_inclusive ? x >= k.min : x > k.min;
-  const bool hi = k.max_inclusive ? x <= k.max : x < k.max;
-  return !std::isnan(x) && lo && hi;
-}
-
 // Checks a value against its declaration; returns an empty string or the problem.
 std::string check_value(const KeySpec& k, const std::string& v) {
   const std::string unit = k.unit == "-" ? "" : " " + k.unit;
@@ -302,9 +77,9 @@ std::string check_value(const KeySpec& k, const std::string& v) {
     double x = 0;
     if (const NumberText read = read_number(item, x); read != NumberText::number)
       return number_problem(item, read) +
-             (read == NumberText::not_finite ? "" : ": allowed " + k.range_text() + unit);
-    if (!in_range(k, x))
-      return quoted_text(item) + " is out of range: allowed " + k.range_text() + unit;
+             (read == NumberText::not_finite ? "" : ": allowed " + k.range.text() + unit);
+    if (!k.range.admits(x))
+      return quoted_text(item) + " is out of range: allowed " + k.range.text() + unit;
     return "";
   };
   switch (k.kind) {
@@ -339,16 +114,16 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       }
       return "";
     case ValueKind::number_list: {
-      const auto items = split_list(v);
+      const auto items = list_items(v);
       if (items.empty()) return "empty list";
       for (const auto& item : items)
         if (auto e = number_ok(item); !e.empty()) return e;
       return "";
     }
     case ValueKind::word_list:
-      return split_list(v).empty() ? "empty list" : "";
+      return list_items(v).empty() ? "empty list" : "";
     case ValueKind::vector3: {
-      const auto items = split_list(v);
+      const auto items = list_items(v);
       if (items.size() != 3) return "'" + quoted_text(v) + "' is not 3 numbers";
       for (const auto& item : items)
         if (auto e = number_ok(item); !e.empty()) return e;
@@ -362,32 +137,6 @@ std::string check_value(const KeySpec& k, const std::string& v) {
 
 }  // namespace
 
-std::string KeySpec::range_text() const {
-  auto fmt = [](double x) {
-    if (std::isinf(x)) return std::string(x < 0 ? "-inf" : "inf");
-    std::ostringstream s;
-    s << x;
-    return s.str();
-  };
-  return std::string(min_inclusive && !std::isinf(min) ? "[" : "(") + fmt(min) + ", " + fmt(max) +
-         (max_inclusive && !std::isinf(max) ? "]" : ")");
-}
-
-const std::vector<KeySpec>& case_keys() {
-  static const std::vector<KeySpec> keys = build_case_keys();
-  return keys;
-}
-
-std::vector<KeySpec> material_keys(const std::string& name) {
-  const std::string s = "material." + name + ".";
-  return {
-      number(s + "youngs_modulus", "Pa", "Young's modulus E", 0, inf, false, "", true),
-      number(s + "poisson_ratio", "-", "Poisson's ratio nu", -1, 0.5, false, "", true),
-      number(s + "density", "kg/m^3", "mass density", 0, inf, false, "", true),
-      number(s + "yield_stress", "Pa", "yield stress (plastic laws)", 0, inf, false),
-  };
-}
-
 std::string check_key_value(std::string_view key, const std::string& value) {
   const std::string k(key);
   const KeySpec* spec = nullptr;
@@ -400,7 +149,7 @@ std::string check_key_value(std::string_view key, const std::string& value) {
       if (c.key == k) spec = &c;
   }
   if (!spec) return "";
-  const std::string problem = check_value(*spec, trim(value));
+  const std::string problem = check_value(*spec, trimmed(value));
   return problem.empty() ? "" : problem + " (expected " + kind_name(spec->kind) + ")";
 }
 
@@ -635,7 +384,7 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   for (const auto& k : specs) {
     const auto it = vm.find(k.key);
     if (it != vm.end()) {
-      const std::string v = trim(it->second.as<std::string>());
+      const std::string v = trimmed(it->second.as<std::string>());
       if (auto problem = check_value(k, v); !problem.empty())
         cfg.fail(k.key, problem + " (expected " + kind_name(k.kind) + ")");
       cfg.values_[k.key] = v;
@@ -702,12 +451,12 @@ bool CaseConfig::flag(std::string_view key) const {
 
 std::vector<double> CaseConfig::numbers(std::string_view key) const {
   std::vector<double> out;
-  for (const auto& item : split_list(text(key))) out.push_back(validated_number(item));
+  for (const auto& item : list_items(text(key))) out.push_back(validated_number(item));
   return out;
 }
 
 std::vector<std::string> CaseConfig::words(std::string_view key) const {
-  return split_list(text(key));
+  return list_items(text(key));
 }
 
 std::string case_format_markdown() {
@@ -759,7 +508,7 @@ std::string case_format_markdown() {
     std::string range;
     if (k.kind == ValueKind::number || k.kind == ValueKind::integer ||
         k.kind == ValueKind::number_list || k.kind == ValueKind::vector3)
-      range = (std::isinf(k.min) && std::isinf(k.max)) ? "per law" : k.range_text();
+      range = k.range.unbounded() ? "per law" : k.range.text();
     if (!k.choices.empty() && k.key != "contact.law") {
       for (const auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
     }

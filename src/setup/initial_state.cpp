@@ -31,12 +31,6 @@ std::string joined(const std::vector<std::string>& v) {
   return s;
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 [[noreturn]] void fail_file(const std::string& file, const std::string& what,
                             const std::string& key = "initial.file") {
   throw InitialStateError(key, "'" + quoted_path(file) + "' " + what);
@@ -99,7 +93,7 @@ class CsvReader {
     while (csv_line(in, text)) {
       ++line_;
       if (line_ == 1 && text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // byte-order mark
-      const std::string t = trim(text);
+      const std::string t = trimmed(text);
       if (t.empty() || t[0] == '#') continue;  // blank lines and comments
       const std::vector<std::string> cells = csv_cells(text);
       if (!header_read) {
@@ -182,11 +176,11 @@ class CsvReader {
       bool has_unit = false;
       if (const auto open = cell.find('['); open != std::string::npos) {
         const auto close = cell.find(']', open);
-        if (close == std::string::npos || trim(cell.substr(close + 1)) != "")
+        if (close == std::string::npos || trimmed(cell.substr(close + 1)) != "")
           fail_at(c, "'" + quoted_excerpt(cell) +
                          "' is not a column name with a unit, such as 'x [m]'");
-        name = trim(cell.substr(0, open));
-        unit = trim(cell.substr(open + 1, close - open - 1));
+        name = trimmed(cell.substr(0, open));
+        unit = trimmed(cell.substr(open + 1, close - open - 1));
         has_unit = true;
       }
       std::string lower = name;

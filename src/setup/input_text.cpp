@@ -82,9 +82,9 @@ std::string text_lines(std::string text) {
 }
 
 std::string trimmed(const std::string& text) {
-  const auto b = text.find_first_not_of(" \t\r");
+  const auto b = text.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
-  return text.substr(b, text.find_last_not_of(" \t\r") - b + 1);
+  return text.substr(b, text.find_last_not_of(" \t\r\n") - b + 1);
 }
 
 double option_number(const std::string& option, const std::string& text) {

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/value_range.hpp"
+
 namespace chaindem {
 
 /// Sizes and speeds a case may hold. Radii from a nanometre to a kilometre cover every body a
@@ -33,20 +35,17 @@ struct CaseError : std::runtime_error {
 
 enum class ValueKind { number, integer, boolean, word, number_list, word_list, vector3, text };
 
+/// What a case key is, as reading, checking and documenting it need: the key declarations
+/// (src/setup/case_keys.cpp) make one for each key.
 struct KeySpec {
   std::string key;  ///< section.name
   ValueKind kind;
   std::string unit;
   std::string description;
-  double min = -1e308;
-  double max = 1e308;
-  bool min_inclusive = true;
-  bool max_inclusive = true;
+  ValueRange range;           ///< of a number, or of each number of a list
   std::string default_value;  ///< as text; empty: no default
   bool required = false;
   std::vector<std::string> choices;  ///< for words: the allowed values (empty: any)
-
-  std::string range_text() const;
 };
 
 /// The fixed keys (all sections but [material.NAME]), in documentation order.
@@ -145,7 +144,7 @@ std::pair<std::string, std::string> split_setting(
 /// all LF.
 std::string text_lines(std::string text);
 
-/// `text` without the blanks (spaces, tabs, carriage returns) at either end.
+/// `text` without the blanks (spaces, tabs) and line ends (CR, LF) at either end.
 std::string trimmed(const std::string& text);
 
 /// `text`, which the option `option` (or a file's line and column) gave, as one finite number,

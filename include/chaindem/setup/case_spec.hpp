@@ -1,0 +1,168 @@
+#pragma once
+// A case as the set-up reads it: one typed struct per section, filled from a validated
+// CaseConfig by the key declarations (src/setup/case_keys.cpp), where each key names the field it
+// fills. The set-up reads these fields, never a key by its name; a message about a value names
+// its key through the field (Case::fail, Case::key).
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chaindem/engine/simulation.hpp"
+#include "chaindem/setup/case_file.hpp"
+
+namespace chaindem {
+
+/// [simulation]
+struct SimulationSpec {
+  double duration = 0.0;            ///< simulated time [s]
+  double time_step = 0.0;           ///< [s]; 0: chosen from the contact physics
+  double steps_per_contact = 50.0;  ///< automatic step = shortest contact / this
+  double skin = 0.0;                ///< neighbor skin [m]; 0: 0.2 x smallest radius
+  int threads = 0;                  ///< 0: OMP_NUM_THREADS or all cores
+  SimulationSettings::Integrator integrator = SimulationSettings::Integrator::second_order;
+  SimulationSettings::Engine engine = SimulationSettings::Engine::automatic;
+};
+
+/// [contact]: the law, the policies that apply to every law, and the law parameters given.
+struct ContactSpec {
+  std::string law;                       ///< identifier as given (an old name is still read)
+  std::optional<TensionPolicy> tension;  ///< nullopt: the law's own policy
+  SimulationSettings::ImpactVelocity impact_velocity = SimulationSettings::ImpactVelocity::energy;
+  double reference_velocity = 0.0;  ///< [m/s]; 0: the case's largest relative speed
+  bool static_origin = true;        ///< hysteresis measured from the initial overlap
+  /// The law parameters the case gives (contact.KEY), by KEY; checked against the law later.
+  std::map<std::string, double, std::less<>> params;
+};
+
+/// [chain]
+struct ChainSpec {
+  long long count = 0;
+  std::vector<std::string> materials;  ///< a pattern repeated along the chain
+  std::vector<double> radii;           ///< a pattern repeated along the chain [m]
+  double taper = 1.0;                  ///< radius ratio of consecutive beads
+  double gap = 0.0;                    ///< [m]
+  double overlap = 0.0;                ///< [m]
+  double end_force = 0.0;              ///< [N]
+  double cylinder_length = 0.0;        ///< [m]; 0: spheres
+  bool static_overlap = false;
+};
+
+/// [striker]: present when its velocity is given (and it is enabled).
+struct StrikerSpec {
+  bool enabled = true;
+  std::optional<std::string> material;  ///< nullopt: the first bead's
+  std::optional<double> radius;         ///< [m]; nullopt: the first bead's
+  std::optional<double> velocity;       ///< [m/s]
+  double gap = 0.0;                     ///< [m]
+};
+
+/// [wall_start], [wall_end]
+struct WallSpec {
+  bool enabled = false;
+  std::optional<std::string> material;
+  double gap = 0.0;       ///< [m]
+  double velocity = 0.0;  ///< along +x [m/s]
+};
+
+/// [gravity]
+struct GravitySpec {
+  std::array<double, 3> acceleration{};  ///< [m/s^2]
+};
+
+/// [extra]
+struct ExtraSpec {
+  std::optional<std::string> particles;  ///< records 'material radius x y z vx vy vz; ...'
+};
+
+/// [initial]
+struct InitialSpec {
+  std::optional<std::string> file;  ///< as given, relative to the case file's directory
+  long long frame = -1;             ///< of an HDF5 file; negative counts from the end
+};
+
+/// [output]
+struct OutputSpec {
+  std::optional<std::string> file;
+  double interval = 0.0;  ///< [s]; 0: duration/200
+  bool contacts = true;
+  std::vector<double> arrival_beads;  ///< negative counts from the end
+  double arrival_threshold = 0.1;
+  double checkpoint_interval = 0.0;  ///< wall-clock [s]; 0: only on a signal
+};
+
+/// [material.NAME]
+struct MaterialSpec {
+  double youngs_modulus = 0.0;  ///< [Pa]
+  double poisson_ratio = 0.0;
+  double density = 0.0;                ///< [kg/m^3]
+  std::optional<double> yield_stress;  ///< [Pa]
+};
+
+/// Every section of a case.
+struct CaseSpec {
+  SimulationSpec simulation;
+  ContactSpec contact;
+  ChainSpec chain;
+  StrikerSpec striker;
+  WallSpec wall_start, wall_end;
+  GravitySpec gravity;
+  ExtraSpec extra;
+  InitialSpec initial;
+  OutputSpec output;
+  std::map<std::string, MaterialSpec> materials;  ///< by NAME, sorted
+};
+
+/// The typed case of a validated configuration (values as read, defaults filled in).
+CaseSpec read_case_spec(const CaseConfig& config);
+
+/// The key that sets `field`, a field of `spec` (of a section, a material, or a law parameter in
+/// ContactSpec::params): "chain.gap". Throws std::logic_error for anything else.
+std::string key_of(const CaseSpec& spec, const void* field);
+
+/// The key of law parameter `name` of the [contact] section: "contact.NAME".
+std::string contact_param_key(std::string_view name);
+
+/// A case as the set-up reads it: its typed sections, and where each value came from, so that a
+/// message about a field names its key ("--set chain.gap" or "case.ini: chain.gap").
+class Case {
+ public:
+  explicit Case(const CaseConfig& config) : config_(config), spec_(read_case_spec(config)) {}
+
+  const CaseSpec& spec() const { return spec_; }
+  const CaseConfig& config() const { return config_; }
+
+  /// The key of a field of spec(): "chain.gap".
+  template <class T>
+  std::string key(const T& field) const {
+    return key_of(spec_, &field);
+  }
+  /// Where the field's value comes from: "--set chain.gap" or "FILE: chain.gap".
+  template <class T>
+  std::string where(const T& field) const {
+    return config_.where(key(field));
+  }
+  /// True when the user gave the field's key, false when it holds a default.
+  template <class T>
+  bool given(const T& field) const {
+    return config_.given(key(field));
+  }
+  /// True when the command line (--set, a sweep's [set] or axes) gave it.
+  template <class T>
+  bool from_command_line(const T& field) const {
+    return config_.from_command_line(key(field));
+  }
+  /// Throws CaseError naming the field's key and where it came from.
+  template <class T>
+  [[noreturn]] void fail(const T& field, const std::string& what) const {
+    config_.fail(key(field), what);
+  }
+
+ private:
+  const CaseConfig& config_;
+  CaseSpec spec_;
+};
+
+}  // namespace chaindem

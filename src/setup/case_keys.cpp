@@ -1,0 +1,528 @@
+// The case keys, declared once: each key's name, the field of CaseSpec it fills, its unit,
+// range, default and description. Reading a case (case_keys(), CaseConfig::parse), checking a
+// value (check_key_value), `chaindem case-format` and docs/case-format.md, and the typed case the
+// set-up reads (read_case_spec) all derive from these declarations.
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <type_traits>
+
+#include "chaindem/laws/law.hpp"
+#include "chaindem/setup/case_spec.hpp"
+
+namespace chaindem {
+namespace {
+
+constexpr double inf = ValueRange::inf;
+using Range = ValueRange;
+using Settings = SimulationSettings;
+
+/// What a declaration says of a key besides its name, its field and its type.
+struct KeyText {
+  std::string unit = "-";
+  std::string description;
+  ValueRange range = {};
+  std::string default_value = {};  ///< as text; empty: no default
+  bool required = false;
+  std::vector<std::string> choices = {};  ///< a word's allowed values (empty: any)
+};
+
+/// One declared key: what reading and documenting it need, how its value fills its field, and
+/// where that field is in a CaseSpec (for messages that name the key of a field).
+struct KeyEntry {
+  KeySpec spec;
+  std::function<void(const CaseConfig&, CaseSpec&)> read;
+  std::function<const void*(const CaseSpec&)> field;
+};
+
+/// The same for a key of every [material.NAME] section: `name` is "material.NAME." + this.
+struct MaterialKeyEntry {
+  std::string name;
+  KeySpec spec;  ///< its key without the section
+  std::function<void(const CaseConfig&, const std::string& key, MaterialSpec&)> read;
+  std::function<const void*(const MaterialSpec&)> field;
+};
+
+// How a field of each type is read from a validated value.
+template <class T>
+struct Field;
+template <>
+struct Field<double> {
+  static constexpr ValueKind kind = ValueKind::number;
+  static double read(const CaseConfig& c, const std::string& k) { return c.number(k); }
+};
+template <>
+struct Field<long long> {
+  static constexpr ValueKind kind = ValueKind::integer;
+  static long long read(const CaseConfig& c, const std::string& k) { return c.integer(k); }
+};
+template <>
+struct Field<int> {
+  static constexpr ValueKind kind = ValueKind::integer;
+  static int read(const CaseConfig& c, const std::string& k) {
+    return static_cast<int>(c.integer(k));
+  }
+};
+template <>
+struct Field<bool> {
+  static constexpr ValueKind kind = ValueKind::boolean;
+  static bool read(const CaseConfig& c, const std::string& k) { return c.flag(k); }
+};
+template <>
+struct Field<std::string> {
+  static constexpr ValueKind kind = ValueKind::word;  // a declaration may say text
+  static std::string read(const CaseConfig& c, const std::string& k) { return c.text(k); }
+};
+template <>
+struct Field<std::vector<double>> {
+  static constexpr ValueKind kind = ValueKind::number_list;
+  static std::vector<double> read(const CaseConfig& c, const std::string& k) {
+    return c.numbers(k);
+  }
+};
+template <>
+struct Field<std::vector<std::string>> {
+  static constexpr ValueKind kind = ValueKind::word_list;
+  static std::vector<std::string> read(const CaseConfig& c, const std::string& k) {
+    return c.words(k);
+  }
+};
+template <>
+struct Field<std::array<double, 3>> {
+  static constexpr ValueKind kind = ValueKind::vector3;
+  static std::array<double, 3> read(const CaseConfig& c, const std::string& k) {
+    const auto v = c.numbers(k);  // validated: three numbers
+    return {v[0], v[1], v[2]};
+  }
+};
+// An optional field: a key without a default, empty when the case does not give it.
+template <class T>
+struct Field<std::optional<T>> {
+  static constexpr ValueKind kind = Field<T>::kind;
+  static std::optional<T> read(const CaseConfig& c, const std::string& k) {
+    return Field<T>::read(c, k);
+  }
+};
+
+KeySpec spec_of(std::string name, ValueKind kind, KeyText text) {
+  return {std::move(name),      kind,
+          std::move(text.unit), std::move(text.description),
+          text.range,           text.default_value,
+          text.required,        std::move(text.choices)};
+}
+
+/// Key `name` fills `field` of `section`.
+template <class S, class T>
+KeyEntry key(S CaseSpec::*section, T S::*field, std::string name, KeyText text,
+             ValueKind kind = Field<T>::kind) {
+  KeyEntry e{spec_of(name, kind, std::move(text)), {}, {}};
+  e.read = [=](const CaseConfig& c, CaseSpec& spec) {
+    if (c.has(name)) spec.*section.*field = Field<T>::read(c, name);
+  };
+  e.field = [=](const CaseSpec& spec) -> const void* { return &(spec.*section.*field); };
+  return e;
+}
+
+/// A word key whose words stand for values of `field`: its choices are the words.
+template <class S, class V>
+KeyEntry word_key(S CaseSpec::*section, V S::*field, std::string name,
+                  std::vector<std::pair<std::string, V>> words, KeyText text) {
+  for (const auto& [word, value] : words) text.choices.push_back(word);
+  KeyEntry e{spec_of(name, ValueKind::word, std::move(text)), {}, {}};
+  e.read = [=](const CaseConfig& c, CaseSpec& spec) {
+    const std::string& given = c.text(name);  // validated: one of the words
+    for (const auto& [word, value] : words)
+      if (word == given) spec.*section.*field = value;
+  };
+  e.field = [=](const CaseSpec& spec) -> const void* { return &(spec.*section.*field); };
+  return e;
+}
+
+/// A key of [material.NAME] that fills `field`.
+template <class T>
+MaterialKeyEntry material_key(T MaterialSpec::*field, std::string name, KeyText text) {
+  MaterialKeyEntry e{name, spec_of(name, Field<T>::kind, std::move(text)), {}, {}};
+  e.read = [=](const CaseConfig& c, const std::string& key, MaterialSpec& m) {
+    if (c.has(key)) m.*field = Field<T>::read(c, key);
+  };
+  e.field = [=](const MaterialSpec& m) -> const void* { return &(m.*field); };
+  return e;
+}
+
+void simulation_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::simulation;
+  k.push_back(key(
+      s, &SimulationSpec::duration, "simulation.duration",
+      {.unit = "s", .description = "simulated time", .range = Range::above(0), .required = true}));
+  k.push_back(key(s, &SimulationSpec::time_step, "simulation.time_step",
+                  {.unit = "s",
+                   .description = "time step; 0 chooses it from the contact physics (see "
+                                  "steps_per_contact)",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(key(s, &SimulationSpec::steps_per_contact, "simulation.steps_per_contact",
+                  {.description = "automatic time step = shortest contact duration / this number "
+                                  "(the Hertz duration of the stiffest pair at the largest "
+                                  "relative speed of the case)",
+                   .range = Range::at_least(10),
+                   .default_value = "50"}));
+  k.push_back(key(s, &SimulationSpec::skin, "simulation.skin",
+                  {.unit = "m",
+                   .description = "neighbor skin: pairs closer than this are tracked (0: 0.2 x "
+                                  "smallest radius)",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(key(s, &SimulationSpec::threads, "simulation.threads",
+                  {.description = "OpenMP threads for the force loops (0: OMP_NUM_THREADS or all "
+                                  "cores); results are bitwise identical for any count",
+                   .range = Range::closed(0, max_threads),
+                   .default_value = "0"}));
+  k.push_back(word_key(
+      s, &SimulationSpec::integrator, "simulation.integrator",
+      {{"second_order", Settings::Integrator::second_order},
+       {"lammps", Settings::Integrator::lammps}},
+      {.description = "second_order: velocity Verlet with the damping at the velocity predicted "
+                      "for the end of the step and the impulse sampling misses at contact edges "
+                      "added (trajectories second order in dt for every law); lammps: velocity "
+                      "Verlet as LAMMPS and LIGGGHTS step it, damping at the half-step velocity "
+                      "(first order; step for step the peers' results)",
+       .default_value = "second_order"}));
+  k.push_back(word_key(
+      s, &SimulationSpec::engine, "simulation.engine",
+      {{"auto", Settings::Engine::automatic},
+       {"general", Settings::Engine::general},
+       {"chain", Settings::Engine::chain}},
+      {.description = "auto: the 1D chain engine when the particles form a chain on the x axis "
+                      "(docs/engine.md), else the general 3D engine; general: always the 3D "
+                      "engine; chain: the chain engine, an error if the case is not a chain",
+       .default_value = "auto"}));
+}
+
+// A law parameter of [contact]: every law's parameters share the section, each declared once
+// (its range is the law's, checked when the law is known).
+KeyEntry law_param_key(const ParamSpec& p) {
+  const std::string param(p.key), name = contact_param_key(p.key);
+  KeyEntry e{spec_of(name, ValueKind::number,
+                     {.unit = std::string(p.unit),
+                      .description = std::string(p.description) + " (law parameter; range per law)",
+                      .range = Range::any()}),
+             {},
+             {}};
+  e.read = [=](const CaseConfig& c, CaseSpec& spec) {
+    if (c.has(name)) spec.contact.params[param] = c.number(name);
+  };
+  e.field = [=](const CaseSpec& spec) -> const void* {
+    const auto it = spec.contact.params.find(param);
+    return it == spec.contact.params.end() ? nullptr : &it->second;
+  };
+  return e;
+}
+
+void contact_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::contact;
+  std::vector<std::string> law_ids;
+  for (const auto& law : all_laws()) law_ids.emplace_back(law.id);
+  for (const RenamedLaw& r : renamed_laws()) law_ids.emplace_back(r.old_id);  // still read
+  k.push_back(key(s, &ContactSpec::law, "contact.law",
+                  {.description = "normal contact law (`chaindem models` lists them)",
+                   .required = true,
+                   .choices = law_ids}));
+  k.push_back(word_key(
+      s, &ContactSpec::tension, "contact.tension",
+      {{"law", std::nullopt}, {"clamp", TensionPolicy::clamp}, {"allow", TensionPolicy::allow}},
+      {.description = "law: the law's own policy (`chaindem models`); clamp: force never "
+                      "attractive, bodies separate at F = 0; allow: tensile force allowed until "
+                      "the overlap closes",
+       .default_value = "law"}));
+  using Policy = Settings::ImpactVelocity;
+  k.push_back(word_key(
+      s, &ContactSpec::impact_velocity, "contact.impact_velocity",
+      {{"energy", Policy::energy},
+       {"peak", Policy::peak},
+       {"onset", Policy::onset},
+       {"reference", Policy::reference}},
+      {.description =
+           "laws with the impact velocity v0 in their damping (hysteresis family): energy, v0 = "
+           "the largest relative speed the contact has reached so far or the speed whose kinetic "
+           "energy the contact stores, whichever is larger (equals the onset rate for an impact "
+           "from apart; needs no floor for touching beads); peak, the largest relative speed "
+           "alone; onset, the approach rate at first touch, raised to "
+           "contact.impact_velocity_floor; reference, contact.reference_velocity for every "
+           "contact (Hunt and Crossley's constant damping). docs/engine.md, \"Impact velocity\"",
+       .default_value = "energy"}));
+  k.push_back(key(s, &ContactSpec::reference_velocity, "contact.reference_velocity",
+                  {.unit = "m/s",
+                   .description = "v0 of every contact under contact.impact_velocity = reference "
+                                  "(0: the case's largest relative speed)",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(word_key(
+      s, &ContactSpec::static_origin, "contact.hysteresis_origin",
+      {{"static", true}, {"zero", false}},
+      {.description = "laws with v0 in their damping, contacts that start pre-compressed: static "
+                      "measures the damping from the initial overlap (only the dynamic part of "
+                      "the force is damped); zero from delta = 0, as for an impact",
+       .default_value = "static"}));
+  std::set<std::string_view> seen;
+  for (const auto& law : all_laws())
+    for (const auto& p : law.params)
+      if (seen.insert(p.key).second) k.push_back(law_param_key(p));
+}
+
+void chain_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::chain;
+  k.push_back(key(
+      s, &ChainSpec::count, "chain.count",
+      {.description = "number of chain beads", .range = Range::closed(1, 5e7), .required = true}));
+  k.push_back(key(s, &ChainSpec::materials, "chain.materials",
+                  {.description = "bead materials, a pattern repeated along the chain (one: "
+                                  "uniform, two: dimer, chain.count of them: explicit); at most "
+                                  "chain.count entries",
+                   .required = true}));
+  k.push_back(key(s, &ChainSpec::radii, "chain.radii",
+                  {.unit = "m",
+                   .description = "bead radii, a pattern repeated along the chain as "
+                                  "chain.materials is; at most chain.count entries",
+                   .range = Range::closed(min_radius, max_radius),
+                   .required = true}));
+  k.push_back(key(s, &ChainSpec::taper, "chain.taper",
+                  {.description = "radius ratio between consecutive beads: r_k = radii[k mod p] "
+                                  "taper^k",
+                   .range = Range::above(0),
+                   .default_value = "1"}));
+  k.push_back(key(s, &ChainSpec::gap, "chain.gap",
+                  {.unit = "m",
+                   .description = "initial surface gap between consecutive chain beads; not "
+                                  "between the striker and the first bead, which striker.gap sets",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(key(s, &ChainSpec::overlap, "chain.overlap",
+                  {.unit = "m",
+                   .description = "initial overlap between consecutive beads",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(key(s, &ChainSpec::end_force, "chain.end_force",
+                  {.unit = "N",
+                   .description = "constant load on the chain: pushes the last bead towards the "
+                                  "start (against wall_start), or, with wall_end alone, the first "
+                                  "bead towards the end",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(key(s, &ChainSpec::cylinder_length, "chain.cylinder_length",
+                  {.unit = "m",
+                   .description = "0: the bodies are spheres; > 0: every body (striker, beads, "
+                                  "extra particles) is a cylinder of this axial length, axes "
+                                  "parallel (along z), in line contact: mass rho pi R^2 L, and "
+                                  "the cylindrical laws take L from it",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(key(s, &ChainSpec::static_overlap, "chain.static_overlap",
+                  {.description = "start every bead contact and the loaded wall contact at the "
+                                  "static overlap that carries end_force (needs the wall the load "
+                                  "pushes against)",
+                   .default_value = "false"}));
+}
+
+void striker_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::striker;
+  k.push_back(key(s, &StrikerSpec::enabled, "striker.enabled",
+                  {.description = "false removes the striker a case defines (handy with --set)",
+                   .default_value = "true"}));
+  k.push_back(key(s, &StrikerSpec::material, "striker.material",
+                  {.description = "striker material (default: the first bead's)"}));
+  k.push_back(key(s, &StrikerSpec::radius, "striker.radius",
+                  {.unit = "m",
+                   .description = "striker radius (default: the first bead's)",
+                   .range = Range::closed(min_radius, max_radius)}));
+  k.push_back(key(s, &StrikerSpec::velocity, "striker.velocity",
+                  {.unit = "m/s",
+                   .description = "striker speed towards the chain; giving it adds the striker",
+                   .range = Range::above_to(0, max_speed)}));
+  k.push_back(key(s, &StrikerSpec::gap, "striker.gap",
+                  {.unit = "m",
+                   .description = "surface gap between the striker and the first chain bead "
+                                  "(chain.gap does not apply there)",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+}
+
+void wall_keys(std::vector<KeyEntry>& k) {
+  for (const auto& [section, s, where] :
+       {std::tuple{&CaseSpec::wall_start, std::string("wall_start"),
+                   std::string("before the first body (striker or bead 0)")},
+        std::tuple{&CaseSpec::wall_end, std::string("wall_end"),
+                   std::string("after the last bead")}}) {
+    k.push_back(key(section, &WallSpec::enabled, s + ".enabled",
+                    {.description = "planar wall " + where, .default_value = "false"}));
+    k.push_back(key(section, &WallSpec::material, s + ".material",
+                    {.description = "wall material (required if enabled)"}));
+    k.push_back(key(section, &WallSpec::gap, s + ".gap",
+                    {.unit = "m",
+                     .description = "gap between the wall and the nearest bead surface",
+                     .range = Range::at_least(0),
+                     .default_value = "0"}));
+    k.push_back(key(section, &WallSpec::velocity, s + ".velocity",
+                    {.unit = "m/s",
+                     .description = "prescribed wall velocity along +x",
+                     .range = Range::closed(-max_speed, max_speed),
+                     .default_value = "0"}));
+  }
+}
+
+void body_keys(std::vector<KeyEntry>& k) {
+  k.push_back(key(&CaseSpec::gravity, &GravitySpec::acceleration, "gravity.acceleration",
+                  {.unit = "m/s^2",
+                   .description = "gravitational acceleration (the chain lies along +x)",
+                   .range = Range::open(-inf, inf),
+                   .default_value = "0 0 0"}));
+  k.push_back(key(&CaseSpec::extra, &ExtraSpec::particles, "extra.particles",
+                  {.description = "additional spheres off the chain, ';'-separated records "
+                                  "'material radius x y z vx vy vz' (SI units)"},
+                  ValueKind::text));
+  k.push_back(key(
+      &CaseSpec::initial, &InitialSpec::file, "initial.file",
+      {.description =
+           "start from data: a CSV file (header naming the columns x, vx, and optionally y, z, "
+           "vy, vz, radius, material; one row per body) or a chaindem HDF5 output (.h5, .hdf5, "
+           "or any file with the HDF5 signature), relative to the case file's directory. It "
+           "gives the positions and velocities (a CSV optionally, an output always, the radii "
+           "and materials) of every body the case builds, in the order of /particles/chain: the "
+           "striker, the chain beads, the extra particles; masses follow from radius and "
+           "density; walls keep their gap to the bodies, or an output's walls their place at "
+           "the frame. Contacts start without history (plastic deformation, impact velocities); "
+           "`chaindem run --restart` from a checkpoint continues a run exactly. Empty: the "
+           "case's own set-up. docs/engine.md, \"Starting from data\""},
+      ValueKind::text));
+  k.push_back(key(&CaseSpec::initial, &InitialSpec::frame, "initial.frame",
+                  {.description = "the frame of an HDF5 initial.file to start from (0-based; "
+                                  "negative counts from the end: -1 is the last frame); another "
+                                  "frame needs initial.file",
+                   .range = Range::closed(-1e9, 1e9),
+                   .default_value = "-1"}));
+}
+
+void output_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::output;
+  k.push_back(key(s, &OutputSpec::file, "output.file",
+                  {.description = "HDF5 output file (default: the case file name with .h5, in the "
+                                  "current directory; `run -o` overrides)"},
+                  ValueKind::text));
+  k.push_back(key(s, &OutputSpec::interval, "output.interval",
+                  {.unit = "s",
+                   .description = "time between output frames (0: duration/200); rounded to "
+                                  "whole steps",
+                   .range = Range::at_least(0),
+                   .default_value = "0"}));
+  k.push_back(
+      key(s, &OutputSpec::contacts, "output.contacts",
+          {.description = "write the per-contact overlap and force", .default_value = "true"}));
+  k.push_back(key(s, &OutputSpec::arrival_beads, "output.arrival_beads",
+                  {.description = "chain beads (0-based; negative counts from the end) whose "
+                                  "pulse arrival time goes to the summary",
+                   .range = Range::closed(-1e9, 1e9),
+                   .default_value = "0 -1"}));
+  k.push_back(key(s, &OutputSpec::arrival_threshold, "output.arrival_threshold",
+                  {.description = "the pulse has arrived at a bead when its speed first reaches "
+                                  "this fraction of the largest initial speed (striker or wall)",
+                   .range = Range::above_to(0, 1),
+                   .default_value = "0.1"}));
+  k.push_back(key(s, &OutputSpec::checkpoint_interval, "output.checkpoint_interval",
+                  {.unit = "s",
+                   .description = "wall-clock time between checkpoints of `chaindem run` (0: a "
+                                  "checkpoint only on SIGTERM or SIGHUP); the output is then "
+                                  "written so that it stays readable up to the last checkpoint "
+                                  "if the run is killed; continue with `run --restart`",
+                   .range = Range::closed(0, 1e9),
+                   .default_value = "0"}));
+}
+
+const std::vector<KeyEntry>& entries() {
+  static const std::vector<KeyEntry> all = [] {
+    std::vector<KeyEntry> k;
+    simulation_keys(k);
+    contact_keys(k);
+    chain_keys(k);
+    striker_keys(k);
+    wall_keys(k);
+    body_keys(k);
+    output_keys(k);
+    return k;
+  }();
+  return all;
+}
+
+const std::vector<MaterialKeyEntry>& material_entries() {
+  static const std::vector<MaterialKeyEntry> all{
+      material_key(&MaterialSpec::youngs_modulus, "youngs_modulus",
+                   {.unit = "Pa",
+                    .description = "Young's modulus E",
+                    .range = Range::above(0),
+                    .required = true}),
+      material_key(&MaterialSpec::poisson_ratio, "poisson_ratio",
+                   {.description = "Poisson's ratio nu",
+                    .range = Range::above_to(-1, 0.5),
+                    .required = true}),
+      material_key(&MaterialSpec::density, "density",
+                   {.unit = "kg/m^3",
+                    .description = "mass density",
+                    .range = Range::above(0),
+                    .required = true}),
+      material_key(
+          &MaterialSpec::yield_stress, "yield_stress",
+          {.unit = "Pa", .description = "yield stress (plastic laws)", .range = Range::above(0)}),
+  };
+  return all;
+}
+
+std::string material_prefix(const std::string& name) {
+  return "material." + name + ".";
+}
+
+}  // namespace
+
+std::string contact_param_key(std::string_view name) {
+  return "contact." + std::string(name);
+}
+
+const std::vector<KeySpec>& case_keys() {
+  static const std::vector<KeySpec> keys = [] {
+    std::vector<KeySpec> k;
+    for (const KeyEntry& e : entries()) k.push_back(e.spec);
+    return k;
+  }();
+  return keys;
+}
+
+std::vector<KeySpec> material_keys(const std::string& name) {
+  std::vector<KeySpec> keys;
+  for (const MaterialKeyEntry& e : material_entries()) {
+    keys.push_back(e.spec);
+    keys.back().key = material_prefix(name) + e.name;
+  }
+  return keys;
+}
+
+CaseSpec read_case_spec(const CaseConfig& config) {
+  CaseSpec spec;
+  for (const KeyEntry& e : entries()) e.read(config, spec);
+  for (const std::string& name : config.materials()) {
+    MaterialSpec& m = spec.materials[name];
+    for (const MaterialKeyEntry& e : material_entries())
+      e.read(config, material_prefix(name) + e.name, m);
+  }
+  return spec;
+}
+
+std::string key_of(const CaseSpec& spec, const void* field) {
+  for (const KeyEntry& e : entries())
+    if (field && e.field(spec) == field) return e.spec.key;
+  for (const auto& [name, m] : spec.materials)
+    for (const MaterialKeyEntry& e : material_entries())
+      if (e.field(m) == field) return material_prefix(name) + e.name;
+  throw std::logic_error("key_of: not a field of the case");
+}
+
+}  // namespace chaindem

@@ -1,0 +1,63 @@
+// The set-up's resource step: the memory a run needs, checked against what the machine has
+// before anything is allocated (setup_parts.hpp).
+
+#include <fstream>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+
+#include "chaindem/output/h5md_writer.hpp"
+#include "setup_parts.hpp"
+
+namespace chaindem::setup {
+namespace {
+
+// Memory this process may still take [bytes]: the kernel's estimate of what is available
+// without swapping (MemAvailable), or what the control group still allows, if less; 0 where
+// neither can be read.
+std::size_t available_memory() {
+  std::size_t available = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string key; meminfo >> key;) {
+    std::size_t kib = 0;
+    std::string unit;
+    meminfo >> kib >> unit;
+    if (key == "MemAvailable:") available = kib * 1024;
+  }
+  auto read = [](const char* path) -> std::optional<std::size_t> {
+    std::ifstream in(path);
+    std::size_t value = 0;
+    if (in >> value) return value;
+    return std::nullopt;  // absent, or "max"
+  };
+  const auto limit = read("/sys/fs/cgroup/memory.max");
+  const auto used = read("/sys/fs/cgroup/memory.current");
+  if (limit && used && *limit > *used)
+    available = available ? std::min(available, *limit - *used) : *limit - *used;
+  return available;
+}
+
+}  // namespace
+
+// The run must fit in memory before anything is allocated: the simulation (simulation_bytes),
+// what building it holds at once (the bodies, their separations, the contact time scales), the
+// per-bead results, and the writer's queue of frames plus the three frames it may hold outside
+// the queue (being copied, being written, recycled).
+std::size_t check_memory(const Case& c, std::size_t particles, bool write_contacts) {
+  const std::size_t contacts = particles + 1;
+  const std::size_t need = simulation_bytes(particles, contacts) +
+                           particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
+                           contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
+                           3 * H5mdWriter::frame_bytes(particles, contacts, write_contacts);
+  const std::size_t available = available_memory();
+  if (available == 0 || need <= available) return need;
+  const long long count = c.spec().chain.count;
+  std::ostringstream m;
+  m << std::setprecision(3) << static_cast<double>(count) << " beads need about "
+    << static_cast<double>(need) / 1e9 << " GB (" << need / particles
+    << " bytes per bead), more than the " << static_cast<double>(available) / 1e9
+    << " GB this machine has available";
+  c.fail(c.spec().chain.count, m.str());
+}
+
+}  // namespace chaindem::setup

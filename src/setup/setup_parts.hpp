@@ -1,0 +1,125 @@
+#pragma once
+// The steps of the set-up (case to scene), shared by the files of src/setup/ and by nothing
+// else. build_run (scene_builder.cpp) calls them in order:
+//   contact_setup.cpp  the law and its parameters, the damping policies, a pair's coefficients
+//   chain_layout.cpp   materials, striker, beads, walls, extra particles: made, placed, checked
+//   initial_data.cpp   a state from data (initial.file) in place of the case's own set-up
+//   resources.cpp      the memory the run needs, against what the machine has
+//   time_step.cpp      contact time scales, the time step and the number of steps
+// Every step reads the typed case (Case) and reports a problem through Case::fail, which names
+// the key of the field at fault.
+
+#include <Eigen/Core>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chaindem/setup/case_spec.hpp"
+#include "chaindem/setup/initial_state.hpp"
+#include "chaindem/setup/scene_builder.hpp"
+
+namespace chaindem::setup {
+
+/// Materials by name: their index in Scene::materials.
+using MaterialIndex = std::map<std::string, int>;
+
+/// The [chain] section with its materials resolved: the beads before they are placed.
+struct ChainPlan {
+  Eigen::Index count = 0;
+  std::vector<int> materials;  ///< repeated along the chain
+  std::vector<double> radii;   ///< repeated along the chain, bead k scaled by taper^k
+  double taper = 1.0, gap = 0.0, overlap = 0.0, end_force = 0.0;
+  bool static_overlap = false;  ///< the contacts start at the overlap that carries end_force
+};
+
+/// A body of the chain (the striker or a bead) before it is placed.
+struct Body {
+  double radius;
+  int material;
+  double velocity;
+};
+
+/// Where the chain is among the particles: the striker (if any) and the beads are particles
+/// [0, bodies); extra particles follow.
+struct ChainIndices {
+  Eigen::Index bodies, first_bead, last_bead;
+};
+
+/// The enabled walls by their index in Scene::walls, and the gap each is given.
+struct WallSlots {
+  std::optional<std::size_t> start, end;
+  std::vector<double> gap;
+};
+
+/// A record of extra.particles: "material radius x y z vx vy vz".
+struct ExtraParticle {
+  std::string material;
+  double radius;
+  Eigen::Vector3d x, v;
+};
+
+/// The density of material `material` of the scene.
+inline double density_of(const Scene& scene, int material) {
+  return scene.materials[static_cast<std::size_t>(material)].density;
+}
+
+// contact_setup.cpp
+const LawEntry& resolve_law(const Case& c, LawParams& params, bool ignore_foreign, RunSetup& run);
+void set_contact_policies(const Case& c, SimulationSettings& settings, double speed);
+PairCoeffs prepare_pair(const Case& c, const SimulationSettings& settings, const PairInput& in);
+double static_overlap_of(const Case& c, const SimulationSettings& settings, const PairInput& in,
+                         double force);
+
+// chain_layout.cpp
+MaterialIndex add_materials(const Case& c, Scene& scene);
+ChainPlan read_chain(const Case& c, const MaterialIndex& materials, Scene& scene);
+bool has_striker(const Case& c);
+std::vector<ExtraParticle> parse_extra(const Case& c);
+std::vector<Body> chain_bodies(const Case& c, const MaterialIndex& materials,
+                               const ChainPlan& chain, bool striker);
+ChainIndices add_bodies(Scene& scene, const std::vector<Body>& bodies, std::size_t extra,
+                        bool striker, Eigen::Index count);
+WallSlots add_walls(const Case& c, const MaterialIndex& materials, Scene& scene);
+void check_load_wall(const Case& c, const WallSlots& walls, bool striker, bool load_towards_end);
+std::vector<double> surface_separations(const Case& c, const RunSetup& run, const ChainPlan& chain,
+                                        const ChainIndices& at, bool striker);
+double place_bodies(Particles& p, const std::vector<double>& separation, Eigen::Index bodies);
+void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const ChainPlan& chain,
+                 bool load_towards_end, const ChainIndices& at, double x);
+void apply_loads(const Case& c, Scene& scene, double end_force, bool load_towards_end,
+                 const ChainIndices& at);
+void add_extra_particles(const Case& c, const MaterialIndex& materials, Scene& scene,
+                         const std::vector<ExtraParticle>& extra, Eigen::Index bodies,
+                         const InitialState* data);
+void check_wall_sides(const Case& c, const Scene& scene, Eigen::Index bodies,
+                      const InitialState* data);
+void check_extent(const Case& c, const Scene& scene, bool striker, Eigen::Index bodies,
+                  bool from_data);
+
+// initial_data.cpp
+void set_from_data(Scene& scene, const InitialState& data, Eigen::Index i);
+std::optional<InitialState> read_initial(const Case& c, RunSetup& run, bool striker,
+                                         Eigen::Index count, std::size_t extra);
+std::vector<double> data_separations(const Case& c, const Particles& p, const InitialState& data,
+                                     Eigen::Index bodies);
+void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
+                         const ChainPlan& chain, bool load_towards_end, const ChainIndices& at,
+                         const InitialState& data);
+
+// resources.cpp
+std::size_t check_memory(const Case& c, std::size_t particles, bool write_contacts);
+
+// time_step.cpp
+std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& run,
+                                               const std::vector<double>& separation,
+                                               const WallSlots& walls, double end_force,
+                                               const ChainIndices& at);
+double largest_relative_speed(const Scene& scene, double duration);
+std::string fastest_key(const Case& c, const Scene& scene, double duration, bool from_data);
+void check_gravity(const Case& c, const Scene& scene, double duration);
+void choose_time_step(const Case& c, RunSetup& run,
+                      const std::vector<TimeScalePair>& time_scale_pairs, double speed,
+                      const std::string& speed_key);
+
+}  // namespace chaindem::setup

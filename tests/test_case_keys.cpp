@@ -1,0 +1,177 @@
+// The key declarations: each key fills the field it names, and a field names its key back.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "chaindem/setup/case_spec.hpp"
+
+using namespace chaindem;
+
+namespace {
+
+// A case that gives every key of every section a value distinct from its default, so that a key
+// bound to the wrong field (or to none) shows as a wrong value.
+const std::string every_key =
+    "[simulation]\nduration = 0.002\ntime_step = 1e-7\nsteps_per_contact = 60\nskin = 1e-4\n"
+    "threads = 2\nintegrator = lammps\nengine = general\n"
+    "[contact]\nlaw = hunt_crossley\ntension = allow\nimpact_velocity = reference\n"
+    "reference_velocity = 1.5\nhysteresis_origin = zero\nrestitution = 0.7\n"
+    "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+    "yield_stress = 1e9\n"
+    "[material.ptfe]\nyoungs_modulus = 0.5e9\npoisson_ratio = 0.46\ndensity = 2200\n"
+    "[chain]\ncount = 6\nmaterials = steel ptfe\nradii = 0.005 0.004\ntaper = 0.99\n"
+    "gap = 1e-5\noverlap = 0\nend_force = 2\ncylinder_length = 0.01\nstatic_overlap = false\n"
+    "[striker]\nenabled = false\nmaterial = ptfe\nradius = 0.006\nvelocity = 0.3\ngap = 2e-5\n"
+    "[wall_start]\nenabled = true\nmaterial = steel\ngap = 3e-5\nvelocity = 0.1\n"
+    "[wall_end]\nenabled = true\nmaterial = ptfe\ngap = 4e-5\nvelocity = -0.2\n"
+    "[gravity]\nacceleration = 1 2 3\n"
+    "[extra]\nparticles = steel 0.001 0 0.1 0 0 0 0\n"
+    "[initial]\nfile = start.csv\nframe = 3\n"
+    "[output]\nfile = out.h5\ninterval = 1e-5\ncontacts = false\narrival_beads = 1 -2\n"
+    "arrival_threshold = 0.2\ncheckpoint_interval = 60\n";
+
+}  // namespace
+
+TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
+  const CaseSpec s = read_case_spec(CaseConfig::parse(every_key, "every.ini"));
+  using Settings = SimulationSettings;
+  EXPECT_EQ(s.simulation.duration, 0.002);
+  EXPECT_EQ(s.simulation.time_step, 1e-7);
+  EXPECT_EQ(s.simulation.steps_per_contact, 60);
+  EXPECT_EQ(s.simulation.skin, 1e-4);
+  EXPECT_EQ(s.simulation.threads, 2);
+  EXPECT_EQ(s.simulation.integrator, Settings::Integrator::lammps);
+  EXPECT_EQ(s.simulation.engine, Settings::Engine::general);
+  EXPECT_EQ(s.contact.law, "hunt_crossley");
+  EXPECT_EQ(s.contact.tension, TensionPolicy::allow);
+  EXPECT_EQ(s.contact.impact_velocity, Settings::ImpactVelocity::reference);
+  EXPECT_EQ(s.contact.reference_velocity, 1.5);
+  EXPECT_FALSE(s.contact.static_origin);
+  EXPECT_EQ(s.contact.params, (std::map<std::string, double, std::less<>>{{"restitution", 0.7}}));
+  EXPECT_EQ(s.chain.count, 6);
+  EXPECT_EQ(s.chain.materials, (std::vector<std::string>{"steel", "ptfe"}));
+  EXPECT_EQ(s.chain.radii, (std::vector<double>{0.005, 0.004}));
+  EXPECT_EQ(s.chain.taper, 0.99);
+  EXPECT_EQ(s.chain.gap, 1e-5);
+  EXPECT_EQ(s.chain.overlap, 0.0);
+  EXPECT_EQ(s.chain.end_force, 2.0);
+  EXPECT_EQ(s.chain.cylinder_length, 0.01);
+  EXPECT_FALSE(s.chain.static_overlap);
+  EXPECT_FALSE(s.striker.enabled);
+  EXPECT_EQ(s.striker.material, "ptfe");
+  EXPECT_EQ(s.striker.radius, 0.006);
+  EXPECT_EQ(s.striker.velocity, 0.3);
+  EXPECT_EQ(s.striker.gap, 2e-5);
+  for (const auto& [wall, material, gap, velocity] :
+       {std::tuple{&s.wall_start, "steel", 3e-5, 0.1},
+        std::tuple{&s.wall_end, "ptfe", 4e-5, -0.2}}) {
+    EXPECT_TRUE(wall->enabled);
+    EXPECT_EQ(wall->material, material);
+    EXPECT_EQ(wall->gap, gap);
+    EXPECT_EQ(wall->velocity, velocity);
+  }
+  EXPECT_EQ(s.gravity.acceleration, (std::array<double, 3>{1, 2, 3}));
+  EXPECT_EQ(s.extra.particles, "steel 0.001 0 0.1 0 0 0 0");
+  EXPECT_EQ(s.initial.file, "start.csv");
+  EXPECT_EQ(s.initial.frame, 3);
+  EXPECT_EQ(s.output.file, "out.h5");
+  EXPECT_EQ(s.output.interval, 1e-5);
+  EXPECT_FALSE(s.output.contacts);
+  EXPECT_EQ(s.output.arrival_beads, (std::vector<double>{1, -2}));
+  EXPECT_EQ(s.output.arrival_threshold, 0.2);
+  EXPECT_EQ(s.output.checkpoint_interval, 60);
+  ASSERT_EQ(s.materials.size(), 2u);
+  const MaterialSpec& steel = s.materials.at("steel");
+  EXPECT_EQ(steel.youngs_modulus, 200e9);
+  EXPECT_EQ(steel.poisson_ratio, 0.3);
+  EXPECT_EQ(steel.density, 7800);
+  EXPECT_EQ(steel.yield_stress, 1e9);
+  EXPECT_FALSE(s.materials.at("ptfe").yield_stress);
+}
+
+TEST(CaseKeys, DefaultsFillTheFieldsAndOptionalKeysStayEmpty) {
+  const std::string minimal =
+      "[simulation]\nduration = 1e-3\n[contact]\nlaw = hertz\n"
+      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+      "[chain]\ncount = 3\nmaterials = steel\nradii = 0.005\n";
+  const CaseSpec s = read_case_spec(CaseConfig::parse(minimal, "minimal.ini"));
+  EXPECT_EQ(s.simulation.steps_per_contact, 50);  // the declared defaults, as documented
+  EXPECT_EQ(s.simulation.integrator, SimulationSettings::Integrator::second_order);
+  EXPECT_EQ(s.contact.tension, std::nullopt);  // "law": the law's own policy
+  EXPECT_TRUE(s.contact.static_origin);
+  EXPECT_TRUE(s.contact.params.empty());
+  EXPECT_EQ(s.chain.taper, 1.0);
+  EXPECT_TRUE(s.striker.enabled);
+  EXPECT_FALSE(s.striker.velocity);
+  EXPECT_FALSE(s.striker.radius);
+  EXPECT_FALSE(s.wall_start.enabled);
+  EXPECT_FALSE(s.extra.particles);
+  EXPECT_FALSE(s.initial.file);
+  EXPECT_EQ(s.initial.frame, -1);
+  EXPECT_FALSE(s.output.file);
+  EXPECT_EQ(s.output.arrival_beads, (std::vector<double>{0, -1}));
+  EXPECT_EQ(s.output.arrival_threshold, 0.1);
+}
+
+TEST(CaseKeys, AFieldNamesItsKey) {
+  const CaseConfig cfg = CaseConfig::parse(every_key, "every.ini", {"chain.gap=2e-5"});
+  const Case c(cfg);
+  const CaseSpec& s = c.spec();
+  EXPECT_EQ(c.key(s.simulation.duration), "simulation.duration");
+  EXPECT_EQ(c.key(s.contact.impact_velocity), "contact.impact_velocity");
+  EXPECT_EQ(c.key(s.contact.params.at("restitution")), "contact.restitution");
+  EXPECT_EQ(c.key(s.chain.radii), "chain.radii");
+  EXPECT_EQ(c.key(s.wall_start.gap), "wall_start.gap");
+  EXPECT_EQ(c.key(s.wall_end.gap), "wall_end.gap");
+  EXPECT_EQ(c.key(s.materials.at("ptfe").density), "material.ptfe.density");
+  EXPECT_EQ(c.key(s.output.checkpoint_interval), "output.checkpoint_interval");
+  // Where it came from: the command line, or the file.
+  EXPECT_EQ(c.where(s.chain.gap), "--set chain.gap");
+  EXPECT_TRUE(c.from_command_line(s.chain.gap));
+  EXPECT_EQ(c.where(s.chain.taper), "every.ini: chain.taper");
+  EXPECT_TRUE(c.given(s.chain.taper));
+  EXPECT_FALSE(c.given(s.simulation.threads) && c.from_command_line(s.simulation.threads));
+  try {
+    c.fail(s.striker.gap, "is wrong");
+    ADD_FAILURE() << "fail() returned";
+  } catch (const CaseError& e) {
+    EXPECT_STREQ(e.what(), "every.ini: striker.gap: is wrong");
+  }
+  // A value that is not a field of this case has no key: a programming error, not a message.
+  const double elsewhere = s.chain.gap;
+  EXPECT_THROW(c.key(elsewhere), std::logic_error);
+}
+
+TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
+  // Each key of case_keys() is named back by some field of the case that gives them all: no key
+  // is declared without a field, and no two keys fill one field.
+  const Case c(CaseConfig::parse(every_key, "every.ini"));
+  const CaseSpec& s = c.spec();
+  std::set<std::string> named;
+  auto name = [&](const auto& field) { EXPECT_TRUE(named.insert(c.key(field)).second); };
+  name(s.simulation.duration), name(s.simulation.time_step), name(s.simulation.steps_per_contact);
+  name(s.simulation.skin), name(s.simulation.threads), name(s.simulation.integrator);
+  name(s.simulation.engine), name(s.contact.law), name(s.contact.tension);
+  name(s.contact.impact_velocity), name(s.contact.reference_velocity);
+  name(s.contact.static_origin);
+  for (const auto& [param, value] : s.contact.params) name(value);
+  name(s.chain.count), name(s.chain.materials), name(s.chain.radii), name(s.chain.taper);
+  name(s.chain.gap), name(s.chain.overlap), name(s.chain.end_force), name(s.chain.cylinder_length);
+  name(s.chain.static_overlap);
+  for (const StrikerSpec* k : {&s.striker})
+    name(k->enabled), name(k->material), name(k->radius), name(k->velocity), name(k->gap);
+  for (const WallSpec* w : {&s.wall_start, &s.wall_end})
+    name(w->enabled), name(w->material), name(w->gap), name(w->velocity);
+  name(s.gravity.acceleration), name(s.extra.particles), name(s.initial.file);
+  name(s.initial.frame), name(s.output.file), name(s.output.interval), name(s.output.contacts);
+  name(s.output.arrival_beads), name(s.output.arrival_threshold);
+  name(s.output.checkpoint_interval);
+  std::size_t law_params = 0;
+  for (const KeySpec& k : case_keys())
+    if (k.range.unbounded() && k.kind == ValueKind::number && k.key.starts_with("contact."))
+      ++law_params;  // declared from the registry, read only when given
+    else
+      EXPECT_TRUE(named.count(k.key)) << k.key << " fills no field";
+  EXPECT_EQ(named.size() + law_params - s.contact.params.size(), case_keys().size());
+}
