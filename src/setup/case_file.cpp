@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -270,35 +271,28 @@ std::string first_non_text(const std::string& text) {
 }
 }  // namespace
 
-CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
-                             const std::vector<std::string>& overrides,
-                             const std::vector<std::string>& unset,
-                             const std::vector<std::string>& sources) {
-  if (const std::string lines = text_lines(text); lines != text)
-    return parse(lines, origin, overrides, unset, sources);
-  if (const std::string where = first_non_text(text); !where.empty())
-    throw CaseError(quoted_path(origin) + ": not a text file (" + where +
-                    "); a case file is INI text (docs/case-format.md)");
-  auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
-  // Overrides are INI lines "section.key=value" at top level, one each, each one key.
-  std::vector<std::string> override_lines;
-  std::string override_text;
+namespace {
+
+// The overrides as INI lines "section.key=value", one each, each checked as a setting.
+std::vector<std::string> override_lines(const std::vector<std::string>& overrides,
+                                        const std::function<std::string(std::size_t)>& source) {
+  std::vector<std::string> lines;
   for (std::size_t k = 0; k < overrides.size(); ++k) {
     const auto [key, value] = split_setting(source(k), overrides[k]);
     if (const std::string where = first_non_text(overrides[k]); !where.empty())
       throw CaseError(source(k) + " '" + quoted_text(overrides[k]) + "': not UTF-8 text (" +
                       where.substr(where.find("byte")) + ")");
-    override_lines.push_back(key + "=" + value + "\n");
-    override_text += override_lines.back();
+    lines.push_back(key + "=" + value + "\n");
   }
-  for (const std::string& key : unset) check_setting("--unset", key);
-  CaseConfig cfg;
-  cfg.origin_ = origin;
-  cfg.source_text_ = text;
+  return lines;
+}
 
-  // Pass 1: discover the [material.NAME] sections, so their keys can be declared.
+// The NAMEs of the [material.NAME] sections of the file and the overrides, sorted: a first pass
+// over both, so that their keys can be declared.
+std::vector<std::string> material_names(const std::string& text, const std::string& origin,
+                                        const std::string& override_text) {
   std::set<std::string> names;
-  for (const std::string* src : {&text, static_cast<const std::string*>(&override_text)}) {
+  for (const std::string* src : {&text, &override_text}) {
     std::istringstream s(*src);
     try {
       const auto parsed = po::parse_config_file(s, po::options_description(), true);
@@ -314,41 +308,45 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
                       ": " + option_error_message(e));
     }
   }
-  cfg.materials_.assign(names.begin(), names.end());
+  return {names.begin(), names.end()};
+}
 
-  std::vector<KeySpec> specs = case_keys();
-  for (const auto& m : cfg.materials_) {
-    auto mk = material_keys(m);
-    specs.insert(specs.end(), mk.begin(), mk.end());
+// Reads INI text against the declared keys into `vm`, where the values first stored win.
+class KeyReader {
+ public:
+  KeyReader(const std::vector<KeySpec>& specs, const std::string& origin) : origin_(origin) {
+    for (const auto& k : specs) {
+      desc_.add_options()(k.key.c_str(), po::value<std::string>());
+      declared_.push_back(k.key);
+    }
+    for (const auto& k : material_keys("NAME")) suggested_.push_back(k.key);
   }
-  po::options_description desc;
-  std::vector<std::string> declared;
-  for (const auto& k : specs) {
-    desc.add_options()(k.key.c_str(), po::value<std::string>());
-    declared.push_back(k.key);
+
+  bool declares(const std::string& key) const {
+    return std::find(declared_.begin(), declared_.end(), key) != declared_.end() ||
+           std::find(suggested_.begin(), suggested_.end(), key) != suggested_.end();
   }
-  for (const std::string material : {"NAME"})
-    for (const auto& k : material_keys(material)) declared.push_back(k.key);
-  auto unknown_key = [&](const std::string& where, const std::string& key) {
-    return CaseError(where + ": unknown key '" + quoted_text(key) + "'" +
-                     did_you_mean(key, declared) +
+
+  CaseError unknown_key(const std::string& where, const std::string& key) const {
+    std::vector<std::string> names = declared_;
+    names.insert(names.end(), suggested_.begin(), suggested_.end());
+    return CaseError(where + ": unknown key '" + quoted_text(key) + "'" + did_you_mean(key, names) +
                      " (`chaindem run --help` and docs/case-format.md list the keys)");
-  };
+  }
 
-  // Pass 2: strict parse. Overrides are stored first, so they win over the file.
-  po::variables_map vm;
-  auto store = [&](const std::string& src, const std::string& where) {
-    std::istringstream s(src);
+  // Stores `text`; `where` names it in messages, `is_file` says it is the case file itself.
+  po::parsed_options store(const std::string& text, const std::string& where, bool is_file) {
+    std::istringstream s(text);
     try {
-      const po::parsed_options parsed = po::parse_config_file(s, desc, false);
+      po::parsed_options parsed = po::parse_config_file(s, desc_, false);
       po::store(parsed, vm);
       return parsed;
     } catch (const po::unknown_option& e) {
-      if (&src == &text && e.get_option_name().starts_with("sweep."))
-        throw CaseError(quoted_path(origin) +
+      if (is_file && e.get_option_name().starts_with("sweep."))
+        throw CaseError(quoted_path(origin_) +
                         " is a sweep file (its [sweep] section names a base case), not a case "
                         "file: `chaindem sweep " +
-                        quoted_path(origin) + "` runs it (docs/sweeps.md)");
+                        quoted_path(origin_) + "` runs it (docs/sweeps.md)");
       throw unknown_key(where, e.get_option_name());
     } catch (const po::multiple_occurrences& e) {
       throw CaseError(where + ": key '" + quoted_text(e.get_option_name()) +
@@ -356,47 +354,85 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
     } catch (const po::error& e) {
       throw CaseError(where + ": " + option_error_message(e));
     }
-  };
-  // Each override on its own, so that a problem names where it comes from; a key given twice
-  // would otherwise keep its first value unseen.
-  for (std::size_t k = 0; k < override_lines.size(); ++k)
-    for (const auto& option : store(override_lines[k], source(k)).options) {
-      const std::string& key = option.string_key;
-      if (const auto it = cfg.override_source_.find(key); it != cfg.override_source_.end())
-        throw CaseError(it->second == source(k)
-                            ? source(k) + ": key '" + quoted_text(key) + "' is given more than once"
-                            : it->second + " and " + source(k) + ": key '" + quoted_text(key) +
-                                  "' is given in both; give it once");
-      cfg.override_source_[key] = source(k);
-    }
-  store(text, quoted_path(origin));
+  }
+
+  po::variables_map vm;
+
+ private:
+  const std::string& origin_;
+  po::options_description desc_;
+  std::vector<std::string> declared_;
+  std::vector<std::string> suggested_;  ///< keys of [material.NAME], for suggestions
+};
+
+}  // namespace
+
+CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
+                             const std::vector<std::string>& overrides,
+                             const std::vector<std::string>& unset,
+                             const std::vector<std::string>& sources) {
+  if (const std::string lines = text_lines(text); lines != text)
+    return parse(lines, origin, overrides, unset, sources);
+  if (const std::string where = first_non_text(text); !where.empty())
+    throw CaseError(quoted_path(origin) + ": not a text file (" + where +
+                    "); a case file is INI text (docs/case-format.md)");
+  auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
+  const std::vector<std::string> lines = override_lines(overrides, source);
+  for (const std::string& key : unset) check_setting("--unset", key);
+  CaseConfig cfg;
+  cfg.origin_ = origin;
+  cfg.source_text_ = text;
+  std::string override_text;
+  for (const std::string& line : lines) override_text += line;
+  cfg.materials_ = material_names(text, origin, override_text);
+
+  std::vector<KeySpec> specs = case_keys();
+  for (const auto& m : cfg.materials_) {
+    auto mk = material_keys(m);
+    specs.insert(specs.end(), mk.begin(), mk.end());
+  }
+  KeyReader reader(specs, origin);
+  // Overrides are stored first, so they win over the file; each on its own, so that a problem
+  // names where it comes from (a key given twice would otherwise keep its first value unseen).
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    for (const auto& option : reader.store(lines[k], source(k), false).options)
+      cfg.note_override(option.string_key, source(k));
+  reader.store(text, quoted_path(origin), true);
   for (const std::string& key : unset) {
-    if (std::find(declared.begin(), declared.end(), key) == declared.end() &&
-        std::none_of(specs.begin(), specs.end(), [&](const KeySpec& k) { return k.key == key; }))
-      throw unknown_key("--unset", key);
+    if (!reader.declares(key)) throw reader.unknown_key("--unset", key);
     if (const auto it = cfg.override_source_.find(key); it != cfg.override_source_.end())
       throw CaseError("--unset " + quoted_text(key) + ": " +
                       (it->second == "--set" ? "the command line also sets it with --set"
                                              : it->second + " also sets it"));
-    vm.erase(key);
+    reader.vm.erase(key);
   }
-
-  for (const auto& k : specs) {
-    const auto it = vm.find(k.key);
-    if (it != vm.end()) {
-      const std::string v = trimmed(it->second.as<std::string>());
-      if (auto problem = check_value(k, v); !problem.empty())
-        cfg.fail(k.key, problem + " (expected " + kind_name(k.kind) + ")");
-      cfg.values_[k.key] = v;
-      cfg.given_[k.key] = true;
-    } else if (!k.default_value.empty()) {
-      cfg.values_[k.key] = k.default_value;
-      cfg.given_[k.key] = false;
-    } else if (k.required) {
-      cfg.fail(k.key, "is missing (" + k.description + ")");
-    }
-  }
+  for (const auto& k : specs) cfg.resolve(k, reader.vm);
   return cfg;
+}
+
+void CaseConfig::note_override(const std::string& key, const std::string& source) {
+  if (const auto it = override_source_.find(key); it != override_source_.end())
+    throw CaseError(it->second == source
+                        ? source + ": key '" + quoted_text(key) + "' is given more than once"
+                        : it->second + " and " + source + ": key '" + quoted_text(key) +
+                              "' is given in both; give it once");
+  override_source_[key] = source;
+}
+
+void CaseConfig::resolve(const KeySpec& k, const po::variables_map& vm) {
+  const auto it = vm.find(k.key);
+  if (it != vm.end()) {
+    const std::string v = trimmed(it->second.as<std::string>());
+    if (auto problem = check_value(k, v); !problem.empty())
+      fail(k.key, problem + " (expected " + kind_name(k.kind) + ")");
+    values_[k.key] = v;
+    given_[k.key] = true;
+  } else if (!k.default_value.empty()) {
+    values_[k.key] = k.default_value;
+    given_[k.key] = false;
+  } else if (k.required) {
+    fail(k.key, "is missing (" + k.description + ")");
+  }
 }
 
 void CaseConfig::fail(std::string_view key, const std::string& what) const {

@@ -14,6 +14,10 @@
 
 #include "chaindem/value_range.hpp"
 
+namespace boost::program_options {
+class variables_map;
+}
+
 namespace chaindem {
 
 /// Sizes and speeds a case may hold. Radii from a nanometre to a kilometre cover every body a
@@ -105,6 +109,12 @@ class CaseConfig {
   [[noreturn]] void fail(std::string_view key, const std::string& what) const;
 
  private:
+  /// Records that `source` (an override) sets `key`; throws when another override set it.
+  void note_override(const std::string& key, const std::string& source);
+  /// The value of `k` from what was read, its default, or an error when it is required and
+  /// missing.
+  void resolve(const KeySpec& k, const boost::program_options::variables_map& vm);
+
   std::map<std::string, std::string> values_;
   std::map<std::string, bool> given_;
   std::map<std::string, std::string> override_source_;  ///< key: where its override came from
