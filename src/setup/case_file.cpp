@@ -1,4 +1,5 @@
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 
 #include <omp.h>
 
@@ -139,16 +140,7 @@ std::string check_value(const KeySpec& k, const std::string& v) {
 }  // namespace
 
 std::string check_key_value(std::string_view key, const std::string& value) {
-  const std::string k(key);
-  const KeySpec* spec = nullptr;
-  for (const auto& c : case_keys())
-    if (c.key == k) spec = &c;
-  std::vector<KeySpec> material;  // material.NAME.key: the keys of that section
-  if (const auto dot = k.find('.', 9); !spec && k.rfind("material.", 0) == 0 && dot != k.npos) {
-    material = material_keys(k.substr(9, dot - 9));
-    for (const auto& c : material)
-      if (c.key == k) spec = &c;
-  }
+  const std::optional<KeySpec> spec = find_key(key);
   if (!spec) return "";
   const std::string problem = check_value(*spec, trimmed(value));
   return problem.empty() ? "" : problem + " (expected " + kind_name(spec->kind) + ")";

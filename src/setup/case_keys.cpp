@@ -505,6 +505,21 @@ std::vector<KeySpec> material_keys(const std::string& name) {
   return keys;
 }
 
+std::optional<KeySpec> find_key(std::string_view key) {
+  for (const KeyEntry& e : entries())
+    if (e.spec.key == key) return e.spec;
+  const std::string_view prefix = "material.";
+  const auto dot = key.find('.', prefix.size());  // material.NAME.FIELD, NAME without a dot
+  if (!key.starts_with(prefix) || dot == std::string_view::npos) return std::nullopt;
+  for (const MaterialKeyEntry& e : material_entries())
+    if (e.name == key.substr(dot + 1)) {
+      KeySpec spec = e.spec;
+      spec.key = key;
+      return spec;
+    }
+  return std::nullopt;
+}
+
 CaseSpec read_case_spec(const CaseConfig& config) {
   CaseSpec spec;
   for (const KeyEntry& e : entries()) e.read(config, spec);

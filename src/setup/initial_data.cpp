@@ -45,10 +45,10 @@ void check_bodies(const Case& c, const InitialState& data, const std::string& pa
                              (bodies == 1 ? "y" : "ies") + ": " +
                              bodies_text(striker, count, extra) + ", in this order";
   if (data.size() != bodies) {
-    std::string held = data.hdf5 ? "frame " + std::to_string(data.frame) + " has " +
-                                       std::to_string(data.size()) + " bodies"
-                                 : "has " + std::to_string(data.size()) + " row" +
-                                       (data.size() == 1 ? "" : "s");
+    std::string held =
+        data.hdf5 ? "frame " + std::to_string(data.frame) + " has " + std::to_string(data.size()) +
+                        " bodies"
+                  : "has " + std::to_string(data.size()) + " row" + (data.size() == 1 ? "" : "s");
     // Built by appending: g++ 12 warns (-Wrestrict) on a chain of + over these temporaries.
     std::string what = "'";
     what.append(quoted_path(path)).append("' ").append(held).append("; ").append(builds);

@@ -1,5 +1,6 @@
 // The initial state of a run from data: a CSV file or one frame of a chaindem HDF5 output.
 #include "chaindem/setup/initial_state.hpp"
+#include "chaindem/setup/case_spec.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,6 +26,16 @@ namespace {
 
 const char* const hdf5_signature = "\x89HDF\r\n\x1a\n";
 
+// The keys a problem with the data is blamed on: the file, or the frame chosen of it.
+const std::string& file_key() {
+  static const std::string key = key_name(&CaseSpec::initial, &InitialSpec::file);
+  return key;
+}
+const std::string& frame_key() {
+  static const std::string key = key_name(&CaseSpec::initial, &InitialSpec::frame);
+  return key;
+}
+
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
@@ -32,31 +43,30 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 [[noreturn]] void fail_file(const std::string& file, const std::string& what,
-                            const std::string& key = "initial.file") {
+                            const std::string& key = file_key()) {
   throw InitialStateError(key, "'" + quoted_path(file) + "' " + what);
 }
 
 // The checks every body's values pass, whichever file they come from; `where` names the value.
 void check_radius(double r, const std::string& where) {
   if (!(r >= min_radius && r <= max_radius))
-    throw InitialStateError("initial.file",
+    throw InitialStateError(file_key(),
                             where + ": radius " + number_text(r) + " m is out of range: allowed [" +
                                 number_text(min_radius) + ", " + number_text(max_radius) + "] m");
 }
 void check_speed(const Eigen::Vector3d& v, const std::string& where) {
   if (!(v.norm() <= max_speed))
-    throw InitialStateError("initial.file", where + ": speed " + number_text(v.norm()) +
-                                                " m/s is out of range: allowed at most " +
-                                                number_text(max_speed) + " m/s");
+    throw InitialStateError(file_key(), where + ": speed " + number_text(v.norm()) +
+                                            " m/s is out of range: allowed at most " +
+                                            number_text(max_speed) + " m/s");
 }
 int material_index(const std::vector<std::string>& materials, const std::string& name,
                    const std::string& where) {
   const auto it = std::find(materials.begin(), materials.end(), name);
   if (it == materials.end())
-    throw InitialStateError("initial.file", where + ": material '" + quoted_text(name) +
-                                                "' is not defined in the case (defined: " +
-                                                (materials.empty() ? "none" : joined(materials)) +
-                                                ")");
+    throw InitialStateError(file_key(), where + ": material '" + quoted_text(name) +
+                                            "' is not defined in the case (defined: " +
+                                            (materials.empty() ? "none" : joined(materials)) + ")");
   return static_cast<int>(it - materials.begin());
 }
 
@@ -144,7 +154,7 @@ class CsvReader {
 
  private:
   [[noreturn]] void fail_at(std::size_t column, const std::string& what) const {
-    throw InitialStateError("initial.file", where_at(static_cast<int>(column)) + ": " + what);
+    throw InitialStateError(file_key(), where_at(static_cast<int>(column)) + ": " + what);
   }
 
   // "'F', line L (body B), column C ('name')"; column < 0: the row alone.
@@ -217,8 +227,8 @@ class CsvReader {
   }
 
   [[noreturn]] void fail_at_header(const std::string& what) const {
-    throw InitialStateError("initial.file", "'" + quoted_path(file_) + "', line " +
-                                                std::to_string(line_) + ": " + what);
+    throw InitialStateError(
+        file_key(), "'" + quoted_path(file_) + "', line " + std::to_string(line_) + ": " + what);
   }
 
   double number(const std::vector<std::string>& cells, int column) const {
@@ -288,7 +298,7 @@ class Hdf5Reader {
       fail_file(file_,
                 "has " + std::to_string(s.frames) + " frame" + (frames == 1 ? "" : "s") +
                     ": frame " + std::to_string(frame) + " is out of range (" + allowed + ")",
-                "initial.frame");
+                frame_key());
     }
     s.frame = f;
     const auto bodies = static_cast<Eigen::Index>(n);
@@ -305,13 +315,13 @@ class Hdf5Reader {
         for (Eigen::Index c = 0; c < 3; ++c)
           if (!std::isfinite((*a)(i, c)))
             throw InitialStateError(
-                "initial.file", where + ": " + (a == &s.position ? position : velocity) +
-                                    " holds " + number_text((*a)(i, c)) + ", which is not finite");
+                file_key(), where + ": " + (a == &s.position ? position : velocity) + " holds " +
+                                number_text((*a)(i, c)) + ", which is not finite");
       check_speed(s.velocity.row(i).matrix().transpose(), where);
       check_radius(s.radius(i), where + " (/particles/chain/radius)");
       const int k = species[static_cast<std::size_t>(i)];
       if (k < 0 || static_cast<std::size_t>(k) >= names.size())
-        throw InitialStateError("initial.file",
+        throw InitialStateError(file_key(),
                                 where + ": /particles/chain/species holds " + std::to_string(k) +
                                     ", which is not an index of its species_names (0 to " +
                                     std::to_string(static_cast<long long>(names.size()) - 1) + ")");

@@ -125,6 +125,26 @@ std::string key_of(const CaseSpec& spec, const void* field);
 /// The key of law parameter `name` of the [contact] section: "contact.NAME".
 std::string contact_param_key(std::string_view name);
 
+/// The key of a field of a section, where there is no case to read it from (a command's option
+/// that takes a key's range, a key a command sets itself):
+/// key_name(&CaseSpec::chain, &ChainSpec::gap) is "chain.gap".
+template <class S, class T>
+std::string key_name(S CaseSpec::*section, T S::*field) {
+  static const CaseSpec blank{};
+  return key_of(blank, &(blank.*section.*field));
+}
+
+/// The key of a field of material `name`: "material.NAME.density".
+template <class T>
+std::string material_key_name(const std::string& name, T MaterialSpec::*field) {
+  CaseSpec spec;
+  return key_of(spec, &(spec.materials[name].*field));
+}
+
+/// The declaration of `key`, a key of a section or of a [material.NAME] section; nullopt for a
+/// key that is not declared.
+std::optional<KeySpec> find_key(std::string_view key);
+
 /// A case as the set-up reads it: its typed sections, and where each value came from, so that a
 /// message about a field names its key ("--set chain.gap" or "case.ini: chain.gap").
 class Case {
