@@ -110,8 +110,8 @@ TEST(FitImpacts, SkrinjarTableRowsGiveBackTheirRestitution) {
     for (int i = 1; i <= 10; ++i) {
       const double c_r = i / 10.0, printed = row.printed[i];
       Problem p;
-      p.parameters = {{"restitution", "-", restitution->min, restitution->max,
-                       !restitution->min_inclusive, !restitution->max_inclusive, 0.5}};
+      p.parameters = {{"restitution", "-", restitution->range.min, restitution->range.max,
+                       !restitution->range.min_inclusive, !restitution->range.max_inclusive, 0.5}};
       p.residual_count = 1;
       p.sigma_known = true;
       p.residuals = [&](const std::vector<double>& theta, std::vector<double>& r) {

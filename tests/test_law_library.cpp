@@ -401,7 +401,7 @@ TEST(LawRegistry, SingularLawsRefuseZeroRestitution) {
       const double f = l.damping_factor(0.0);
       EXPECT_TRUE(std::isfinite(f)) << l.id << " admits c_r = 0 but its factor is " << f;
     } else {
-      const double smallest = r->min_inclusive ? r->min : r->min + 1e-3;
+      const double smallest = r->range.min_inclusive ? r->range.min : r->range.min + 1e-3;
       EXPECT_TRUE(std::isfinite(l.damping_factor(smallest))) << l.id;
     }
   }

@@ -67,8 +67,9 @@ inline std::vector<FreeParameter> parameters_of(const Generator& g) {
   const LawEntry& law = *find_law(g.law);
   for (std::size_t j = 0; j < g.keys.size(); ++j) {
     const ParamSpec& p = *law.find_param(g.keys[j]);
-    FreeParameter f{g.keys[j],        std::string(p.unit), p.min,          p.max,
-                    !p.min_inclusive, !p.max_inclusive,    p.default_value};
+    FreeParameter f{g.keys[j],      std::string(p.unit),    p.range.min,
+                    p.range.max,    !p.range.min_inclusive, !p.range.max_inclusive,
+                    p.default_value};
     if (!std::isnan(g.starts[j])) f.start = g.starts[j];
     out.push_back(f);
   }

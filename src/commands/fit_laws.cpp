@@ -105,10 +105,10 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
     const ParamSpec& p = *law.find_param(key);
     fit::FreeParameter f{key,
                          std::string(p.unit),
-                         p.min,
-                         p.max,
-                         !p.min_inclusive,
-                         !p.max_inclusive,
+                         p.range.min,
+                         p.range.max,
+                         !p.range.min_inclusive,
+                         !p.range.max_inclusive,
                          p.default_value};
     if (const auto given = c.given ? c.given(key) : std::nullopt; given && p.admits(*given))
       f.start = *given;
@@ -243,7 +243,8 @@ std::string excluded_by_bounds(const LawFit& f) {
     const fit::FreeParameter& p = f.free[j];
     const ParamSpec& spec = *f.law->find_param(p.key);
     const int end = at_range_end(f.result.values[j], p.lower, p.upper);
-    const bool low = end < 0 && p.lower > spec.min, high = end > 0 && p.upper < spec.max;
+    const bool low = end < 0 && p.lower > spec.range.min,
+               high = end > 0 && p.upper < spec.range.max;
     const double v = f.result.values[j];
     if (low || high)
       return "its best fit, " + p.key + " = " + number_text(v) + ", lies at the " +

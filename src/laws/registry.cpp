@@ -88,16 +88,6 @@ std::string_view to_string(TensionPolicy t) {
   return t == TensionPolicy::clamp ? "clamp" : "allow";
 }
 
-std::string ParamSpec::range_text() const {
-  std::ostringstream s;
-  s << (min_inclusive ? '[' : '(') << min << ", ";
-  if (std::isinf(max))
-    s << "inf)";
-  else
-    s << max << (max_inclusive ? ']' : ')');
-  return s.str();
-}
-
 const ParamSpec* LawEntry::find_param(std::string_view key) const {
   for (const auto& p : params)
     if (p.key == key) return &p;

@@ -65,98 +65,111 @@ void validate(std::string_view where, const PredictorInputs& in,
 }
 
 constexpr PredictorParam param(std::string_view key, std::string_view unit,
-                               std::string_view description, double min, double max,
-                               bool min_inclusive = false, bool max_inclusive = false) {
-  return {key, unit, description, min, max, min_inclusive, max_inclusive, std::nullopt};
+                               std::string_view description, ValueRange range) {
+  return {key, unit, description, range};
 }
 
 // ---- Inputs -------------------------------------------------------------------------------------
 // The keys are the argument names of the typed functions.
 
-constexpr auto p_impact_velocity = param(
-    "impact_velocity", "m/s", "impact velocity v0: normal approach rate at first touch", 0.0, inf);
+constexpr auto p_impact_velocity =
+    param("impact_velocity", "m/s", "impact velocity v0: normal approach rate at first touch",
+          ValueRange::above(0.0));
 constexpr auto p_impact_velocity_from_zero =
-    param("impact_velocity", "m/s", "impact velocity v0: normal approach rate at first touch", 0.0,
-          inf, true);
+    param("impact_velocity", "m/s", "impact velocity v0: normal approach rate at first touch",
+          ValueRange::at_least(0.0));
 // e = 1 - 0.026 (1000 v0)^(1/3) >= 0 up to v0 = 1/(1000 * 0.026^3) = 56.896 m/s.
 constexpr double herbert_mcwhannell_max_velocity = 1.0 / (1000.0 * 0.026 * 0.026 * 0.026);
 constexpr auto p_impact_velocity_herbert_mcwhannell =
     param("impact_velocity", "m/s",
           "impact velocity v0 (the formula takes mm/s; converted internally); above 56.9 m/s "
           "the formula is negative",
-          0.0, herbert_mcwhannell_max_velocity, true, true);
+          ValueRange::closed(0.0, herbert_mcwhannell_max_velocity));
 constexpr auto p_yield_velocity =
     param("yield_velocity", "m/s",
           "yield velocity V_y = sqrt(16 E* sqrt(R*) delta_y^(5/2)/(15 m*)), delta_y = "
           "(pi p_y/(2 E*))^2 R* (the restitution predictors, include/chaindem/laws/restitution.hpp "
           "header; yield_velocity())",
-          0.0, inf);
+          ValueRange::above(0.0));
 constexpr auto p_effective_modulus =
-    param("effective_modulus", "Pa", "E* = 1/((1 - nu_i^2)/E_i + (1 - nu_j^2)/E_j)", 0.0, inf);
-constexpr auto p_effective_radius = param(
-    "effective_radius", "m", "R* = R_i R_j/(R_i + R_j), or R for a sphere on a flat", 0.0, inf);
+    param("effective_modulus", "Pa", "E* = 1/((1 - nu_i^2)/E_i + (1 - nu_j^2)/E_j)",
+          ValueRange::above(0.0));
+constexpr auto p_effective_radius =
+    param("effective_radius", "m", "R* = R_i R_j/(R_i + R_j), or R for a sphere on a flat",
+          ValueRange::above(0.0));
 constexpr auto p_effective_mass =
-    param("effective_mass", "kg", "m* = m_i m_j/(m_i + m_j), or m against a fixed wall", 0.0, inf);
+    param("effective_mass", "kg", "m* = m_i m_j/(m_i + m_j), or m against a fixed wall",
+          ValueRange::above(0.0));
 constexpr auto p_yield_pressure =
     param("yield_pressure", "Pa",
           "limiting contact pressure p_y at first yield (Thornton's p_y; Jackson-Green's C S_y)",
-          0.0, inf);
+          ValueRange::above(0.0));
 // Chang & Ling.
 constexpr auto p_max_deformation =
     param("max_deformation", "m",
           "w_m, maximum deformation in compression (from an impact-energy balance the table "
           "does not give)",
-          0.0, inf);
-constexpr auto p_critical_deformation = param(
-    "critical_deformation", "m", "w_c, critical elastic deformation (onset of yield)", 0.0, inf);
-constexpr auto p_yield_strength = param("yield_strength", "Pa", "yield strength Y", 0.0, inf);
-constexpr auto p_poisson_ratio = param(
-    "poisson_ratio", "-", "Poisson's ratio nu in K = 1.282 + 1.158 nu", -1.0, 0.5, false, true);
+          ValueRange::above(0.0));
+constexpr auto p_critical_deformation =
+    param("critical_deformation", "m", "w_c, critical elastic deformation (onset of yield)",
+          ValueRange::above(0.0));
+constexpr auto p_yield_strength =
+    param("yield_strength", "Pa", "yield strength Y", ValueRange::above(0.0));
+constexpr auto p_poisson_ratio =
+    param("poisson_ratio", "-", "Poisson's ratio nu in K = 1.282 + 1.158 nu",
+          ValueRange::above_to(-1.0, 0.5));
 // Wu, Li & Thornton.
 constexpr auto p_plastic_onset_velocity =
     param("plastic_onset_velocity", "m/s",
-          "V_c, initial impact velocity leading to plastic deformation", 0.0, inf);
+          "V_c, initial impact velocity leading to plastic deformation", ValueRange::above(0.0));
 constexpr auto p_critical_velocity = param(
     "critical_velocity", "m/s",
     "V_f, critical impact velocity separating the two branches (not given in the CJTAM review)",
-    0.0, inf);
-constexpr auto p_yield_stress = param("yield_stress", "Pa", "yield stress S_y", 0.0, inf);
+    ValueRange::above(0.0));
+constexpr auto p_yield_stress =
+    param("yield_stress", "Pa", "yield stress S_y", ValueRange::above(0.0));
 // Weir & Tallon.
 constexpr auto p_youngs_modulus =
     param("youngs_modulus", "Pa",
-          "Young's modulus E in c0 = sqrt(E/rho) (as printed; E vs E* is uncertain)", 0.0, inf);
-constexpr auto p_density = param("density", "kg/m^3", "density rho in c0 = sqrt(E/rho)", 0.0, inf);
+          "Young's modulus E in c0 = sqrt(E/rho) (as printed; E vs E* is uncertain)",
+          ValueRange::above(0.0));
+constexpr auto p_density =
+    param("density", "kg/m^3", "density rho in c0 = sqrt(E/rho)", ValueRange::above(0.0));
 constexpr auto p_radius_r1 =
     param("radius_r1", "m",
           "R1, printed as 'contact radius after contact' (uncertain; probably a radius of "
           "curvature or particle radius)",
-          0.0, inf);
-constexpr auto p_radius = param("radius", "m", "R, particle radius", 0.0, inf);
+          ValueRange::above(0.0));
+constexpr auto p_radius = param("radius", "m", "R, particle radius", ValueRange::above(0.0));
 // Jackson, Green & Marghitu.
 constexpr auto p_normalised_velocity =
     param("normalised_velocity", "-",
           "V1 = v0/V_y, impact velocity normalised by the yield velocity (uncertain: the "
           "normalising velocity is defined in the original paper)",
-          0.0, 1000.0, false, true);
-constexpr auto p_yield_strain = param("yield_strain", "-", "eps_y = S_y/E*", 0.0, 1.0);
+          ValueRange::above_to(0.0, 1000.0));
+constexpr auto p_yield_strain =
+    param("yield_strain", "-", "eps_y = S_y/E*", ValueRange::open(0.0, 1.0));
 // Ma & Liu.
 constexpr auto p_unloading_radius =
     param("unloading_radius", "m",
-          "R_p^e, unloading radius of curvature after plastic deformation (ma_liu_2015)", 0.0, inf);
-constexpr auto p_plastic_stiffness =
-    param("plastic_stiffness", "N/m",
-          "k1 = 2 pi R psi sigma_y, fully plastic stiffness of ma_liu_2015", 0.0, inf);
+          "R_p^e, unloading radius of curvature after plastic deformation (ma_liu_2015)",
+          ValueRange::above(0.0));
+constexpr auto p_plastic_stiffness = param(
+    "plastic_stiffness", "N/m", "k1 = 2 pi R psi sigma_y, fully plastic stiffness of ma_liu_2015",
+    ValueRange::above(0.0));
 // Linear empirical fits.
 constexpr auto p_alpha_hc =
-    param("alpha_hc", "s/m", "alpha_HC; 0.08-0.32 s/m for steel, bronze and ivory", 0.0, inf, true);
+    param("alpha_hc", "s/m", "alpha_HC; 0.08-0.32 s/m for steel, bronze and ivory",
+          ValueRange::at_least(0.0));
 constexpr auto p_alpha0 =
-    param("alpha0", "-", "alpha0, restitution at v0 -> 0", 0.0, 1.0, false, true);
-constexpr auto p_alpha1 = param("alpha1", "s/m", "alpha1, slope of e against v0", 0.0, inf, true);
+    param("alpha0", "-", "alpha0, restitution at v0 -> 0", ValueRange::above_to(0.0, 1.0));
+constexpr auto p_alpha1 =
+    param("alpha1", "s/m", "alpha1, slope of e against v0", ValueRange::at_least(0.0));
 // Group (h).
 constexpr auto p_restitution =
-    param("restitution", "-", "coefficient of restitution c_r", 0.0, 1.0, true, true);
+    param("restitution", "-", "coefficient of restitution c_r", ValueRange::closed(0.0, 1.0));
 constexpr auto p_velocity =
-    param("velocity", "m/s", "velocity along the line of centres", -inf, inf);
+    param("velocity", "m/s", "velocity along the line of centres", ValueRange::above(-inf));
 
 // ---- Inputs of each predictor, in the order they are checked ------------------------------------
 

@@ -23,11 +23,11 @@
 #include "chaindem/commands/compare_command.hpp"
 #include "chaindem/commands/fit_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/laws/law.hpp"
 #include "chaindem/output/checkpoint_file.hpp"
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/output_file.hpp"
-#include "chaindem/laws/law.hpp"
 #include "chaindem/version.hpp"
 #include "hdf5_tree.hpp"
 
@@ -175,10 +175,10 @@ py::dict law_record(const LawEntry& law) {
     p["key"] = std::string(s.key);
     p["unit"] = std::string(s.unit);
     p["description"] = std::string(s.description);
-    p["min"] = s.min;
-    p["max"] = s.max;
-    p["min_inclusive"] = s.min_inclusive;
-    p["max_inclusive"] = s.max_inclusive;
+    p["min"] = s.range.min;
+    p["max"] = s.range.max;
+    p["min_inclusive"] = s.range.min_inclusive;
+    p["max_inclusive"] = s.range.max_inclusive;
     p["range"] = s.range_text();
     p["default"] = s.default_value ? py::object(py::float_(*s.default_value)) : py::none();
     p["default_text"] = std::string(s.default_text);

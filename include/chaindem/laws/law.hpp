@@ -31,6 +31,7 @@
 
 #include "chaindem/laws/kernel_list.hpp"
 #include "chaindem/laws/pair.hpp"
+#include "chaindem/value_range.hpp"
 
 namespace chaindem {
 
@@ -65,19 +66,12 @@ struct ParamSpec {
   std::string_view key;
   std::string_view unit;
   std::string_view description;
-  double min;
-  double max;
-  bool min_inclusive;
-  bool max_inclusive;
-  std::optional<double> default_value;  ///< nullopt: required, unless default_text says how
-  std::string_view default_text = {};   ///< how a derived default is obtained
+  ValueRange range;
+  std::optional<double> default_value = std::nullopt;  ///< nullopt: required, unless default_text
+  std::string_view default_text = {};                  ///< how a derived default is obtained
 
-  bool admits(double x) const {
-    const bool lo = min_inclusive ? x >= min : x > min;
-    const bool hi = max_inclusive ? x <= max : x < max;
-    return std::isfinite(x) && lo && hi;
-  }
-  std::string range_text() const;  ///< e.g. "(0, 1]"
+  bool admits(double x) const { return range.admits(x); }
+  std::string range_text() const { return range.text(); }  ///< e.g. "(0, 1]"
 };
 
 /// Geometry and materials of one contact: two spheres, or a sphere and a plane (a wall).

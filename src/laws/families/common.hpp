@@ -21,45 +21,46 @@ inline constexpr double inf = std::numeric_limits<double>::infinity();
 inline constexpr double pi = std::numbers::pi;
 
 inline constexpr ParamSpec hertz_stiffness_param{
-    "stiffness",
-    "N/m^1.5",
-    "Hertz stiffness K; overrides (4/3) E* sqrt(R*) from the materials for every pair",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt,
-    "(4/3) E* sqrt(R*) from the materials"};
+    .key = "stiffness",
+    .unit = "N/m^1.5",
+    .description =
+        "Hertz stiffness K; overrides (4/3) E* sqrt(R*) from the materials for every pair",
+    .range = ValueRange::above(0.0),
+    .default_text = "(4/3) E* sqrt(R*) from the materials"};
 
-inline constexpr ParamSpec linear_stiffness_param{
-    "stiffness", "N/m", "linear spring stiffness K", 0.0, inf, false, false, std::nullopt};
+inline constexpr ParamSpec linear_stiffness_param{.key = "stiffness",
+                                                  .unit = "N/m",
+                                                  .description = "linear spring stiffness K",
+                                                  .range = ValueRange::above(0.0)};
 
 inline constexpr ParamSpec impact_velocity_floor_param{
-    "impact_velocity_floor",
-    "m/s",
-    "with contact.impact_velocity = onset only: smallest impact velocity v0 used in the damping "
-    "term; contacts that start slower (touching, resting or pre-compressed beads, where v0 -> 0 "
-    "makes the damping infinite) use this value and are counted in the run summary",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt,
-    "automatic: 1 % of the case's largest relative speed (collide: none); the automatic time "
-    "step keeps damping at the floor stable"};
+    .key = "impact_velocity_floor",
+    .unit = "m/s",
+    .description =
+        "with contact.impact_velocity = onset only: smallest impact velocity v0 used in the "
+        "damping "
+        "term; contacts that start slower (touching, resting or pre-compressed beads, where v0 -> "
+        "0 "
+        "makes the damping infinite) use this value and are counted in the run summary",
+    .range = ValueRange::above(0.0),
+    .default_text =
+        "automatic: 1 % of the case's largest relative speed (collide: none); the automatic time "
+        "step keeps damping at the floor stable"};
 
 /// `spec` allowed only above `min`: the same parameter, for a law singular at or below `min`.
 constexpr ParamSpec only_above(ParamSpec spec, double min) {
-  spec.min = min;
-  spec.min_inclusive = false;
+  spec.range.min = min;
+  spec.range.min_inclusive = false;
   return spec;
 }
 
 // Every law with a damping factor reads its restitution through this key (factor()); a law's
 // own variant changes the range or the description, never the key.
 inline constexpr ParamSpec restitution_closed{
-    "restitution", "-",         "target coefficient of restitution c_r", 0.0, 1.0, true,
-    true,          std::nullopt};
+    .key = "restitution",
+    .unit = "-",
+    .description = "target coefficient of restitution c_r",
+    .range = ValueRange::closed(0.0, 1.0)};
 
 inline constexpr ParamSpec restitution_open = only_above(restitution_closed, 0.0);
 

@@ -10,26 +10,37 @@ constexpr std::array linear_params{linear_stiffness_param};
 
 constexpr std::array hertz_params{hertz_stiffness_param};
 
-constexpr ParamSpec power_law_stiffness{"stiffness", "N/m^n", "stiffness K", 0.0,
-                                        inf,         false,   false,         std::nullopt};
-constexpr ParamSpec power_law_exponent{"exponent", "-",   "elastic exponent n", 0.0, inf,
-                                       false,      false, std::nullopt};
+constexpr ParamSpec power_law_stiffness{.key = "stiffness",
+                                        .unit = "N/m^n",
+                                        .description = "stiffness K",
+                                        .range = ValueRange::above(0.0)};
+constexpr ParamSpec power_law_exponent{.key = "exponent",
+                                       .unit = "-",
+                                       .description = "elastic exponent n",
+                                       .range = ValueRange::above(0.0)};
 constexpr std::array power_law_params{power_law_stiffness, power_law_exponent};
 
 constexpr ParamSpec brandlein_stiffness{
-    "stiffness", "N/m^1.08",  "stiffness K (depends on the contact length only)", 0.0, inf, false,
-    false,       std::nullopt};
+    .key = "stiffness",
+    .unit = "N/m^1.08",
+    .description = "stiffness K (depends on the contact length only)",
+    .range = ValueRange::above(0.0)};
 constexpr std::array brandlein_params{brandlein_stiffness};
 
-constexpr ParamSpec half_width{
-    "half_width", "m", "half width a of the contact", 0.0, inf, false, false, std::nullopt};
+constexpr ParamSpec half_width{.key = "half_width",
+                               .unit = "m",
+                               .description = "half width a of the contact",
+                               .range = ValueRange::above(0.0)};
 constexpr std::array plane_plane_params{half_width};
 
-constexpr ParamSpec contact_area{
-    "contact_area", "m^2", "impacting (contact) area A", 0.0, inf, false, false, std::nullopt};
-constexpr ParamSpec mean_radius{
-    "mean_radius", "m",         "average radius r_a from the polygon centre", 0.0, inf, false,
-    false,         std::nullopt};
+constexpr ParamSpec contact_area{.key = "contact_area",
+                                 .unit = "m^2",
+                                 .description = "impacting (contact) area A",
+                                 .range = ValueRange::above(0.0)};
+constexpr ParamSpec mean_radius{.key = "mean_radius",
+                                .unit = "m",
+                                .description = "average radius r_a from the polygon centre",
+                                .range = ValueRange::above(0.0)};
 constexpr std::array luo_nahon_area_params{contact_area, mean_radius};
 
 PairCoeffs prepare_linear(const LawEntry&, const PairInput& in, const LawParams& p) {

@@ -8,190 +8,160 @@ namespace {
 
 // Group (e): every law takes the yield stress from the materials, or from this parameter.
 constexpr ParamSpec yield_stress_param{
-    "yield_stress",
-    "Pa",
-    "yield stress sigma_y (S_y, Y) of the softer body; overrides the materials' yield_stress for "
-    "every pair",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt,
-    "the smaller yield_stress of the two materials ([material.NAME] yield_stress; collide: "
-    "--yield-stress)"};
+    .key = "yield_stress",
+    .unit = "Pa",
+    .description =
+        "yield stress sigma_y (S_y, Y) of the softer body; overrides the materials' yield_stress "
+        "for "
+        "every pair",
+    .range = ValueRange::above(0.0),
+    .default_text =
+        "the smaller yield_stress of the two materials ([material.NAME] yield_stress; collide: "
+        "--yield-stress)"};
 
 constexpr ParamSpec yield_pressure_ratio_param{
-    "yield_pressure_ratio",
-    "-",
-    "p_y/sigma_y, Hertz pressure at the onset of yield (delta_y = (pi p_y/(2E*))^2 R, not defined "
-    "by the row); default 1.6, the Hertz first-yield pressure for nu ~ 0.3 printed in "
-    "burgoyne_daraio_2014's row",
-    0.0,
-    inf,
-    false,
-    false,
-    1.6};
+    .key = "yield_pressure_ratio",
+    .unit = "-",
+    .description =
+        "p_y/sigma_y, Hertz pressure at the onset of yield (delta_y = (pi p_y/(2E*))^2 R, not "
+        "defined "
+        "by the row); default 1.6, the Hertz first-yield pressure for nu ~ 0.3 printed in "
+        "burgoyne_daraio_2014's row",
+    .range = ValueRange::above(0.0),
+    .default_value = 1.6};
 
 constexpr ParamSpec hardness_ratio_param{
-    "hardness_ratio",
-    "-",
-    "H/sigma_y, hardness over yield stress; default 2.8 (H = 2.8 Y of the Chang-Etsion-Bogy "
-    "framework, as Kogut & Etsion 2002 and Jackson & Green 2005 take it)",
-    0.0,
-    inf,
-    false,
-    false,
-    2.8};
+    .key = "hardness_ratio",
+    .unit = "-",
+    .description =
+        "H/sigma_y, hardness over yield stress; default 2.8 (H = 2.8 Y of the Chang-Etsion-Bogy "
+        "framework, as Kogut & Etsion 2002 and Jackson & Green 2005 take it)",
+    .range = ValueRange::above(0.0),
+    .default_value = 2.8};
 
-constexpr ParamSpec limiting_pressure_ratio{
-    "limiting_pressure_ratio",
-    "-",
-    "p_y/sigma_y, Thornton's limiting contact pressure over the yield stress; default 1: the row "
-    "prints sigma_y where Thornton has p_y (uncertain; 1.6 would be the Hertz first-yield value)",
-    0.0,
-    inf,
-    false,
-    false,
-    1.0};
+constexpr ParamSpec limiting_pressure_ratio{.key = "limiting_pressure_ratio",
+                                            .unit = "-",
+                                            .description =
+                                                "p_y/sigma_y, Thornton's limiting contact pressure "
+                                                "over the yield stress; default 1: the row "
+                                                "prints sigma_y where Thornton has p_y (uncertain; "
+                                                "1.6 would be the Hertz first-yield value)",
+                                            .range = ValueRange::above(0.0),
+                                            .default_value = 1.0};
 constexpr std::array thornton_params{yield_stress_param, limiting_pressure_ratio};
 
 constexpr ParamSpec theta_y_param{
-    "theta_y",
-    "-",
-    "yield coefficient: mean contact pressure theta_y sigma_y at first yield (the printed F_y is "
-    "the Hertz load at that mean pressure); delta_p = delta_y (1 + e^(3 (2.8 - theta_y)))/2 needs "
-    "theta_y < 2.8; default 1.1, the mean pressure at first yield 1.1 Y = (2/3) 1.6 Y of Hertz "
-    "theory (delta_p = 82 delta_y)",
-    0.0,
-    2.8,
-    false,
-    false,
-    1.1};
+    .key = "theta_y",
+    .unit = "-",
+    .description =
+        "yield coefficient: mean contact pressure theta_y sigma_y at first yield (the printed F_y "
+        "is "
+        "the Hertz load at that mean pressure); delta_p = delta_y (1 + e^(3 (2.8 - theta_y)))/2 "
+        "needs "
+        "theta_y < 2.8; default 1.1, the mean pressure at first yield 1.1 Y = (2/3) 1.6 Y of Hertz "
+        "theory (delta_p = 82 delta_y)",
+    .range = ValueRange::open(0.0, 2.8),
+    .default_value = 1.1};
 constexpr std::array stronge_params{yield_stress_param, theta_y_param};
 
-constexpr ParamSpec k_c_param{"k_c",
-                              "1/N",
-                              "K_c, growth of the radius of curvature R^ep = (1 + K_c (F - F_y)) "
-                              "R (empirical; no value in the sources)",
-                              0.0,
-                              inf,
-                              true,
-                              false,
-                              std::nullopt};
-constexpr ParamSpec c_a_param{"c_a",
-                              "m/N",
-                              "C_a, plastic growth of the contact radius a^p = C_a (F - F_y) "
-                              "(empirical; no value in the sources)",
-                              0.0,
-                              inf,
-                              true,
-                              false,
-                              std::nullopt};
+constexpr ParamSpec k_c_param{
+    .key = "k_c",
+    .unit = "1/N",
+    .description =
+        "K_c, growth of the radius of curvature R^ep = (1 + K_c (F - F_y)) "
+        "R (empirical; no value in the sources)",
+    .range = ValueRange::at_least(0.0)};
+constexpr ParamSpec c_a_param{.key = "c_a",
+                              .unit = "m/N",
+                              .description =
+                                  "C_a, plastic growth of the contact radius a^p = C_a (F - F_y) "
+                                  "(empirical; no value in the sources)",
+                              .range = ValueRange::at_least(0.0)};
 constexpr std::array vu_quoc_zhang_params{yield_stress_param, yield_pressure_ratio_param, k_c_param,
                                           c_a_param};
 
 constexpr ParamSpec residual_fraction{
-    "residual_fraction",
-    "-",
-    "delta_res/delta_max = omega_res/omega_max after a plastic loading (not in the sources)",
-    0.0,
-    1.0,
-    true,
-    false,
-    std::nullopt,
-    "the finite-element fit 1.02 [1 - ((omega_max + 5.9)/6.9)^(-0.54)] of the unloading "
-    "literature of this law (not among the sources; uncertain), capped at 0.99"};
+    .key = "residual_fraction",
+    .unit = "-",
+    .description =
+        "delta_res/delta_max = omega_res/omega_max after a plastic loading (not in the sources)",
+    .range = ValueRange::from_below(0.0, 1.0),
+    .default_text =
+        "the finite-element fit 1.02 [1 - ((omega_max + 5.9)/6.9)^(-0.54)] of the unloading "
+        "literature of this law (not among the sources; uncertain), capped at 0.99"};
 constexpr std::array kogut_etsion_params{yield_stress_param, hardness_ratio_param,
                                          residual_fraction};
 
 // Jackson & Green's own description of the same ratio.
 constexpr ParamSpec jackson_green_hardness_ratio{
-    "hardness_ratio",
-    "-",
-    "H/S_y in the fully plastic term 4 H/(C S_y); default 2.8 (the branches then "
-    "meet at omega = 1.9 within 0.07 % for nu = 0.3; the original's H is geometry dependent)",
-    0.0,
-    inf,
-    false,
-    false,
-    2.8};
+    .key = "hardness_ratio",
+    .unit = "-",
+    .description =
+        "H/S_y in the fully plastic term 4 H/(C S_y); default 2.8 (the branches then "
+        "meet at omega = 1.9 within 0.07 % for nu = 0.3; the original's H is geometry dependent)",
+    .range = ValueRange::above(0.0),
+    .default_value = 2.8};
 constexpr std::array jackson_green_params{yield_stress_param, jackson_green_hardness_ratio};
 
 constexpr std::array du_wang_params{yield_stress_param};
 
 constexpr ParamSpec pressure_hardness_ratio{
-    "pressure_hardness_ratio",
-    "-",
-    "p0/H, fully plastic contact pressure over the hardness; default 1 (the row: p0 ~ H)",
-    0.0,
-    inf,
-    false,
-    false,
-    1.0};
+    .key = "pressure_hardness_ratio",
+    .unit = "-",
+    .description =
+        "p0/H, fully plastic contact pressure over the hardness; default 1 (the row: p0 ~ H)",
+    .range = ValueRange::above(0.0),
+    .default_value = 1.0};
 constexpr ParamSpec brake_plastic_overlap_ratio{
-    "plastic_overlap_ratio",
-    "-",
-    "delta_p/delta_y, onset of the fully plastic branch (not defined in the sources; F_p = pi p0 "
-    "a_p^2 lies below the Hertz curve only for delta_p/delta_y > (9/4) (p0/p_y)^2, 6.9 with the "
-    "default pressures)",
-    1.0,
-    inf,
-    false,
-    false,
-    std::nullopt};
+    .key = "plastic_overlap_ratio",
+    .unit = "-",
+    .description =
+        "delta_p/delta_y, onset of the fully plastic branch (not defined in the sources; F_p = pi "
+        "p0 "
+        "a_p^2 lies below the Hertz curve only for delta_p/delta_y > (9/4) (p0/p_y)^2, 6.9 with "
+        "the "
+        "default pressures)",
+    .range = ValueRange::above(1.0)};
 constexpr std::array brake_params{yield_stress_param, yield_pressure_ratio_param,
                                   hardness_ratio_param, pressure_hardness_ratio,
                                   brake_plastic_overlap_ratio};
 
 constexpr ParamSpec c1_param{
-    "c1",
-    "-",
-    "p0 = c1 sigma_y, fully plastic contact pressure (empirical; no value in the sources)",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt};
+    .key = "c1",
+    .unit = "-",
+    .description =
+        "p0 = c1 sigma_y, fully plastic contact pressure (empirical; no value in the sources)",
+    .range = ValueRange::above(0.0)};
 constexpr ParamSpec c2_param{
-    "c2",
-    "m^2",
-    "c2 of the fully plastic branch p0 pi (2 R delta + c2), the same for every pair (empirical; no "
-    "value in the sources; Brake's c = a_p^2 - 2 R delta_p plays this role)",
-    -inf,
-    inf,
-    false,
-    false,
-    std::nullopt};
+    .key = "c2",
+    .unit = "m^2",
+    .description =
+        "c2 of the fully plastic branch p0 pi (2 R delta + c2), the same for every pair "
+        "(empirical; no "
+        "value in the sources; Brake's c = a_p^2 - 2 R delta_p plays this role)",
+    .range = ValueRange::above(-inf)};
 constexpr ParamSpec burgoyne_daraio_plastic_overlap_ratio{
-    "plastic_overlap_ratio",
-    "-",
-    "delta_p/delta_y, onset of the fully plastic branch (empirical; no value in the sources)",
-    1.0,
-    inf,
-    false,
-    false,
-    std::nullopt};
+    .key = "plastic_overlap_ratio",
+    .unit = "-",
+    .description =
+        "delta_p/delta_y, onset of the fully plastic branch (empirical; no value in the sources)",
+    .range = ValueRange::above(1.0)};
 constexpr std::array burgoyne_daraio_params{yield_stress_param, c1_param, c2_param,
                                             burgoyne_daraio_plastic_overlap_ratio};
 
-constexpr ParamSpec ma_liu_xi{
-    "xi",
-    "-",
-    "xi: the fully plastic branch starts at delta_p = (xi^2/2) delta_y (no value in the sources)",
-    std::numbers::sqrt2,
-    inf,
-    false,
-    false,
-    std::nullopt};
-constexpr ParamSpec ma_liu_psi{"psi",
-                               "-",
-                               "psi: fully plastic stiffness k1 = 2 pi R psi sigma_y, i.e. mean "
-                               "pressure psi sigma_y (no value in the sources)",
-                               0.0,
-                               inf,
-                               false,
-                               false,
-                               std::nullopt};
+constexpr ParamSpec ma_liu_xi{.key = "xi",
+                              .unit = "-",
+                              .description =
+                                  "xi: the fully plastic branch starts at delta_p = (xi^2/2) "
+                                  "delta_y (no value in the sources)",
+                              .range = ValueRange::above(std::numbers::sqrt2)};
+constexpr ParamSpec ma_liu_psi{
+    .key = "psi",
+    .unit = "-",
+    .description =
+        "psi: fully plastic stiffness k1 = 2 pi R psi sigma_y, i.e. mean "
+        "pressure psi sigma_y (no value in the sources)",
+    .range = ValueRange::above(0.0)};
 constexpr std::array ma_liu_params{yield_stress_param, ma_liu_xi, ma_liu_psi};
 
 // The yield stress of the pair: the law parameter if given, else the materials'.

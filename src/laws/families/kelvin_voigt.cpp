@@ -6,8 +6,10 @@
 namespace chaindem {
 namespace {
 
-constexpr ParamSpec dashpot_coefficient{
-    "damping_coefficient", "N s/m", "dashpot coefficient D", 0.0, inf, true, false, std::nullopt};
+constexpr ParamSpec dashpot_coefficient{.key = "damping_coefficient",
+                                        .unit = "N s/m",
+                                        .description = "dashpot coefficient D",
+                                        .range = ValueRange::at_least(0.0)};
 constexpr std::array kelvin_voigt_params{linear_stiffness_param, dashpot_coefficient};
 
 constexpr std::array kv_restitution_params{restitution_open, linear_stiffness_param};

@@ -9,52 +9,42 @@ namespace {
 
 // Group (f): line contacts of parallel cylinders.
 constexpr ParamSpec length_param{
-    "length",
-    "m",
-    "axial contact length L of the cylinders; overrides chain.cylinder_length for every pair",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt,
-    "chain.cylinder_length (the bodies are cylinders); collide: required"};
+    .key = "length",
+    .unit = "m",
+    .description =
+        "axial contact length L of the cylinders; overrides chain.cylinder_length for every pair",
+    .range = ValueRange::above(0.0),
+    .default_text = "chain.cylinder_length (the bodies are cylinders); collide: required"};
 
 constexpr ParamSpec clearance_param{
-    "clearance",
-    "m",
-    "radial clearance dR = R_hole - R_pin of an internal contact (pin in a bore, journal in a "
-    "bearing), for every pair; R_pin is the smaller body's radius",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt,
-    "external contact of convex cylinders, dR = R_i + R_j (a wall: the body's mirror image)"};
+    .key = "clearance",
+    .unit = "m",
+    .description =
+        "radial clearance dR = R_hole - R_pin of an internal contact (pin in a bore, journal in a "
+        "bearing), for every pair; R_pin is the smaller body's radius",
+    .range = ValueRange::above(0.0),
+    .default_text =
+        "external contact of convex cylinders, dR = R_i + R_j (a wall: the body's mirror image)"};
 
 // Read through clearance_param (line_geometry): the same key, without the external default.
 constexpr ParamSpec clearance_required{
-    clearance_param.key,
-    "m",
-    "radial clearance dR = R_hole - R_pin of the internal contact (pin in a bore), for every "
-    "pair; R_pin is the smaller body's radius",
-    0.0,
-    inf,
-    false,
-    false,
-    std::nullopt};
+    .key = clearance_param.key,
+    .unit = "m",
+    .description =
+        "radial clearance dR = R_hole - R_pin of the internal contact (pin in a bore), for every "
+        "pair; R_pin is the smaller body's radius",
+    .range = ValueRange::above(0.0)};
 
 // The key factor() reads.
 constexpr ParamSpec line_restitution_param{
-    restitution_closed.key,
-    "-",
-    "c_r of the Lankarani-Nikravesh hysteresis factor 1 + (3/4)(1 - c_r^2) v/v0 applied to the "
-    "elastic force (Skrinjar et al. 2018, §6, example 0.7); 1: undamped, as Skrinjar et al.'s "
-    "(2018) experiment B",
-    0.0,
-    1.0,
-    false,
-    true,
-    1.0};
+    .key = restitution_closed.key,
+    .unit = "-",
+    .description =
+        "c_r of the Lankarani-Nikravesh hysteresis factor 1 + (3/4)(1 - c_r^2) v/v0 applied to the "
+        "elastic force (Skrinjar et al. 2018, §6, example 0.7); 1: undamped, as Skrinjar et al.'s "
+        "(2018) experiment B",
+    .range = ValueRange::above_to(0.0, 1.0),
+    .default_value = 1.0};
 
 constexpr std::array line_params{length_param, clearance_param, line_restitution_param,
                                  impact_velocity_floor_param};
@@ -63,31 +53,29 @@ constexpr std::array internal_line_params{length_param, clearance_required, line
                                           impact_velocity_floor_param};
 
 constexpr ParamSpec log_constant{
-    "log_constant",
-    "-",
-    "c of ln(c dR E*/W): 16/b0^2 with b0 = 1.60 (Skrinjar et al. 2018, Eq. 38) is 6.25, which "
-    "substitutes Skrinjar et al. (2018), Eqs. "
-    "38 and 40 into Eq. 37 and reproduces Autiero et al.'s (2022) fits; the printed 8/b0^2 gives "
-    "3.125, or 1.7307 "
-    "with Skrinjar et al.'s (2018) b0 = 2.15 for similar materials (Eq. 39; 16/2.15^2 = 3.4613)",
-    0.0,
-    inf,
-    false,
-    false,
-    6.25};
+    .key = "log_constant",
+    .unit = "-",
+    .description =
+        "c of ln(c dR E*/W): 16/b0^2 with b0 = 1.60 (Skrinjar et al. 2018, Eq. 38) is 6.25, which "
+        "substitutes Skrinjar et al. (2018), Eqs. "
+        "38 and 40 into Eq. 37 and reproduces Autiero et al.'s (2022) fits; the printed 8/b0^2 "
+        "gives "
+        "3.125, or 1.7307 "
+        "with Skrinjar et al.'s (2018) b0 = 2.15 for similar materials (Eq. 39; 16/2.15^2 = "
+        "3.4613)",
+    .range = ValueRange::above(0.0),
+    .default_value = 6.25};
 constexpr std::array radzimovsky_params{length_param, clearance_param, line_restitution_param,
                                         impact_velocity_floor_param, log_constant};
 
-constexpr ParamSpec ln_cylindrical_exponent{
-    "exponent",
-    "-",
-    "n: 1.5 as for spheres (Autiero et al. 2022, Table 11); Skrinjar et al. (2018): between 1 and "
-    "1.5 for cylinders",
-    1.0,
-    1.5,
-    true,
-    true,
-    1.5};
+constexpr ParamSpec ln_cylindrical_exponent{.key = "exponent",
+                                            .unit = "-",
+                                            .description =
+                                                "n: 1.5 as for spheres (Autiero et al. 2022, Table "
+                                                "11); Skrinjar et al. (2018): between 1 and "
+                                                "1.5 for cylinders",
+                                            .range = ValueRange::closed(1.0, 1.5),
+                                            .default_value = 1.5};
 constexpr std::array ln_cylindrical_params{clearance_param, line_restitution_param,
                                            impact_velocity_floor_param, ln_cylindrical_exponent};
 
@@ -97,47 +85,39 @@ constexpr std::array pereira_internal_params{clearance_required, length_param,
 constexpr std::array pereira_external_params{length_param, line_restitution_param,
                                              impact_velocity_floor_param};
 
-constexpr ParamSpec power_fit_stiffness{"stiffness",
-                                        "N/m^n",
-                                        "K of F = K delta^n (total force), for every contact",
-                                        0.0,
-                                        inf,
-                                        false,
-                                        false,
-                                        std::nullopt,
-                                        "fitted per pair to johnson_cylindrical over "
-                                        "fit_load_min..fit_load_max (Autiero et al. 2022, §2)"};
-constexpr ParamSpec power_fit_exponent{
-    "exponent", "-",          "n of F = K delta^n (give it with stiffness)",
-    0.0,        inf,          false,
-    false,      std::nullopt, "fitted with stiffness"};
+constexpr ParamSpec power_fit_stiffness{
+    .key = "stiffness",
+    .unit = "N/m^n",
+    .description = "K of F = K delta^n (total force), for every contact",
+    .range = ValueRange::above(0.0),
+    .default_text =
+        "fitted per pair to johnson_cylindrical over "
+        "fit_load_min..fit_load_max (Autiero et al. 2022, §2)"};
+constexpr ParamSpec power_fit_exponent{.key = "exponent",
+                                       .unit = "-",
+                                       .description = "n of F = K delta^n (give it with stiffness)",
+                                       .range = ValueRange::above(0.0),
+                                       .default_text = "fitted with stiffness"};
 constexpr ParamSpec fit_load_min{
-    "fit_load_min",
-    "N/m",
-    "smallest load per unit length W of the fit (Autiero et al. 2022: 1 N/mm)",
-    0.0,
-    inf,
-    false,
-    false,
-    1e3};
+    .key = "fit_load_min",
+    .unit = "N/m",
+    .description = "smallest load per unit length W of the fit (Autiero et al. 2022: 1 N/mm)",
+    .range = ValueRange::above(0.0),
+    .default_value = 1e3};
 constexpr ParamSpec fit_load_max{
-    "fit_load_max",
-    "N/m",
-    "largest load per unit length W of the fit (Autiero et al. 2022: 3000 N/mm)",
-    0.0,
-    inf,
-    false,
-    false,
-    3e6};
-constexpr ParamSpec hunt_crossley_alpha{"hunt_crossley_alpha",
-                                        "s/m",
-                                        "alpha_HC of Autiero et al.'s (2022) damping 1.5 alpha_HC "
-                                        "K delta^n v (Autiero et al. 2022: 0.32 s/m); 0: undamped",
-                                        0.0,
-                                        inf,
-                                        true,
-                                        false,
-                                        0.0};
+    .key = "fit_load_max",
+    .unit = "N/m",
+    .description = "largest load per unit length W of the fit (Autiero et al. 2022: 3000 N/mm)",
+    .range = ValueRange::above(0.0),
+    .default_value = 3e6};
+constexpr ParamSpec hunt_crossley_alpha{
+    .key = "hunt_crossley_alpha",
+    .unit = "s/m",
+    .description =
+        "alpha_HC of Autiero et al.'s (2022) damping 1.5 alpha_HC "
+        "K delta^n v (Autiero et al. 2022: 0.32 s/m); 0: undamped",
+    .range = ValueRange::at_least(0.0),
+    .default_value = 0.0};
 constexpr std::array power_fit_params{length_param,       clearance_param, power_fit_stiffness,
                                       power_fit_exponent, fit_load_min,    fit_load_max,
                                       hunt_crossley_alpha};

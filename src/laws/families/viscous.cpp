@@ -6,36 +6,47 @@
 namespace chaindem {
 namespace {
 
-constexpr ParamSpec eta1_param{
-    "eta1", "Pa s", "viscous material constant eta_1", 0.0, inf, true, false, std::nullopt};
-constexpr ParamSpec eta2_param{
-    "eta2", "Pa s", "viscous material constant eta_2", 0.0, inf, true, false, std::nullopt};
+constexpr ParamSpec eta1_param{.key = "eta1",
+                               .unit = "Pa s",
+                               .description = "viscous material constant eta_1",
+                               .range = ValueRange::at_least(0.0)};
+constexpr ParamSpec eta2_param{.key = "eta2",
+                               .unit = "Pa s",
+                               .description = "viscous material constant eta_2",
+                               .range = ValueRange::at_least(0.0)};
 constexpr std::array viscoelastic_sphere_params{eta1_param, eta2_param, hertz_stiffness_param};
 
 // The empirical chi of the m = 0.65 and m = 1 laws: one key, its unit set by m.
-constexpr ParamSpec chi_m065{
-    "damping_coefficient", "N s/m^1.65", "empirical damping coefficient chi", 0.0, inf, true, false,
-    std::nullopt};
+constexpr ParamSpec chi_m065{.key = "damping_coefficient",
+                             .unit = "N s/m^1.65",
+                             .description = "empirical damping coefficient chi",
+                             .range = ValueRange::at_least(0.0)};
 constexpr std::array m065_params{chi_m065, hertz_stiffness_param};
 
-constexpr ParamSpec chi_m1{
-    "damping_coefficient", "N s/m^2", "empirical damping coefficient chi", 0.0, inf, true, false,
-    std::nullopt};
+constexpr ParamSpec chi_m1{.key = "damping_coefficient",
+                           .unit = "N s/m^2",
+                           .description = "empirical damping coefficient chi",
+                           .range = ValueRange::at_least(0.0)};
 constexpr std::array m1_params{chi_m1, hertz_stiffness_param};
 
 constexpr ParamSpec lee_herrmann_xi{
-    "xi",  "1/(m s)", "damping constant xi, chi = m* xi (Banerjee et al. 2017 print 5e2)",
-    0.0,   inf,       true,
-    false, 500.0};
+    .key = "xi",
+    .unit = "1/(m s)",
+    .description = "damping constant xi, chi = m* xi (Banerjee et al. 2017 print 5e2)",
+    .range = ValueRange::at_least(0.0),
+    .default_value = 500.0};
 constexpr std::array lee_herrmann_params{lee_herrmann_xi, hertz_stiffness_param};
 
-constexpr ParamSpec transition_width{
-    "transition_width", "m", "width epsilon of the transition zone", 0.0, inf, false, false,
-    std::nullopt};
+constexpr ParamSpec transition_width{.key = "transition_width",
+                                     .unit = "m",
+                                     .description = "width epsilon of the transition zone",
+                                     .range = ValueRange::above(0.0)};
 constexpr ParamSpec transition_shape{
-    "shape", "-", "curve-shape parameter q (Autiero et al. 2022: typically 2, 3 or 4)",
-    0.0,     inf, false,
-    false,   2.0};
+    .key = "shape",
+    .unit = "-",
+    .description = "curve-shape parameter q (Autiero et al. 2022: typically 2, 3 or 4)",
+    .range = ValueRange::above(0.0),
+    .default_value = 2.0};
 constexpr std::array lee_wang_transition_params{restitution_open, transition_width,
                                                 transition_shape, hertz_stiffness_param};
 
