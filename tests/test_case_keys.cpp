@@ -169,9 +169,18 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.output.checkpoint_interval);
   std::size_t law_params = 0;
   for (const KeySpec& k : case_keys())
-    if (k.range.unbounded() && k.kind == ValueKind::number && k.key.starts_with("contact."))
+    if (k.law_parameter)
       ++law_params;  // declared from the registry, read only when given
     else
       EXPECT_TRUE(named.count(k.key)) << k.key << " fills no field";
   EXPECT_EQ(named.size() + law_params - s.contact.params.size(), case_keys().size());
+}
+
+TEST(CaseKeys, KeysThatChangeNoResultMayDifferOnRestart) {
+  // How a run is carried out, not what it computes: a restart may change them.
+  for (const char* key : {"simulation.threads", "output.file", "output.checkpoint_interval"})
+    EXPECT_TRUE(changes_no_result(key)) << key;
+  for (const char* key : {"simulation.duration", "contact.restitution", "material.steel.density",
+                          "output.interval", "no.such"})
+    EXPECT_FALSE(changes_no_result(key)) << key;
 }

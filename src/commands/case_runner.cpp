@@ -21,6 +21,7 @@
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/side_files.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {
@@ -408,7 +409,8 @@ Resume prepare_resume(const CaseConfig& cfg, const std::string& output) {
   Resume r;
   const std::string path = checkpoint_path_for(output);
   r.checkpoint = read_checkpoint(path);
-  if (const std::string d = parameter_difference(r.checkpoint.parameters, cfg.resolved());
+  if (const std::string d =
+          parameter_difference(r.checkpoint.parameters, cfg.resolved(), changes_no_result);
       !d.empty())
     throw CheckpointError("the checkpoint '" + quoted_path(path) + "' is of another case: " + d +
                           " (run the command that wrote it, with --restart)");
@@ -480,7 +482,8 @@ void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool di
   bool continuable = false;
   try {
     const Checkpoint cp = read_checkpoint(checkpoint);
-    const std::string difference = parameter_difference(cp.parameters, cfg.resolved());
+    const std::string difference =
+        parameter_difference(cp.parameters, cfg.resolved(), changes_no_result);
     continuable = difference.empty();
     what += " (stopped at t = " + rounded_text(cp.time, 6) + " s" +
             (continuable ? "" : "; of another case: " + difference) + ")";

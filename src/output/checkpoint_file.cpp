@@ -224,12 +224,9 @@ Checkpoint read_checkpoint(const std::string& path) {
   }
 }
 
-bool may_change_on_restart(const std::string& key) {
-  return key == "simulation.threads" || key == "output.checkpoint_interval" || key == "output.file";
-}
-
 std::string parameter_difference(const std::map<std::string, std::string>& checkpoint,
-                                 const std::map<std::string, std::string>& current) {
+                                 const std::map<std::string, std::string>& current,
+                                 const std::function<bool(const std::string&)>& may_differ) {
   auto value = [](const std::map<std::string, std::string>& m, const std::string& key) {
     const auto it = m.find(key);
     return it == m.end() ? std::string("not set") : "'" + quoted_text(it->second) + "'";
@@ -237,7 +234,7 @@ std::string parameter_difference(const std::map<std::string, std::string>& check
   std::map<std::string, std::string> keys = checkpoint;
   keys.insert(current.begin(), current.end());
   for (const auto& [key, unused] : keys) {
-    if (may_change_on_restart(key)) continue;
+    if (may_differ(key)) continue;
     const auto a = checkpoint.find(key), b = current.find(key);
     if (a != checkpoint.end() && b != current.end() && a->second == b->second) continue;
     return key + " is " + value(checkpoint, key) + " in the checkpoint and " + value(current, key) +

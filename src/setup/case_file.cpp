@@ -536,7 +536,7 @@ std::string case_format_markdown() {
     std::string range;
     if (k.kind == ValueKind::number || k.kind == ValueKind::integer ||
         k.kind == ValueKind::number_list || k.kind == ValueKind::vector3)
-      range = k.range.unbounded() ? "per law" : k.range.text();
+      range = k.law_parameter ? "per law" : k.range.text();
     if (!k.choices.empty() && k.key != "contact.law") {
       for (const auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
     }

@@ -28,6 +28,7 @@ struct KeyText {
   std::string default_value = {};  ///< as text; empty: no default
   bool required = false;
   std::vector<std::string> choices = {};  ///< a word's allowed values (empty: any)
+  bool changes_no_result = false;         ///< KeySpec::changes_no_result
 };
 
 /// One declared key: what reading and documenting it need, how its value fills its field, and
@@ -108,10 +109,15 @@ struct Field<std::optional<T>> {
 };
 
 KeySpec spec_of(std::string name, ValueKind kind, KeyText text) {
-  return {std::move(name),      kind,
-          std::move(text.unit), std::move(text.description),
-          text.range,           text.default_value,
-          text.required,        std::move(text.choices)};
+  return {.key = std::move(name),
+          .kind = kind,
+          .unit = std::move(text.unit),
+          .description = std::move(text.description),
+          .range = text.range,
+          .default_value = std::move(text.default_value),
+          .required = text.required,
+          .choices = std::move(text.choices),
+          .changes_no_result = text.changes_no_result};
 }
 
 /// Key `name` fills `field` of `section`.
@@ -179,7 +185,8 @@ void simulation_keys(std::vector<KeyEntry>& k) {
                   {.description = "OpenMP threads for the force loops (0: OMP_NUM_THREADS or all "
                                   "cores); results are bitwise identical for any count",
                    .range = Range::closed(0, max_threads),
-                   .default_value = "0"}));
+                   .default_value = "0",
+                   .changes_no_result = true}));
   k.push_back(word_key(
       s, &SimulationSpec::integrator, "simulation.integrator",
       {{"second_order", Settings::Integrator::second_order},
@@ -211,6 +218,7 @@ KeyEntry law_param_key(const ParamSpec& p) {
                       .range = Range::any()}),
              {},
              {}};
+  e.spec.law_parameter = true;
   e.read = [=](const CaseConfig& c, CaseSpec& spec) {
     if (c.has(name)) spec.contact.params[param] = c.number(name);
   };
@@ -408,7 +416,8 @@ void output_keys(std::vector<KeyEntry>& k) {
   constexpr auto s = &CaseSpec::output;
   k.push_back(key(s, &OutputSpec::file, "output.file",
                   {.description = "HDF5 output file (default: the case file name with .h5, in the "
-                                  "current directory; `run -o` overrides)"},
+                                  "current directory; `run -o` overrides)",
+                   .changes_no_result = true},
                   ValueKind::text));
   k.push_back(key(s, &OutputSpec::interval, "output.interval",
                   {.unit = "s",
@@ -436,7 +445,8 @@ void output_keys(std::vector<KeyEntry>& k) {
                                   "written so that it stays readable up to the last checkpoint "
                                   "if the run is killed; continue with `run --restart`",
                    .range = Range::closed(0, 1e9),
-                   .default_value = "0"}));
+                   .default_value = "0",
+                   .changes_no_result = true}));
 }
 
 const std::vector<KeyEntry>& entries() {
@@ -518,6 +528,11 @@ std::optional<KeySpec> find_key(std::string_view key) {
       return spec;
     }
   return std::nullopt;
+}
+
+bool changes_no_result(const std::string& key) {
+  const std::optional<KeySpec> spec = find_key(key);
+  return spec && spec->changes_no_result;
 }
 
 CaseSpec read_case_spec(const CaseConfig& config) {

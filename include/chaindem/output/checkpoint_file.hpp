@@ -6,6 +6,7 @@
 // "Checkpoints and restart".
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -40,12 +41,12 @@ void write_checkpoint(const std::string& path, const Checkpoint& cp);
 /// Reads the checkpoint at `path`, written by this build of chaindem. Throws CheckpointError.
 Checkpoint read_checkpoint(const std::string& path);
 
-/// Case keys a continued run may change: how it computes, not what (threads, checkpointing).
-bool may_change_on_restart(const std::string& key);
-
 /// The first key in which `current` and the checkpoint's parameters differ, as a sentence
-/// ("contact.restitution is 0.9 in the checkpoint and 0.8 here"), or "" if none does.
+/// ("contact.restitution is 0.9 in the checkpoint and 0.8 here"), or "" if none does. Keys for
+/// which `may_differ` is true (how a run computes, not what: threads, checkpointing) are not
+/// compared.
 std::string parameter_difference(const std::map<std::string, std::string>& checkpoint,
-                                 const std::map<std::string, std::string>& current);
+                                 const std::map<std::string, std::string>& current,
+                                 const std::function<bool(const std::string&)>& may_differ);
 
 }  // namespace chaindem

@@ -50,6 +50,11 @@ struct KeySpec {
   std::string default_value;  ///< as text; empty: no default
   bool required = false;
   std::vector<std::string> choices;  ///< for words: the allowed values (empty: any)
+  /// A parameter of some law in [contact]: its range is the law's, checked when the law is known.
+  bool law_parameter = false;
+  /// Says how a run is carried out, not what it computes (its threads, where it writes, when it
+  /// checkpoints): it may differ between a run and its --restart.
+  bool changes_no_result = false;
 };
 
 /// The fixed keys (all sections but [material.NAME]), in documentation order.

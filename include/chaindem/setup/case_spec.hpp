@@ -141,6 +141,10 @@ std::string material_key_name(const std::string& name, T MaterialSpec::*field) {
   return key_of(spec, &(spec.materials[name].*field));
 }
 
+/// True when `key` is declared to say how a run is carried out, not what it computes
+/// (KeySpec::changes_no_result).
+bool changes_no_result(const std::string& key);
+
 /// The declaration of `key`, a key of a section or of a [material.NAME] section; nullopt for a
 /// key that is not declared.
 std::optional<KeySpec> find_key(std::string_view key);
