@@ -52,8 +52,8 @@ std::optional<std::vector<double>> numeric(const std::vector<std::string>& value
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature) {
   using namespace hdf5;
   write_h5md_metadata(f, version);
-  Handle sweep = group(f, "sweep");
-  dataset_string(sweep.get(), "sweep_file", d.text);
+  Handle sweep = group(f, layout::sweep_group);
+  dataset_string(sweep.get(), layout::sweep_file_dataset, d.text);
   std::ifstream base(d.base);
   std::stringstream base_text;
   base_text << base.rdbuf();
@@ -64,15 +64,15 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   std::vector<std::string> fixed = d.fixed;
   if (fixed.empty()) fixed.push_back("");
   attr_strings(sweep.get(), "fixed", fixed);
-  Handle axes = group(sweep.get(), "axes");
+  Handle axes = group(sweep.get(), layout::sweep_axes_group);
   for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
-  group(f, "cases");
+  group(f, layout::cases_group);
 }
 
 // The summary table: one row per case, read back from the cases' own /summary groups.
 void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseRecord>& records) {
   using namespace hdf5;
-  Handle summary = group(f, "summary");
+  Handle summary = group(f, layout::summary_group);
   const auto n = static_cast<hsize_t>(d.cases.size());
   std::vector<std::int64_t> index(d.cases.size());
   for (std::size_t k = 0; k < index.size(); ++k) index[k] = static_cast<std::int64_t>(k);

@@ -229,9 +229,9 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
     p << (k ? ", " : "") << py(summary_arrays[k].name) << ": " << py(summary_arrays[k].unit);
   p << "}\n\n";
 
-  p << "# A sweep's file: SWEEP_AXES/<key> (the values of each axis), SWEEP_FILE (its text),\n"
-    << "# CASES/case-NNNNNN (the runs), SUMMARY (one row per case: SWEEP_CASE, the axes, the\n"
-    << "# summary's values, SWEEP_STATUS).\n"
+  p << "# A sweep's file: SWEEP (its definition: SWEEP_AXES/<key>, the values of each axis, and\n"
+    << "# SWEEP_FILE, its text), CASES/case-NNNNNN (the runs), SUMMARY (one row per case:\n"
+    << "# SWEEP_CASE, the axes, the summary's values, SWEEP_STATUS).\n"
     << "SWEEP, SWEEP_AXES, SWEEP_FILE = " << py(sweep_group) << ", " << py(sweep_axes_group) << ", "
     << py(sweep_file_dataset) << "\n"
     << "CASES, SWEEP_CASE, SWEEP_STATUS = " << py(cases_group) << ", " << py(sweep_case_column)

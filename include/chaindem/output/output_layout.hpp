@@ -325,8 +325,8 @@ void set_values(const SummaryArray& array, RunSummary& s, const std::vector<doub
 /// axis), /cases/case-NNNNNN (one run each), /summary (one row per case: `case`, the axes, the
 /// summary's scalars and texts by name, the per-bead arrays as cases x beads, `status`).
 inline constexpr const char* sweep_group = "sweep";
-inline constexpr const char* sweep_axes_group = "sweep/axes";
-inline constexpr const char* sweep_file_dataset = "sweep/sweep_file";
+inline constexpr const char* sweep_axes_group = "axes";          ///< in /sweep
+inline constexpr const char* sweep_file_dataset = "sweep_file";  ///< in /sweep
 inline constexpr const char* cases_group = "cases";
 inline constexpr const char* sweep_case_column = "case";
 inline constexpr const char* sweep_status_column = "status";
