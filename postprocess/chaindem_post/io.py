@@ -1,4 +1,7 @@
-"""Readers for chaindem's HDF5 files: a run (H5MD), a sweep, a collide loop.
+"""Readers for chaindem's HDF5 files: a run (H5MD), a sweep, a collide loop, a comparison, a fit.
+The names they read are those of layout.py, generated from the writer's declaration of them.
+Each reader of a group also reads what chaindem's Python module holds in memory (chaindem._tree),
+so that `chaindem` and `chaindem.post` read results one way.
 
     run = load_run("out/default.h5")     # or load_run("sweep.h5", case=12)
     run.time, run.vx                     # frames, frames x particles
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 import h5py
 import numpy as np
 
+from . import layout
+
 
 @dataclass
 class Run:
@@ -34,7 +39,8 @@ class Run:
     energies: dict[str, np.ndarray] = field(default_factory=dict)
     parameters: dict[str, str] = field(default_factory=dict)
     law: dict[str, object] = field(default_factory=dict)
-    summary: dict[str, float] = field(default_factory=dict)
+    # Counts as int, the other numbers as float, the words as str (layout.SUMMARY_SCALARS).
+    summary: dict[str, float | int | str] = field(default_factory=dict)
     contacts: dict[str, np.ndarray] = field(default_factory=dict)
     # Per chain bead: max_contact_force [N], peak_velocity [m/s]; arrival_beads (the watched
     # beads) and arrival_time [s] (NaN: not reached).
@@ -168,35 +174,62 @@ def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
         return run
 
 
+def values(node) -> np.ndarray:
+    """A dataset's values: an h5py dataset (strings as str), or an array read into memory."""
+    if isinstance(node, h5py.Dataset):
+        return node.asstr()[()] if node.dtype.kind in "OS" else node[()]
+    return np.asarray(node)
+
+
+def text(value) -> str:
+    """A string attribute as str (h5py may give bytes)."""
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def summary_values(attrs) -> dict:
+    """The run summary's numbers and words, from its group's attributes: counts as int, the
+    other numbers as float, the words as str."""
+    out = {}
+    for name, value in attrs.items():
+        if isinstance(value, (str, bytes)):
+            out[name] = text(value)
+        else:
+            out[name] = layout.SUMMARY_SCALARS.get(name, ("", float))[1](value)
+    return out
+
+
 def run_from_group(f, path: str) -> Run:
     """The run in HDF5 group `f` (a run's file, or a case of a sweep or compare file): an h5py
     group, or anything read like one (the in-memory result of chaindem.run)."""
-    chain = f["particles/chain"]
+    chain = f[layout.PARTICLES]
+    series = {name: values(chain[f"{name}/{layout.VALUE}"]) for name in layout.PARTICLE_COLUMNS}
     run = Run(
         path=path,
-        time=chain["velocity/time"][:],
-        position=chain["position/value"][:],
-        velocity=chain["velocity/value"][:],
-        force=chain["force/value"][:],
-        radius=chain["radius"][:],
-        mass=chain["mass"][:],
-        striker=int(chain.attrs["striker"]),
-        chain_first=int(chain.attrs["chain_first"]),
-        chain_count=int(chain.attrs["chain_count"]),
+        time=values(chain[f"{next(iter(layout.PARTICLE_COLUMNS))}/{layout.TIME}"]),
+        position=series["position"],
+        velocity=series["velocity"],
+        force=series["force"],
+        radius=values(chain["radius"]),
+        mass=values(chain["mass"]),
+        striker=int(chain.attrs[layout.STRIKER]),
+        chain_first=int(chain.attrs[layout.CHAIN_FIRST]),
+        chain_count=int(chain.attrs[layout.CHAIN_COUNT]),
     )
-    for name, group in f["observables"].items():
-        run.energies[name] = group["value"][:]
-    run.parameters = {k: str(v) for k, v in f["parameters"].attrs.items()}
-    run.law = dict(f["parameters/law"].attrs.items())
-    # Numbers, and the words they depend on (impact_velocity policy, integrator).
-    run.summary = {k: v if isinstance(v, str) else float(v) for k, v in f["summary"].attrs.items()}
-    run.per_bead = {name: ds[:] for name, ds in f["summary"].items()}
-    if "contacts" in f:
-        run.contacts = {name: ds[:] for name, ds in f["contacts"].items()}
-    if "walls" in f:
-        run.walls = [w.decode() if isinstance(w, bytes) else str(w)
-                     for w in f["walls"].attrs.get("names", [])]
-    origin = f["parameters"].attrs.get("case_origin", "")
+    observables = f[layout.OBSERVABLES]
+    run.energies = {name: values(observables[f"{name}/{layout.VALUE}"])
+                    for name in layout.OBSERVABLE_COLUMNS if name in observables}
+    run.parameters = {k: str(v) for k, v in f[layout.PARAMETERS].attrs.items()}
+    run.law = dict(f[f"{layout.PARAMETERS}/law"].attrs.items())
+    summary = f[layout.SUMMARY]
+    run.summary = summary_values(summary.attrs)
+    run.per_bead = {name: values(summary[name]) for name in layout.SUMMARY_ARRAYS
+                    if name in summary}
+    if layout.CONTACTS in f:
+        contacts = f[layout.CONTACTS]
+        run.contacts = {name: values(contacts[name]) for name in contacts.keys()}
+    if layout.WALLS in f:
+        run.walls = [text(w) for w in f[layout.WALLS].attrs.get(layout.WALL_NAMES, [])]
+    origin = f[layout.PARAMETERS].attrs.get("case_origin", "")
     run.name = case_name(origin) if origin else os.path.splitext(os.path.basename(path))[0]
     return run
 
@@ -210,25 +243,38 @@ class Sweep:
     name: str = ""                   # the sweep's name (its file's), for titles
 
     def __len__(self) -> int:
-        return len(self.columns["case"])
+        return len(self.columns[layout.SWEEP_CASE])
 
     def column(self, name: str) -> np.ndarray:
         return self.columns[name]
 
 
+def sweep_axes(definition) -> list[str]:
+    """A sweep's axes in the sweep file's order, from its /sweep group (h5py, or read into
+    memory): HDF5 lists the datasets of its axes alphabetically."""
+    axes = list(definition[layout.SWEEP_AXES].keys())
+    sweep_file = definition[layout.SWEEP_FILE]
+    sweep_file = text(sweep_file[()] if isinstance(sweep_file, h5py.Dataset) else sweep_file)
+    order = [line.split("=")[0].strip() for line in sweep_file.splitlines()
+             if "=" in line and line.split("=")[0].strip() in axes]
+    return order or axes
+
+
+def summary_columns(summary, axes: list[str]) -> dict[str, np.ndarray]:
+    """A sweep's /summary, column by column: case, the axes in `axes`' order, then the results
+    by name."""
+    names = [layout.SWEEP_CASE] + axes + sorted(
+        n for n in summary.keys() if n != layout.SWEEP_CASE and n not in axes)
+    return {name: values(summary[name]) for name in names}
+
+
 def load_sweep(path: str) -> Sweep:
     with h5py.File(path, "r") as f:
-        if "summary" not in f or "sweep" not in f:
+        if layout.SUMMARY not in f or layout.SWEEP not in f:
             raise ValueError(f"{path}: not a chaindem sweep file")
-        columns = {}
-        for name, ds in f["summary"].items():
-            columns[name] = ds.asstr()[()] if ds.dtype.kind in "OS" else ds[()]
-        axes = list(f["sweep/axes"].keys())
-        # /sweep/axes is alphabetical in HDF5; the summary keeps the sweep file's order.
-        text = f["sweep/sweep_file"][()].decode()
-        order = [line.split("=")[0].strip() for line in text.splitlines()
-                 if "=" in line and line.split("=")[0].strip() in axes]
-        return Sweep(path, order or axes, columns, os.path.splitext(os.path.basename(path))[0])
+        axes = sweep_axes(f[layout.SWEEP])
+        return Sweep(path, axes, summary_columns(f[layout.SUMMARY], axes),
+                     os.path.splitext(os.path.basename(path))[0])
 
 
 @dataclass
@@ -243,11 +289,18 @@ class Loop:
     results: dict[str, float]
 
 
+def loop_from_group(f, path: str, results: dict | None = None) -> Loop:
+    """The impact of a `collide -o` file (h5py, or read into memory); `results` default to its
+    numeric attributes."""
+    if results is None:
+        results = {k: float(v) for k, v in f.attrs.items() if not isinstance(v, (str, bytes))}
+    time, overlap, rate, force = (values(f[name]) for name in layout.LOOP_COLUMNS)
+    return Loop(path, text(f.attrs["law"]), time, overlap, rate, force, results)
+
+
 def load_loop(path: str) -> Loop:
     with h5py.File(path, "r") as f:
-        results = {k: float(v) for k, v in f.attrs.items() if not isinstance(v, (str, bytes))}
-        return Loop(path, str(f.attrs["law"]), f["time"][()], f["overlap"][()],
-                    f["approach_rate"][()], f["force"][()], results)
+        return loop_from_group(f, path)
 
 
 @dataclass
@@ -262,16 +315,43 @@ class Comparison:
     case: str = ""                       # the case's name, for titles
 
 
+def comparison_from_group(c, path: str) -> Comparison:
+    """The /comparison group of a `chaindem compare` file (h5py, or read into memory)."""
+    metrics = [m for m in layout.COMPARISON_METRICS if layout.REFERENCE_PREFIX + m in c]
+    return Comparison(
+        path, text(c.attrs["reference"]), [text(x) for x in c.attrs["laws"]],
+        {m: values(c[m]) for m in metrics},
+        {m: values(c[m + layout.ERROR_PERCENT]) for m in metrics},
+        {m: values(c[layout.REFERENCE_PREFIX + m]) for m in metrics},
+        case_name(c.attrs.get("case", path)))
+
+
+def comparison_columns(c) -> dict[str, np.ndarray]:
+    """A comparison as one row per law, the reference first: law, impact_velocity (its v0
+    policy; "reference" on the reference's row), and per metric its values per bead, their
+    errors [%] (<metric>_error_percent), the mean error and the beads compared. The reference's
+    row holds its values, errors 0 where it has a value."""
+    cmp = comparison_from_group(c, "")
+    columns: dict[str, np.ndarray] = {
+        "law": np.array([cmp.reference] + cmp.laws, dtype=object),
+        "impact_velocity": np.array(["reference"] + [text(x) for x in c.attrs["impact_velocity"]],
+                                    dtype=object)}
+    for m in cmp.values:
+        ref = cmp.reference_values[m]
+        columns[m] = np.vstack([ref, cmp.values[m]])
+        columns[m + layout.ERROR_PERCENT] = np.vstack([np.where(np.isnan(ref), np.nan, 0.0),
+                                                        cmp.errors[m]])
+        columns[m + layout.MEAN_ERROR_PERCENT] = np.r_[0.0, values(c[m + layout.MEAN_ERROR_PERCENT])]
+        columns[m + layout.BEADS_COMPARED] = np.r_[float(np.sum(~np.isnan(ref))),
+                                                   values(c[m + layout.BEADS_COMPARED])]
+    return columns
+
+
 def load_comparison(path: str) -> Comparison:
     with h5py.File(path, "r") as f:
-        if "comparison" not in f:
+        if layout.COMPARISON not in f:
             raise ValueError(f"{path}: not a chaindem compare file")
-        c = f["comparison"]
-        metrics = [n[len("reference_"):] for n in c if n.startswith("reference_")]
-        return Comparison(
-            path, str(c.attrs["reference"]), [str(x) for x in c.attrs["laws"]],
-            {m: c[m][()] for m in metrics}, {m: c[m + "_error_percent"][()] for m in metrics},
-            {m: c["reference_" + m][()] for m in metrics}, case_name(c.attrs.get("case", path)))
+        return comparison_from_group(f[layout.COMPARISON], path)
 
 
 @dataclass

@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
+from . import layout  # noqa: E402
 from .io import Comparison, Fit, Loop, Run, Sweep  # noqa: E402
 
 plt.rcParams.update({"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
@@ -40,10 +41,8 @@ LAW_NAMES = {
     "hertz_cylindrical": "Hertz (line contact)",
 }
 
-METRICS = {  # compare metrics: words and unit
-    "peak_velocity": ("peak velocity", "m/s"), "peak_force": ("peak force", "N"),
-    "arrival_time": ("pulse arrival time", "s"), "final_velocity": ("final velocity", "m/s"),
-}
+METRICS = {name: (words, unit)  # compare metrics: words and unit
+           for name, (unit, words) in layout.COMPARISON_METRICS.items()}
 
 
 def law_name(law: str) -> str:

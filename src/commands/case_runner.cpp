@@ -25,6 +25,9 @@
 #include "chaindem/text.hpp"
 
 namespace chaindem {
+
+using layout::RunSummary;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -67,8 +70,8 @@ const volatile std::sig_atomic_t* stop_flag() {
 
 namespace {
 
-using WriterFactory =
-    std::function<std::unique_ptr<H5mdWriter>(const RunMetadata&, const Simulation&, bool)>;
+using WriterFactory = std::function<std::unique_ptr<H5mdWriter>(
+    const RunMetadata&, const Simulation&, const layout::OutputSelection&)>;
 
 // What the run's file records of its parameters, beside the case itself.
 RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simulation& sim,
@@ -125,8 +128,8 @@ void write_frame(const Simulation& sim, H5mdWriter& writer, EnergyBalance& balan
 
 // The per-bead results, before the run: extremes at their starting values, and the beads the
 // case watches for the pulse (build_run resolved and checked them), not yet reached.
-CaseSummary empty_summary(const RunSetup& run, Eigen::Index count) {
-  CaseSummary summary;
+RunSummary empty_summary(const RunSetup& run, Eigen::Index count) {
+  RunSummary summary;
   summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
   summary.peak_velocity.assign(static_cast<std::size_t>(count),
                                -std::numeric_limits<double>::infinity());
@@ -142,7 +145,7 @@ struct ArrivalWatch {
   double speed = 0.0;
 
   template <class SpeedOf>
-  void observe(CaseSummary& summary, SpeedOf&& speed_of, double time) const {
+  void observe(RunSummary& summary, SpeedOf&& speed_of, double time) const {
     if (speed > 0.0)
       for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a)
         if (std::isnan(summary.arrival_time[a]) && speed_of(a) >= speed)
@@ -150,7 +153,7 @@ struct ArrivalWatch {
   }
 };
 
-ArrivalWatch watch_arrival(const CaseConfig& cfg, Simulation& sim, const CaseSummary& summary) {
+ArrivalWatch watch_arrival(const CaseConfig& cfg, Simulation& sim, const RunSummary& summary) {
   const Scene& scene = sim.scene();
   double reference_speed = sim.particles().velocity.matrix().rowwise().norm().maxCoeff();
   for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
@@ -189,7 +192,7 @@ struct IsolatedContacts {
 struct RunRecords {
   EnergyBalance balance;
   IsolatedContacts isolated;
-  CaseSummary summary;
+  RunSummary summary;
   double wall_time = 0.0;  // of the steps before this invocation [s]
 
   void save(StateArchive& a, double wall_time_now) const {
@@ -251,7 +254,7 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
     return records.wall_time + std::chrono::duration<double>(Clock::now() - start).count();
   };
   const Particles& p = sim.particles();
-  CaseSummary& summary = records.summary;
+  RunSummary& summary = records.summary;
   if (!resumed) {
     arrival.observe(
         summary,
@@ -297,7 +300,7 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
 }
 
 // The results of the finished run: per-bead extremes, scalars and the policies they depend on.
-void finish_summary(CaseSummary& summary, const Simulation& sim, const RunSetup& run,
+void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& run,
                     EnergyBalance& balance, const IsolatedContacts& isolated, double wall_time,
                     double striker_initial_velocity) {
   const Scene& scene = sim.scene();
@@ -312,48 +315,43 @@ void finish_summary(CaseSummary& summary, const Simulation& sim, const RunSetup&
   const EnergyReport e = sim.energies();
   const double final_balance_error = balance.error(e);
   const double bead_steps = static_cast<double>(p.size()) * static_cast<double>(run.steps);
-  summary.scalars = {
-      {"steps", static_cast<double>(run.steps)},
-      {"time_step", sim.time_step()},
-      {"simulated_time", sim.time()},
-      {"wall_time", wall_time},
-      {"ns_per_bead_step", 1e9 * wall_time / std::max(bead_steps, 1.0)},
-      {"first_bead_final_velocity", p.velocity(first, 0)},
-      {"last_bead_final_velocity", p.velocity(last, 0)},
-      {"isolated_contacts", static_cast<double>(isolated.count)},
-      {"isolated_restitution_mean",
-       isolated.count > 0 ? isolated.sum / static_cast<double>(isolated.count) : nan},
-      {"isolated_restitution_min", isolated.min},
-      {"isolated_restitution_max", isolated.max},
-      {"first_isolated_restitution", isolated.first_restitution},
-      {"first_isolated_impact_velocity", isolated.first_impact_velocity},
-      {"largest_contact_force",
-       *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end())},
-      {"energy_balance_error", final_balance_error},
-      {"energy_balance_error_max", balance.worst},
-      {"initial_energy", balance.initial.balance()},
-      {"kinetic_energy", e.kinetic},
-      {"stored_energy", e.stored},
-      {"dissipated_energy", e.dissipated},
-      {"external_potential_energy", e.external_potential},
-      {"wall_work", e.wall_work},
-      {"impact_velocity_floor_hits", static_cast<double>(sim.impact_velocity_floor_hits())},
-      {"neighbor_rebuilds", static_cast<double>(sim.neighbor_rebuilds())}};
+  summary.steps = run.steps;
+  summary.time_step = sim.time_step();
+  summary.simulated_time = sim.time();
+  summary.wall_time = wall_time;
+  summary.ns_per_bead_step = 1e9 * wall_time / std::max(bead_steps, 1.0);
+  summary.first_bead_final_velocity = p.velocity(first, 0);
+  summary.last_bead_final_velocity = p.velocity(last, 0);
+  summary.isolated_contacts = isolated.count;
+  summary.isolated_restitution_mean =
+      isolated.count > 0 ? isolated.sum / static_cast<double>(isolated.count) : nan;
+  summary.isolated_restitution_min = isolated.min;
+  summary.isolated_restitution_max = isolated.max;
+  summary.first_isolated_restitution = isolated.first_restitution;
+  summary.first_isolated_impact_velocity = isolated.first_impact_velocity;
+  summary.largest_contact_force =
+      *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end());
+  summary.energy_balance_error = final_balance_error;
+  summary.energy_balance_error_max = balance.worst;
+  summary.initial_energy = balance.initial.balance();
+  summary.energy = e;
+  summary.impact_velocity_floor_hits = sim.impact_velocity_floor_hits();
+  summary.neighbor_rebuilds = sim.neighbor_rebuilds();
   if (scene.striker >= 0) {
-    summary.scalars["striker_final_velocity"] = p.velocity(scene.striker, 0);
+    summary.striker_final_velocity = p.velocity(scene.striker, 0);
     // Its velocity after over before, along the chain: 1 for a full rebound, < 0 if it follows.
-    summary.scalars["striker_rebound_ratio"] =
-        striker_initial_velocity != 0.0 ? -p.velocity(scene.striker, 0) / striker_initial_velocity
+    summary.striker_rebound_ratio = striker_initial_velocity != 0.0
+                                        ? -p.velocity(scene.striker, 0) / striker_initial_velocity
                                         : nan;
   }
   const SimulationSettings& settings = sim.settings();
-  summary.texts = {{"impact_velocity", settings.law->uses_impact_velocity()
-                                           ? std::string(to_string(settings.impact_velocity))
-                                           : "none"},
-                   {"integrator", std::string(to_string(settings.integrator))}};
+  summary.impact_velocity = settings.law->uses_impact_velocity()
+                                ? std::string(to_string(settings.impact_velocity))
+                                : "none";
+  summary.integrator = to_string(settings.integrator);
   if (const auto it = settings.law_params.find("impact_velocity_floor");
       it != settings.law_params.end())
-    summary.scalars["impact_velocity_floor"] = it->second;
+    summary.impact_velocity_floor = it->second;
 }
 
 // A run that continues from a checkpoint: the checkpoint, and the partial file that holds the
@@ -370,7 +368,7 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
   std::unique_ptr<H5mdWriter> writer =
-      make_writer(run_metadata(cfg, run, sim, labels), sim, run.write_contacts);
+      make_writer(run_metadata(cfg, run, sim, labels), sim, run.output);
 
   RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts{},
                      empty_summary(run, sim.scene().chain_count)};
@@ -432,14 +430,7 @@ Resume prepare_resume(const CaseConfig& cfg, const std::string& output) {
 
 }  // namespace
 
-std::map<std::string, std::vector<double>> summary_arrays(const CaseSummary& summary) {
-  return {{"max_contact_force", summary.max_contact_force},
-          {"peak_velocity", summary.peak_velocity},
-          {"arrival_beads", {summary.arrival_beads.begin(), summary.arrival_beads.end()}},
-          {"arrival_time", summary.arrival_time}};
-}
-
-PendingRun::PendingRun(CaseSummary summary, std::unique_ptr<H5mdWriter> writer)
+PendingRun::PendingRun(RunSummary summary, std::unique_ptr<H5mdWriter> writer)
     : summary_(std::move(summary)), writer_(std::move(writer)) {}
 PendingRun::PendingRun(PendingRun&&) noexcept = default;
 PendingRun& PendingRun::operator=(PendingRun&&) noexcept = default;
@@ -450,7 +441,7 @@ std::size_t PendingRun::buffered_bytes() const {
 }
 
 void PendingRun::commit() {
-  writer_->finish(summary_.scalars, summary_arrays(summary_), summary_.texts);
+  writer_->finish(summary_);
 }
 
 namespace {
@@ -503,14 +494,15 @@ void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool di
 
 }  // namespace
 
-CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
-                        const RunControl& control) {
+RunSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
+                       const RunControl& control) {
   const CheckpointPlan* plan = control.checkpoint;
   // SWMR keeps the file on disk consistent whatever happens to the process: needed by periodic
   // checkpoints, and by a restart, whose checkpoint counts frames of the file it now writes.
   const bool swmr = plan && (plan->interval > 0.0 || plan->restart);
-  auto make_writer = [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
-    return std::make_unique<H5mdWriter>(path, meta, sim, contacts, swmr);
+  auto make_writer = [&](const RunMetadata& meta, const Simulation& sim,
+                         const layout::OutputSelection& output) {
+    return std::make_unique<H5mdWriter>(path, meta, sim, output, swmr);
   };
   if (!plan) {
     PendingRun done = run_case(cfg, std::move(run), make_writer, control);
@@ -550,8 +542,8 @@ PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent
                         const std::map<std::string, std::string>& labels) {
   return run_case(
       cfg, std::move(run),
-      [&](const RunMetadata& meta, const Simulation& sim, bool contacts) {
-        return std::make_unique<H5mdWriter>(parent, name, meta, sim, contacts, lock);
+      [&](const RunMetadata& meta, const Simulation& sim, const layout::OutputSelection& output) {
+        return std::make_unique<H5mdWriter>(parent, name, meta, sim, output, lock);
       },
       control, labels);
 }

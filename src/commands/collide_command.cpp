@@ -16,10 +16,11 @@
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/engine/simulation.hpp"
-#include "chaindem/setup/case_file.hpp"
+#include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/output_file.hpp"
-#include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/output/output_layout.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
@@ -40,10 +41,13 @@ void write_loop(const std::string& path, const CollisionReport& r) {
       v.push_back(s.rate);
       force.push_back(s.force);
     }
-    dataset_fixed(f, "time", {n}, t.data(), H5T_NATIVE_DOUBLE, "s");
-    dataset_fixed(f, "overlap", {n}, d.data(), H5T_NATIVE_DOUBLE, "m");
-    dataset_fixed(f, "approach_rate", {n}, v.data(), H5T_NATIVE_DOUBLE, "m/s");
-    dataset_fixed(f, "force", {n}, force.data(), H5T_NATIVE_DOUBLE, "N");
+    auto column = [&](const layout::Column& c, const std::vector<double>& values) {
+      dataset_fixed(f, c.name, {n}, values.data(), H5T_NATIVE_DOUBLE, c.unit);
+    };
+    column(layout::loop_time, t);
+    column(layout::loop_overlap, d);
+    column(layout::loop_approach_rate, v);
+    column(layout::loop_force, force);
     attr_string(f, "law", std::string(r.law->id));
     attr_string(f, "tension", std::string(to_string(r.tension)));
     for (const auto& [key, value] : r.params)

@@ -21,10 +21,12 @@
 #include <system_error>
 
 #include "chaindem/commands/case_runner.hpp"
-#include "chaindem/setup/chain_record.hpp"
+#include "chaindem/laws/restitution.hpp"
+#include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/output_file.hpp"
-#include "chaindem/laws/restitution.hpp"
+#include "chaindem/output/output_layout.hpp"
+#include "chaindem/setup/chain_record.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
@@ -36,9 +38,7 @@ namespace chaindem {
 namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-const std::vector<std::string> metric_names{"peak_velocity", "peak_force", "arrival_time",
-                                            "final_velocity"};
-const std::vector<std::string> metric_units{"m/s", "N", "s", "m/s"};
+using layout::comparison_metrics;
 
 // Per chain bead: one vector per metric (NaN where not available).
 using Metrics = std::map<std::string, std::vector<double>>;
@@ -66,18 +66,16 @@ Metrics run_metrics(hid_t file, const std::string& group, long long first, long 
     return v;
   };
   std::vector<hsize_t> dims;
-  const auto v = read(group + "/particles/chain/velocity/value", dims);
+  const auto v = read(group + "/" + layout::value_path(layout::Quantity::velocity), dims);
   const std::size_t frames = dims[0], n = dims[1];
-  const auto force = read(group + "/summary/max_contact_force", dims);
-  const auto peak = read(group + "/summary/peak_velocity", dims);  // tracked every step
-  const auto arrival_time = read(group + "/summary/arrival_time", dims);
+  const layout::RunSummary summary = read_run_summary(file, group);  // peaks: every step
   Metrics m;
   for (long long b = 0; b < beads; ++b) {
     const std::size_t i = static_cast<std::size_t>(first + b), u = static_cast<std::size_t>(b);
-    m["peak_velocity"].push_back(peak[u]);
+    m["peak_velocity"].push_back(summary.peak_velocity[u]);
     m["final_velocity"].push_back(v[((frames - 1) * n + i) * 3]);
-    m["peak_force"].push_back(force[u]);
-    m["arrival_time"].push_back(arrival_time[u]);
+    m["peak_force"].push_back(summary.max_contact_force[u]);
+    m["arrival_time"].push_back(summary.arrival_time[u]);
   }
   return m;
 }
@@ -90,7 +88,8 @@ Metrics data_metrics(const std::string& path, const std::string& quantity, long 
       duration, "--reference-data");
   const auto& time = data.time;
   Metrics m;
-  for (const auto& name : metric_names) m[name].assign(static_cast<std::size_t>(beads), nan);
+  for (const auto& metric : comparison_metrics)
+    m[metric.name].assign(static_cast<std::size_t>(beads), nan);
   for (const long long b : data.beads) {
     const auto& c = data.columns[static_cast<std::size_t>(b)];
     const auto u = static_cast<std::size_t>(b);
@@ -147,7 +146,8 @@ Metrics newton_metrics(const RunSetup& run, double restitution, long long beads,
         "--reference newton: a bead touches a wall; with simultaneous contacts "
         "Newton's law has no unique outcome (give the wall a gap)");
   Metrics out;
-  for (const auto& name : metric_names) out[name].assign(static_cast<std::size_t>(beads), nan);
+  for (const auto& metric : comparison_metrics)
+    out[metric.name].assign(static_cast<std::size_t>(beads), nan);
   auto& peak = out["peak_velocity"];
   auto& arrived = out["arrival_time"];
   const auto first = static_cast<std::size_t>(scene.chain_first);
@@ -442,12 +442,10 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
       const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l], in.unset);
       PendingRun run = run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases,
                                     plan.run_laws[l], &h5, RunControl{nullptr, stop_flag()});
-      const CaseSummary& summary = run.summary();
-      runs.policy[l] = summary.texts.at("impact_velocity");
-      runs.floor_hits[l] = summary.scalars.at("impact_velocity_floor_hits");
-      if (const auto it = summary.scalars.find("impact_velocity_floor");
-          it != summary.scalars.end())
-        runs.floor[l] = it->second;
+      const layout::RunSummary& summary = run.summary();
+      runs.policy[l] = summary.impact_velocity;
+      runs.floor_hits[l] = static_cast<double>(summary.impact_velocity_floor_hits);
+      runs.floor[l] = summary.impact_velocity_floor.value_or(nan);
       run.commit();
     } catch (const hdf5::Error& e) {  // the run is fine, the file is not: name the file
       runs.failures[l] = output.error(e.what()).what();
@@ -484,11 +482,14 @@ struct Errors {
 
 Errors read_metrics(hid_t file, const CompareInput& in, const ComparePlan& plan) {
   Errors errors;
-  errors.reference = plan.given_reference
-                         ? *plan.given_reference
-                         : run_metrics(file, "cases/" + in.reference_law, plan.first, plan.beads);
+  errors.reference =
+      plan.given_reference
+          ? *plan.given_reference
+          : run_metrics(file, std::string(layout::cases_group) + "/" + in.reference_law, plan.first,
+                        plan.beads);
   for (const auto& law : plan.laws)
-    errors.metrics.push_back(run_metrics(file, "cases/" + law, plan.first, plan.beads));
+    errors.metrics.push_back(
+        run_metrics(file, std::string(layout::cases_group) + "/" + law, plan.first, plan.beads));
   return errors;
 }
 
@@ -515,10 +516,10 @@ void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan
     dataset_fixed(cmp, "impact_velocity_floor_hits", {hits.size()}, hits.data(), H5T_NATIVE_DOUBLE);
   }
   const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(plan.beads);
-  for (std::size_t k = 0; k < metric_names.size(); ++k) {
-    const std::string& name = metric_names[k];
-    dataset_fixed(cmp, "reference_" + name, {n_beads}, errors.reference.at(name).data(),
-                  H5T_NATIVE_DOUBLE, metric_units[k]);
+  for (const layout::ComparisonMetric& metric : comparison_metrics) {
+    const std::string name = metric.name;
+    dataset_fixed(cmp, layout::reference_prefix + name, {n_beads}, errors.reference.at(name).data(),
+                  H5T_NATIVE_DOUBLE, metric.unit);
     std::vector<double> values, percent;
     for (std::size_t l = 0; l < laws.size(); ++l) {
       double sum = 0.0;
@@ -537,12 +538,12 @@ void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan
       errors.mean_error[name].push_back(count ? sum / count : nan);
       errors.compared[name].push_back(count);
     }
-    dataset_fixed(cmp, name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE, metric_units[k]);
-    dataset_fixed(cmp, name + "_error_percent", {n_laws, n_beads}, percent.data(),
+    dataset_fixed(cmp, name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE, metric.unit);
+    dataset_fixed(cmp, name + layout::error_percent_suffix, {n_laws, n_beads}, percent.data(),
                   H5T_NATIVE_DOUBLE, "%");
-    dataset_fixed(cmp, name + "_mean_error_percent", {n_laws}, errors.mean_error[name].data(),
-                  H5T_NATIVE_DOUBLE, "%");
-    dataset_fixed(cmp, name + "_beads_compared", {n_laws}, errors.compared[name].data(),
+    dataset_fixed(cmp, name + layout::mean_error_percent_suffix, {n_laws},
+                  errors.mean_error[name].data(), H5T_NATIVE_DOUBLE, "%");
+    dataset_fixed(cmp, name + layout::beads_compared_suffix, {n_laws}, errors.compared[name].data(),
                   H5T_NATIVE_DOUBLE);
   }
 }
@@ -556,10 +557,11 @@ void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& pl
   out << "}, \"errors\": {";
   for (std::size_t l = 0; l < plan.laws.size(); ++l) {
     out << (l ? ", " : "") << "\"" << plan.laws[l] << "\": {";
-    for (std::size_t k = 0; k < metric_names.size(); ++k) {
-      out << (k ? ", " : "") << "\"" << metric_names[k] << "\": [";
+    for (std::size_t k = 0; k < comparison_metrics.size(); ++k) {
+      const char* name = comparison_metrics[k].name;
+      out << (k ? ", " : "") << "\"" << name << "\": [";
       for (long long b = 0; b < plan.beads; ++b) {
-        out << (b ? ", " : "") << json_number(errors.at(l, metric_names[k], b));
+        out << (b ? ", " : "") << json_number(errors.at(l, name, b));
       }
       out << "]";
     }
@@ -585,8 +587,8 @@ void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& p
                        : "");
   if (!policies.empty()) out << "impact velocity v0: " << policies << "\n";
   out << std::fixed << std::setprecision(2);
-  for (std::size_t k = 0; k < metric_names.size(); ++k) {
-    const std::string& name = metric_names[k];
+  for (const layout::ComparisonMetric& metric : comparison_metrics) {
+    const std::string name = metric.name;
     bool any = false;
     for (double r : errors.reference.at(name)) any = any || !std::isnan(r);
     if (!any) continue;
@@ -639,7 +641,7 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
       warn_floor_hits(err, plan, runs);
 
       Errors errors = read_metrics(file, in, plan);
-      Handle cmp = group(file, "comparison");
+      Handle cmp = group(file, layout::comparison_group);
       write_comparison(cmp.get(), in, plan, runs, errors);
       attr_string(file, "chaindem_status", "complete");
       cmp.close("/comparison");

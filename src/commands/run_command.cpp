@@ -53,7 +53,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const CheckpointPlan checkpoints{cfg.number("output.checkpoint_interval"), options.restart,
                                    options.discard_checkpoint};
   install_stop_handlers();
-  CaseSummary summary;
+  layout::RunSummary summary;
   try {
     summary = run_to_file(cfg, std::move(run), output,
                           RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints});
@@ -85,7 +85,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (options.quiet) return 0;
 
-  const auto& s = summary.scalars;
+  const layout::RunSummary& s = summary;
   out << std::setprecision(6);
   out << "chaindem run " << quoted_path(cfg.origin()) << " -> " << quoted_path(output) << "\n"
       << "  law                " << settings.law->id << " (tension " << to_string(settings.tension)
@@ -99,18 +99,18 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     if (has_striker) out << "striker to first bead " << cfg.number("striker.gap") << " m, ";
     out << "between beads " << cfg.number("chain.gap") << " m\n";
   }
-  out << "  steps              " << s.at("steps") << "\n"
-      << "  time step          " << s.at("time_step") << " s (" << note << ")\n"
-      << "  simulated time     " << s.at("simulated_time") << " s\n"
-      << "  wall time          " << s.at("wall_time") << " s (" << s.at("ns_per_bead_step")
+  out << "  steps              " << s.steps << "\n"
+      << "  time step          " << s.time_step << " s (" << note << ")\n"
+      << "  simulated time     " << s.simulated_time << " s\n"
+      << "  wall time          " << s.wall_time << " s (" << s.ns_per_bead_step
       << " ns per bead-step)\n"
       << "  memory             " << static_cast<double>(memory) / 1e6
       << " MB at most (estimated before the run)\n";
   if (has_striker)
-    out << "  striker velocity   " << s.at("striker_final_velocity")
-        << " m/s (final; rebound ratio " << s.at("striker_rebound_ratio") << ")\n";
-  out << "  first bead         " << s.at("first_bead_final_velocity") << " m/s (final)\n"
-      << "  last bead          " << s.at("last_bead_final_velocity") << " m/s (final)\n"
+    out << "  striker velocity   " << s.striker_final_velocity.value()
+        << " m/s (final; rebound ratio " << s.striker_rebound_ratio.value() << ")\n";
+  out << "  first bead         " << s.first_bead_final_velocity << " m/s (final)\n"
+      << "  last bead          " << s.last_bead_final_velocity << " m/s (final)\n"
       << "  pulse arrival      ";
   for (std::size_t a = 0; a < summary.arrival_beads.size(); ++a) {
     out << (a ? ", " : "") << "bead " << summary.arrival_beads[a];
@@ -119,29 +119,28 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     else
       out << " at " << summary.arrival_time[a] << " s";
   }
-  out << "\n  largest force      " << s.at("largest_contact_force") << " N\n";
+  out << "\n  largest force      " << s.largest_contact_force << " N\n";
   // Contacts that began from apart and ended alone: the chain's binary impacts.
-  out << "  isolated contacts  " << s.at("isolated_contacts");
-  if (s.at("isolated_contacts") > 0)
-    out << ", restitution mean " << s.at("isolated_restitution_mean") << " (range "
-        << s.at("isolated_restitution_min") << " to " << s.at("isolated_restitution_max") << ")";
+  out << "  isolated contacts  " << s.isolated_contacts;
+  if (s.isolated_contacts > 0)
+    out << ", restitution mean " << s.isolated_restitution_mean << " (range "
+        << s.isolated_restitution_min << " to " << s.isolated_restitution_max << ")";
   out << "\n";
   // Every term of the balance, so that the line adds up as printed.
-  const double total = s.at("kinetic_energy") + s.at("stored_energy") + s.at("dissipated_energy") +
-                       s.at("external_potential_energy") - s.at("wall_work");
-  out << "  energy             kinetic " << s.at("kinetic_energy") << " + stored "
-      << s.at("stored_energy") << " + dissipated " << s.at("dissipated_energy")
-      << " + external potential " << s.at("external_potential_energy") << " - wall work "
-      << s.at("wall_work") << " = " << total << " J (initial " << s.at("initial_energy") << " J)\n"
-      << "  energy balance     relative error " << s.at("energy_balance_error")
-      << " (largest over frames " << s.at("energy_balance_error_max") << ")\n"
-      << "  integrator         " << summary.texts.at("integrator") << "\n"
-      << "  impact velocity    " << summary.texts.at("impact_velocity");
-  if (summary.texts.at("impact_velocity") == "none") out << " (the law has no v0)";
-  if (const auto it = s.find("impact_velocity_floor"); it != s.end())
-    out << ", floor " << it->second << " m/s ("
+  const EnergyReport& e = s.energy;
+  out << "  energy             kinetic " << e.kinetic << " + stored " << e.stored
+      << " + dissipated " << e.dissipated << " + external potential " << e.external_potential
+      << " - wall work " << e.wall_work << " = " << e.balance() << " J (initial "
+      << s.initial_energy << " J)\n"
+      << "  energy balance     relative error " << s.energy_balance_error
+      << " (largest over frames " << s.energy_balance_error_max << ")\n"
+      << "  integrator         " << s.integrator << "\n"
+      << "  impact velocity    " << s.impact_velocity;
+  if (s.impact_velocity == "none") out << " (the law has no v0)";
+  if (s.impact_velocity_floor)
+    out << ", floor " << *s.impact_velocity_floor << " m/s ("
         << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic") << ") used by "
-        << s.at("impact_velocity_floor_hits") << " contact onset(s)";
+        << s.impact_velocity_floor_hits << " contact onset(s)";
   out << "\n";
   return 0;
 }

@@ -448,9 +448,7 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
         checkpoints.case_written();
         // The summary row, as written (and as read_case would read it back).
         CaseRecord& record = r.records[c.index];
-        record.scalars = c.run.summary().scalars;
-        record.texts = c.run.summary().texts;
-        record.arrays = summary_arrays(c.run.summary());
+        record.summary = c.run.summary();
         record.status = "ok";
       },
       std::size_t{256} << 20);

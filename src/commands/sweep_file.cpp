@@ -5,9 +5,9 @@
 #include <fstream>
 #include <limits>
 #include <optional>
-#include <set>
 #include <sstream>
 
+#include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
@@ -18,40 +18,7 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 CaseRecord read_case(hid_t file, const std::string& case_group) {
-  using namespace hdf5;
-  CaseRecord r;
-  const std::string path = case_group + "/summary";
-  Handle summary(check(H5Gopen2(file, path.c_str(), H5P_DEFAULT), path), H5Gclose);
-  H5O_info_t info;
-  check_status(H5Oget_info(summary.get(), &info), "summary info");
-  for (hsize_t a = 0; a < info.num_attrs; ++a) {
-    Handle attr(check(H5Aopen_by_idx(summary.get(), ".", H5_INDEX_NAME, H5_ITER_INC, a, H5P_DEFAULT,
-                                     H5P_DEFAULT),
-                      "attribute"),
-                H5Aclose);
-    char name[256] = {};
-    H5Aget_name(attr.get(), sizeof(name), name);
-    Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
-    if (H5Tget_class(type.get()) == H5T_STRING) {
-      r.texts[name] = read_string_attr(summary.get(), name);
-      continue;
-    }
-    double value = nan;
-    check_status(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), "read attribute");
-    r.scalars[name] = value;
-  }
-  for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
-    Handle d(check(H5Dopen2(summary.get(), name, H5P_DEFAULT), name), H5Dclose);
-    Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
-    const auto n = H5Sget_simple_extent_npoints(space.get());
-    std::vector<double> v(static_cast<std::size_t>(n));
-    if (n > 0)
-      check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
-                   name);
-    r.arrays[name] = v;
-  }
-  r.status = "ok";
-  return r;
+  return {"ok", read_run_summary(file, case_group)};
 }
 
 void write_string_column(hid_t group, const std::string& name,
@@ -85,8 +52,8 @@ std::optional<std::vector<double>> numeric(const std::vector<std::string>& value
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature) {
   using namespace hdf5;
   write_h5md_metadata(f, version);
-  Handle sweep = group(f, "sweep");
-  dataset_string(sweep.get(), "sweep_file", d.text);
+  Handle sweep = group(f, layout::sweep_group);
+  dataset_string(sweep.get(), layout::sweep_file_dataset, d.text);
   std::ifstream base(d.base);
   std::stringstream base_text;
   base_text << base.rdbuf();
@@ -97,19 +64,19 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   std::vector<std::string> fixed = d.fixed;
   if (fixed.empty()) fixed.push_back("");
   attr_strings(sweep.get(), "fixed", fixed);
-  Handle axes = group(sweep.get(), "axes");
+  Handle axes = group(sweep.get(), layout::sweep_axes_group);
   for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
-  group(f, "cases");
+  group(f, layout::cases_group);
 }
 
 // The summary table: one row per case, read back from the cases' own /summary groups.
 void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseRecord>& records) {
   using namespace hdf5;
-  Handle summary = group(f, "summary");
+  Handle summary = group(f, layout::summary_group);
   const auto n = static_cast<hsize_t>(d.cases.size());
   std::vector<std::int64_t> index(d.cases.size());
   for (std::size_t k = 0; k < index.size(); ++k) index[k] = static_cast<std::int64_t>(k);
-  dataset_fixed(summary.get(), "case", {n}, index.data(), H5T_NATIVE_INT64);
+  dataset_fixed(summary.get(), layout::sweep_case_column, {n}, index.data(), H5T_NATIVE_INT64);
   for (std::size_t a = 0; a < d.axes.size(); ++a) {
     std::vector<std::string> column;
     for (const auto& c : d.cases) column.push_back(c[a]);
@@ -119,44 +86,41 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
       write_string_column(summary.get(), d.axes[a].key, column);
     }
   }
-  std::set<std::string> scalar_names;
-  for (const auto& r : records)
-    for (const auto& [name, value] : r.scalars) scalar_names.insert(name);
-  for (const auto& name : scalar_names) {
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
     std::vector<double> column;
+    bool any = false;
     for (const auto& r : records) {
-      const auto it = r.scalars.find(name);
-      column.push_back(it == r.scalars.end() ? nan : it->second);
+      const std::optional<double> value = r.summary ? value_of(scalar, *r.summary) : std::nullopt;
+      any = any || value;
+      column.push_back(value.value_or(nan));
     }
-    dataset_fixed(summary.get(), name, {n}, column.data(), H5T_NATIVE_DOUBLE);
+    if (any) dataset_fixed(summary.get(), scalar.name, {n}, column.data(), H5T_NATIVE_DOUBLE);
   }
-  std::set<std::string> text_names;
-  for (const auto& r : records)
-    for (const auto& [name, value] : r.texts) text_names.insert(name);
-  for (const auto& name : text_names) {
+  const bool any_summary =
+      std::any_of(records.begin(), records.end(), [](const CaseRecord& r) { return r.summary; });
+  for (const layout::SummaryText& text : layout::summary_texts) {
+    if (!any_summary) break;
     std::vector<std::string> column;
-    for (const auto& r : records) {
-      const auto it = r.texts.find(name);
-      column.push_back(it == r.texts.end() ? "" : it->second);
-    }
-    write_string_column(summary.get(), name, column);
+    for (const auto& r : records) column.push_back(r.summary ? (*r.summary).*text.field : "");
+    write_string_column(summary.get(), text.name, column);
   }
-  for (const char* name : {"max_contact_force", "peak_velocity", "arrival_beads", "arrival_time"}) {
+  for (const layout::SummaryArray& array : layout::summary_arrays) {
+    std::vector<std::vector<double>> rows(records.size());
     std::size_t width = 1;
-    for (const auto& r : records)
-      if (r.arrays.count(name)) width = std::max(width, r.arrays.at(name).size());
+    for (std::size_t k = 0; k < records.size(); ++k)
+      if (records[k].summary) {
+        rows[k] = values_of(array, *records[k].summary);
+        width = std::max(width, rows[k].size());
+      }
     std::vector<double> table(d.cases.size() * width, nan);
     for (std::size_t k = 0; k < records.size(); ++k)
-      if (records[k].arrays.count(name)) {
-        const auto& v = records[k].arrays.at(name);
-        std::copy(v.begin(), v.end(), table.begin() + static_cast<long>(k * width));
-      }
-    dataset_fixed(summary.get(), name, {n, static_cast<hsize_t>(width)}, table.data(),
+      std::copy(rows[k].begin(), rows[k].end(), table.begin() + static_cast<long>(k * width));
+    dataset_fixed(summary.get(), array.name, {n, static_cast<hsize_t>(width)}, table.data(),
                   H5T_NATIVE_DOUBLE);
   }
   std::vector<std::string> status;
   for (const auto& r : records) status.push_back(r.status);
-  write_string_column(summary.get(), "status", status);
+  write_string_column(summary.get(), layout::sweep_status_column, status);
 }
 
 }  // namespace chaindem::sweep

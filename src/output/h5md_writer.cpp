@@ -6,6 +6,7 @@
 
 #include "chaindem/output/hdf5_util.hpp"
 
+#include <algorithm>
 #include <array>
 #include <condition_variable>
 #include <cstdio>
@@ -66,45 +67,26 @@ struct Clock {
   }
 };
 
-// The per-contact columns of /contacts besides `first` and `second` (docs/output-format.md):
-// name, unit, and the value of contact c of a list, in file order. A new column is one row here.
-struct ContactColumn {
-  const char* name;
-  const char* unit;
-  double (*value)(const Simulation& sim, const ContactList& cl, std::size_t c);
-};
-constexpr std::array contact_columns{
-    ContactColumn{
-        "overlap", "m",
-        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.overlap[c]; }},
-    ContactColumn{
-        "normal_force", "N",
-        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.force[c]; }},
-    ContactColumn{"approach_rate", "m/s",
-                  [](const Simulation& sim, const ContactList& cl, std::size_t c) {
-                    return sim.approach_rate(cl, c);
-                  }},
-    ContactColumn{"impact_velocity", "m/s",
-                  [](const Simulation&, const ContactList& cl, std::size_t c) {
-                    return cl.state[c].impact_velocity;
-                  }},
-};
+using layout::contact_columns;
+using layout::observable_columns;
+using layout::particle_columns;
 
-// One output frame, copied out of the simulation.
+// One output frame, copied out of the simulation: the selected quantities (the others stay
+// empty).
 struct Frame {
   std::int64_t step = 0;
   double time = 0.0;
-  // N x 3 as the simulation holds them, column after column (a plain copy); Impl::append writes
-  // them particle-major.
-  std::vector<double> position, velocity, force;
-  std::array<double, 6> energy{};  // kinetic, stored, dissipated, external, wall work, balance
-  std::array<double, 3> momentum{};
-  std::vector<double> walls;  // walls x 3
+  // Per particle column: N x 3 as the simulation holds them, column after column (a plain
+  // copy); Impl::append writes them particle-major.
+  std::array<std::vector<double>, particle_columns.size()> particles;
+  std::array<double, layout::observable_values> observables{};  // column after column
+  std::vector<double> walls;                                    // walls x 3
   std::vector<std::int32_t> first, second;
   std::array<std::vector<double>, contact_columns.size()> contact_values;  // per column
 
   std::size_t bytes() const {
-    std::size_t doubles = position.size() + velocity.size() + force.size() + walls.size();
+    std::size_t doubles = walls.size();
+    for (const auto& v : particles) doubles += v.size();
     for (const auto& v : contact_values) doubles += v.size();
     return 8 * doubles + 4 * (first.size() + second.size());
   }
@@ -236,25 +218,56 @@ struct H5mdWriter::Impl {
   hid_t root = -1;                 // the run's own file, or run_group
   Handle run_group;                // shared file: the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
-  Clock clock;  // in position; linked into every other time series and /contacts
-  TimeSeries position, velocity, force;
-  std::map<std::string, TimeSeries> energy;
-  TimeSeries momentum;
+  // The time series, one per row of the layout's tables; those of quantities not selected stay
+  // empty and are not written.
+  layout::OutputSelection output;
+  Clock clock;  // in the first particle column; linked into every other time series, /contacts
+  std::array<TimeSeries, particle_columns.size()> particle_series;
+  std::array<TimeSeries, observable_columns.size()> observable_series;
   TimeSeries wall_position;
-  bool contacts = false;
+  bool walls = false;     // the walls' positions are written (the scene has walls)
+  bool contacts = false;  // /contacts is written (a contact column is selected)
   Growing c_offset, c_first, c_second;
   std::array<Growing, contact_columns.size()> c_values;  // contact_columns, in order
-  /// Every /contacts dataset.
+  /// Every /contacts dataset written.
   std::vector<Growing*> contact_datasets() {
     std::vector<Growing*> all{&c_offset, &c_first, &c_second};
-    for (Growing& g : c_values) all.push_back(&g);
+    for (std::size_t k = 0; k < contact_columns.size(); ++k)
+      if (output.has(contact_columns[k].id)) all.push_back(&c_values[k]);
     return all;
+  }
+  /// The time series written, in the order the end of a run links and closes them: the file's
+  /// order, but for the momentum, closed before the energies. A file is so byte for byte what
+  /// earlier versions wrote, where their data were placed as well.
+  std::vector<TimeSeries*> closing_order() {
+    std::vector<TimeSeries*> all;
+    for (std::size_t k = 0; k < particle_columns.size(); ++k)
+      if (output.has(particle_columns[k].id)) all.push_back(&particle_series[k]);
+    for (const bool energies : {false, true})
+      for (std::size_t k = 0; k < observable_columns.size(); ++k)
+        if (output.has(observable_columns[k].id) &&
+            (std::string_view(observable_columns[k].unit) == "J") == energies)
+          all.push_back(&observable_series[k]);
+    if (walls) all.push_back(&wall_position);
+    return all;
+  }
+  /// Calls f(series, its parent group, that group's path) for every time series written, in
+  /// the order of the file: the particle columns, the observables, the walls' positions.
+  template <class F>
+  void for_each_series(F&& f) {
+    for (std::size_t k = 0; k < particle_columns.size(); ++k)
+      if (output.has(particle_columns[k].id)) f(particle_series[k], chain, layout::particles_group);
+    for (std::size_t k = 0; k < observable_columns.size(); ++k)
+      if (output.has(observable_columns[k].id))
+        f(observable_series[k], observables, layout::observables_group);
+    if (walls) f(wall_position, walls_group, layout::walls_group);
   }
   std::int64_t contact_rows = 0;
 
   std::unique_ptr<Background> background;  // own file: frames are written on this thread
 
-  Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts, std::mutex* l);
+  Impl(const RunMetadata& m, const Simulation& sim, const layout::OutputSelection& selection,
+       std::mutex* l);
   void append(const Frame& f);  // the frame into the time series' buffers (HDF5 when spilling)
   std::size_t buffered_bytes() const;
   void create();  // the file's objects; holds the lock if shared
@@ -273,14 +286,12 @@ struct H5mdWriter::Impl {
   void close_objects();  // every object this run opened, each close checked
   // The end of the run: the queued frames, the summary and the status written, and every
   // object closed, each close checked.
-  void end(const std::map<std::string, double>& summary,
-           const std::map<std::string, std::vector<double>>& arrays,
-           const std::map<std::string, std::string>& texts);
+  void end(const layout::RunSummary& summary);
 };
 
-H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim, bool write_contacts,
-                       std::mutex* l)
-    : lock(l), meta(m), contacts(write_contacts) {
+H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
+                       const layout::OutputSelection& selection, std::mutex* l)
+    : lock(l), meta(m), output(selection), contacts(selection.has_contacts()) {
   const Particles& p = sim.particles();
   const Scene& scene = sim.scene();
   radius = p.radius;
@@ -301,33 +312,39 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim, bool write_c
   const auto n = static_cast<hsize_t>(p.size());
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
   clock = Clock(frames, lock);
-  position = TimeSeries("position", {n, 3}, "m", frames, lock);
-  velocity = TimeSeries("velocity", {n, 3}, "m/s", frames, lock);
-  force = TimeSeries("force", {n, 3}, "N", frames, lock);
-  for (const char* name : {"kinetic_energy", "stored_energy", "dissipated_energy",
-                           "external_potential_energy", "wall_work", "energy_balance"})
-    energy.emplace(name, TimeSeries(name, {}, "J", frames, lock));
-  momentum = TimeSeries("momentum", {3}, "kg m/s", frames, lock);
-  if (!wall_names.empty())
-    wall_position = TimeSeries("position", {wall_names.size(), 3}, "m", frames, lock);
+  for (std::size_t k = 0; k < particle_columns.size(); ++k)
+    if (output.has(particle_columns[k].id))
+      particle_series[k] = TimeSeries(particle_columns[k].name, {n, layout::particle_components},
+                                      particle_columns[k].unit, frames, lock);
+  for (std::size_t k = 0; k < observable_columns.size(); ++k) {
+    const layout::ObservableColumn& c = observable_columns[k];
+    if (!output.has(c.id)) continue;
+    std::vector<hsize_t> shape;
+    if (c.components > 1) shape.push_back(c.components);
+    observable_series[k] = TimeSeries(c.name, shape, c.unit, frames, lock);
+  }
+  walls = !wall_names.empty() && output.has(layout::wall_position_column.id);
+  if (walls)
+    wall_position = TimeSeries(layout::wall_position_column.name, {wall_names.size(), 3},
+                               layout::wall_position_column.unit, frames, lock);
   if (contacts) {
-    c_offset = Growing(-1, "offset", {}, Scalar::int64, "", frames, lock);
+    c_offset = Growing(-1, layout::contact_offset.name, {}, Scalar::int64, "", frames, lock);
     const std::int64_t zero = 0;
     c_offset.append(&zero, 1);
-    c_first = Growing(-1, "first", {}, Scalar::int32, "", 4096, lock);
-    c_second = Growing(-1, "second", {}, Scalar::int32, "", 4096, lock);
+    c_first = Growing(-1, layout::contact_first.name, {}, Scalar::int32, "", 4096, lock);
+    c_second = Growing(-1, layout::contact_second.name, {}, Scalar::int32, "", 4096, lock);
     for (std::size_t k = 0; k < contact_columns.size(); ++k)
-      c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
-                            contact_columns[k].unit, 4096, lock);
+      if (output.has(contact_columns[k].id))
+        c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
+                              contact_columns[k].unit, 4096, lock);
   }
 }
 
 std::size_t H5mdWriter::Impl::buffered_bytes() const {
   std::size_t total = clock.step.buffered_bytes() + clock.time.buffered_bytes() +
-                      position.value.buffered_bytes() + velocity.value.buffered_bytes() +
-                      force.value.buffered_bytes() + momentum.value.buffered_bytes() +
                       wall_position.value.buffered_bytes();
-  for (const auto& [name, series] : energy) total += series.value.buffered_bytes();
+  for (const TimeSeries& ts : particle_series) total += ts.value.buffered_bytes();
+  for (const TimeSeries& ts : observable_series) total += ts.value.buffered_bytes();
   for (const Growing* g : {&c_offset, &c_first, &c_second}) total += g->buffered_bytes();
   for (const Growing& g : c_values) total += g.buffered_bytes();
   return total;
@@ -338,11 +355,12 @@ std::size_t H5mdWriter::buffered_bytes() const {
 }
 
 H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
-                       bool write_contacts, bool swmr)
-    : impl_(std::make_unique<Impl>(meta, sim, write_contacts, nullptr)),
+                       const layout::OutputSelection& output, bool swmr)
+    : impl_(std::make_unique<Impl>(meta, sim, output, nullptr)),
       output_(std::make_unique<PartialOutput>(path)),
       path_(std::move(path)),
-      swmr_(swmr) {
+      swmr_(swmr),
+      output_selection_(output) {
   impl_->root = output_->create_hdf5(swmr ? hdf5::swmr_file_access() : hdf5::file_access());
   particles_ = sim.particles().size();
   try {
@@ -360,10 +378,12 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
 }
 
 H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
-                       const Simulation& sim, bool write_contacts, std::mutex* lock)
-    : impl_(std::make_unique<Impl>(meta, sim, write_contacts, lock)),
+                       const Simulation& sim, const layout::OutputSelection& output,
+                       std::mutex* lock)
+    : impl_(std::make_unique<Impl>(meta, sim, output, lock)),
       path_(std::move(group_name)),
-      parent_(parent) {
+      parent_(parent),
+      output_selection_(output) {
   impl_->parent = parent;
   impl_->group_name = path_;
   particles_ = sim.particles().size();
@@ -380,41 +400,52 @@ void H5mdWriter::Impl::create() {
   if (parent < 0) write_h5md_metadata(f, version);  // a shared file has it once, at its root
 
   const auto n = static_cast<hsize_t>(radius.size());
-  particles = group(f, "particles");
-  chain = group(particles.get(), "chain");
+  const std::string_view chain_path = layout::particles_group;  // particles/chain
+  const std::size_t slash = chain_path.find('/');
+  particles = group(f, std::string(chain_path.substr(0, slash)));
+  chain = group(particles.get(), std::string(chain_path.substr(slash + 1)));
   {
     Handle box = group(chain.get(), "box");
     attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
     attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
     box.close("box");
   }
-  position.open(chain.get());
-  clock.step.attach(position.group_.get());
-  clock.time.attach(position.group_.get());
-  velocity.open(chain.get());
-  force.open(chain.get());
-  dataset_fixed(chain.get(), "radius", {n}, radius.data(), H5T_NATIVE_DOUBLE, "m");
-  dataset_fixed(chain.get(), "mass", {n}, mass.data(), H5T_NATIVE_DOUBLE, "kg");
-  dataset_fixed(chain.get(), "species", {n}, species.data(), H5T_NATIVE_INT);
-  if (!species_names.empty()) attr_strings(chain.get(), "species_names", species_names);
-  attr_numbers<std::int64_t>(chain.get(), "striker", {striker}, H5T_NATIVE_INT64);
-  attr_numbers<std::int64_t>(chain.get(), "chain_first", {chain_first}, H5T_NATIVE_INT64);
-  attr_numbers<std::int64_t>(chain.get(), "chain_count", {chain_count}, H5T_NATIVE_INT64);
-
-  observables = group(f, "observables");
-  for (auto& [name, series] : energy) series.open(observables.get());
-  momentum.open(observables.get());
-
-  walls_group = group(f, "walls");
-  if (!wall_names.empty()) {
-    attr_strings(walls_group.get(), "names", wall_names);
-    dataset_fixed(walls_group.get(), "normal", {wall_names.size(), 3}, wall_normals.data(),
-                  H5T_NATIVE_DOUBLE);
-    wall_position.open(walls_group.get());
+  for (std::size_t k = 0; k < particle_columns.size(); ++k) {
+    if (!output.has(particle_columns[k].id)) continue;
+    particle_series[k].open(chain.get());
+    if (k == 0) {  // the first holds the frames' step and time
+      clock.step.attach(particle_series[k].group_.get());
+      clock.time.attach(particle_series[k].group_.get());
+    }
   }
+  using layout::particle_mass, layout::particle_radius, layout::particle_species;
+  dataset_fixed(chain.get(), particle_radius.name, {n}, radius.data(), H5T_NATIVE_DOUBLE,
+                particle_radius.unit);
+  dataset_fixed(chain.get(), particle_mass.name, {n}, mass.data(), H5T_NATIVE_DOUBLE,
+                particle_mass.unit);
+  dataset_fixed(chain.get(), particle_species.name, {n}, species.data(), H5T_NATIVE_INT);
+  if (!species_names.empty())
+    attr_strings(chain.get(), layout::species_names_attribute, species_names);
+  attr_numbers<std::int64_t>(chain.get(), layout::striker_attribute, {striker}, H5T_NATIVE_INT64);
+  attr_numbers<std::int64_t>(chain.get(), layout::chain_first_attribute, {chain_first},
+                             H5T_NATIVE_INT64);
+  attr_numbers<std::int64_t>(chain.get(), layout::chain_count_attribute, {chain_count},
+                             H5T_NATIVE_INT64);
+
+  observables = group(f, layout::observables_group);
+  for (std::size_t k = 0; k < observable_columns.size(); ++k)
+    if (output.has(observable_columns[k].id)) observable_series[k].open(observables.get());
+
+  walls_group = group(f, layout::walls_group);
+  if (!wall_names.empty()) {
+    attr_strings(walls_group.get(), layout::wall_names_attribute, wall_names);
+    dataset_fixed(walls_group.get(), layout::wall_normal.name, {wall_names.size(), 3},
+                  wall_normals.data(), H5T_NATIVE_DOUBLE);
+  }
+  if (walls) wall_position.open(walls_group.get());
 
   if (contacts) {
-    contacts_group = group(f, "contacts");
+    contacts_group = group(f, layout::contacts_group);
     const hid_t g = contacts_group.get();
     attr_string(g, "layout",
                 "ragged: frame k holds rows offset[k] .. offset[k+1]-1; second < 0 is wall "
@@ -423,7 +454,7 @@ void H5mdWriter::Impl::create() {
   }
 
   {  // /parameters
-    Handle params = group(f, "parameters");
+    Handle params = group(f, layout::parameters_group);
     for (const auto& [key, value] : meta.parameters) attr_string(params.get(), key, value);
     dataset_string(params.get(), "case_file", meta.case_text);
     attr_string(params.get(), "case_origin", meta.case_origin);
@@ -450,20 +481,21 @@ void H5mdWriter::Impl::create() {
 std::vector<H5mdWriter::Impl::Series> H5mdWriter::Impl::series(std::int64_t frames,
                                                                std::int64_t rows) {
   const auto k = static_cast<hsize_t>(frames), c = static_cast<hsize_t>(rows);
-  std::vector<Series> all{{"particles/chain/position/step", &clock.step, 0, k},
-                          {"particles/chain/position/time", &clock.time, 0, k}};
-  for (TimeSeries* ts : {&position, &velocity, &force})
-    all.push_back({"particles/chain/" + ts->name + "/value", &ts->value, 0, k});
-  for (auto& [name, ts] : energy)
-    all.push_back({"observables/" + name + "/value", &ts.value, 0, k});
-  all.push_back({"observables/momentum/value", &momentum.value, 0, k});
-  if (!wall_names.empty()) all.push_back({"walls/position/value", &wall_position.value, 0, k});
+  const std::string clock_group =
+      std::string(layout::particles_group) + "/" + particle_columns[0].name + "/";
+  std::vector<Series> all{{clock_group + layout::step_dataset, &clock.step, 0, k},
+                          {clock_group + layout::time_dataset, &clock.time, 0, k}};
+  for_each_series([&](TimeSeries& ts, Handle&, const char* in) {
+    all.push_back({std::string(in) + "/" + ts.name + "/" + layout::value_dataset, &ts.value, 0, k});
+  });
   if (contacts) {
-    all.push_back({"contacts/offset", &c_offset, 1, k + 1});
-    all.push_back({"contacts/first", &c_first, 0, c});
-    all.push_back({"contacts/second", &c_second, 0, c});
+    const std::string in = std::string(layout::contacts_group) + "/";
+    all.push_back({in + layout::contact_offset.name, &c_offset, 1, k + 1});
+    all.push_back({in + layout::contact_first.name, &c_first, 0, c});
+    all.push_back({in + layout::contact_second.name, &c_second, 0, c});
     for (std::size_t m = 0; m < contact_columns.size(); ++m)
-      all.push_back({std::string("contacts/") + contact_columns[m].name, &c_values[m], 0, c});
+      if (output.has(contact_columns[m].id))
+        all.push_back({in + contact_columns[m].name, &c_values[m], 0, c});
   }
   return all;
 }
@@ -481,21 +513,16 @@ void H5mdWriter::Impl::reopen(hid_t f) {
   auto open = [](hid_t in, const std::string& name) {
     return Handle(check(H5Gopen2(in, name.c_str(), H5P_DEFAULT), "open " + name), H5Gclose);
   };
-  particles = open(f, "particles");
-  chain = open(particles.get(), "chain");
-  for (TimeSeries* ts : {&position, &velocity, &force}) ts->group_ = open(chain.get(), ts->name);
-  observables = open(f, "observables");
-  for (auto& [name, ts] : energy) ts.group_ = open(observables.get(), name);
-  momentum.group_ = open(observables.get(), "momentum");
-  walls_group = open(f, "walls");
-  if (!wall_names.empty()) wall_position.group_ = open(walls_group.get(), "position");
-  if (contacts) contacts_group = open(f, "contacts");
+  chain = open(f, layout::particles_group);
+  observables = open(f, layout::observables_group);
+  walls_group = open(f, layout::walls_group);
+  for_each_series(
+      [&](TimeSeries& ts, Handle& in, const char*) { ts.group_ = open(in.get(), ts.name); });
+  if (contacts) contacts_group = open(f, layout::contacts_group);
 }
 
 void H5mdWriter::Impl::close_objects() {
-  for (TimeSeries* ts : {&position, &velocity, &force, &momentum, &wall_position})
-    ts->group_.close(ts->name);
-  for (auto& [name, series] : energy) series.group_.close(name);
+  for_each_series([](TimeSeries& ts, Handle&, const char*) { ts.group_.close(ts.name); });
   contacts_group.close("/contacts");
   walls_group.close("/walls");
   observables.close("/observables");
@@ -528,20 +555,25 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   Frame f = m.background ? m.background->recycled() : Frame{};
   f.step = sim.step_count();
   f.time = sim.time();
-  for (auto [target, source] : {std::pair{&f.position, &p.position},
-                                std::pair{&f.velocity, &p.velocity}, std::pair{&f.force, &p.force}})
-    target->assign(source->data(), source->data() + source->size());
+  for (std::size_t k = 0; k < particle_columns.size(); ++k) {
+    if (!m.output.has(particle_columns[k].id)) continue;
+    const Vec3Array& source = p.*particle_columns[k].value;
+    f.particles[k].assign(source.data(), source.data() + source.size());
+  }
   f.walls.clear();
   for (auto& v : f.contact_values) v.clear();
   f.first.clear();
   f.second.clear();
-  f.energy = {e.kinetic, e.stored, e.dissipated, e.external_potential, e.wall_work, e.balance()};
-  const Eigen::Vector3d mom = sim.momentum();
-  f.momentum = {mom.x(), mom.y(), mom.z()};
-  for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
-    const Eigen::Vector3d x = sim.wall_point(k);
-    f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
+  double* value = f.observables.data();
+  for (const layout::ObservableColumn& c : observable_columns) {
+    if (m.output.has(c.id)) c.value(sim, e, value);
+    value += c.components;
   }
+  if (m.walls)
+    for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
+      const Eigen::Vector3d x = sim.wall_point(k);
+      f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
+    }
   if (m.contacts) {
     auto collect = [&](const ContactList& cl, bool wall) {
       for (std::size_t c = 0; c < cl.size(); ++c) {
@@ -549,7 +581,8 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
         f.first.push_back(cl.first[c]);
         f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
         for (std::size_t k = 0; k < contact_columns.size(); ++k)
-          f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
+          if (m.output.has(contact_columns[k].id))
+            f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
       }
     };
     collect(sim.pair_contacts(), false);
@@ -576,17 +609,15 @@ void H5mdWriter::Impl::append(const Frame& f) {
       for (std::size_t c = 0; c < 3; ++c) transposed[3 * i + c] = columns[c * n + i];
     return transposed.data();
   };
-  position.value.append(particle_major(f.position), 1);
-  velocity.value.append(particle_major(f.velocity), 1);
-  this->force.value.append(particle_major(f.force), 1);
-  // energy is ordered by name (std::map); Frame::energy by kind.
-  const std::map<std::string, double> values{
-      {"kinetic_energy", f.energy[0]},    {"stored_energy", f.energy[1]},
-      {"dissipated_energy", f.energy[2]}, {"external_potential_energy", f.energy[3]},
-      {"wall_work", f.energy[4]},         {"energy_balance", f.energy[5]}};
-  for (auto& [name, series] : energy) series.value.append(&values.at(name), 1);
-  momentum.value.append(f.momentum.data(), 1);
-  if (!wall_names.empty()) wall_position.value.append(f.walls.data(), 1);
+  for (std::size_t k = 0; k < particle_columns.size(); ++k)
+    if (output.has(particle_columns[k].id))
+      particle_series[k].value.append(particle_major(f.particles[k]), 1);
+  const double* value = f.observables.data();
+  for (std::size_t k = 0; k < observable_columns.size(); ++k) {
+    if (output.has(observable_columns[k].id)) observable_series[k].value.append(value, 1);
+    value += observable_columns[k].components;
+  }
+  if (walls) wall_position.value.append(f.walls.data(), 1);
 
   // A long run in a shared file gets its HDF5 objects once its buffers would spill.
   if (!created && buffered_bytes() >= Growing::spill_bytes) {
@@ -599,15 +630,13 @@ void H5mdWriter::Impl::append(const Frame& f) {
     c_first.append(f.first.data(), rows);
     c_second.append(f.second.data(), rows);
     for (std::size_t k = 0; k < contact_columns.size(); ++k)
-      c_values[k].append(f.contact_values[k].data(), rows);
+      if (output.has(contact_columns[k].id)) c_values[k].append(f.contact_values[k].data(), rows);
     contact_rows += static_cast<std::int64_t>(rows);
     c_offset.append(&contact_rows, 1);
   }
 }
 
-void H5mdWriter::Impl::end(const std::map<std::string, double>& summary,
-                           const std::map<std::string, std::vector<double>>& arrays,
-                           const std::map<std::string, std::string>& texts) {
+void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
   if (background) {  // every queued frame is written, then HDF5 is ours again
     background->finish();
     background.reset();
@@ -617,27 +646,31 @@ void H5mdWriter::Impl::end(const std::map<std::string, double>& summary,
   if (!created) create();
   clock.step.close();
   clock.time.close();
-  std::vector<hid_t> sharing{velocity.group_.get(), force.group_.get(), momentum.group_.get()};
-  for (auto& [name, series] : energy) sharing.push_back(series.group_.get());
-  if (!wall_names.empty()) sharing.push_back(wall_position.group_.get());
+  const std::vector<TimeSeries*> series = closing_order();
+  const hid_t clock_group = series.front()->group_.get();
+  std::vector<hid_t> sharing;
+  for (TimeSeries* ts : series)
+    if (ts->group_.get() != clock_group) sharing.push_back(ts->group_.get());
   if (contacts) sharing.push_back(contacts_group.get());
   for (const hid_t g : sharing)
-    for (const char* name : {"step", "time"})
-      check_status(H5Lcreate_hard(position.group_.get(), name, g, name, H5P_DEFAULT, H5P_DEFAULT),
+    for (const char* name : {layout::step_dataset, layout::time_dataset})
+      check_status(H5Lcreate_hard(clock_group, name, g, name, H5P_DEFAULT, H5P_DEFAULT),
                    std::string("link ") + name);
-  for (TimeSeries* ts : {&position, &velocity, &force, &momentum}) ts->value.close();
-  for (auto& [name, series] : energy) series.value.close();
-  if (!wall_names.empty()) wall_position.value.close();
+  for (TimeSeries* ts : series) ts->value.close();
   if (contacts)
     for (Growing* g : contact_datasets()) g->close();
   {
-    Handle s = group(root, "summary");
-    for (const auto& [key, value] : summary)
-      attr_numbers<double>(s.get(), key, {value}, H5T_NATIVE_DOUBLE);
-    for (const auto& [key, value] : texts) attr_string(s.get(), key, value);
-    for (const auto& [key, values] : arrays)
-      dataset_fixed(s.get(), key, {static_cast<hsize_t>(values.size())}, values.data(),
+    Handle s = group(root, layout::summary_group);
+    for (const layout::SummaryScalar& scalar : layout::summary_scalars)
+      if (const std::optional<double> value = layout::value_of(scalar, summary))
+        attr_numbers<double>(s.get(), scalar.name, {*value}, H5T_NATIVE_DOUBLE);
+    for (const layout::SummaryText& text : layout::summary_texts)
+      attr_string(s.get(), text.name, summary.*text.field);
+    for (const layout::SummaryArray& array : layout::summary_arrays) {
+      const std::vector<double> values = layout::values_of(array, summary);
+      dataset_fixed(s.get(), array.name, {static_cast<hsize_t>(values.size())}, values.data(),
                     H5T_NATIVE_DOUBLE);
+    }
     s.close("/summary");
   }
   for (const auto& [key, value] : meta.labels) attr_string(root, key, value);
@@ -645,11 +678,9 @@ void H5mdWriter::Impl::end(const std::map<std::string, double>& summary,
   close_objects();
 }
 
-void H5mdWriter::finish(const std::map<std::string, double>& summary,
-                        const std::map<std::string, std::vector<double>>& arrays,
-                        const std::map<std::string, std::string>& texts) {
+void H5mdWriter::finish(const layout::RunSummary& summary) {
   if (!output_) {  // a group of a shared file, which its owner commits
-    impl_->end(summary, arrays, texts);
+    impl_->end(summary);
     impl_.reset();
     finished_ = true;
     return;
@@ -662,7 +693,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
       impl_->close_objects();
       impl_->reopen(output_->reopen_hdf5());
     }
-    impl_->end(summary, arrays, texts);
+    impl_->end(summary);
   } catch (const std::exception& e) {
     throw output_->error(e.what());
   }
@@ -670,7 +701,7 @@ void H5mdWriter::finish(const std::map<std::string, double>& summary,
   // The XDMF file names the HDF5 file relative to itself: the two stay together.
   const std::string h5_name = std::filesystem::path(path_).filename().string();
   output_->add_companion(xdmf_path_for(path_), [&](std::ostream& x) {
-    write_xdmf(x, h5_name, frame_times_, particles_);
+    write_xdmf(x, h5_name, frame_times_, particles_, output_selection_);
   });
   output_->commit();
   finished_ = true;
@@ -767,12 +798,45 @@ void H5mdWriter::keep_partial() {
 }
 
 std::size_t H5mdWriter::frame_bytes(std::size_t particles, std::size_t contacts,
-                                    bool write_contacts) {
-  // As Frame::bytes counts a frame that copy_frame filled: three N x 3 columns, and the contacts'
-  // pairs and columns.
-  const std::size_t per_contact =
-      2 * sizeof(std::int32_t) + contact_columns.size() * sizeof(double);
-  return 9 * sizeof(double) * particles + (write_contacts ? per_contact * contacts : 0);
+                                    const layout::OutputSelection& output) {
+  // As Frame::bytes counts a frame that write_frame filled: the N x 3 particle columns, and the
+  // contacts' pairs and columns.
+  std::size_t per_particle = 0, per_contact = 0;
+  for (const layout::ParticleColumn& c : particle_columns)
+    if (output.has(c.id)) per_particle += layout::particle_components * sizeof(double);
+  if (output.has_contacts()) {
+    per_contact = 2 * sizeof(std::int32_t);
+    for (const layout::ContactColumn& c : contact_columns)
+      if (output.has(c.id)) per_contact += sizeof(double);
+  }
+  return per_particle * particles + per_contact * contacts;
+}
+
+layout::RunSummary read_run_summary(std::int64_t file, const std::string& run_group) {
+  using namespace hdf5;
+  layout::RunSummary r;
+  const std::string path = run_group + "/" + layout::summary_group;
+  Handle summary(check(H5Gopen2(file, path.c_str(), H5P_DEFAULT), path), H5Gclose);
+  const hid_t g = summary.get();
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
+    if (H5Aexists(g, scalar.name) <= 0) continue;
+    Handle attr(check(H5Aopen(g, scalar.name, H5P_DEFAULT), scalar.name), H5Aclose);
+    double value = 0.0;
+    check_status(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), scalar.name);
+    layout::set_value(scalar, r, value);
+  }
+  for (const layout::SummaryText& text : layout::summary_texts)
+    if (H5Aexists(g, text.name) > 0) r.*text.field = read_string_attr(g, text.name);
+  for (const layout::SummaryArray& array : layout::summary_arrays) {
+    Handle d(check(H5Dopen2(g, array.name, H5P_DEFAULT), array.name), H5Dclose);
+    Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
+    std::vector<double> v(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
+    if (!v.empty())
+      check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
+                   array.name);
+    layout::set_values(array, r, v);
+  }
+  return r;
 }
 
 }  // namespace chaindem

@@ -16,6 +16,7 @@
 
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/output_file.hpp"  // input_file_problem
+#include "chaindem/output/output_layout.hpp"
 #include "chaindem/setup/chain_record.hpp"  // csv_line, csv_cells
 #include "chaindem/text.hpp"
 
@@ -278,8 +279,8 @@ class Hdf5Reader {
     InitialState s;
     s.file = file_;
     s.hdf5 = true;
-    const std::string position = "/particles/chain/position/value";
-    const std::string velocity = "/particles/chain/velocity/value";
+    const std::string position = "/" + layout::value_path(layout::Quantity::position);
+    const std::string velocity = "/" + layout::value_path(layout::Quantity::velocity);
     const std::vector<hsize_t> pos_dims = dims_of(position);
     if (pos_dims.size() != 3 || pos_dims[2] != 3 || pos_dims[1] == 0)
       fail_file(file_, "dataset " + position + " has shape " + shape_text(pos_dims) +
@@ -305,9 +306,9 @@ class Hdf5Reader {
     s.position = frame_of(position, pos_dims, f);
     s.velocity = frame_of(velocity, pos_dims, f);
     s.radius = Eigen::ArrayXd(bodies);
-    read_all("/particles/chain/radius", {n}, H5T_NATIVE_DOUBLE, s.radius.data());
+    read_all(radius_path, {n}, H5T_NATIVE_DOUBLE, s.radius.data());
     std::vector<int> species(n);
-    read_all("/particles/chain/species", {n}, H5T_NATIVE_INT, species.data());
+    read_all(species_path, {n}, H5T_NATIVE_INT, species.data());
     const std::vector<std::string> names = species_names();
     for (Eigen::Index i = 0; i < bodies; ++i) {
       const std::string where = s.where(i);
@@ -318,18 +319,19 @@ class Hdf5Reader {
                 file_key(), where + ": " + (a == &s.position ? position : velocity) + " holds " +
                                 number_text((*a)(i, c)) + ", which is not finite");
       check_speed(s.velocity.row(i).matrix().transpose(), where);
-      check_radius(s.radius(i), where + " (/particles/chain/radius)");
+      check_radius(s.radius(i), where + " (" + radius_path + ")");
       const int k = species[static_cast<std::size_t>(i)];
       if (k < 0 || static_cast<std::size_t>(k) >= names.size())
-        throw InitialStateError(file_key(),
-                                where + ": /particles/chain/species holds " + std::to_string(k) +
-                                    ", which is not an index of its species_names (0 to " +
-                                    std::to_string(static_cast<long long>(names.size()) - 1) + ")");
+        throw InitialStateError(
+            file_key(), where + ": " + species_path + " holds " + std::to_string(k) +
+                            ", which is not an index of its " + layout::species_names_attribute +
+                            " (0 to " + std::to_string(static_cast<long long>(names.size()) - 1) +
+                            ")");
       s.material.push_back(material_index(materials_, names[static_cast<std::size_t>(k)],
-                                          where + " (/particles/chain/species)"));
+                                          where + " (" + species_path + ")"));
     }
-    s.striker = integer_attribute("/particles/chain", "striker");
-    s.chain_count = integer_attribute("/particles/chain", "chain_count");
+    s.striker = integer_attribute(chain_path, layout::striker_attribute);
+    s.chain_count = integer_attribute(chain_path, layout::chain_count_attribute);
     read_walls(s, f);
     file_handle_.close("'" + quoted_path(file_) + "'");
     return s;
@@ -455,11 +457,12 @@ class Hdf5Reader {
   }
 
   std::vector<std::string> species_names() const {
-    auto names = strings_attribute("/particles/chain", "species_names");
+    auto names = strings_attribute(chain_path, layout::species_names_attribute);
     if (!names)
-      fail_file(file_,
-                "has no attribute species_names on /particles/chain (the material name "
-                "of each species; a chaindem run's output has it)");
+      fail_file(file_, std::string("has no attribute ") + layout::species_names_attribute + " on " +
+                           chain_path +
+                           " (the material name of each species; a chaindem run's output has "
+                           "it)");
     return *names;
   }
 
@@ -476,10 +479,11 @@ class Hdf5Reader {
     return value;
   }
 
-  // Where each wall of the run was at frame `f`: /walls/names and /walls/position/value.
+  // Where each wall of the run was at frame `f`: the names of /walls and their positions.
   void read_walls(InitialState& s, long long f) const {
-    const auto names = strings_attribute("/walls", "names");
-    const std::string path = "/walls/position/value";
+    const auto names =
+        strings_attribute(std::string("/") + layout::walls_group, layout::wall_names_attribute);
+    const std::string path = "/" + layout::value_path(layout::Quantity::wall_position);
     if (!names || names->empty() || !exists(path)) return;
     const std::vector<hsize_t> dims = dims_of(path);
     if (dims.size() != 3 || dims[0] != static_cast<hsize_t>(s.frames) || dims[1] != names->size() ||
@@ -496,6 +500,11 @@ class Hdf5Reader {
       s.walls[(*names)[w]] = x;
     }
   }
+
+  // The datasets of a run's particles that a state is read from.
+  const std::string chain_path = std::string("/") + layout::particles_group;
+  const std::string radius_path = chain_path + "/" + layout::particle_radius.name;
+  const std::string species_path = chain_path + "/" + layout::particle_species.name;
 
   std::string file_;
   const std::vector<std::string>& materials_;

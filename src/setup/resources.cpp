@@ -43,12 +43,13 @@ std::size_t available_memory() {
 // what building it holds at once (the bodies, their separations, the contact time scales), the
 // per-bead results, and the writer's queue of frames plus the three frames it may hold outside
 // the queue (being copied, being written, recycled).
-std::size_t check_memory(const Case& c, std::size_t particles, bool write_contacts) {
+std::size_t check_memory(const Case& c, std::size_t particles,
+                         const layout::OutputSelection& output) {
   const std::size_t contacts = particles + 1;
   const std::size_t need = simulation_bytes(particles, contacts) +
                            particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
                            contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
-                           3 * H5mdWriter::frame_bytes(particles, contacts, write_contacts);
+                           3 * H5mdWriter::frame_bytes(particles, contacts, output);
   const std::size_t available = available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;

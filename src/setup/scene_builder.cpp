@@ -22,7 +22,7 @@ void set_output(const Case& c, RunSetup& run) {
   if (interval == 0.0) interval = run.duration / 200.0;
   interval = std::min(interval, run.duration);
   run.output_every = std::max<std::int64_t>(1, std::llround(interval / settings.time_step));
-  run.write_contacts = s.contacts;
+  run.output = layout::case_output(s.contacts);
   if (s.file) {
     run.output_file = *s.file;
     if (run.output_file.empty()) c.fail(s.file, "is empty");
@@ -82,7 +82,7 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   const std::vector<ExtraParticle> extra = parse_extra(c);
   run.memory_estimate =
       check_memory(c, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
-                   c.spec().output.contacts);
+                   layout::case_output(c.spec().output.contacts));
   const std::vector<Body> bodies = chain_bodies(c, materials, chain, striker);
   at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
   // A state from data replaces the bodies' set-up: their places, velocities, and where given

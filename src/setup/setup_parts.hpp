@@ -108,7 +108,8 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
                          const InitialState& data);
 
 // resources.cpp
-std::size_t check_memory(const Case& c, std::size_t particles, bool write_contacts);
+std::size_t check_memory(const Case& c, std::size_t particles,
+                         const layout::OutputSelection& output);
 
 // time_step.cpp
 std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& run,

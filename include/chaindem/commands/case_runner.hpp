@@ -13,23 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/output/output_layout.hpp"
 #include "chaindem/setup/case_file.hpp"
 #include "chaindem/setup/scene_builder.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {
-
-/// Scalar and per-bead results of one run (written to /summary of its file).
-struct CaseSummary {
-  std::map<std::string, double> scalars;
-  /// What the numbers depend on, as words: `impact_velocity` (the policy, or "none" for a law
-  /// without v0) and `integrator`.
-  std::map<std::string, std::string> texts;
-  std::vector<double> max_contact_force;  ///< per chain bead: largest contact force on it [N]
-  std::vector<double> peak_velocity;      ///< per chain bead: largest v_x, every step [m/s]
-  std::vector<long long> arrival_beads;   ///< chain bead indices watched for the pulse
-  std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
-};
 
 /// Checkpoints of a run to its own file (run_to_file), OUTPUT.checkpoint beside OUTPUT.partial
 /// (docs/output-format.md, "Checkpoints and restart").
@@ -85,12 +74,8 @@ void hold_stop_handlers(bool hold);
 /// restart finds no checkpoint of this case, or std::runtime_error when the integration
 /// diverges; none leaves a file behind, but for the checkpoint of an interruption (Interrupted)
 /// and the checkpoint a failed restart started from.
-CaseSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
-                        const RunControl& control = {});
-
-/// The arrays of a run's /summary group: max_contact_force, peak_velocity, arrival_beads and
-/// arrival_time.
-std::map<std::string, std::vector<double>> summary_arrays(const CaseSummary& summary);
+layout::RunSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
+                               const RunControl& control = {});
 
 class H5mdWriter;
 
@@ -98,18 +83,18 @@ class H5mdWriter;
 /// HDF5 calls hold the file's lock); destroyed uncommitted, it leaves nothing in the file.
 class PendingRun {
  public:
-  PendingRun(CaseSummary summary, std::unique_ptr<H5mdWriter> writer);
+  PendingRun(layout::RunSummary summary, std::unique_ptr<H5mdWriter> writer);
   PendingRun(PendingRun&&) noexcept;
   PendingRun& operator=(PendingRun&&) noexcept;
   ~PendingRun();
 
-  const CaseSummary& summary() const { return summary_; }
+  const layout::RunSummary& summary() const { return summary_; }
   /// The output it holds in memory until commit() [bytes].
   std::size_t buffered_bytes() const;
   void commit();
 
  private:
-  CaseSummary summary_;
+  layout::RunSummary summary_;
   std::unique_ptr<H5mdWriter> writer_;
 };
 

@@ -4,27 +4,29 @@
 
 #include <hdf5.h>
 
-#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "chaindem/commands/sweep_definition.hpp"
+#include "chaindem/output/output_layout.hpp"
 
 namespace chaindem::sweep {
 
-/// The results of one finished case, as its summary row holds them.
+/// One case's row of the summary: its status ("ok", or why it failed) and, when it finished,
+/// its run's summary.
 struct CaseRecord {
   std::string status = "missing";
-  std::map<std::string, double> scalars;
-  std::map<std::string, std::string> texts;
-  std::map<std::string, std::vector<double>> arrays;
+  std::optional<layout::RunSummary> summary;
 };
 
 /// The summary of the case stored in group `case_group` of `file`.
 CaseRecord read_case(hid_t file, const std::string& case_group);
 /// /sweep: the definition, its axes and its signature.
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature);
-/// /summary: one row per case, a column per axis and per summary value.
+/// /summary: one row per case, a column per axis and per value of the run summary that any
+/// case has (layout::summary_scalars, summary_texts, summary_arrays; NaN or "" where a case has
+/// none).
 void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseRecord>& records);
 
 }  // namespace chaindem::sweep

@@ -1,12 +1,9 @@
 #pragma once
-// HDF5 output in the H5MD 1.1 layout, readable by h5py, MATLAB and ParaView:
-//   /h5md                       version, author, creator (chaindem and its version)
-//   /particles/chain/{position,velocity,force}/{step,time,value}   value: frames x N x 3
-//   /particles/chain/{radius,mass,species}                          time-independent
-//   /observables/<energy>/{step,time,value}
-//   /contacts/{step,time,offset,first,second,overlap,normal_force,approach_rate,impact_velocity}
-//   /walls/position/{step,time,value}
-//   /parameters                 every resolved case key (attributes), the case text, derived values
+// HDF5 output in the H5MD 1.1 layout, readable by h5py, MATLAB and ParaView: /h5md (version,
+// author, creator), and under the run's root the groups of output/output_layout.hpp, whose
+// tables say what each holds: /particles/chain (per-particle time series and constants),
+// /observables, /walls, /contacts (ragged, per touching contact), /parameters (every resolved
+// case key, the case text, derived values) and /summary (RunSummary).
 // The file is written under NAME.partial and renamed to NAME only when the run completed and
 // every write succeeded (PartialOutput), so a run that is interrupted or fails never leaves a
 // file that looks complete; NAME.xdmf is written beside it for ParaView, committed with it.
@@ -21,6 +18,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/output/output_layout.hpp"
 
 namespace chaindem {
 
@@ -54,32 +52,33 @@ class H5mdWriter {
   /// Creates `path`.partial and writes the static parts. `swmr`: the file is written in SWMR
   /// mode (HDF5 1.10 format), so that it stays readable, up to its last sync(), if the process
   /// is killed (read it with h5py.File(path, "r", swmr=True) until it completes).
-  H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim, bool write_contacts,
-             bool swmr = false);
+  /// `output`: the quantities it writes over time.
+  H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
+             const layout::OutputSelection& output, bool swmr = false);
   /// Writes the run into a new group `group_name` of an open file, which several writers may
   /// share. Nothing touches HDF5 before finish() (or before the buffers of a long run reach
   /// ~4 MiB): the run computes without the file, and every HDF5 call holds `lock`. The group
   /// has the layout of a run's file but for /h5md, which the shared file has once, at its root.
   H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
-             const Simulation& sim, bool write_contacts, std::mutex* lock);
+             const Simulation& sim, const layout::OutputSelection& output, std::mutex* lock);
   ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
   /// Frames waiting to be written by the writer's thread take at most this many bytes; the run
   /// waits beyond it.
   static constexpr std::size_t queue_bytes = std::size_t{256} << 20;
   /// Bytes of one frame in memory, of `particles` particles and `contacts` contacts.
-  static std::size_t frame_bytes(std::size_t particles, std::size_t contacts, bool write_contacts);
+  static std::size_t frame_bytes(std::size_t particles, std::size_t contacts,
+                                 const layout::OutputSelection& output);
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 
   /// Appends one frame: particle state, the energies `e` (sim.energies(), which the caller has
   /// at hand), contacts, walls. Writing a run's own file happens on a background thread.
   void write_frame(const Simulation& sim, const EnergyReport& e);
-  /// Writes the run summary (scalars and texts as attributes, arrays as datasets of /summary)
-  /// and closes every object, each close checked; a run's own file is then committed with its
-  /// XDMF file (PartialOutput::commit). Throws OutputError for a run's own file, naming it.
-  void finish(const std::map<std::string, double>& summary,
-              const std::map<std::string, std::vector<double>>& arrays = {},
-              const std::map<std::string, std::string>& texts = {});
+  /// Writes the run summary (/summary: its numbers and words as attributes, its per-bead arrays
+  /// as datasets) and closes every object, each close checked; a run's own file is then
+  /// committed with its XDMF file (PartialOutput::commit). Throws OutputError for a run's own
+  /// file, naming it.
+  void finish(const layout::RunSummary& summary);
 
   /// Writes every frame so far to the file and waits until it is on disk; returns how far the
   /// file now goes. A run's own file only.
@@ -107,6 +106,12 @@ class H5mdWriter {
   std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
   std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file
   std::int64_t particles_ = 0;
+  layout::OutputSelection output_selection_;
 };
+
+/// The summary of the run in group `run_group` of the open HDF5 file `file` (hid_t), as
+/// H5mdWriter::finish wrote it: the values its /summary has (an optional one it lacks stays
+/// empty). Throws hdf5::Error when the group cannot be read.
+layout::RunSummary read_run_summary(std::int64_t file, const std::string& run_group);
 
 }  // namespace chaindem

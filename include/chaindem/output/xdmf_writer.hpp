@@ -8,13 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/output/output_layout.hpp"
+
 namespace chaindem {
 
 /// Writes to `x` the XDMF file of a run's HDF5 file, which it names `h5_file_name` (a name
 /// relative to the XDMF file: keep the two together). H5mdWriter writes it beside the run's
-/// file and commits the two together.
+/// file and commits the two together. The first particle column (position) places the points;
+/// the other particle columns in `output` are their vectors.
 void write_xdmf(std::ostream& x, const std::string& h5_file_name,
-                const std::vector<double>& frame_times, std::int64_t particles);
+                const std::vector<double>& frame_times, std::int64_t particles,
+                const layout::OutputSelection& output);
 
 /// The XDMF path for an HDF5 output path: the same name with .xdmf.
 std::string xdmf_path_for(const std::string& h5_path);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/output/output_layout.hpp"
 #include "chaindem/setup/case_file.hpp"
 
 namespace chaindem {
@@ -18,7 +19,8 @@ struct RunSetup {
   double duration = 0.0;          ///< [s]
   std::int64_t steps = 0;         ///< steps to run
   std::int64_t output_every = 1;  ///< steps between output frames
-  bool write_contacts = true;
+  /// The quantities its output writes over time.
+  layout::OutputSelection output = layout::OutputSelection::all();
   /// The chain beads watched for the pulse (output.arrival_beads, negative ones resolved from the
   /// end), each checked to be in the chain.
   std::vector<long long> arrival_beads;

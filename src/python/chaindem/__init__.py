@@ -27,7 +27,8 @@ from ._commands import (CaseNote, case_file, case_source, claimed_output, collid
                         require_names, setting, summary_columns, sweep_file_text, table)
 from ._core import InputError, RunError
 from ._tree import Group
-from .post import Run, load_run, run_from_group
+from .post import Run, layout, load_run, run_from_group
+from .post.io import comparison_columns
 
 __version__: str = _core.version
 __all__ = ["run", "collide", "sweep", "compare", "fit", "load", "models", "Law", "Parameter",
@@ -171,22 +172,8 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
         for key in require_names("unset", unset):
             args += ["--unset", key]
         command("compare", args, origins={path: origin} if path != origin else {})
-        c = Group(*_core.read(out, "comparison"))
-    metrics = [name[len("reference_"):] for name in c if name.startswith("reference_")]
-    compared = [str(x) for x in c.attrs["laws"]]
-    columns: dict[str, np.ndarray] = {
-        "law": np.array([str(c.attrs["reference"])] + compared, dtype=object),
-        "impact_velocity": np.array(["reference"] + [str(x) for x in c.attrs["impact_velocity"]],
-                                    dtype=object)}
-    for m in metrics:
-        ref = c["reference_" + m]
-        columns[m] = np.vstack([ref, c[m]])
-        columns[m + "_error_percent"] = np.vstack([np.where(np.isnan(ref), np.nan, 0.0),
-                                                   c[m + "_error_percent"]])
-        columns[m + "_mean_error_percent"] = np.r_[0.0, c[m + "_mean_error_percent"]]
-        columns[m + "_beads_compared"] = np.r_[float(np.sum(~np.isnan(ref))),
-                                               c[m + "_beads_compared"]]
-    return table(columns, table_kind)
+        c = Group(*_core.read(out, layout.COMPARISON))
+    return table(comparison_columns(c), table_kind)
 
 
 BODY_OPTIONS = ("mass", "mass2", "radius", "radius2", "youngs_modulus", "youngs_modulus2",

@@ -20,7 +20,7 @@ import numpy as np
 from . import _core
 from ._core import InputError, RunError
 from ._tree import Group
-from .post import Loop
+from .post import io, layout
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -282,10 +282,9 @@ def collide(law: str, *, velocity: Optional[float] = None,
         out = command("collide", args + (["-o", path] if require_bool("loop", loop) else []))
         values = {k: (math.nan if v is None else v) for k, v in json.loads(out).items()}
         if loop:
-            f = Group(*_core.read(path))
-            values["loop"] = Loop("", law, f["time"], f["overlap"], f["approach_rate"],
-                                  f["force"], {k: v for k, v in values.items()
-                                               if isinstance(v, float)})
+            values["loop"] = io.loop_from_group(
+                Group(*_core.read(path)), "",
+                {k: v for k, v in values.items() if isinstance(v, float)})
     return values
 
 
@@ -329,11 +328,5 @@ def sweep_file_text(base_path: str, axes: Mapping[str, Any], combine: Optional[s
 def summary_columns(path: str) -> dict[str, np.ndarray]:
     """A sweep file's /summary, column by column: case, the axes in the sweep file's order,
     then the results by name."""
-    summary = Group(*_core.read(path, "summary"))
-    definition = Group(*_core.read(path, "sweep"))
-    axes = list(definition["axes"].keys())
-    text = definition["sweep_file"]
-    order = [line.split("=")[0].strip() for line in text.splitlines()
-             if "=" in line and line.split("=")[0].strip() in axes]
-    names = ["case"] + order + sorted(n for n in summary if n != "case" and n not in order)
-    return {name: np.asarray(summary[name]) for name in names}
+    summary = Group(*_core.read(path, layout.SUMMARY))
+    return io.summary_columns(summary, io.sweep_axes(Group(*_core.read(path, layout.SWEEP))))

@@ -1,0 +1,363 @@
+#pragma once
+// The layout of chaindem's output files, declared once (docs/output-format.md describes it):
+// every quantity a run can write over time (per-particle columns, observables, wall positions,
+// contact columns) with its H5MD group, dataset, unit and shape; the run summary (RunSummary,
+// and the names and units of its values); what `compare` and `collide -o` write.
+//
+// The writer (h5md_writer.cpp) iterates these tables, the readers (initial_state.cpp,
+// compare_command.cpp, sweep_file.cpp) take their names from them, and the Python reader's
+// names, postprocess/chaindem_post/layout.py, are generated from them (layout_python(); a test
+// keeps the two equal). A new quantity of a run is a row of one table here, with its value.
+
+#include <array>
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "chaindem/engine/simulation.hpp"
+
+namespace chaindem::layout {
+
+// ---- groups and datasets -------------------------------------------------------------------
+
+/// A run's groups, under its file's root (or its group in a sweep or compare file).
+inline constexpr const char* particles_group = "particles/chain";
+inline constexpr const char* observables_group = "observables";
+inline constexpr const char* walls_group = "walls";
+inline constexpr const char* contacts_group = "contacts";
+inline constexpr const char* parameters_group = "parameters";
+inline constexpr const char* summary_group = "summary";
+/// The datasets of an H5MD time-dependent element: frames' step and time, and the values.
+/// Every element of a run shares the step and time of the first particle column (hard links).
+inline constexpr const char* step_dataset = "step";
+inline constexpr const char* time_dataset = "time";
+inline constexpr const char* value_dataset = "value";
+
+/// A dataset of fixed size: its name and unit ("" for none).
+struct Column {
+  const char* name;
+  const char* unit;
+};
+
+/// Time-independent datasets of /particles/chain, one value per particle.
+inline constexpr Column particle_radius{"radius", "m"};
+inline constexpr Column particle_mass{"mass", "kg"};
+inline constexpr Column particle_species{"species", ""};  ///< material index (int)
+/// Attributes of /particles/chain.
+inline constexpr const char* species_names_attribute = "species_names";
+inline constexpr const char* striker_attribute = "striker";
+inline constexpr const char* chain_first_attribute = "chain_first";
+inline constexpr const char* chain_count_attribute = "chain_count";
+/// Of /walls: the walls' names (attribute) and unit normals (walls x 3).
+inline constexpr const char* wall_names_attribute = "names";
+inline constexpr Column wall_normal{"normal", ""};
+/// Of /contacts: frame k holds rows offset[k] .. offset[k+1]-1; `first` and `second` are the
+/// particles of each row (second < 0 is wall -(second+1)).
+inline constexpr Column contact_offset{"offset", ""};
+inline constexpr Column contact_first{"first", ""};
+inline constexpr Column contact_second{"second", ""};
+
+// ---- what a run writes over time -----------------------------------------------------------
+
+/// Every time-dependent quantity a run can write, in the order of the tables below: what an
+/// OutputSelection selects.
+enum class Quantity : std::uint8_t {
+  position,  // particle_columns
+  velocity,
+  force,
+  dissipated_energy,  // observable_columns
+  energy_balance,
+  external_potential_energy,
+  kinetic_energy,
+  stored_energy,
+  wall_work,
+  momentum,
+  wall_position,  // wall_position_column
+  overlap,        // contact_columns
+  normal_force,
+  approach_rate,
+  impact_velocity,
+};
+inline constexpr std::size_t quantity_count = 15;
+
+/// A per-particle time series, /particles/chain/NAME/{step,time,value}: value frames x N x 3.
+struct ParticleColumn {
+  Quantity id;
+  const char* name;
+  const char* unit;
+  const Vec3Array Particles::*value;  ///< N x 3, as the engine holds it
+};
+inline constexpr std::size_t particle_components = 3;
+/// Position first: its element holds the frames' step and time.
+inline constexpr std::array particle_columns{
+    ParticleColumn{Quantity::position, "position", "m", &Particles::position},
+    ParticleColumn{Quantity::velocity, "velocity", "m/s", &Particles::velocity},
+    ParticleColumn{Quantity::force, "force", "N", &Particles::force},  // contacts, loads, gravity
+};
+
+/// A time series of the whole run, /observables/NAME/{step,time,value}: value frames, or
+/// frames x components when components > 1.
+struct ObservableColumn {
+  Quantity id;
+  const char* name;
+  const char* unit;
+  std::size_t components;
+  /// Its value at a frame into out[0 .. components-1], from the run and its energies.
+  void (*value)(const Simulation& sim, const EnergyReport& e, double* out);
+};
+/// The energies (in the order the file creates them: by name), then the momentum.
+inline constexpr std::array observable_columns{
+    ObservableColumn{
+        Quantity::dissipated_energy, "dissipated_energy", "J", 1,
+        [](const Simulation&, const EnergyReport& e, double* out) { *out = e.dissipated; }},
+    ObservableColumn{
+        Quantity::energy_balance, "energy_balance", "J", 1,
+        [](const Simulation&, const EnergyReport& e, double* out) { *out = e.balance(); }},
+    ObservableColumn{
+        Quantity::external_potential_energy, "external_potential_energy", "J", 1,
+        [](const Simulation&, const EnergyReport& e, double* out) { *out = e.external_potential; }},
+    ObservableColumn{
+        Quantity::kinetic_energy, "kinetic_energy", "J", 1,
+        [](const Simulation&, const EnergyReport& e, double* out) { *out = e.kinetic; }},
+    ObservableColumn{
+        Quantity::stored_energy, "stored_energy", "J", 1,
+        [](const Simulation&, const EnergyReport& e, double* out) { *out = e.stored; }},
+    ObservableColumn{
+        Quantity::wall_work, "wall_work", "J", 1,
+        [](const Simulation&, const EnergyReport& e, double* out) { *out = e.wall_work; }},
+    ObservableColumn{Quantity::momentum, "momentum", "kg m/s", 3,
+                     [](const Simulation& sim, const EnergyReport&, double* out) {
+                       const Eigen::Vector3d p = sim.momentum();
+                       out[0] = p.x();
+                       out[1] = p.y();
+                       out[2] = p.z();
+                     }},
+};
+/// The values of every observable at one frame, column after column.
+inline constexpr std::size_t observable_values = [] {
+  std::size_t n = 0;
+  for (const ObservableColumn& c : observable_columns) n += c.components;
+  return n;
+}();
+
+/// Where each wall is, /walls/position/{step,time,value}: value frames x walls x 3 (a point of
+/// each, moving or not). Written when the scene has walls.
+struct WallColumn {
+  Quantity id;
+  const char* name;
+  const char* unit;
+};
+inline constexpr WallColumn wall_position_column{Quantity::wall_position, "position", "m"};
+
+/// A per-contact dataset of /contacts beside `first` and `second`: one row per touching contact
+/// per frame (ragged, through `offset`).
+struct ContactColumn {
+  Quantity id;
+  const char* name;
+  const char* unit;
+  double (*value)(const Simulation& sim, const ContactList& cl, std::size_t c);
+};
+inline constexpr std::array contact_columns{
+    ContactColumn{
+        Quantity::overlap, "overlap", "m",
+        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.overlap[c]; }},
+    ContactColumn{
+        Quantity::normal_force, "normal_force", "N",
+        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.force[c]; }},
+    ContactColumn{Quantity::approach_rate, "approach_rate", "m/s",
+                  [](const Simulation& sim, const ContactList& cl, std::size_t c) {
+                    return sim.approach_rate(cl, c);
+                  }},
+    ContactColumn{Quantity::impact_velocity, "impact_velocity", "m/s",
+                  [](const Simulation&, const ContactList& cl, std::size_t c) {
+                    return cl.state[c].impact_velocity;
+                  }},
+};
+
+/// The name of a quantity: its element's group (or, for a contact column, its dataset).
+std::string_view quantity_name(Quantity q);
+/// The path of its values under a run's root: particles/chain/velocity/value, contacts/overlap.
+std::string value_path(Quantity q);
+
+/// The quantities a run writes. Position is always among them: its element holds the frames'
+/// step and time, and the XDMF file and initial.file place the particles by it.
+class OutputSelection {
+ public:
+  /// Every quantity of the tables.
+  static OutputSelection all();
+  /// This selection without `q`; throws std::invalid_argument for position.
+  OutputSelection without(Quantity q) const;
+  bool has(Quantity q) const { return bits_.test(static_cast<std::size_t>(q)); }
+  /// Whether any contact column is selected: the run then has a /contacts group.
+  bool has_contacts() const;
+  bool operator==(const OutputSelection&) const = default;
+
+ private:
+  std::bitset<quantity_count> bits_;
+};
+
+/// What the case key output.contacts selects: every quantity, or every one but the contact
+/// columns.
+OutputSelection case_output(bool contacts);
+
+// ---- the run summary -----------------------------------------------------------------------
+
+/// The results of one run: its /summary group, whose attributes and datasets are the rows of
+/// summary_scalars, summary_texts and summary_arrays.
+struct RunSummary {
+  std::int64_t steps = 0;
+  double time_step = 0.0;                        ///< [s]
+  double simulated_time = 0.0;                   ///< [s]
+  double wall_time = 0.0;                        ///< [s]
+  double ns_per_bead_step = 0.0;                 ///< wall time per particle and step [ns]
+  double first_bead_final_velocity = 0.0;        ///< v_x at the end [m/s]
+  double last_bead_final_velocity = 0.0;         ///< v_x at the end [m/s]
+  std::optional<double> striker_final_velocity;  ///< v_x at the end [m/s]; with a striker
+  /// Its final velocity over its initial one along the chain, negated; with a striker.
+  std::optional<double> striker_rebound_ratio;
+  double largest_contact_force = 0.0;     ///< on any chain bead, at any step [N]
+  EnergyReport energy;                    ///< the energies at the end [J]
+  double initial_energy = 0.0;            ///< the energy balance at the start [J]
+  double energy_balance_error = 0.0;      ///< at the end, relative
+  double energy_balance_error_max = 0.0;  ///< largest over the frames, relative
+  /// Contacts that began from apart and ended with neither body having touched anything else.
+  std::int64_t isolated_contacts = 0;
+  double isolated_restitution_mean = std::numeric_limits<double>::quiet_NaN();
+  double isolated_restitution_min = std::numeric_limits<double>::quiet_NaN();
+  double isolated_restitution_max = std::numeric_limits<double>::quiet_NaN();
+  double first_isolated_restitution = std::numeric_limits<double>::quiet_NaN();
+  double first_isolated_impact_velocity = std::numeric_limits<double>::quiet_NaN();  ///< [m/s]
+  /// Contacts that began slower than the onset policy's floor (0 under the other policies).
+  std::int64_t impact_velocity_floor_hits = 0;
+  std::optional<double> impact_velocity_floor;  ///< [m/s]; under the onset policy only
+  std::int64_t neighbor_rebuilds = 0;
+  /// The v0 policy of the law (energy, peak, onset, reference), or "none" for a law without v0.
+  std::string impact_velocity;
+  std::string integrator;                 ///< second_order or lammps
+  std::vector<double> max_contact_force;  ///< per chain bead: largest contact force on it [N]
+  std::vector<double> peak_velocity;      ///< per chain bead: largest v_x, every step [m/s]
+  std::vector<long long> arrival_beads;   ///< chain bead indices watched for the pulse
+  std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
+};
+
+/// Where a number of the summary is in a RunSummary: a field, or one of its final energies.
+using SummaryField = std::variant<std::int64_t RunSummary::*, double RunSummary::*,
+                                  std::optional<double> RunSummary::*, double EnergyReport::*>;
+/// A number of the summary, an attribute of /summary (float64 in the file).
+struct SummaryScalar {
+  const char* name;
+  const char* unit;  ///< "" for counts and ratios
+  SummaryField field;
+};
+/// In the order the file writes them: by name.
+inline constexpr std::array summary_scalars{
+    SummaryScalar{"dissipated_energy", "J", &EnergyReport::dissipated},
+    SummaryScalar{"energy_balance_error", "", &RunSummary::energy_balance_error},
+    SummaryScalar{"energy_balance_error_max", "", &RunSummary::energy_balance_error_max},
+    SummaryScalar{"external_potential_energy", "J", &EnergyReport::external_potential},
+    SummaryScalar{"first_bead_final_velocity", "m/s", &RunSummary::first_bead_final_velocity},
+    SummaryScalar{"first_isolated_impact_velocity", "m/s",
+                  &RunSummary::first_isolated_impact_velocity},
+    SummaryScalar{"first_isolated_restitution", "", &RunSummary::first_isolated_restitution},
+    SummaryScalar{"impact_velocity_floor", "m/s", &RunSummary::impact_velocity_floor},
+    SummaryScalar{"impact_velocity_floor_hits", "", &RunSummary::impact_velocity_floor_hits},
+    SummaryScalar{"initial_energy", "J", &RunSummary::initial_energy},
+    SummaryScalar{"isolated_contacts", "", &RunSummary::isolated_contacts},
+    SummaryScalar{"isolated_restitution_max", "", &RunSummary::isolated_restitution_max},
+    SummaryScalar{"isolated_restitution_mean", "", &RunSummary::isolated_restitution_mean},
+    SummaryScalar{"isolated_restitution_min", "", &RunSummary::isolated_restitution_min},
+    SummaryScalar{"kinetic_energy", "J", &EnergyReport::kinetic},
+    SummaryScalar{"largest_contact_force", "N", &RunSummary::largest_contact_force},
+    SummaryScalar{"last_bead_final_velocity", "m/s", &RunSummary::last_bead_final_velocity},
+    SummaryScalar{"neighbor_rebuilds", "", &RunSummary::neighbor_rebuilds},
+    SummaryScalar{"ns_per_bead_step", "ns", &RunSummary::ns_per_bead_step},
+    SummaryScalar{"simulated_time", "s", &RunSummary::simulated_time},
+    SummaryScalar{"steps", "", &RunSummary::steps},
+    SummaryScalar{"stored_energy", "J", &EnergyReport::stored},
+    SummaryScalar{"striker_final_velocity", "m/s", &RunSummary::striker_final_velocity},
+    SummaryScalar{"striker_rebound_ratio", "", &RunSummary::striker_rebound_ratio},
+    SummaryScalar{"time_step", "s", &RunSummary::time_step},
+    SummaryScalar{"wall_time", "s", &RunSummary::wall_time},
+    SummaryScalar{"wall_work", "J", &EnergyReport::wall_work},
+};
+/// Its value in `s`; none when the run has none (an optional field that is empty).
+std::optional<double> value_of(const SummaryScalar& scalar, const RunSummary& s);
+/// Sets its field of `s` (an integer field to the value rounded).
+void set_value(const SummaryScalar& scalar, RunSummary& s, double value);
+/// Whether it counts something (its field is an integer).
+bool is_integer(const SummaryScalar& scalar);
+
+/// A word of the summary: a string attribute of /summary.
+struct SummaryText {
+  const char* name;
+  std::string RunSummary::*field;
+};
+inline constexpr std::array summary_texts{
+    SummaryText{"impact_velocity", &RunSummary::impact_velocity},
+    SummaryText{"integrator", &RunSummary::integrator},
+};
+
+/// A per-bead array of the summary: a dataset of /summary (float64 in the file).
+struct SummaryArray {
+  const char* name;
+  const char* unit;  ///< "" for bead indices
+  std::variant<std::vector<double> RunSummary::*, std::vector<long long> RunSummary::*> field;
+};
+/// In the order the file writes them: by name.
+inline constexpr std::array summary_arrays{
+    SummaryArray{"arrival_beads", "", &RunSummary::arrival_beads},
+    SummaryArray{"arrival_time", "s", &RunSummary::arrival_time},
+    SummaryArray{"max_contact_force", "N", &RunSummary::max_contact_force},
+    SummaryArray{"peak_velocity", "m/s", &RunSummary::peak_velocity},
+};
+std::vector<double> values_of(const SummaryArray& array, const RunSummary& s);
+void set_values(const SummaryArray& array, RunSummary& s, const std::vector<double>& values);
+
+// ---- the files of other commands -----------------------------------------------------------
+
+/// A sweep's file: /sweep (the definition: sweep_file, base_case_file, and axes, one dataset per
+/// axis), /cases/case-NNNNNN (one run each), /summary (one row per case: `case`, the axes, the
+/// summary's scalars and texts by name, the per-bead arrays as cases x beads, `status`).
+inline constexpr const char* sweep_group = "sweep";
+inline constexpr const char* sweep_axes_group = "axes";          ///< in /sweep
+inline constexpr const char* sweep_file_dataset = "sweep_file";  ///< in /sweep
+inline constexpr const char* cases_group = "cases";
+inline constexpr const char* sweep_case_column = "case";
+inline constexpr const char* sweep_status_column = "status";
+
+/// A compare file's /comparison: per metric M, reference_M (beads), M (laws x beads),
+/// M_error_percent (laws x beads), M_mean_error_percent and M_beads_compared (laws).
+inline constexpr const char* comparison_group = "comparison";
+struct ComparisonMetric {
+  const char* name;
+  const char* unit;
+  const char* words;  ///< what it is, for titles and labels
+};
+inline constexpr std::array comparison_metrics{
+    ComparisonMetric{"peak_velocity", "m/s", "peak velocity"},
+    ComparisonMetric{"peak_force", "N", "peak force"},
+    ComparisonMetric{"arrival_time", "s", "pulse arrival time"},
+    ComparisonMetric{"final_velocity", "m/s", "final velocity"},
+};
+inline constexpr const char* reference_prefix = "reference_";
+inline constexpr const char* error_percent_suffix = "_error_percent";
+inline constexpr const char* mean_error_percent_suffix = "_mean_error_percent";
+inline constexpr const char* beads_compared_suffix = "_beads_compared";
+
+/// A `collide -o` file: one impact, sampled in time, with its results as root attributes.
+inline constexpr Column loop_time{"time", "s"};
+inline constexpr Column loop_overlap{"overlap", "m"};
+inline constexpr Column loop_approach_rate{"approach_rate", "m/s"};
+inline constexpr Column loop_force{"force", "N"};
+inline constexpr std::array loop_columns{loop_time, loop_overlap, loop_approach_rate, loop_force};
+
+/// The text of postprocess/chaindem_post/layout.py: these tables as Python.
+std::string layout_python();
+
+}  // namespace chaindem::layout

@@ -1,0 +1,100 @@
+"""The layout of chaindem's output files: groups, datasets and their units, the run
+summary's values, and what sweep, compare and collide write (docs/output-format.md).
+
+Generated from include/chaindem/output/output_layout.hpp, which the writer reads too; do not
+edit. After a change there: build/tests/chaindem_layout_py > postprocess/chaindem_post/layout.py
+(a test compares the two).
+"""
+
+# A run's groups, under its file's root or its group of a sweep or compare file.
+PARTICLES = "particles/chain"
+OBSERVABLES = "observables"
+WALLS = "walls"
+CONTACTS = "contacts"
+PARAMETERS = "parameters"
+SUMMARY = "summary"
+# The datasets of a time series (an H5MD element): frames' step and time, and values.
+STEP, TIME, VALUE = "step", "time", "value"
+
+# PARTICLES/<name>/VALUE, frames x particles x 3: name -> unit.
+PARTICLE_COLUMNS = {"position": "m", "velocity": "m/s", "force": "N"}
+# PARTICLES/<name>, one value per particle: name -> unit.
+PARTICLE_CONSTANTS = {"radius": "m", "mass": "kg", "species": ""}
+SPECIES_NAMES, STRIKER, CHAIN_FIRST, CHAIN_COUNT = "species_names", "striker", "chain_first", "chain_count"
+
+# OBSERVABLES/<name>/VALUE, frames (x components): name -> (unit, components).
+OBSERVABLE_COLUMNS = {
+    "dissipated_energy": ("J", 1),
+    "energy_balance": ("J", 1),
+    "external_potential_energy": ("J", 1),
+    "kinetic_energy": ("J", 1),
+    "stored_energy": ("J", 1),
+    "wall_work": ("J", 1),
+    "momentum": ("kg m/s", 3),
+}
+# The energies among them [J], by name.
+ENERGIES = ["dissipated_energy", "energy_balance", "external_potential_energy", "kinetic_energy", "stored_energy", "wall_work"]
+
+# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE (frames x walls x 3).
+WALL_NAMES, WALL_NORMAL = "names", "normal"
+WALL_POSITION, WALL_POSITION_UNIT = "position", "m"
+
+# CONTACTS: rows OFFSET[k] .. OFFSET[k+1]-1 are frame k's; FIRST and SECOND the particles
+# (SECOND < 0 is wall -(SECOND+1)); per row: name -> unit.
+OFFSET, FIRST, SECOND = "offset", "first", "second"
+CONTACT_COLUMNS = {"overlap": "m", "normal_force": "N", "approach_rate": "m/s", "impact_velocity": "m/s"}
+
+# SUMMARY attributes: name -> (unit, type); the file holds float64.
+SUMMARY_SCALARS = {
+    "dissipated_energy": ("J", float),
+    "energy_balance_error": ("", float),
+    "energy_balance_error_max": ("", float),
+    "external_potential_energy": ("J", float),
+    "first_bead_final_velocity": ("m/s", float),
+    "first_isolated_impact_velocity": ("m/s", float),
+    "first_isolated_restitution": ("", float),
+    "impact_velocity_floor": ("m/s", float),
+    "impact_velocity_floor_hits": ("", int),
+    "initial_energy": ("J", float),
+    "isolated_contacts": ("", int),
+    "isolated_restitution_max": ("", float),
+    "isolated_restitution_mean": ("", float),
+    "isolated_restitution_min": ("", float),
+    "kinetic_energy": ("J", float),
+    "largest_contact_force": ("N", float),
+    "last_bead_final_velocity": ("m/s", float),
+    "neighbor_rebuilds": ("", int),
+    "ns_per_bead_step": ("ns", float),
+    "simulated_time": ("s", float),
+    "steps": ("", int),
+    "stored_energy": ("J", float),
+    "striker_final_velocity": ("m/s", float),
+    "striker_rebound_ratio": ("", float),
+    "time_step": ("s", float),
+    "wall_time": ("s", float),
+    "wall_work": ("J", float),
+}
+# SUMMARY string attributes.
+SUMMARY_TEXTS = ["impact_velocity", "integrator"]
+# SUMMARY datasets, per chain bead (arrival_*: per watched bead): name -> unit.
+SUMMARY_ARRAYS = {"arrival_beads": "", "arrival_time": "s", "max_contact_force": "N", "peak_velocity": "m/s"}
+
+# A sweep's file: SWEEP (its definition: SWEEP_AXES/<key>, the values of each axis, and
+# SWEEP_FILE, its text), CASES/case-NNNNNN (the runs), SUMMARY (one row per case:
+# SWEEP_CASE, the axes, the summary's values, SWEEP_STATUS).
+SWEEP, SWEEP_AXES, SWEEP_FILE = "sweep", "axes", "sweep_file"
+CASES, SWEEP_CASE, SWEEP_STATUS = "cases", "case", "status"
+
+# A compare file: COMPARISON/<prefix><metric><suffix>: metric -> (unit, words).
+COMPARISON = "comparison"
+COMPARISON_METRICS = {
+    "peak_velocity": ("m/s", "peak velocity"),
+    "peak_force": ("N", "peak force"),
+    "arrival_time": ("s", "pulse arrival time"),
+    "final_velocity": ("m/s", "final velocity"),
+}
+REFERENCE_PREFIX = "reference_"
+ERROR_PERCENT, MEAN_ERROR_PERCENT, BEADS_COMPARED = "_error_percent", "_mean_error_percent", "_beads_compared"
+
+# A collide -o file: one impact's samples: name -> unit.
+LOOP_COLUMNS = {"time": "s", "overlap": "m", "approach_rate": "m/s", "force": "N"}

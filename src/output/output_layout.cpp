@@ -1,0 +1,258 @@
+#include "chaindem/output/output_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace chaindem::layout {
+namespace {
+
+constexpr bool by_name(const char* a, const char* b) {
+  return std::string_view(a) < std::string_view(b);
+}
+// The file writes the summary's values by name, and has since its first version (a map did):
+// the tables keep that order, so that a file is written exactly as before.
+static_assert(std::is_sorted(summary_scalars.begin(), summary_scalars.end(),
+                             [](const auto& a, const auto& b) { return by_name(a.name, b.name); }));
+static_assert(std::is_sorted(summary_texts.begin(), summary_texts.end(),
+                             [](const auto& a, const auto& b) { return by_name(a.name, b.name); }));
+static_assert(std::is_sorted(summary_arrays.begin(), summary_arrays.end(),
+                             [](const auto& a, const auto& b) { return by_name(a.name, b.name); }));
+// Each quantity is its table's row: Quantity q is row q - first of its table.
+constexpr bool rows_in_order() {
+  std::size_t q = 0;
+  for (const auto& c : particle_columns)
+    if (static_cast<std::size_t>(c.id) != q++) return false;
+  for (const auto& c : observable_columns)
+    if (static_cast<std::size_t>(c.id) != q++) return false;
+  if (static_cast<std::size_t>(wall_position_column.id) != q++) return false;
+  for (const auto& c : contact_columns)
+    if (static_cast<std::size_t>(c.id) != q++) return false;
+  return q == quantity_count;
+}
+static_assert(rows_in_order(), "Quantity lists the rows of the tables, in their order");
+static_assert(particle_columns[0].id == Quantity::position);
+
+// Python's text of a C++ string of the tables (names and units: plain ASCII).
+std::string py(std::string_view s) {
+  std::string quoted(1, '"');  // not "\"" + ...: GCC 12 warns about it falsely (-Wrestrict)
+  quoted += s;
+  quoted += '"';
+  return quoted;
+}
+
+}  // namespace
+
+std::string_view quantity_name(Quantity q) {
+  for (const auto& c : particle_columns)
+    if (c.id == q) return c.name;
+  for (const auto& c : observable_columns)
+    if (c.id == q) return c.name;
+  if (wall_position_column.id == q) return wall_position_column.name;
+  for (const auto& c : contact_columns)
+    if (c.id == q) return c.name;
+  return "";
+}
+
+std::string value_path(Quantity q) {
+  const std::string name(quantity_name(q));
+  for (const auto& c : contact_columns)
+    if (c.id == q) return std::string(contacts_group) + "/" + name;
+  const char* group = q == wall_position_column.id ? walls_group : particles_group;
+  for (const auto& c : observable_columns)
+    if (c.id == q) group = observables_group;
+  return std::string(group) + "/" + name + "/" + value_dataset;
+}
+
+OutputSelection OutputSelection::all() {
+  OutputSelection s;
+  s.bits_.set();
+  return s;
+}
+
+OutputSelection OutputSelection::without(Quantity q) const {
+  if (q == Quantity::position)
+    throw std::invalid_argument("the output's positions cannot be left out: they hold its frames");
+  OutputSelection s = *this;
+  s.bits_.reset(static_cast<std::size_t>(q));
+  return s;
+}
+
+bool OutputSelection::has_contacts() const {
+  return std::any_of(contact_columns.begin(), contact_columns.end(),
+                     [&](const ContactColumn& c) { return has(c.id); });
+}
+
+OutputSelection case_output(bool contacts) {
+  OutputSelection s = OutputSelection::all();
+  if (!contacts)
+    for (const ContactColumn& c : contact_columns) s = s.without(c.id);
+  return s;
+}
+
+std::optional<double> value_of(const SummaryScalar& scalar, const RunSummary& s) {
+  return std::visit(
+      [&](auto field) -> std::optional<double> {
+        using F = decltype(field);
+        if constexpr (std::is_same_v<F, double EnergyReport::*>)
+          return s.energy.*field;
+        else if constexpr (std::is_same_v<F, std::int64_t RunSummary::*>)
+          return static_cast<double>(s.*field);
+        else
+          return s.*field;
+      },
+      scalar.field);
+}
+
+void set_value(const SummaryScalar& scalar, RunSummary& s, double value) {
+  std::visit(
+      [&](auto field) {
+        using F = decltype(field);
+        if constexpr (std::is_same_v<F, double EnergyReport::*>)
+          s.energy.*field = value;
+        else if constexpr (std::is_same_v<F, std::int64_t RunSummary::*>)
+          s.*field = std::llround(value);
+        else
+          s.*field = value;
+      },
+      scalar.field);
+}
+
+bool is_integer(const SummaryScalar& scalar) {
+  return std::holds_alternative<std::int64_t RunSummary::*>(scalar.field);
+}
+
+std::vector<double> values_of(const SummaryArray& array, const RunSummary& s) {
+  return std::visit(
+      [&](auto field) {
+        const auto& v = s.*field;
+        return std::vector<double>(v.begin(), v.end());
+      },
+      array.field);
+}
+
+void set_values(const SummaryArray& array, RunSummary& s, const std::vector<double>& values) {
+  std::visit(
+      [&](auto field) {
+        auto& v = s.*field;
+        v.clear();
+        for (const double x : values) v.push_back(static_cast<std::decay_t<decltype(v[0])>>(x));
+      },
+      array.field);
+}
+
+std::string layout_python() {
+  std::ostringstream p;
+  p << R"("""The layout of chaindem's output files: groups, datasets and their units, the run
+summary's values, and what sweep, compare and collide write (docs/output-format.md).
+
+Generated from include/chaindem/output/output_layout.hpp, which the writer reads too; do not
+edit. After a change there: build/tests/chaindem_layout_py > postprocess/chaindem_post/layout.py
+(a test compares the two).
+"""
+
+# A run's groups, under its file's root or its group of a sweep or compare file.
+)";
+  p << "PARTICLES = " << py(particles_group) << "\n"
+    << "OBSERVABLES = " << py(observables_group) << "\n"
+    << "WALLS = " << py(walls_group) << "\n"
+    << "CONTACTS = " << py(contacts_group) << "\n"
+    << "PARAMETERS = " << py(parameters_group) << "\n"
+    << "SUMMARY = " << py(summary_group) << "\n"
+    << "# The datasets of a time series (an H5MD element): frames' step and time, and values.\n"
+    << "STEP, TIME, VALUE = " << py(step_dataset) << ", " << py(time_dataset) << ", "
+    << py(value_dataset) << "\n\n";
+
+  p << "# PARTICLES/<name>/VALUE, frames x particles x 3: name -> unit.\n"
+    << "PARTICLE_COLUMNS = {";
+  for (std::size_t k = 0; k < particle_columns.size(); ++k)
+    p << (k ? ", " : "") << py(particle_columns[k].name) << ": " << py(particle_columns[k].unit);
+  p << "}\n"
+    << "# PARTICLES/<name>, one value per particle: name -> unit.\n"
+    << "PARTICLE_CONSTANTS = {";
+  bool first = true;
+  for (const Column& c : {particle_radius, particle_mass, particle_species}) {
+    p << (first ? "" : ", ") << py(c.name) << ": " << py(c.unit);
+    first = false;
+  }
+  p << "}\n"
+    << "SPECIES_NAMES, STRIKER, CHAIN_FIRST, CHAIN_COUNT = " << py(species_names_attribute) << ", "
+    << py(striker_attribute) << ", " << py(chain_first_attribute) << ", "
+    << py(chain_count_attribute) << "\n\n";
+
+  p << "# OBSERVABLES/<name>/VALUE, frames (x components): name -> (unit, components).\n"
+    << "OBSERVABLE_COLUMNS = {\n";
+  for (const ObservableColumn& c : observable_columns)
+    p << "    " << py(c.name) << ": (" << py(c.unit) << ", " << c.components << "),\n";
+  p << "}\n"
+    << "# The energies among them [J], by name.\n"
+    << "ENERGIES = [";
+  first = true;
+  for (const ObservableColumn& c : observable_columns)
+    if (std::string_view(c.unit) == "J") {
+      p << (first ? "" : ", ") << py(c.name);
+      first = false;
+    }
+  p << "]\n\n";
+
+  p << "# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE (frames x walls"
+       " x 3).\n"
+    << "WALL_NAMES, WALL_NORMAL = " << py(wall_names_attribute) << ", " << py(wall_normal.name)
+    << "\n"
+    << "WALL_POSITION, WALL_POSITION_UNIT = " << py(wall_position_column.name) << ", "
+    << py(wall_position_column.unit) << "\n\n";
+
+  p << "# CONTACTS: rows OFFSET[k] .. OFFSET[k+1]-1 are frame k's; FIRST and SECOND the particles\n"
+    << "# (SECOND < 0 is wall -(SECOND+1)); per row: name -> unit.\n"
+    << "OFFSET, FIRST, SECOND = " << py(contact_offset.name) << ", " << py(contact_first.name)
+    << ", " << py(contact_second.name) << "\n"
+    << "CONTACT_COLUMNS = {";
+  for (std::size_t k = 0; k < contact_columns.size(); ++k)
+    p << (k ? ", " : "") << py(contact_columns[k].name) << ": " << py(contact_columns[k].unit);
+  p << "}\n\n";
+
+  p << "# SUMMARY attributes: name -> (unit, type); the file holds float64.\n"
+    << "SUMMARY_SCALARS = {\n";
+  for (const SummaryScalar& s : summary_scalars)
+    p << "    " << py(s.name) << ": (" << py(s.unit) << ", " << (is_integer(s) ? "int" : "float")
+      << "),\n";
+  p << "}\n"
+    << "# SUMMARY string attributes.\n"
+    << "SUMMARY_TEXTS = [";
+  for (std::size_t k = 0; k < summary_texts.size(); ++k)
+    p << (k ? ", " : "") << py(summary_texts[k].name);
+  p << "]\n"
+    << "# SUMMARY datasets, per chain bead (arrival_*: per watched bead): name -> unit.\n"
+    << "SUMMARY_ARRAYS = {";
+  for (std::size_t k = 0; k < summary_arrays.size(); ++k)
+    p << (k ? ", " : "") << py(summary_arrays[k].name) << ": " << py(summary_arrays[k].unit);
+  p << "}\n\n";
+
+  p << "# A sweep's file: SWEEP (its definition: SWEEP_AXES/<key>, the values of each axis, and\n"
+    << "# SWEEP_FILE, its text), CASES/case-NNNNNN (the runs), SUMMARY (one row per case:\n"
+    << "# SWEEP_CASE, the axes, the summary's values, SWEEP_STATUS).\n"
+    << "SWEEP, SWEEP_AXES, SWEEP_FILE = " << py(sweep_group) << ", " << py(sweep_axes_group) << ", "
+    << py(sweep_file_dataset) << "\n"
+    << "CASES, SWEEP_CASE, SWEEP_STATUS = " << py(cases_group) << ", " << py(sweep_case_column)
+    << ", " << py(sweep_status_column) << "\n\n";
+
+  p << "# A compare file: COMPARISON/<prefix><metric><suffix>: metric -> (unit, words).\n"
+    << "COMPARISON = " << py(comparison_group) << "\n"
+    << "COMPARISON_METRICS = {\n";
+  for (const ComparisonMetric& m : comparison_metrics)
+    p << "    " << py(m.name) << ": (" << py(m.unit) << ", " << py(m.words) << "),\n";
+  p << "}\n"
+    << "REFERENCE_PREFIX = " << py(reference_prefix) << "\n"
+    << "ERROR_PERCENT, MEAN_ERROR_PERCENT, BEADS_COMPARED = " << py(error_percent_suffix) << ", "
+    << py(mean_error_percent_suffix) << ", " << py(beads_compared_suffix) << "\n\n";
+
+  p << "# A collide -o file: one impact's samples: name -> unit.\n"
+    << "LOOP_COLUMNS = {";
+  for (std::size_t k = 0; k < loop_columns.size(); ++k)
+    p << (k ? ", " : "") << py(loop_columns[k].name) << ": " << py(loop_columns[k].unit);
+  p << "}\n";
+  return p.str();
+}
+
+}  // namespace chaindem::layout
