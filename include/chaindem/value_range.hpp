@@ -49,8 +49,12 @@ struct ValueRange {
       s << x;
       return s.str();
     };
-    return std::string(min_inclusive && !std::isinf(min) ? "[" : "(") + end(min) + ", " + end(max) +
-           (max_inclusive && !std::isinf(max) ? "]" : ")");
+    // Built by appending: g++ 12 warns (-Wrestrict, an error with CHAINDEM_WERROR) on a chain of
+    // + over these temporaries where a caller inlines it (tests/test_laws.cpp did).
+    std::string text = min_inclusive && !std::isinf(min) ? "[" : "(";
+    text.append(end(min)).append(", ").append(end(max));
+    text.append(max_inclusive && !std::isinf(max) ? "]" : ")");
+    return text;
   }
 };
 
