@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "chaindem/setup/case_file.hpp"
 #include "chaindem/laws/edge_impulse.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "reference_tables.hpp"
 #include "test_support.hpp"
 

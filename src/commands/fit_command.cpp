@@ -16,8 +16,8 @@
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/commands/command_line.hpp"
-#include "chaindem/setup/case_file.hpp"
 #include "chaindem/output/output_file.hpp"
+#include "chaindem/setup/case_file.hpp"
 #include "chaindem/text.hpp"
 #include "fit_parts.hpp"
 

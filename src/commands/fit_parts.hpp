@@ -18,9 +18,9 @@
 #include "chaindem/commands/impact_bodies.hpp"
 #include "chaindem/fit/impact_data.hpp"
 #include "chaindem/fit/least_squares.hpp"
-#include "chaindem/setup/chain_record.hpp"
-#include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/laws/law.hpp"
+#include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/setup/chain_record.hpp"
 
 namespace chaindem::fit_command_parts {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "chaindem/setup/case_file.hpp"  // trimmed, option_number: what commands read
-#include "chaindem/text.hpp"          // quoted_text, number_text: what commands quote
+#include "chaindem/text.hpp"             // quoted_text, number_text: what commands quote
 
 namespace chaindem {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "chaindem/fit/least_squares.hpp"
-#include "chaindem/setup/chain_record.hpp"
 #include "chaindem/laws/law.hpp"
+#include "chaindem/setup/chain_record.hpp"
 
 namespace chaindem::fit {
 
