@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs exactly the Debian packages chaindem needs (idempotent: installs only what is missing).
 #   scripts/setup.sh          what building and testing need (scripts/test.sh; g++ also brings
-#                             the address, undefined and thread sanitizers of scripts/sanitize.sh)
+#                             the address, undefined and thread sanitizers of scripts/sanitize.sh;
+#                             clang-format and ctags serve the checks scripts/check_format.sh and
+#                             scripts/check_sizes.py)
 #   scripts/setup.sh --fuzz   and clang with libFuzzer and OpenMP, for scripts/fuzz.sh
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config clang-format universal-ctags
   libeigen3-dev libhdf5-dev libboost-dev libboost-program-options-dev
   libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin libceres-dev
   python3 python3-numpy python3-h5py python3-matplotlib
