@@ -7,9 +7,10 @@
 #include <set>
 
 #include "chaindem/laws/contact_law.hpp"
-#include "reference_tables.hpp"
+#include "test_support.hpp"
 
 using namespace chaindem;
+using chaindem::test::law;
 
 namespace {
 
@@ -22,12 +23,6 @@ double evaluate(const LawEntry& law, const LawParams& params, double delta, doub
   ContactState s;
   s.impact_velocity = impact_velocity;
   return with_kernel(law.kernel, [&](auto k) { return decltype(k)::force(c, s, delta, rate); });
-}
-
-const LawEntry& law(std::string_view id) {
-  const LawEntry* l = find_law(id);
-  if (!l) throw std::runtime_error("no law " + std::string(id));
-  return *l;
 }
 
 }  // namespace
@@ -72,20 +67,6 @@ TEST(ElasticLaws, ForceMatchesFormula) {
               5.2e9 * std::pow(1e-4, 1.5), 1e-9);
 }
 
-TEST(ViscousLaws, TsujiForceMatchesFormula) {
-  for (double c_r : {0.1, 0.5, 0.9}) {
-    const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
-    const double lnc = std::log(c_r);
-    const double chi = std::sqrt(5.0) * std::abs(lnc) /
-                       std::sqrt(std::numbers::pi * std::numbers::pi + lnc * lnc) *
-                       std::sqrt(k * pair.effective_mass);
-    const double d = 8e-6, v = -0.4;
-    const double expected = k * std::pow(d, 1.5) + chi * std::pow(d, 0.25) * v;
-    EXPECT_NEAR(evaluate(law("tsuji"), {{"restitution", c_r}}, d, v, 0.0), expected,
-                1e-12 * std::abs(k * std::pow(d, 1.5)));
-  }
-}
-
 // The software form of commercial DEM codes, written here as LIGGGHTS writes it, and its
 // identity with the CJTAM review's Tsuji row (docs/validation.md#edem-damping: equal to round-off).
 TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
@@ -113,27 +94,6 @@ TEST(ViscousLaws, EdemHertzMindlinEqualsSoftwareFormAndTsuji) {
   // beta(0) = -1 as a limit, beta(1) = 0.
   EXPECT_EQ(restitution_beta(0.0), -1.0);
   EXPECT_EQ(restitution_beta(1.0), 0.0);
-}
-
-// Hysteresis family: F = K delta^(3/2) (1 + alpha v/v0) with alpha from docs/contact-laws.md
-// (reference_tables.hpp).
-TEST(HysteresisLaws, ForceMatchesFormula) {
-  const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);
-  for (const char* id : {"hunt_crossley", "lankarani_nikravesh", "flores"}) {
-    for (double c_r : {0.2, 0.5, 0.95}) {
-      const double d = 5e-6, v = -0.3, v0 = 0.7;
-      const double expected =
-          k * std::pow(d, 1.5) * (1.0 + test::hysteresis_alpha(id, c_r) * v / v0);
-      EXPECT_NEAR(
-          evaluate(law(id), {{"restitution", c_r}, {"impact_velocity_floor", 1e-6}}, d, v, v0),
-          expected, 1e-12 * k * std::pow(d, 1.5))
-          << id;
-    }
-  }
-  // Printed values of alpha(0.5): 0.75, 0.5625, 1.6 (docs/contact-laws.md, hysteresis table).
-  EXPECT_DOUBLE_EQ(law("hunt_crossley").damping_factor(0.5), 0.75);
-  EXPECT_DOUBLE_EQ(law("lankarani_nikravesh").damping_factor(0.5), 0.5625);
-  EXPECT_DOUBLE_EQ(law("flores").damping_factor(0.5), 1.6);
 }
 
 TEST(ContactTime, ElasticClosedForms) {

@@ -22,12 +22,6 @@ namespace {
 constexpr double pi = std::numbers::pi;
 constexpr double e = std::numbers::e;
 
-const LawEntry& law(std::string_view id) {
-  const LawEntry* l = find_law(id);
-  if (!l) throw std::runtime_error("no law " + std::string(id));
-  return *l;
-}
-
 // Two bodies in internal contact: pin of radius 10 mm in a bore dR larger, modulus E*, mass 1 kg.
 PairInput internal_pair(double modulus, double pin = 0.01) {
   PairInput in{modulus, 0.0, 1.0};

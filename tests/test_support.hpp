@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "chaindem/laws/contact_law.hpp"
 #include "chaindem/setup/scene_builder.hpp"
 
 namespace chaindem::test {
@@ -119,6 +122,19 @@ ImpactRecord follow_impact(Simulation& sim, ListGetter list, std::size_t c,
     previous_time = sim.time();
   }
   throw std::runtime_error("follow_impact: contact did not end");
+}
+
+/// The registered law `id`; a name the registry does not have throws (a test's typo).
+inline const LawEntry& law(std::string_view id) {
+  const LawEntry* l = find_law(id);
+  if (!l) throw std::runtime_error("no law " + std::string(id));
+  return *l;
+}
+
+/// The law's kernel force at overlap d and rate v, updating the contact's history s.
+inline double kernel_force(const LawEntry& l, const PairCoeffs& c, ContactState& s, double d,
+                           double v) {
+  return with_kernel(l.kernel, [&](auto kernel) { return decltype(kernel)::force(c, s, d, v); });
 }
 
 /// e_out of the hysteresis family's exact identity (1 + e) alpha = ln((1 + alpha)/(1 - alpha e))
