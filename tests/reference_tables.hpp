@@ -128,8 +128,8 @@ struct ElastoplasticLaw {
   std::vector<std::string> pair_params;
 };
 
-/// Every elastoplastic law, in the registry's order (test_elastoplastic checks that none is
-/// missing). The sources give no values for the parameters below; these are the tests' choices.
+/// Every elastoplastic law, in the registry's order (ElastoplasticRegistry checks that none
+/// is missing). The sources give no values for the parameters below; these are the tests' choices.
 inline const std::vector<ElastoplasticLaw> elastoplastic_laws{
     // Thornton (1997)
     {"thornton_1997", {}, {}},
