@@ -7,7 +7,10 @@ its figures (validation/figures/touching_*.png).
 The hysteresis laws divide their damping by an impact velocity v0. A bead that starts touching
 its neighbour has no impact, so v0 needs a definition (contact.impact_velocity, docs/engine.md).
 This study runs the shipped chains under every policy and shows which one gives results that do
-not depend on numerical settings. Every number in the report is computed here, by chaindem runs.
+not depend on numerical settings. Every number in the report is computed here, by chaindem runs
+(but the restitution identity of section 4). Then its conclusions are checked (touching_checks.py)
+against values computed without chaindem and the bounds they rest on: the script exits 1 when one
+fails, so that the ctest validation_touching_chains fails with it.
 """
 import argparse
 import datetime
@@ -27,6 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
 from chaindem_post.plots import law_name  # noqa: E402  (laws' names in words)
+import touching_checks as checked  # noqa: E402  (the conclusions, asserted)
+from touching_checks import pick  # noqa: E402
 CASES = os.path.join(SOURCE, "cases")
 FIGURES = os.path.join(HERE, "figures")
 
@@ -73,14 +78,6 @@ class Runner:
                 final.append(f[group + "/particles/chain/velocity/value"][-1, :, 0] if ok else None)
         os.remove(out)
         return table, final
-
-
-def pick(table, **where):
-    keep = np.ones(len(table["case"]), bool)
-    for key, value in where.items():
-        col = table[key.replace("__", ".")]
-        keep &= (col == value) if col.dtype.kind in "OUS" else np.isclose(col, float(value))
-    return np.flatnonzero(keep)
 
 
 def fmt(x, digits=4):
@@ -189,7 +186,7 @@ def touching_chain(run, report):
             cells.append(f"{np.max(table['energy_balance_error'][r]):.1e}")
         report.append(f"| {law} | " + " | ".join(cells) + " |")
     report.append("")
-    return t_pol
+    return t_pol, t_floor
 
 
 # --- 2. Gaps shrinking to zero ----------------------------------------------------------------
@@ -264,7 +261,7 @@ def convergence(run, report):
     variants = [(p, "second_order") for p in ["energy", "peak", "onset", "reference"]] + \
                [("energy", "lammps"), ("onset", "lammps")]
     laws = ["hunt_crossley", "gonthier_exact"]
-    results = {}
+    results, converged = {}, {}
     fig, axes = plt.subplots(1, len(laws), figsize=(13, 4.8), sharey=True,
                              constrained_layout=True)
     for j, law in enumerate(laws):
@@ -285,6 +282,7 @@ def convergence(run, report):
             order = -np.polyfit(np.log(STEPS[-4:]), np.log(errors[-4:]), 1)[0] \
                 if ok.all() else np.nan
             results[(law, policy, integrator)] = (errors, order)
+            converged[(law, policy, integrator)] = ref
             scheme = "second-order" if integrator == "second_order" else "LAMMPS Verlet"
             fitted = f"order {order:.2f}" if np.isfinite(order) else "diverges at coarse steps"
             axes[j].loglog(CONVERGENCE_TIME / np.array(STEPS) * 1e6, errors, marker="o", ms=4,
@@ -328,7 +326,7 @@ def convergence(run, report):
         "given one need not). The `lammps` integrator (velocity Verlet with the damping at the "
         "half-step velocity, the peer codes' scheme) converges at first order: "
         f"{default[('hunt_crossley', 'energy', 'lammps')]:.1e} m/s at N = 640.\n")
-    return results
+    return results, converged
 
 
 # --- 4. An isolated impact under each policy ---------------------------------------------------
@@ -348,27 +346,23 @@ def isolated_impact(run, report):
         "impact from apart the approach rate is largest at first touch and the contact stores "
         "less energy than the impact brought, so the onset, peak and energy policies all take v0 "
         "= the impact velocity; the reference policy's v0 is the case's largest speed, the same "
-        "1 m/s here. Each must return the law's binary restitution: for `gonthier_exact` the "
-        "input c_r itself (its factor solves the restitution identity exactly), for the others "
-        "the value of `chaindem collide` (adaptive Dormand–Prince).\n")
+        "1 m/s here. Each must return the law's binary restitution, the e that solves the "
+        "hysteresis family's identity (1 + e) α = ln((1 + α)/(1 − α e)) for the law's α(c_r) "
+        "([docs/validation.md](../docs/validation.md#restitution-identity), solved here by "
+        "bisection): for `gonthier_exact` the input c_r itself, its α being the identity's "
+        "root.\n")
     report.append("| law | c_r | identity | energy | peak | reference | onset | largest difference |")
     report.append("|---|---|---|---|---|---|---|---|")
-    worst = 0.0
+    worst, measured = 0.0, {}
     for law in laws:
         for c in rest:
-            if law == "gonthier_exact":
-                exact = c
-            else:
-                out = subprocess.run([run.chaindem, "collide", "--law", law, "--restitution",
-                                      str(c), "--radius", "0.005", "--youngs-modulus", "200e9",
-                                      "--poisson-ratio", "0.3", "--density", "7800", "--velocity",
-                                      "1", "--json"], capture_output=True, text=True, check=True)
-                exact = float(out.stdout.split('"restitution": ')[1].split(",")[0])
+            exact = checked.identity_restitution(checked.ALPHA[law](c))
             cells, diff = [], 0.0
             for p in POLICIES + ["onset"]:
                 r = pick(table, contact__law=law, contact__restitution=c,
                          contact__impact_velocity=p)
                 e = table["isolated_restitution_mean"][r][0]
+                measured[(law, c, p)] = e
                 cells.append(f"{e:.7f}")
                 diff = max(diff, abs(e - exact))
             worst = max(worst, diff)
@@ -402,7 +396,7 @@ def isolated_impact(run, report):
         f"policy returns {ranges['reference'][0]:.3f} to {ranges['reference'][1]:.3f}, because "
         "it damps every impact as if it came at the striker's speed: it is Hunt and Crossley's "
         "damping constant, not the law's restitution.\n")
-    return worst
+    return worst, measured, ranges
 
 
 # --- 5. Pre-compressed chains -----------------------------------------------------------------
@@ -556,7 +550,9 @@ def main():
         "# Touching chains: the impact velocity of the hysteresis laws\n",
         f"Generated by `/usr/bin/python3 validation/touching_chains.py` on "
         f"{datetime.date.today().isoformat()} ({version.strip() or 'chaindem'}); every number "
-        "and figure below comes from chaindem runs of the shipped cases.\n",
+        "and figure below comes from chaindem runs of the shipped cases (but section 4's "
+        "identity), and the script checks each conclusion against an integration of its own, "
+        "an event-driven chain, the identity, or the bound it rests on.\n",
         "The hysteresis laws (Hunt and Crossley 1975 and its successors) damp a contact by "
         "α(c_r) K δⁿ δ'/v0, with v0 the impact velocity. Beads that start touching have no "
         "impact, so the engine needs a definition of v0 (`contact.impact_velocity`, "
@@ -568,10 +564,10 @@ def main():
         "first three are the impact velocity itself.\n"]
     with tempfile.TemporaryDirectory() as work:
         run = Runner(a.chaindem, a.threads, work)
-        touching_chain(run, report)
+        t_pol, t_floor = touching_chain(run, report)
         gaps = closing_gaps(run, report)
-        conv = convergence(run, report)
-        worst = isolated_impact(run, report)
+        conv, converged = convergence(run, report)
+        worst, measured, ranges = isolated_impact(run, report)
         pre = precompressed(run, report)
         dim = dimer(run, report)
     orders = {k: o for k, (_, o) in conv.items()}
@@ -601,6 +597,22 @@ def main():
     with open(a.output, "w") as f:
         f.write("\n".join(report))
     print(f"wrote {a.output} and {os.path.join(FIGURES, 'touching_*.png')}")
+    sys.exit(1 if check(t_pol, t_floor, gaps, conv, converged, measured, ranges, pre, dim) else 0)
+
+
+def check(t_pol, t_floor, gaps, conv, converged, measured, ranges, pre, dim):
+    """Asserts the report's conclusions (touching_checks.py); returns how many fail."""
+    checks = checked.Checks()
+    chains = checked.independent_chains((CONVERGENCE_TIME, TOUCHING["simulation.duration"]))
+    last = {k: v[-1] for k, v in chains[TOUCHING["simulation.duration"]].items()}
+    checked.touching(checks, t_pol, t_floor, HYSTERESIS, FLOORS, last)
+    checked.closing_gaps(checks, gaps, GAPS, checked.ALPHA["hunt_crossley"](0.5))
+    checked.convergence(checks, conv, converged,
+                        {(law, p): v for (law, _, p), v in chains[CONVERGENCE_TIME].items()})
+    checked.isolated_impacts(checks, measured, ranges, 0.5)
+    checked.precompressed(checks, pre)
+    checked.dimer(checks, dim, ["gonthier_exact", "hunt_crossley"], VISCOUS)
+    return checks.print()
 
 
 if __name__ == "__main__":
