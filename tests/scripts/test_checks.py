@@ -177,23 +177,35 @@ class Sizes(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
 
+FORMATTED = "int f() {\n  return 1;\n}\n"
+UNFORMATTED = "int  f( ){return 1;}\n"
+
+
 class Format(unittest.TestCase):
-    def check(self, text):
+    def check(self, files):
         with tempfile.TemporaryDirectory() as root:
             os.makedirs(os.path.join(root, "scripts"))
             shutil.copy(os.path.join(SCRIPTS, "check_format.sh"), os.path.join(root, "scripts"))
             shutil.copy(os.path.join(SOURCE, ".clang-format"), root)
-            write_tree(root, {"src/laws/a.cpp": text})
+            write_tree(root, files)
             return run(os.path.join(root, "scripts", "check_format.sh"), root)
 
-    def test_a_formatted_file_passes(self):
-        r = self.check("int f() {\n  return 1;\n}\n")
+    def test_formatted_files_pass(self):
+        r = self.check({"src/laws/a.cpp": FORMATTED, "include/chaindem/v.hpp.in": FORMATTED})
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("2 C++ files follow", r.stdout)
 
-    def test_an_unformatted_file_fails(self):
-        r = self.check("int  f( ){return 1;}\n")
+    def test_an_unformatted_file_fails_and_is_named(self):
+        r = self.check({"src/laws/a.cpp": FORMATTED, "src/laws/b.cpp": UNFORMATTED})
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
-        self.assertIn("src/laws/a.cpp:1:", r.stderr)
+        self.assertIn("src/laws/b.cpp:1:", r.stderr)
+        self.assertIn("1 of 2 files do not follow", r.stderr)
+        self.assertNotIn("src/laws/a.cpp", r.stderr)
+
+    def test_an_unformatted_template_fails_and_is_named(self):
+        r = self.check({"src/laws/a.cpp": FORMATTED, "include/chaindem/v.hpp.in": UNFORMATTED})
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("include/chaindem/v.hpp.in:1:", r.stderr)
 
 
 if __name__ == "__main__":
