@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "background_writer.hpp"
 #include "chaindem/output/checkpoint_file.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/xdmf_writer.hpp"
@@ -90,95 +91,6 @@ struct Frame {
     for (const auto& v : contact_values) doubles += v.size();
     return 8 * doubles + 4 * (first.size() + second.size());
   }
-};
-
-// A thread that writes the frames of a run's own file, so that copying into HDF5's buffers,
-// compression and disk writes overlap the stepping. The simulation thread only copies a frame
-// out and queues it; it waits only when more than `limit` bytes are queued. HDF5 is then called
-// from this thread alone until finish() stops it.
-class Background {
- public:
-  Background(std::function<void(const Frame&)> write, std::size_t limit)
-      : write_(std::move(write)), limit_(limit), thread_([this] { run(); }) {}
-  ~Background() { stop(false); }  // a run that did not finish: its frames are not wanted
-
-  void push(Frame f) {
-    std::unique_lock lock(mutex_);
-    rethrow();
-    room_.wait(lock, [&] { return queued_ < limit_ || frames_.empty() || error_; });
-    rethrow();
-    queued_ += f.bytes();
-    frames_.push_back(std::move(f));
-    work_.notify_one();
-  }
-  /// A written frame whose buffers can be reused (no allocation, no page faults), or a new one.
-  Frame recycled() {
-    std::lock_guard lock(mutex_);
-    if (spare_.empty()) return Frame{};
-    Frame f = std::move(spare_.back());
-    spare_.pop_back();
-    return f;
-  }
-  /// Writes what is queued, stops the thread; rethrows a write error.
-  void finish() {
-    stop(true);
-    std::unique_lock lock(mutex_);
-    rethrow();
-  }
-
- private:
-  void run() {
-    // The writer yields to the computing threads (SCHED_IDLE: a waking compute thread preempts
-    // it at once): when they use every core, frames are written in the time left, or when the
-    // queue is full, or at the end of the run. Best effort.
-    sched_param idle{};
-    pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
-    quiet_errors();
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      work_.wait(lock, [&] { return !frames_.empty() || stopping_; });
-      if (frames_.empty()) return;
-      Frame f = std::move(frames_.front());
-      frames_.pop_front();
-      queued_ -= f.bytes();
-      room_.notify_all();
-      if (error_) continue;  // after an error, frames are dropped
-      lock.unlock();
-      try {
-        write_(f);
-      } catch (...) {
-        lock.lock();
-        error_ = std::current_exception();
-        room_.notify_all();
-        continue;
-      }
-      lock.lock();
-      if (spare_.size() < 2) spare_.push_back(std::move(f));
-    }
-  }
-  void stop(bool drain) {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-      if (!drain) frames_.clear();
-    }
-    work_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-  void rethrow() {
-    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
-  }
-
-  std::function<void(const Frame&)> write_;
-  std::size_t limit_;
-  std::mutex mutex_;
-  std::condition_variable work_, room_;
-  std::deque<Frame> frames_;
-  std::vector<Frame> spare_;
-  std::size_t queued_ = 0;
-  bool stopping_ = false;
-  std::exception_ptr error_;
-  std::thread thread_;  // last: starts once everything above exists
 };
 
 }  // namespace
@@ -264,7 +176,8 @@ struct H5mdWriter::Impl {
   }
   std::int64_t contact_rows = 0;
 
-  std::unique_ptr<Background> background;  // own file: frames are written on this thread
+  std::unique_ptr<BackgroundWriter<Frame>>
+      background;  // own file: frames are written on this thread
 
   Impl(const RunMetadata& m, const Simulation& sim, const layout::OutputSelection& selection,
        std::mutex* l);
@@ -374,7 +287,7 @@ H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulati
   }
   Impl* m = impl_.get();
   impl_->background =
-      std::make_unique<Background>([m](const Frame& f) { m->append(f); }, queue_bytes);
+      std::make_unique<BackgroundWriter<Frame>>([m](const Frame& f) { m->append(f); }, queue_bytes);
 }
 
 H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
@@ -720,8 +633,8 @@ OutputPosition H5mdWriter::sync() {
     throw output_->error(e.what());
   }
   Impl* writer = impl_.get();
-  m.background =
-      std::make_unique<Background>([writer](const Frame& f) { writer->append(f); }, queue_bytes);
+  m.background = std::make_unique<BackgroundWriter<Frame>>(
+      [writer](const Frame& f) { writer->append(f); }, queue_bytes);
   return {static_cast<std::int64_t>(frame_times_.size()), m.contact_rows};
 }
 
