@@ -11,7 +11,7 @@
 #include "chaindem/commands/fit_command.hpp"
 #include "chaindem/commands/run_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
-#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/laws/law.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/setup/case_file.hpp"
 #include "chaindem/suggest.hpp"

@@ -14,7 +14,7 @@
 #include <system_error>
 #include <vector>
 
-#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/laws/law.hpp"
 
 namespace chaindem::test {
 

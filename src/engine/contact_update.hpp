@@ -18,6 +18,7 @@
 
 #include "chaindem/engine/neighbor_search.hpp"
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/laws/contact_law.hpp"
 #include "chaindem/laws/edge_impulse.hpp"
 
 namespace chaindem::detail {

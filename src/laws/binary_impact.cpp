@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "chaindem/laws/contact_law.hpp"
+
 namespace chaindem {
 namespace {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "chaindem/engine/scene.hpp"
-#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/laws/law.hpp"
 
 namespace chaindem {
 

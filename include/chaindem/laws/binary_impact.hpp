@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/laws/law.hpp"
 
 namespace chaindem {
 

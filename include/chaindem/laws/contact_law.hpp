@@ -2,12 +2,7 @@
 // Every contact-law kernel and the dispatch from a Kernel value to its type. Include this where
 // forces are evaluated (engines, two-body impacts); the registry types alone are in law.hpp.
 
-#include "chaindem/laws/families/elastic.hpp"
-#include "chaindem/laws/families/elastoplastic.hpp"
-#include "chaindem/laws/families/hysteresis.hpp"
-#include "chaindem/laws/families/line_contact.hpp"
-#include "chaindem/laws/families/piecewise.hpp"
-#include "chaindem/laws/families/viscous.hpp"
+#include "chaindem/laws/kernel_list.hpp"
 #include "chaindem/laws/kernel_traits.hpp"
 #include "chaindem/laws/law.hpp"
 

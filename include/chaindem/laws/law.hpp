@@ -1,6 +1,8 @@
 #pragma once
 // Normal contact-force laws: the registry's types (a law's row, its parameters, per-pair
-// coefficients and history). The kernels are in families/, joined in contact_law.hpp.
+// coefficients and history), without the kernels' bodies: a law names its kernel by a Kernel
+// value (kernel_id.hpp). The kernels are in families/, joined in contact_law.hpp, which only
+// code that evaluates a force includes.
 //
 // A law is declared exactly once, as a LawEntry row of its family (src/laws/families/): identifier,
 // citation, formula, parameters with units and ranges, the kernel that evaluates it, its damping
@@ -29,17 +31,11 @@
 #include <string_view>
 #include <type_traits>
 
-#include "chaindem/laws/kernel_list.hpp"
+#include "chaindem/laws/kernel_id.hpp"
 #include "chaindem/laws/pair.hpp"
 #include "chaindem/value_range.hpp"
 
 namespace chaindem {
-
-/// Which shared kernel evaluates a law: one enumerator per line of kernel_list.hpp, where each
-/// is listed with its type and the force it evaluates.
-#define CHAINDEM_KERNEL_ENUMERATOR(name, type) name,
-enum class Kernel { CHAINDEM_KERNELS(CHAINDEM_KERNEL_ENUMERATOR) };
-#undef CHAINDEM_KERNEL_ENUMERATOR
 
 /// Law families, as grouped in docs/contact-laws.md.
 enum class Family {

@@ -23,7 +23,7 @@
 #include <string>
 #include <string_view>
 
-#include "chaindem/laws/contact_law.hpp"
+#include "chaindem/laws/law.hpp"
 
 namespace chaindem {
 

@@ -73,7 +73,8 @@ struct Hertz {
 
 }  // namespace chaindem::kernels
 
-// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp; each
+// name is also in kernel_id.hpp).
 // clang-format off
 #define CHAINDEM_ELASTIC_KERNELS(X) \
   X(linear_spring, kernels::LinearSpring) /* F = K delta */ \

@@ -357,7 +357,8 @@ struct Elastoplastic {
 
 }  // namespace chaindem::kernels
 
-// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp; each
+// name is also in kernel_id.hpp).
 // clang-format off
 #define CHAINDEM_ELASTOPLASTIC_KERNELS(X) \
   X(thornton_1997, kernels::Elastoplastic<kernels::ep::Thornton>) /* Hertz, then F_y + pi p_y R (delta - delta_y) */ \

@@ -102,7 +102,8 @@ using HertzV0RootDamping = Hysteresis<HertzRootScale>;
 
 }  // namespace chaindem::kernels
 
-// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp; each
+// name is also in kernel_id.hpp).
 // clang-format off
 #define CHAINDEM_HYSTERESIS_KERNELS(X) \
   X(hertz_hysteresis, kernels::HertzHysteresis) /* F = K delta^(3/2) (1 + alpha v/v0) */ \

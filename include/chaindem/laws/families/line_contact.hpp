@@ -129,7 +129,8 @@ using PerssonLineContact = Hysteresis<PerssonLineElastic>;
 
 }  // namespace chaindem::kernels
 
-// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp; each
+// name is also in kernel_id.hpp).
 // clang-format off
 #define CHAINDEM_LINE_CONTACT_KERNELS(X) \
   X(power_hysteresis, kernels::PowerHysteresis) /* F = K delta^n (1 + alpha v/v0) */ \

@@ -93,7 +93,8 @@ struct PlasticPower {
 
 }  // namespace chaindem::kernels
 
-// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp; each
+// name is also in kernel_id.hpp).
 // clang-format off
 #define CHAINDEM_PIECEWISE_KERNELS(X) \
   X(jankowski_piecewise, kernels::JankowskiPiecewise) /* dashpot chi delta^(1/4) v while approaching only */ \

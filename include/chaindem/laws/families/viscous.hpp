@@ -95,7 +95,8 @@ struct LeeWangTransition : Hertz {
 
 }  // namespace chaindem::kernels
 
-// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp).
+// This family's kernels, one line each: X(enumerator of Kernel, type) (kernel_list.hpp; each
+// name is also in kernel_id.hpp).
 // clang-format off
 #define CHAINDEM_VISCOUS_KERNELS(X) \
   X(linear_viscoelastic, kernels::LinearViscoelastic) /* F = K delta + C v */ \
