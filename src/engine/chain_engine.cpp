@@ -261,7 +261,7 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
   build_contacts();
-  evaluate_contacts(contact_rules(state_.settings, state_.impact_velocity_floor, true));
+  evaluate_contacts(contact_rules(state_.settings, true));
   state_.book_wall_power();
 }
 
@@ -370,7 +370,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
   const double* overlap = state_.pairs.overlap.data();
   const double* force = state_.pairs.force.data();
   const double* power = state_.pairs.power.data();
-  const ContactRules rules = contact_rules(state_.settings, state_.impact_velocity_floor, !pass);
+  const ContactRules rules = contact_rules(state_.settings, !pass);
   const std::int64_t run_step = pass ? state_.step + step + 1 : 0;
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
@@ -428,7 +428,7 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
                        state_.pairs.coeffs[0],
                        radius_sum_[0],
                        state_.pairs.overlap.data(),
-                       contact_rules(state_.settings, state_.impact_velocity_floor, false),
+                       contact_rules(state_.settings, false),
                        state_.step + step + 1};
   // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
@@ -772,8 +772,7 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
   };
   // The wall contacts of end particle i (0 or np), once it has drifted.
   const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
-  const ContactRules wall_rules =
-      contact_rules(state_.settings, state_.impact_velocity_floor, false);
+  const ContactRules wall_rules = contact_rules(state_.settings, false);
   auto walls_of = [&](std::size_t end_particle) {
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);

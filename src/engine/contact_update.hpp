@@ -46,13 +46,12 @@ struct ContactRules {
 // every step (three times slower pre-compressed chains).
 constexpr double smallest_v0 = 1e-150;
 
-inline ContactRules contact_rules(const SimulationSettings& s, double floor,
-                                  bool first_evaluation) {
+inline ContactRules contact_rules(const SimulationSettings& s, bool first_evaluation) {
   ContactRules r;
   using Policy = SimulationSettings::ImpactVelocity;
   switch (s.impact_velocity) {
     case Policy::onset:
-      r.v0_low = r.floor = floor;
+      r.v0_low = r.floor = s.impact_velocity_floor;
       break;
     case Policy::peak:
     case Policy::energy:

@@ -60,8 +60,9 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
   if (!(settings.time_step > 0.0)) throw std::invalid_argument("Simulation: time step must be > 0");
   if (!(settings.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
   if (settings.law->uses_impact_velocity() &&
-      settings.impact_velocity == SimulationSettings::ImpactVelocity::onset)
-    impact_velocity_floor = settings.law_params.at("impact_velocity_floor");
+      settings.impact_velocity == SimulationSettings::ImpactVelocity::onset &&
+      !(settings.impact_velocity_floor > 0.0))
+    throw std::invalid_argument("Simulation: the impact velocity floor must be > 0");
   if (settings.law->uses_impact_velocity() &&
       settings.impact_velocity == SimulationSettings::ImpactVelocity::reference &&
       !(settings.reference_velocity > 0.0))

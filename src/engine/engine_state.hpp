@@ -21,8 +21,7 @@ struct EngineState {
 
   Scene scene;
   SimulationSettings settings;
-  double impact_velocity_floor = 0.0;  ///< v0 floor of the onset policy [m/s] (0: none)
-  double initial_external = 0.0;       ///< sum f_ext . x at the start [J]
+  double initial_external = 0.0;  ///< sum f_ext . x at the start [J]
   /// Predicted rate: each particle's velocity at the end of the next step is its half-step
   /// velocity plus this, dt/2 (2 a_n - a_(n-1)) (0 for the half-step rate) [m/s]
   Vec3Array lookahead;

@@ -157,7 +157,7 @@ void GeneralEngine::gather_forces(bool first) {
 void GeneralEngine::compute_forces() {
   EngineState& st = state_;
   const bool first = st.step == 0;  // at construction
-  const ContactRules rules = contact_rules(st.settings, st.impact_velocity_floor, first);
+  const ContactRules rules = contact_rules(st.settings, first);
   FirstFault deep;
   with_kernel(st.settings.law->kernel, [&](auto kernel) {
     using KernelT = decltype(kernel);

@@ -72,6 +72,8 @@ void set_contact_policies(const Case& c, SimulationSettings& settings, double sp
                  c.key(s.contact.impact_velocity) + " = onset to use a floor");
     settings.law_params.erase(floor);  // only the onset policy has a floor
   }
+  settings.impact_velocity_floor =
+      uses_v0 && settings.impact_velocity == Policy::onset ? settings.law_params.at(floor) : 0.0;
 }
 
 // The law's coefficients for one pair. A law refuses a pair it cannot describe with

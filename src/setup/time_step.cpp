@@ -257,8 +257,7 @@ void choose_time_step(const Case& c, RunSetup& run,
     // impact at the case's largest speed: the floor (onset: every contact that starts at rest),
     // the reference velocity, or that speed (peak).
     double v0 = speed;
-    if (settings.impact_velocity == Policy::onset && uses_v0)
-      v0 = settings.law_params.at("impact_velocity_floor");
+    if (settings.impact_velocity == Policy::onset && uses_v0) v0 = settings.impact_velocity_floor;
     if (settings.impact_velocity == Policy::reference) v0 = settings.reference_velocity;
     const double limit =
         settings.integrator == SimulationSettings::Integrator::second_order ? 0.25 : 1.0;

@@ -80,6 +80,9 @@ struct SimulationSettings {
     reference
   } impact_velocity = ImpactVelocity::energy;
   double reference_velocity = 0.0;  ///< v0 of every contact under `reference` [m/s]
+  /// The floor of `onset` for laws that read v0: first touches slower than this take it as v0
+  /// and count as floor hits (the law's parameter impact_velocity_floor) [m/s]
+  double impact_velocity_floor = 0.0;
   /// Contacts that start pre-compressed measure their hysteresis damping from their initial
   /// overlap (kernels::Hysteresis), so that a small motion about the static load meets a small
   /// damping force; false measures it from delta = 0, as for an impact.
