@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "chaindem/commands/case_runner.hpp"
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/setup/case_file.hpp"
 #include "reference_tables.hpp"
@@ -190,25 +192,31 @@ std::string runtime_error_of(F&& f) {
   return "";
 }
 
-// Steps `sim`, from step 0, one at a time until a step throws; returns that step and its
-// message, after checking that `overlap_of(sim) < limit` held before every step: the run stops
-// at the first step whose overlap reaches the limit.
+// Steps `sim`, from step 0, one at a time until a step throws an EngineFault; returns that step
+// and the fault, after checking that `overlap_of(sim) < limit` held before every step: the run
+// stops at the first step whose overlap reaches the limit.
 template <class Overlap>
-std::pair<std::int64_t, std::string> step_until_stopped(Simulation& sim, Overlap overlap_of,
-                                                        double limit, std::int64_t most) {
+std::pair<std::int64_t, std::optional<EngineFault>> step_until_stopped(Simulation& sim,
+                                                                       Overlap overlap_of,
+                                                                       double limit,
+                                                                       std::int64_t most) {
   for (std::int64_t s = 0; s < most; ++s) {
     EXPECT_LT(overlap_of(sim), limit) << "step " << s << " went on at an overlap of a radius";
-    const std::string m = runtime_error_of([&] { sim.step(); });
-    if (!m.empty()) return {s + 1, m};
+    try {
+      sim.step();
+    } catch (const EngineFault& fault) {
+      return {s + 1, fault};
+    }
   }
-  return {-1, "no error"};
+  return {-1, std::nullopt};
 }
 
 // A striker at 10 km/s on steel beads under Hertz: the law's own overlap would pass 3 radii
 // (docs/contact-laws.md), the striker goes through bead 0, and each engine stops at the first
 // step where the pair overlaps by a radius, naming the striker and the bead, the step and the
-// simulated time, and what to change. The chain engine stops at the same step, also when its
-// passes run many steps at once.
+// simulated time; a case's run adds what to change, by the case's keys, which the engine does
+// not know. The chain engine stops at the same step, also when its passes run many steps at
+// once.
 TEST(ChainEngine, BothEnginesStopWhenAnOverlapReachesARadius) {
   for (const std::string radii : {"0.005", "0.005, 0.004"}) {
     std::int64_t stop_step = -1;
@@ -219,9 +227,11 @@ TEST(ChainEngine, BothEnginesStopWhenAnOverlapReachesARadius) {
       Simulation sim = with_engine(ini, engine, fast);
       ASSERT_EQ(sim.uses_chain_engine(), engine == "chain");
       const double radius = std::min(sim.particles().radius(0), sim.particles().radius(1));
-      const auto [step, m] = step_until_stopped(
+      const auto [step, fault] = step_until_stopped(
           sim, [](const Simulation& s) { return s.pair_contacts().overlap[0]; }, radius, 200);
-      ASSERT_GT(step, 0) << m;
+      ASSERT_GT(step, 0);
+      ASSERT_TRUE(fault);
+      const std::string m = fault->what();
       const std::string at = "at step " + std::to_string(step) + " (t = ";
       EXPECT_NE(
           m.find("particles 0 and 1 (the striker and bead 0) overlap by a radius or more " + at),
@@ -229,13 +239,37 @@ TEST(ChainEngine, BothEnginesStopWhenAnOverlapReachesARadius) {
           << m;
       const double t = std::stod(m.substr(m.find(at) + at.size()));
       EXPECT_NEAR(t, static_cast<double>(step) * sim.time_step(), 1e-3 * t) << m;  // 4 digits
-      for (const char* advice : {"striker.velocity", "simulation.time_step"})
-        EXPECT_NE(m.find(advice), std::string::npos) << m;
-      EXPECT_EQ(m.find("simulation.engine"), std::string::npos) << m;  // no engine goes on
+      // The same as data: the pair, the step and its time, its overlap past the smaller radius.
+      const EngineFault::Facts& f = fault->facts;
+      EXPECT_EQ(f.kind, EngineFault::Kind::too_deep);
+      EXPECT_EQ(f.quantity, EngineFault::Quantity::overlap);
+      EXPECT_EQ(f.particle, 0);
+      EXPECT_EQ(f.other_particle, 1);
+      EXPECT_FALSE(f.wall);
+      EXPECT_EQ(f.step, step);
+      EXPECT_EQ(f.time, static_cast<double>(step) * sim.time_step());
+      EXPECT_EQ(f.limit, radius);
+      EXPECT_GE(f.value, radius);
+      // The advice is the case's: the engine names no key, the case's text does.
+      const std::string text = case_fault_text(*fault);
+      EXPECT_EQ(text.substr(0, m.size()), m);
+      for (const char* advice : {"striker.velocity", "simulation.time_step"}) {
+        EXPECT_EQ(m.find(advice), std::string::npos) << m;
+        EXPECT_NE(text.find(advice), std::string::npos) << text;
+      }
+      EXPECT_EQ(text.find("simulation.engine"), std::string::npos) << text;  // no engine goes on
       if (stop_step < 0) stop_step = step;
       EXPECT_EQ(step, stop_step);  // both engines alike
       Simulation passes = with_engine(ini, engine, fast);
-      EXPECT_NE(runtime_error_of([&] { passes.advance(200); }).find(at), std::string::npos);
+      try {
+        passes.advance(200);
+        ADD_FAILURE() << "the striker went through bead 0";
+      } catch (const EngineFault& e) {  // at the same step, the overlap of that step
+        EXPECT_NE(std::string(e.what()).find(at), std::string::npos) << e.what();
+        EXPECT_EQ(e.facts.step, step);
+        EXPECT_GE(e.facts.value, radius);
+        EXPECT_EQ(e.facts.value, f.value);
+      }
     }
   }
 }
@@ -259,13 +293,24 @@ TEST(ChainEngine, BothEnginesStopWhenAParticleSinksARadiusIntoAWall) {
         if (walls.first[c] == 0) d = std::max(d, walls.overlap[c]);
       return d;
     };
-    const auto [step, m] = step_until_stopped(sim, deepest, sim.particles().radius(0), 20000);
-    ASSERT_GT(step, 0) << m;
+    const auto [step, fault] = step_until_stopped(sim, deepest, sim.particles().radius(0), 20000);
+    ASSERT_GT(step, 0);
+    ASSERT_TRUE(fault);
+    const std::string m = fault->what();
     EXPECT_NE(m.find("particle 0 (the striker) overlaps wall wall_start by its radius or more at "
                      "step " +
                      std::to_string(step) + " (t = "),
               std::string::npos)
         << m;
+    const EngineFault::Facts& f = fault->facts;
+    EXPECT_EQ(f.kind, EngineFault::Kind::too_deep);
+    EXPECT_EQ(f.particle, 0);
+    EXPECT_FALSE(f.other_particle);
+    ASSERT_TRUE(f.wall);
+    EXPECT_EQ(sim.scene().walls.at(*f.wall).name, "wall_start");
+    EXPECT_EQ(f.step, step);
+    EXPECT_EQ(f.limit, sim.particles().radius(0));
+    EXPECT_GE(f.value, f.limit);
   }
 }
 

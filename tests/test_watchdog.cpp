@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "chaindem/commands/case_runner.hpp"
 #include "chaindem/engine/simulation.hpp"
 #include "test_support.hpp"
 
@@ -50,17 +53,39 @@ TEST(Watchdog, StateThatIsNotFiniteAtTheStartIsRefused) {
   }
 }
 
+// What `f` throws as EngineFault, or nothing.
+template <class F>
+std::optional<EngineFault> fault_of(F&& f) {
+  try {
+    f();
+  } catch (const EngineFault& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
 // Beads 2 and 3 flung to infinity in one step: their distance, inf - inf, is not a number.
 TEST(Watchdog, ChainEngineNamesThePairAndTheStep) {
   RunSetup run = setup_on("chain");
   run.settings.time_step = 10.0;  // past what a case accepts: the state diverges at once
   run.scene.particles.velocity(2, 0) = run.scene.particles.velocity(3, 0) = 1e308;
   Simulation sim(run.scene, run.settings);
-  const std::string m = message_of<std::runtime_error>([&] { sim.advance(5); });
+  const std::optional<EngineFault> fault = fault_of([&] { sim.advance(5); });
+  ASSERT_TRUE(fault);
+  const std::string m = fault->what();
   EXPECT_NE(m.find("the overlap of particles 2 and 3 (beads 1 and 2) is not a number at step 1"),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("simulation.time_step"), std::string::npos) << m;  // the advice
+  const EngineFault::Facts& f = fault->facts;
+  EXPECT_EQ(f.kind, EngineFault::Kind::diverged);
+  EXPECT_EQ(f.quantity, EngineFault::Quantity::overlap);
+  EXPECT_EQ(f.particle, 2);
+  EXPECT_EQ(f.other_particle, 3);
+  EXPECT_EQ(f.step, 1);
+  EXPECT_TRUE(std::isnan(f.value));
+  // The advice names the case's keys: the case's text has it, the engine's not.
+  EXPECT_EQ(m.find("simulation.time_step"), std::string::npos) << m;
+  EXPECT_NE(case_fault_text(*fault).find("simulation.time_step"), std::string::npos);
 }
 
 TEST(Watchdog, GeneralEngineNamesTheParticleAndTheStep) {
@@ -68,8 +93,20 @@ TEST(Watchdog, GeneralEngineNamesTheParticleAndTheStep) {
   run.settings.time_step = 10.0;
   run.scene.particles.velocity(2, 0) = 1e308;
   Simulation sim(run.scene, run.settings);
-  const std::string m = message_of<std::runtime_error>([&] { sim.advance(5); });
+  const std::optional<EngineFault> fault = fault_of([&] { sim.advance(5); });
+  ASSERT_TRUE(fault);
+  const std::string m = fault->what();
   EXPECT_NE(m.find("particle 2: its position is not finite at step 1"), std::string::npos) << m;
+  const EngineFault::Facts& f = fault->facts;
+  EXPECT_EQ(f.kind, EngineFault::Kind::diverged);
+  EXPECT_EQ(f.quantity, EngineFault::Quantity::position);
+  EXPECT_EQ(f.particle, 2);
+  EXPECT_FALSE(f.other_particle);
+  EXPECT_FALSE(f.wall);
+  EXPECT_EQ(f.step, 1);
+  EXPECT_FALSE(std::isfinite(f.value));
+  EXPECT_EQ(case_fault_text(*fault), m + " (reduce simulation.time_step or raise "
+                                         "simulation.steps_per_contact)");
 }
 
 // The end bead flung to infinity, touching its neighbour at the start: the separation of that

@@ -361,10 +361,10 @@ struct Resume {
   std::string previous;
 };
 
-PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
-                    const RunControl& control,
-                    const std::map<std::string, std::string>& labels = {},
-                    const std::string& output = "", const Resume* resume = nullptr) {
+PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
+                         const RunControl& control,
+                         const std::map<std::string, std::string>& labels,
+                         const std::string& output, const Resume* resume) {
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
   std::unique_ptr<H5mdWriter> writer =
@@ -400,6 +400,18 @@ PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& ma
   return PendingRun(std::move(records.summary), std::move(writer));
 }
 
+// simulate_case, its engine's faults said in the case's terms.
+PendingRun run_case(const CaseConfig& cfg, RunSetup run, const WriterFactory& make_writer,
+                    const RunControl& control,
+                    const std::map<std::string, std::string>& labels = {},
+                    const std::string& output = "", const Resume* resume = nullptr) {
+  try {
+    return simulate_case(cfg, std::move(run), make_writer, control, labels, output, resume);
+  } catch (const EngineFault& fault) {
+    throw EngineFault(fault.facts, case_fault_text(fault));
+  }
+}
+
 // Reads the checkpoint of `output` for this case and sets the partial file it continues aside
 // as `output`.partial.previous (a restart that stopped before taking over its frames left it
 // there already).
@@ -429,6 +441,17 @@ Resume prepare_resume(const CaseConfig& cfg, const std::string& output) {
 }
 
 }  // namespace
+
+std::string case_fault_text(const EngineFault& fault) {
+  const std::string finer_steps =
+      "reduce simulation.time_step or raise simulation.steps_per_contact";
+  if (fault.facts.kind == EngineFault::Kind::too_deep)
+    return std::string(fault.what()) +
+           ": lower the speeds (striker.velocity) or the loads, or choose stiffer materials; if "
+           "the contact lasts only a few steps, " +
+           finer_steps;
+  return std::string(fault.what()) + " (" + finer_steps + ")";
+}
 
 PendingRun::PendingRun(RunSummary summary, std::unique_ptr<H5mdWriter> writer)
     : summary_(std::move(summary)), writer_(std::move(writer)) {}

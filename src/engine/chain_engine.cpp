@@ -351,7 +351,7 @@ struct ChainEngine::ChainPass {
   FirstFault fault;
   std::uint64_t keys_per_step;  ///< 2 (pairs + wall contacts)
   void note_fault(std::int64_t step, std::size_t key, double overlap) {
-    fault.note(static_cast<std::uint64_t>(step) * keys_per_step + fault_key(key, overlap));
+    fault.note(static_cast<std::uint64_t>(step) * keys_per_step + fault_key(key, overlap), overlap);
   }
 };
 
@@ -390,7 +390,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
         continue;
       const auto i = static_cast<Eigen::Index>(c);
       if (too_deep(dc, std::min(p.radius(i), p.radius(i + 1)))) {
-        if (!pass) state_.throw_too_deep(state_.pairs, c, std::isnan(dc), 0);
+        if (!pass) state_.throw_too_deep(state_.pairs, c, dc, 0);
         pass->note_fault(step, c, dc);
       }
       const double r = v[c] - v[c + 1];
@@ -920,7 +920,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   book_wall_work(K);
   state_.step += steps;
   state_.time = static_cast<double>(state_.step) * dt;
-  if (pass.fault.found()) report_fault(pass, pass.fault.key.load(), steps);
+  if (pass.fault.found()) report_fault(pass, steps);
 }
 
 // The walls' work over the K steps of a pass, step by step: the trapezoidal rule on the power
@@ -949,14 +949,14 @@ void ChainEngine::book_wall_work(std::size_t K) {
 
 // A fault found during a pass of `steps` steps (the earliest, as ChainPass::note_fault keys it)
 // is reported at the pass's end, which is the state left, with the step where it happened.
-void ChainEngine::report_fault(const ChainPass& pass, std::uint64_t fault, std::int64_t steps) {
+void ChainEngine::report_fault(const ChainPass& pass, std::int64_t steps) {
   const std::size_t np = state_.pairs.size();
+  const std::uint64_t fault = pass.fault.key.load();
   const std::size_t key = fault % pass.keys_per_step / 2;
-  const bool not_a_number = fault % 2;
   const std::int64_t at =
       state_.step - steps + static_cast<std::int64_t>(fault / pass.keys_per_step) + 1;
-  if (key < np) state_.throw_too_deep(state_.pairs, key, not_a_number, at);
-  state_.throw_too_deep(state_.wall_contacts, key - np, not_a_number, at);
+  if (key < np) state_.throw_too_deep(state_.pairs, key, pass.fault.overlap, at);
+  state_.throw_too_deep(state_.wall_contacts, key - np, pass.fault.overlap, at);
 }
 
 // The contact forces at construction: every pair and wall contact, then the particle forces.

@@ -26,7 +26,7 @@ class ChainEngine final : public Engine {
   void evaluate_contacts(const ContactRules& rules);
   void run_pass(std::int64_t steps, std::int64_t log_offset);
   void book_wall_work(std::size_t K);
-  [[noreturn]] void report_fault(const ChainPass& pass, std::uint64_t fault, std::int64_t steps);
+  [[noreturn]] void report_fault(const ChainPass& pass, std::int64_t steps);
   template <class KernelT, bool vector_pairs>
   void run_range(ChainPass& pass, const ChainRange& r);
   template <class KernelT>

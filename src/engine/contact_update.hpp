@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <numbers>
 #include <stdexcept>
 #include <tuple>
@@ -193,20 +194,25 @@ inline double initial_overlap(double delta0, double radius) {
 // pair's smaller radius, or the particle's radius at a wall), or is not a number (a diverged
 // state). Every law describes bodies that touch over a patch small next to their radii; beyond
 // a radius one body is passing through the other, and both engines stop the run
-// (EngineState::throw_too_deep) instead of reporting what would follow.
+// (EngineState::throw_too_deep, an EngineFault) instead of reporting what would follow.
 inline bool too_deep(double overlap, double limit) {
   return !(overlap < limit);
 }
 
-// The first fault a loop finds, noted from any thread as a key (the smallest wins): a loop on
-// OpenMP threads cannot throw, so it notes, and its caller throws once the loop is done. A
-// contact's key is fault_key; the chain engine's passes put the step in front of it.
+// The first fault a loop finds, noted from any thread as a key (the smallest wins) with the
+// contact's overlap there: a loop on OpenMP threads cannot throw, so it notes, and its caller
+// throws once the loop is done. A contact's key is fault_key; the chain engine's passes put the
+// step in front of it. Noting is rare (the run stops), so it is kept out of the loops' code.
 struct FirstFault {
   static constexpr std::uint64_t none = ~std::uint64_t{0};
   std::atomic<std::uint64_t> key{none};
-  void note(std::uint64_t k) {
-    std::uint64_t seen = key.load();
-    while (k < seen && !key.compare_exchange_weak(seen, k)) {
+  double overlap = 0.0;  // of the contact at `key`, once found()
+  std::mutex lock;       // guards a change of key and overlap together
+  [[gnu::cold, gnu::noinline]] void note(std::uint64_t k, double overlap_there) {
+    const std::lock_guard<std::mutex> guard(lock);
+    if (k < key.load()) {
+      overlap = overlap_there;
+      key.store(k);
     }
   }
   bool found() const { return key.load() != none; }

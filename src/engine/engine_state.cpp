@@ -208,27 +208,88 @@ void EngineState::book_wall_power() {
   }
 }
 
-void EngineState::check_finite(std::int64_t since) const {
-  const Particles& p = scene.particles;
-  if (p.position.allFinite() && p.velocity.allFinite() && p.force.allFinite()) return;
+namespace {
+
+// The first particle whose position, velocity or force is not finite, and which of them.
+std::optional<std::pair<Eigen::Index, EngineFault::Quantity>> first_not_finite(const Particles& p) {
+  using Quantity = EngineFault::Quantity;
+  if (p.position.allFinite() && p.velocity.allFinite() && p.force.allFinite()) return std::nullopt;
   Eigen::Index i = 0;
   while (p.position.row(i).allFinite() && p.velocity.row(i).allFinite() &&
          p.force.row(i).allFinite())
     ++i;
-  const char* what = !p.position.row(i).allFinite()   ? "position"
-                     : !p.velocity.row(i).allFinite() ? "velocity"
-                                                      : "force";
-  const std::string where = std::string("particle ") + std::to_string(i) + ": its " + what;
-  if (since < 0)
-    throw std::invalid_argument(where +
+  const Quantity q = !p.position.row(i).allFinite()   ? Quantity::position
+                     : !p.velocity.row(i).allFinite() ? Quantity::velocity
+                                                      : Quantity::force;
+  return std::pair(i, q);
+}
+
+const char* name_of(EngineFault::Quantity q) {
+  switch (q) {
+    case EngineFault::Quantity::overlap:
+      return "overlap";
+    case EngineFault::Quantity::position:
+      return "position";
+    case EngineFault::Quantity::velocity:
+      return "velocity";
+    case EngineFault::Quantity::force:
+      return "force";
+  }
+  return "?";
+}
+
+// The norm of particle i's `q` (position, velocity or force).
+double norm_of(const Particles& p, Eigen::Index i, EngineFault::Quantity q) {
+  const Vec3Array& column = q == EngineFault::Quantity::position   ? p.position
+                            : q == EngineFault::Quantity::velocity ? p.velocity
+                                                                   : p.force;
+  return column.row(i).matrix().norm();
+}
+
+}  // namespace
+
+void EngineState::check_finite_at_start() const {
+  if (const auto bad = first_not_finite(scene.particles))
+    throw std::invalid_argument("particle " + std::to_string(bad->first) + ": its " +
+                                name_of(bad->second) +
                                 " is not finite at the start (check the positions, sizes, "
                                 "speeds and loads of the case)");
-  throw std::runtime_error(where + " is not finite after step " + std::to_string(step) +
-                           (step - since > 1
-                                ? " (it diverged after step " + std::to_string(since) + ")"
-                                : std::string()) +
-                           ": the integration diverged (reduce simulation.time_step or raise "
-                           "simulation.steps_per_contact)");
+}
+
+void EngineState::check_finite_since(std::int64_t since) const {
+  const auto bad = first_not_finite(scene.particles);
+  if (!bad) return;
+  const auto [i, quantity] = *bad;
+  const EngineFault::Facts facts{EngineFault::Kind::diverged,
+                                 quantity,
+                                 static_cast<int>(i),
+                                 std::nullopt,
+                                 std::nullopt,
+                                 step,
+                                 time,
+                                 norm_of(scene.particles, i, quantity),
+                                 std::numeric_limits<double>::infinity()};
+  throw EngineFault(
+      facts, "particle " + std::to_string(i) + ": its " + name_of(quantity) +
+                 " is not finite after step " + std::to_string(step) +
+                 (step - since > 1 ? " (it diverged after step " + std::to_string(since) + ")"
+                                   : std::string()) +
+                 ": the integration diverged");
+}
+
+void EngineState::throw_position_not_finite(Eigen::Index i) const {
+  const EngineFault::Facts facts{EngineFault::Kind::diverged,
+                                 EngineFault::Quantity::position,
+                                 static_cast<int>(i),
+                                 std::nullopt,
+                                 std::nullopt,
+                                 step,
+                                 time,
+                                 norm_of(scene.particles, i, EngineFault::Quantity::position),
+                                 std::numeric_limits<double>::infinity()};
+  throw EngineFault(facts, "particle " + std::to_string(i) +
+                               ": its position is not finite at step " + std::to_string(step) +
+                               ": the integration diverged");
 }
 
 namespace {
@@ -261,36 +322,48 @@ std::string particle_text(const Scene& scene, Eigen::Index i) {
 
 }  // namespace
 
-void EngineState::throw_too_deep(const ContactList& cl, std::size_t c, bool not_a_number,
+void EngineState::throw_too_deep(const ContactList& cl, std::size_t c, double overlap,
                                  std::int64_t at) const {
+  const Particles& p = scene.particles;
   const bool wall = &cl == &wall_contacts;
-  const std::string bodies =
-      wall ? particle_text(scene, cl.first[c]) : pair_text(scene, cl.first[c], cl.second[c]);
-  const std::string wall_name =
-      wall ? quoted_text(scene.walls[static_cast<std::size_t>(cl.second[c])].name) : "";
+  const bool not_a_number = std::isnan(overlap);
+  const int i = cl.first[c];
+  const double time_at = static_cast<double>(at) * settings.time_step;
+  EngineFault::Facts facts{not_a_number ? EngineFault::Kind::diverged : EngineFault::Kind::too_deep,
+                           EngineFault::Quantity::overlap,
+                           i,
+                           std::nullopt,
+                           std::nullopt,
+                           at,
+                           time_at,
+                           overlap,
+                           p.radius(i)};
+  if (wall) {
+    facts.wall = static_cast<std::size_t>(cl.second[c]);
+  } else {
+    facts.other_particle = cl.second[c];
+    facts.limit = std::min(p.radius(i), p.radius(cl.second[c]));
+  }
+  const std::string bodies = wall ? particle_text(scene, i) : pair_text(scene, i, cl.second[c]);
+  const std::string wall_name = wall ? quoted_text(scene.walls[*facts.wall].name) : "";
   const std::string when =
       at == 0 ? " at the start"
-              : " at step " + std::to_string(at) +
-                    " (t = " + rounded_text(static_cast<double>(at) * settings.time_step) + " s)";
+              : " at step " + std::to_string(at) + " (t = " + rounded_text(time_at) + " s)";
   if (not_a_number)
-    throw std::runtime_error("the overlap of " + bodies + (wall ? " with wall " + wall_name : "") +
-                             " is not a number" + when +
-                             ": the integration diverged (reduce simulation.time_step or raise "
-                             "simulation.steps_per_contact)");
-  throw std::runtime_error(
-      bodies +
-      (wall ? " overlaps wall " + wall_name + " by its radius or more"
-            : " overlap by a radius or more") +
-      when +
-      ", where no contact law holds (they describe overlaps small next to the radii): lower the "
-      "speeds (striker.velocity) or the loads, or choose stiffer materials; if the contact lasts "
-      "only a few steps, reduce simulation.time_step or raise simulation.steps_per_contact");
+    throw EngineFault(facts, "the overlap of " + bodies + (wall ? " with wall " + wall_name : "") +
+                                 " is not a number" + when + ": the integration diverged");
+  throw EngineFault(facts, bodies +
+                               (wall ? " overlaps wall " + wall_name + " by its radius or more"
+                                     : " overlap by a radius or more") +
+                               when +
+                               ", where no contact law holds (they describe overlaps small next "
+                               "to the radii)");
 }
 
 void EngineState::check_wall_depths(std::int64_t at) const {
   for (std::size_t c = 0; c < wall_contacts.size(); ++c)
     if (too_deep(wall_contacts.overlap[c], scene.particles.radius(wall_contacts.first[c])))
-      throw_too_deep(wall_contacts, c, std::isnan(wall_contacts.overlap[c]), at);
+      throw_too_deep(wall_contacts, c, wall_contacts.overlap[c], at);
 }
 
 }  // namespace detail

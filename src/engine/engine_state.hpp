@@ -76,15 +76,21 @@ struct EngineState {
   void record_step(std::int64_t s);
   /// Sets wall_power from the wall contacts' forces and the walls' normal speeds.
   void book_wall_power();
-  /// Throws, naming the first particle and the steps, if a position, velocity or force is not
-  /// finite: a diverged state, which the engines catch earlier when it shows in an overlap.
-  /// `since`: the step the last advance started from (-1: at construction).
-  void check_finite(std::int64_t since) const;
-  /// Stops the run at a contact gone too deep (too_deep): contact c of `cl` (pairs or
-  /// wall_contacts) overlaps by a radius or more, or its overlap is not a number
-  /// (`not_a_number`), at step `at` (0: the state the run starts from). The message names the
-  /// bodies (or the body and the wall), the step and the simulated time, and what to change.
-  [[noreturn]] void throw_too_deep(const ContactList& cl, std::size_t c, bool not_a_number,
+  /// Refuses (std::invalid_argument) a state to start from whose positions, velocities or
+  /// forces are not all finite, naming the first particle.
+  void check_finite_at_start() const;
+  /// Stops the run (EngineFault, diverged) if a position, velocity or force is not finite after
+  /// the steps since step `since`, where the last advance started: a diverged state, which the
+  /// engines catch earlier when it shows in an overlap.
+  void check_finite_since(std::int64_t since) const;
+  /// Stops the run (EngineFault, diverged) at particle i, whose position is not finite (or so
+  /// far from where it was that the distance is not) at this step.
+  [[noreturn]] void throw_position_not_finite(Eigen::Index i) const;
+  /// Stops the run (EngineFault) at a contact gone too deep (too_deep): contact c of `cl` (pairs
+  /// or wall_contacts) has `overlap`, a radius or more or not a number, at step `at` (0: the
+  /// state the run starts from). The message names the bodies (or the body and the wall), the
+  /// step and the simulated time.
+  [[noreturn]] void throw_too_deep(const ContactList& cl, std::size_t c, double overlap,
                                    std::int64_t at) const;
   /// throw_too_deep for the first wall contact whose overlap reaches its particle's radius, from
   /// the overlaps of the last evaluation (at step `at`).

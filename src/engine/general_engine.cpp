@@ -114,7 +114,7 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep) 
     cl.ny[c] = ny;
     cl.nz[c] = nz;
     const double d = p.radius(i) + p.radius(j) - dist;
-    if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d));
+    if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d), d);
     update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs[c], step);
   });
 }
@@ -166,7 +166,7 @@ void GeneralEngine::compute_forces() {
   });
   if (deep.found()) {
     const std::uint64_t key = deep.key.load();
-    st.throw_too_deep(st.pairs, key / 2, key % 2, st.step);
+    st.throw_too_deep(st.pairs, key / 2, deep.overlap, st.step);
   }
   st.check_wall_depths(st.step);
   if (!first)
@@ -187,11 +187,7 @@ bool GeneralEngine::skin_crossed() const {
     const double dz = p.position(i, 2) - reference_position_(i, 2);
     const double move2 = dx * dx + dy * dy + dz * dz;
     // A position that is no longer a finite number has diverged; no neighbor search holds it.
-    if (!(move2 < std::numeric_limits<double>::infinity()))
-      throw std::runtime_error("particle " + std::to_string(i) +
-                               ": its position is not finite at step " + std::to_string(st.step) +
-                               ": the integration diverged (reduce simulation.time_step or "
-                               "raise simulation.steps_per_contact)");
+    if (!(move2 < std::numeric_limits<double>::infinity())) st.throw_position_not_finite(i);
     largest_move2 = std::max(largest_move2, move2);
   }
   const double particle_move = std::sqrt(largest_move2);

@@ -43,7 +43,7 @@ Simulation::Simulation(Scene scene, SimulationSettings settings)
     engine_ = std::make_unique<detail::ChainEngine>(*state_);
   else
     engine_ = std::make_unique<detail::GeneralEngine>(*state_);
-  state_->check_finite(-1);
+  state_->check_finite_at_start();
 }
 
 Simulation::~Simulation() = default;
@@ -101,7 +101,7 @@ void Simulation::advance(std::int64_t n) {
   const std::int64_t since = st.step;
   engine_->advance(n);
   st.collect_isolated();
-  st.check_finite(since);
+  st.check_finite_since(since);
 }
 
 void Simulation::watch(std::vector<std::pair<int, int>> pairs,

@@ -53,6 +53,11 @@ struct Interrupted : std::runtime_error {
         checkpoint(std::move(checkpoint_path)) {}
 };
 
+/// The message of a fault the engine stopped a case's run with: the engine's account of it
+/// (what(), which names bodies and steps) and what to change in the case, by its keys. The runs
+/// below throw their faults with this message.
+std::string case_fault_text(const EngineFault& fault);
+
 /// Installs handlers of stop_signals() that set the flag returned by stop_flag(): runs stop
 /// between steps and remove their partial files instead of dying mid-write.
 void install_stop_handlers();

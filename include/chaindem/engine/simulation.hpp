@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/engine/engine_fault.hpp"
 #include "chaindem/engine/scene.hpp"
 #include "chaindem/laws/law.hpp"
 
@@ -162,7 +163,9 @@ struct EnergyReport {
 class Simulation {
  public:
   /// Checks the settings against the scene, picks the engine (SimulationSettings::engine),
-  /// builds the contacts and evaluates the forces of step 0.
+  /// builds the contacts and evaluates the forces of step 0. Throws std::invalid_argument for
+  /// settings or a state it cannot start from, and EngineFault for a contact that overlaps by a
+  /// radius or more at the start.
   Simulation(Scene scene, SimulationSettings settings);
   ~Simulation();
   Simulation(Simulation&&) noexcept;
@@ -170,9 +173,9 @@ class Simulation {
 
   /// Advances by one velocity-Verlet step.
   void step();
-  /// Advances by `n` steps (the chain engine takes several steps per pass over the chain; if it
-  /// stops on an overlap of a radius, the message names the step and the state is the pass's
-  /// end).
+  /// Advances by `n` steps. Throws EngineFault when a contact overlaps by a radius or more or
+  /// the state stops being finite; it names the step (the chain engine takes several steps per
+  /// pass over the chain: the state is then the pass's end).
   void advance(std::int64_t n);
 
   /// What advance() records after each of its steps, for observers that need every step: the
