@@ -42,7 +42,7 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
   EXPECT_EQ(s.simulation.skin, 1e-4);
   EXPECT_EQ(s.simulation.threads, 2);
   EXPECT_EQ(s.simulation.integrator, Settings::Integrator::lammps);
-  EXPECT_EQ(s.simulation.engine, Settings::Engine::general);
+  EXPECT_EQ(s.simulation.engine, Settings::EngineChoice::general);
   EXPECT_EQ(s.contact.law, "hunt_crossley");
   EXPECT_EQ(s.contact.tension, TensionPolicy::allow);
   EXPECT_EQ(s.contact.impact_velocity, Settings::ImpactVelocity::reference);

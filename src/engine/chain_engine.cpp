@@ -438,7 +438,7 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
     if constexpr (kernels::history_in_columns<KernelT>)
       plastic_block<KernelT>(vp, b0, b1);
     else
-      v0_block<KernelT>(vp, b0, b1);
+      split_force_block<KernelT>(vp, b0, b1);
     // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
     std::uint8_t changed[chain_block];
     const int flags =
@@ -488,11 +488,12 @@ void ChainEngine::plastic_block(const VectorPairs& vp, std::size_t b0, std::size
   }
 }
 
-// Pairs [b0, b1) of a law without a loading history: the branch-free loop, then, for laws that
-// read v0, the pairs whose stored-energy speed raises v0 (update_contact's tests, on what the
-// loop stored), their force and power again with the raised v0, as update_contact has them.
+// Pairs [b0, b1) of a law without a loading history (one that splits its force into parts,
+// whether or not it reads v0): the branch-free loop, then, for laws that read v0, the pairs
+// whose stored-energy speed raises v0 (update_contact's tests, on what the loop stored), their
+// force and power again with the raised v0, as update_contact has them.
 template <class KernelT>
-void ChainEngine::v0_block(const VectorPairs& vp, std::size_t b0, std::size_t b1) {
+void ChainEngine::split_force_block(const VectorPairs& vp, std::size_t b0, std::size_t b1) {
   ContactList& pairs = state_.pairs;
   constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
   const PairColumns columns{vp.overlap,
@@ -816,13 +817,11 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
 
   const std::size_t entry = static_cast<std::size_t>(pass.log_offset + r.step);
   for (std::size_t k = 0; k < watched_chain_pair_.size(); ++k) {
-    const long c = watched_chain_pair_[k];
-    if (c < 0 || static_cast<std::size_t>(c) < r.lo || static_cast<std::size_t>(c) >= r.hi)
-      continue;
+    const std::optional<std::size_t> c = watched_chain_pair_[k];
+    if (!c || *c < r.lo || *c >= r.hi) continue;
     const std::size_t at = entry * state_.watched_pairs.size() + k;
-    state_.log.touching[at] =
-        static_cast<std::int8_t>(state_.pairs.touching[static_cast<std::size_t>(c)]);
-    state_.log.rate[at] = state_.approach_rate(state_.pairs, static_cast<std::size_t>(c));
+    state_.log.touching[at] = static_cast<std::int8_t>(state_.pairs.touching[*c]);
+    state_.log.rate[at] = state_.approach_rate(state_.pairs, *c);
   }
   for (std::size_t k = 0; k < state_.watched_particles.size(); ++k) {
     const auto i = static_cast<std::size_t>(state_.watched_particles[k]);
@@ -841,21 +840,22 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   const std::size_t np = static_cast<std::size_t>(p.size()) - 1;
   const double dt = state_.settings.time_step;
   const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
-  const auto K = static_cast<std::size_t>(steps);
+  const auto pass_steps = static_cast<std::size_t>(steps);
 
   ChainPass pass{log_offset, {}, 2 * (np + wall_contacts)};
   // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
-  pass_wall_point_.resize(K * walls);
-  pass_wall_force_.assign(K * wall_contacts, 0.0);
-  for (std::size_t s = 0; s < K; ++s)
+  pass_wall_point_.resize(pass_steps * walls);
+  pass_wall_force_.assign(pass_steps * wall_contacts, 0.0);
+  for (std::size_t s = 0; s < pass_steps; ++s)
     for (std::size_t w = 0; w < walls; ++w) {
       state_.wall_offset[w] += dt * state_.scene.walls[w].velocity;
       pass_wall_point_[s * walls + w] = state_.wall_point(w);
     }
 
-  const std::size_t tile = std::max(state_.settings.chain_tile_pairs, 2 * K);
+  const std::size_t tile = std::max(state_.settings.chain_tile_pairs, 2 * pass_steps);
   std::size_t regions = static_cast<std::size_t>(std::max(state_.settings.threads, 1));
-  while (regions > 1 && (np <= parallel_threshold || np / regions < 4 * K + 2 * tile)) --regions;
+  while (regions > 1 && (np <= parallel_threshold || np / regions < 4 * pass_steps + 2 * tile))
+    --regions;
   auto cut = [&](std::size_t j) { return np * j / regions; };
 
   with_kernel(state_.settings.law->kernel, [&](auto kernel) {
@@ -875,8 +875,8 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
       const std::size_t start = first ? 0 : cut(j) + 1, end = last ? np : cut(j + 1);
       // Tile t starts at bound(t) at step 0 and covers [bound(t) - s, bound(t + 1) - s) at step
       // s, except at the region's ends: the start of the chain stays at 0, its end at np, and a
-      // region's edge at a cut moves inwards by one pair per step (tile is at least 2 K wide, so
-      // a first tile shrinking from both sides never empties).
+      // region's edge at a cut moves inwards by one pair per step (tile is at least 2 pass_steps
+      // wide, so a first tile shrinking from both sides never empties).
       const std::size_t tile1_start = start + tile;
       const std::size_t tiles = tile1_start >= end ? 1 : 2 + (end - tile1_start - 1) / tile;
       auto bound = [&](std::size_t t) {
@@ -884,7 +884,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
       };
       for (std::size_t t = 0; t < tiles; ++t) {
         const bool first_tile = t == 0, last_tile = t + 1 == tiles;
-        for (std::size_t s = 0; s < K; ++s) {
+        for (std::size_t s = 0; s < pass_steps; ++s) {
           ChainRange r{static_cast<std::int64_t>(s), 0, 0, Edge::ran_first, Edge::runs_later};
           if (first_tile) {
             r.lo = first ? 0 : start + s;
@@ -903,7 +903,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
       }
     };
     auto fill_cut = [&](std::size_t j) {
-      for (std::size_t s = 0; s < K; ++s)
+      for (std::size_t s = 0; s < pass_steps; ++s)
         range({static_cast<std::int64_t>(s), cut(j) - s, cut(j) + 1 + s, Edge::ran_first,
                Edge::ran_first});
     };
@@ -917,15 +917,15 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
     }
   });
 
-  book_wall_work(K);
+  book_wall_work(pass_steps);
   state_.step += steps;
   state_.time = static_cast<double>(state_.step) * dt;
   if (pass.fault.found()) report_fault(pass, steps);
 }
 
-// The walls' work over the K steps of a pass, step by step: the trapezoidal rule on the power
-// before and after each (nothing to add while no wall moves along its normal).
-void ChainEngine::book_wall_work(std::size_t K) {
+// The walls' work over the pass_steps steps of a pass, step by step: the trapezoidal rule on the
+// power before and after each (nothing to add while no wall moves along its normal).
+void ChainEngine::book_wall_work(std::size_t pass_steps) {
   EngineState& st = state_;
   const std::size_t wall_contacts = st.wall_contacts.size();
   const double half = 0.5 * st.settings.time_step;
@@ -933,7 +933,7 @@ void ChainEngine::book_wall_work(std::size_t K) {
   for (const double w : st.wall_power) power_before += w;
   bool moving = false;
   for (const Wall& wall : st.scene.walls) moving = moving || wall.velocity.dot(wall.normal) != 0.0;
-  for (std::size_t s = 0; s < K && moving; ++s) {
+  for (std::size_t s = 0; s < pass_steps && moving; ++s) {
     std::fill(st.wall_power.begin(), st.wall_power.end(), 0.0);
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const auto w = static_cast<std::size_t>(st.wall_contacts.second[c]);

@@ -25,7 +25,7 @@ class ChainEngine final : public Engine {
   /// The contact and particle forces at construction.
   void evaluate_contacts(const ContactRules& rules);
   void run_pass(std::int64_t steps, std::int64_t log_offset);
-  void book_wall_work(std::size_t K);
+  void book_wall_work(std::size_t pass_steps);
   [[noreturn]] void report_fault(const ChainPass& pass, std::int64_t steps);
   template <class KernelT, bool vector_pairs>
   void run_range(ChainPass& pass, const ChainRange& r);
@@ -37,7 +37,7 @@ class ChainEngine final : public Engine {
   template <class KernelT>
   void plastic_block(const VectorPairs& vp, std::size_t b0, std::size_t b1);
   template <class KernelT>
-  void v0_block(const VectorPairs& vp, std::size_t b0, std::size_t b1);
+  void split_force_block(const VectorPairs& vp, std::size_t b0, std::size_t b1);
   template <class KernelT>
   void book_touch_changes(const VectorPairs& vp, std::size_t b0, std::size_t b1,
                           const std::uint8_t* changed);
@@ -75,7 +75,8 @@ class ChainEngine final : public Engine {
     kernels::PlasticHistory get(std::size_t c) const;
     void set(std::size_t c, const kernels::PlasticHistory& h);
   } plastic_columns_;
-  std::vector<long> watched_chain_pair_;          ///< pair index of each watched pair, or -1
+  /// Pair index of each watched pair (none: the particles are not neighbours in the chain).
+  std::vector<std::optional<std::size_t>> watched_chain_pair_;
   std::vector<Eigen::Vector3d> pass_wall_point_;  ///< during a pass: [step * walls + w]
   std::vector<double> pass_wall_force_;           ///< during a pass: [step * wall contacts + c]
 };

@@ -117,16 +117,16 @@ void EngineState::build_incidence() {
     incidence[fill[pairs.second[c]]++] = static_cast<int>(c);
   }
   for (std::size_t c = 0; c < wall_contacts.size(); ++c)
-    incidence[fill[wall_contacts.first[c]]++] = -static_cast<int>(c) - 1;
+    incidence[fill[wall_contacts.first[c]]++] = wall_entry(c);
 }
 
-long EngineState::find_contact(int i, int j) const {
+std::optional<std::size_t> EngineState::find_contact(int i, int j) const {
   const auto lo = std::lower_bound(pairs.first.begin(), pairs.first.end(), i);
   for (auto it = lo; it != pairs.first.end() && *it == i; ++it) {
     const auto c = static_cast<std::size_t>(it - pairs.first.begin());
-    if (pairs.second[c] == j) return static_cast<long>(c);
+    if (pairs.second[c] == j) return c;
   }
-  return -1;
+  return std::nullopt;
 }
 
 double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
@@ -149,20 +149,25 @@ void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int
   const double approach = cl.onset_rate[c];
   if (onset <= 0 || !(approach > 0.0)) return;  // began pressed together, not an impact
   const bool wall = &cl == &wall_contacts;
-  const int first = cl.first[c], second = wall ? -cl.second[c] - 1 : cl.second[c];
-  for (const int body : {first, second}) {
-    if (body < 0) continue;
+  // Whether `body` carried a load, or another of its contacts touched during this one.
+  auto disturbed = [&](int body) {
     const auto b = static_cast<std::size_t>(body);
-    if (loaded[b]) return;
+    if (loaded[b]) return true;
     for (int k = incidence_offset[b]; k < incidence_offset[b + 1]; ++k) {
       const int e = incidence[k];
-      const ContactList& other = e >= 0 ? pairs : wall_contacts;
-      const auto o = static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+      const ContactList& other = is_pair_entry(e) ? pairs : wall_contacts;
+      const std::size_t o = contact_of_entry(e);
       if (&other == &cl && o == c) continue;
       const std::int64_t on = other.onset_step[o], end = other.end_step[o];
-      if ((on > end && on < at) || end > onset) return;
+      if ((on > end && on < at) || end > onset) return true;
     }
-  }
+    return false;
+  };
+  const int first = cl.first[c];
+  if (disturbed(first) || (!wall && disturbed(cl.second[c]))) return;
+  const int second =
+      wall ? Simulation::IsolatedContact::wall_body(static_cast<std::size_t>(cl.second[c]))
+           : cl.second[c];
   // The bodies part at the rate that carried them across delta = 0, less what the pair's force
   // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
   // them in its two half kicks.
@@ -187,11 +192,10 @@ void EngineState::collect_isolated() {
 void EngineState::record_step(std::int64_t s) {
   const auto entry = static_cast<std::size_t>(s);
   for (std::size_t k = 0; k < watched_pairs.size(); ++k) {
-    const long c = find_contact(watched_pairs[k].first, watched_pairs[k].second);
-    if (c < 0) continue;
-    log.touching[entry * watched_pairs.size() + k] =
-        static_cast<std::int8_t>(pairs.touching[static_cast<std::size_t>(c)]);
-    log.rate[entry * watched_pairs.size() + k] = approach_rate(pairs, static_cast<std::size_t>(c));
+    const auto c = find_contact(watched_pairs[k].first, watched_pairs[k].second);
+    if (!c) continue;
+    log.touching[entry * watched_pairs.size() + k] = static_cast<std::int8_t>(pairs.touching[*c]);
+    log.rate[entry * watched_pairs.size() + k] = approach_rate(pairs, *c);
   }
   for (std::size_t k = 0; k < watched_particles.size(); ++k)
     log.speed[entry * watched_particles.size() + k] =

@@ -13,6 +13,19 @@
 
 namespace chaindem::detail {
 
+/// An entry of the incidence lists (EngineState::incidence): a pair's index, or wall contact c
+/// as wall_entry(c) = -c - 1, so that one int column holds both for the force gather.
+inline int wall_entry(std::size_t c) {
+  return -static_cast<int>(c) - 1;
+}
+inline bool is_pair_entry(int e) {
+  return e >= 0;
+}
+/// The index of entry e's contact in its list (pairs or wall contacts).
+inline std::size_t contact_of_entry(int e) {
+  return static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+}
+
 /// The state of a run that both engines step and Simulation reports: built from the scene and
 /// the settings (which it checks), it holds what an engine must leave behind after each step so
 /// that energies, logs and output read the same whichever engine ran.
@@ -38,7 +51,7 @@ struct EngineState {
   // Per-particle incidence (CSR) into the contact lists, in a fixed order, so that force sums
   // are bitwise identical for any thread count.
   std::vector<int> incidence_offset;
-  std::vector<int> incidence;                ///< >= 0: pair index; < 0: -(wall contact index) - 1
+  std::vector<int> incidence;                ///< pair indices and wall_entry(wall contact index)
   std::vector<Eigen::Vector3d> wall_offset;  ///< how far each wall has moved from its point [m]
 
   // Energy books beyond the contact lists' own columns.
@@ -64,8 +77,8 @@ struct EngineState {
   PairCoeffs wall_coeffs(int i, int w) const;
   /// Per-particle incidence lists of the current contacts, pairs then walls.
   void build_incidence();
-  /// Index of the contact of particles i < j in `pairs`, or -1.
-  long find_contact(int i, int j) const;
+  /// Index of the contact of particles i < j in `pairs`, if they have one.
+  std::optional<std::size_t> find_contact(int i, int j) const;
   /// Approach rate of contact c of `cl` (pairs or wall_contacts) now [m/s].
   double approach_rate(const ContactList& cl, std::size_t c) const;
   /// Books the contact of `cl` at c that has just separated at step `at`, if it was isolated.

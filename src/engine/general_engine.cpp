@@ -129,10 +129,11 @@ void GeneralEngine::gather_forces(bool first) {
     double fz = p.external_force(i, 2) + p.mass(i) * g.z();
     for (int k = st.incidence_offset[i]; k < st.incidence_offset[i + 1]; ++k) {
       const int e = st.incidence[k];
-      const ContactList& cl = e >= 0 ? st.pairs : st.wall_contacts;
-      const std::size_t c = static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+      const bool pair = is_pair_entry(e);
+      const ContactList& cl = pair ? st.pairs : st.wall_contacts;
+      const std::size_t c = contact_of_entry(e);
       // Force on `second` is +F n, on `first` -F n.
-      const double sign = (e >= 0 && cl.second[c] == i) ? 1.0 : -1.0;
+      const double sign = (pair && cl.second[c] == i) ? 1.0 : -1.0;
       const double f = sign * cl.force[c];
       fx += f * cl.nx[c];
       fy += f * cl.ny[c];

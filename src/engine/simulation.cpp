@@ -34,12 +34,12 @@ std::string_view to_string(SimulationSettings::Integrator integrator) {
 
 Simulation::Simulation(Scene scene, SimulationSettings settings)
     : state_(std::make_unique<detail::EngineState>(std::move(scene), std::move(settings))) {
-  using Engine = SimulationSettings::Engine;
-  const Engine wanted = state_->settings.engine;
+  using EngineChoice = SimulationSettings::EngineChoice;
+  const EngineChoice wanted = state_->settings.engine;
   const bool chain = forms_chain(state_->scene);
-  if (wanted == Engine::chain && !chain)
+  if (wanted == EngineChoice::chain && !chain)
     throw std::invalid_argument("Simulation: the scene is not a chain on the x axis");
-  if (chain && wanted != Engine::general)
+  if (chain && wanted != EngineChoice::general)
     engine_ = std::make_unique<detail::ChainEngine>(*state_);
   else
     engine_ = std::make_unique<detail::GeneralEngine>(*state_);
@@ -77,13 +77,16 @@ void Simulation::track_extremes() {
   const Particles& p = st.scene.particles;
   st.peak_velocity_x = p.velocity.col(0);
   st.peak_contact_force = Eigen::ArrayXd::Zero(p.size());
-  for (const ContactList* cl : {&st.pairs, &st.wall_contacts})
-    for (std::size_t c = 0; c < cl->size(); ++c) {
-      if (!cl->touching[c]) continue;
-      const bool pair = cl == &st.pairs;
-      for (const int i : {cl->first[c], pair ? cl->second[c] : -1})
-        if (i >= 0) st.peak_contact_force(i) = std::max(st.peak_contact_force(i), cl->force[c]);
+  auto raise = [&](int i, double force) {
+    st.peak_contact_force(i) = std::max(st.peak_contact_force(i), force);
+  };
+  for (std::size_t c = 0; c < st.pairs.size(); ++c)
+    if (st.pairs.touching[c]) {
+      raise(st.pairs.first[c], st.pairs.force[c]);
+      raise(st.pairs.second[c], st.pairs.force[c]);
     }
+  for (std::size_t c = 0; c < st.wall_contacts.size(); ++c)
+    if (st.wall_contacts.touching[c]) raise(st.wall_contacts.first[c], st.wall_contacts.force[c]);
   st.tracking = true;
 }
 
@@ -111,7 +114,7 @@ void Simulation::watch(std::vector<std::pair<int, int>> pairs,
   engine_->watch_changed();
 }
 
-long Simulation::find_contact(int i, int j) const {
+std::optional<std::size_t> Simulation::find_contact(int i, int j) const {
   return state_->find_contact(i, j);
 }
 

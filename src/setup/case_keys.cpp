@@ -199,9 +199,9 @@ void simulation_keys(std::vector<KeyEntry>& k) {
        .default_value = "second_order"}));
   k.push_back(word_key(
       s, &SimulationSpec::engine, "simulation.engine",
-      {{"auto", Settings::Engine::automatic},
-       {"general", Settings::Engine::general},
-       {"chain", Settings::Engine::chain}},
+      {{"auto", Settings::EngineChoice::automatic},
+       {"general", Settings::EngineChoice::general},
+       {"chain", Settings::EngineChoice::chain}},
       {.description = "auto: the 1D chain engine when the particles form a chain on the x axis "
                       "(docs/engine.md), else the general 3D engine; general: always the 3D "
                       "engine; chain: the chain engine, an error if the case is not a chain",

@@ -56,7 +56,7 @@ void set_engine(const Case& c, RunSetup& run) {
   settings.threads = s.threads;
   if (settings.threads == 0) settings.threads = default_threads();
   settings.engine = s.engine;
-  if (settings.engine == SimulationSettings::Engine::chain && !forms_chain(run.scene))
+  if (settings.engine == SimulationSettings::EngineChoice::chain && !forms_chain(run.scene))
     c.fail(s.engine,
            "is chain, but the particles do not form a chain on the x axis (extra particles "
            "off the axis, or gravity across it): use auto or general");

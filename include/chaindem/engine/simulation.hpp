@@ -54,10 +54,11 @@ struct SimulationSettings {
   double time_step = 0.0;  ///< [s]
   double skin = 0.0;       ///< neighbor skin [m]
   int threads = 1;         ///< OpenMP threads for the force loops
-  /// Which engine steps the particles. The chain engine (particles on the x axis, in order,
-  /// touching only their neighbours and walls normal to x) skips the neighbor search and
-  /// evaluates only the contacts that overlap; docs/engine.md.
-  enum class Engine { automatic, general, chain } engine = Engine::automatic;
+  /// Which engine steps the particles: the chain engine where the scene allows (automatic), or
+  /// the one named. The chain engine (particles on the x axis, in order, touching only their
+  /// neighbours and walls normal to x) skips the neighbor search and evaluates only the contacts
+  /// that overlap; docs/engine.md.
+  enum class EngineChoice { automatic, general, chain } engine = EngineChoice::automatic;
   /// Chain engine tuning (results do not depend on them): steps per pass over the chain, and
   /// pairs per tile, the piece of the chain taken through all the steps of a pass while it sits
   /// in cache (docs/engine.md).
@@ -186,8 +187,8 @@ class Simulation {
     std::vector<double> rate;           ///< approach rate at the step's end [m/s] (0 if none)
     std::vector<double> speed;          ///< |v| [m/s]
   };
-  /// Index of the candidate contact of particles i < j in pair_contacts(), or -1.
-  long find_contact(int i, int j) const;
+  /// Index of the candidate contact of particles i < j in pair_contacts(), if they have one.
+  std::optional<std::size_t> find_contact(int i, int j) const;
   /// Watches particle pairs (i, j) (i < j) and particles: see StepLog.
   void watch(std::vector<std::pair<int, int>> pairs, std::vector<Eigen::Index> particles);
   const StepLog& step_log() const;
@@ -195,9 +196,11 @@ class Simulation {
   /// A contact that began and ended isolated: an impact from apart during which neither body
   /// touched anything else or carried a load, so that its restitution is a binary one.
   struct IsolatedContact {
-    std::int64_t step;       ///< step at which the bodies separated (delta back to 0)
-    int first;               ///< particle
-    int second;              ///< particle, or -(wall index) - 1
+    std::int64_t step;  ///< step at which the bodies separated (delta back to 0)
+    int first;          ///< particle
+    int second;         ///< particle, or wall w as wall_body(w)
+    /// How `second` names wall w: -w - 1, below every particle index (as the output files do).
+    static constexpr int wall_body(std::size_t w) { return -static_cast<int>(w) - 1; }
     double impact_velocity;  ///< approach rate at first touch [m/s]
     double restitution;      ///< -(approach rate at separation) / impact_velocity
   };

@@ -23,7 +23,7 @@ struct SimulationSpec {
   double skin = 0.0;                ///< neighbor skin [m]; 0: 0.2 x smallest radius
   int threads = 0;                  ///< 0: OMP_NUM_THREADS or all cores
   SimulationSettings::Integrator integrator = SimulationSettings::Integrator::second_order;
-  SimulationSettings::Engine engine = SimulationSettings::Engine::automatic;
+  SimulationSettings::EngineChoice engine = SimulationSettings::EngineChoice::automatic;
 };
 
 /// [contact]: the law, the policies that apply to every law, and the law parameters given.
