@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <numbers>
 #include <stdexcept>
 #include <tuple>
@@ -202,18 +201,21 @@ inline bool too_deep(double overlap, double limit) {
 // The first fault a loop finds, noted from any thread as a key (the smallest wins) with the
 // contact's overlap there: a loop on OpenMP threads cannot throw, so it notes, and its caller
 // throws once the loop is done. A contact's key is fault_key; the chain engine's passes put the
-// step in front of it. Noting is rare (the run stops), so it is kept out of the loops' code.
+// step in front of it. Noting is rare (the run stops): a spin lock keeps the key and its overlap
+// together at the cost of a few instructions, where a mutex would put a call into the loops.
 struct FirstFault {
   static constexpr std::uint64_t none = ~std::uint64_t{0};
   std::atomic<std::uint64_t> key{none};
-  double overlap = 0.0;  // of the contact at `key`, once found()
-  std::mutex lock;       // guards a change of key and overlap together
-  [[gnu::cold, gnu::noinline]] void note(std::uint64_t k, double overlap_there) {
-    const std::lock_guard<std::mutex> guard(lock);
-    if (k < key.load()) {
-      overlap = overlap_there;
-      key.store(k);
+  double overlap = 0.0;   // of the contact at `key`, once found()
+  std::atomic_flag busy;  // held while key and overlap change
+  void note(std::uint64_t k, double overlap_there) {
+    while (busy.test_and_set(std::memory_order_acquire)) {
     }
+    if (k < key.load(std::memory_order_relaxed)) {
+      overlap = overlap_there;
+      key.store(k, std::memory_order_relaxed);
+    }
+    busy.clear(std::memory_order_release);
   }
   bool found() const { return key.load() != none; }
 };
