@@ -4,7 +4,29 @@
 
 #include "engine_state.hpp"
 
+// The chain engine's hot loops (the particle loops in chain_engine.cpp, the vectorised pair
+// loops in chain_pairs.hpp) are compiled three times, for AVX-512 (x86-64-v4), AVX2 and any
+// x86-64, and the best one is picked when the program starts. The build never contracts to FMA
+// (-ffp-contract=off), so every version computes the same values.
+// Two builds compile one version, the default one, which computes the same values: under
+// ThreadSanitizer (g++ defines __SANITIZE_THREAD__) the resolver that picks a clone is an ifunc,
+// which the dynamic loader calls while relocating the program, before the TSan runtime is set
+// up, and the instrumented resolver then crashes the program before main; and clang 14 (the
+// fuzzing build, scripts/fuzz.sh) does not multiversion function templates.
+#if defined(__SANITIZE_THREAD__) || defined(__clang__)
+#define CHAINDEM_HOT
+#else
+#define CHAINDEM_HOT __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#endif
+
 namespace chaindem::detail {
+
+/// Kernels the vectorised pair loop takes: those without a loading history (reading v0 or not),
+/// and the plastic ones whose history it keeps in columns (kernels::PlasticHistory).
+template <class KernelT>
+inline constexpr bool vector_loop_kernel =
+    kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT> ||
+    kernels::history_in_columns<KernelT>;
 
 class ChainEngine final : public Engine {
  public:
@@ -79,6 +101,39 @@ class ChainEngine final : public Engine {
   std::vector<std::optional<std::size_t>> watched_chain_pair_;
   std::vector<Eigen::Vector3d> pass_wall_point_;  ///< during a pass: [step * walls + w]
   std::vector<double> pass_wall_force_;           ///< during a pass: [step * wall contacts + c]
+};
+
+// Chain passes. A pass advances the whole chain by several steps, one tile (a stretch of a few
+// hundred pairs) at a time: the tile goes through all the steps of the pass while it sits in
+// cache, instead of the whole chain streaming through memory at every step. Each step of a tile
+// is a ChainRange: pairs [lo, hi) and the particles around them. A particle's step is a drift
+// (opening half kick and drift), then, once both its pairs have their new force, a gather
+// (force sum and closing half kick). Along the chain a step only needs the neighbours' previous
+// step, so a tile may run ahead of the tile on its right as long as its own range slides left by
+// one pair per step ("time skewing"); every particle and pair still does exactly the arithmetic
+// of a step-by-step run, in the same order, so results are bitwise the same.
+//
+// At each end, a range meets the chain's end, or a neighbour range that ran this step first (it
+// has drifted the shared particle and evaluated the pair beyond: this range gathers the
+// particle), or one that runs it later (this range drifts the shared particle and leaves its
+// gather to the neighbour).
+enum class Edge : std::uint8_t { chain_end, ran_first, runs_later };
+
+struct ChainEngine::ChainRange {
+  std::int64_t step;  ///< step within the pass, from 0
+  std::size_t lo, hi;
+  Edge left, right;
+};
+
+struct ChainEngine::ChainPass {
+  std::int64_t log_offset;  ///< step-log entry of the pass's first step
+  /// Earliest contact found too deep (too_deep), as step * keys_per_step + fault_key(key), key
+  /// the pair (or pairs + wall contact).
+  FirstFault fault;
+  std::uint64_t keys_per_step;  ///< 2 (pairs + wall contacts)
+  void note_fault(std::int64_t step, std::size_t key, double overlap) {
+    fault.note(static_cast<std::uint64_t>(step) * keys_per_step + fault_key(key, overlap), overlap);
+  }
 };
 
 }  // namespace chaindem::detail
