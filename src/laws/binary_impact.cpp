@@ -4,6 +4,7 @@
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "chaindem/laws/contact_law.hpp"
 
@@ -13,134 +14,178 @@ namespace {
 namespace odeint = boost::numeric::odeint;
 using Vec2 = std::array<double, 2>;  // delta, v
 
+// One impact under kernel KernelT: the adaptive scheme with dense output on the relative
+// coordinate, and what the result books as its steps are accepted.
 template <class KernelT>
-ImpactResult integrate(const PairCoeffs& coeffs, double mass, double v0, const ImpactOptions& o,
-                       ContactState state) {
-  const bool clamp = o.tension == TensionPolicy::clamp;
-  auto force_at = [&](ContactState& s, double d, double v) {
-    if (d <= 0.0) return 0.0;
-    double f = KernelT::force(coeffs, s, d, v);
-    return clamp && f < 0.0 ? 0.0 : f;
-  };
-
-  ImpactResult r;
-  r.impact_velocity = v0;
-  state.impact_velocity = o.reference_velocity > 0.0 ? o.reference_velocity : v0;
-  if (state.impact_velocity < o.impact_velocity_floor) {
-    state.impact_velocity = o.impact_velocity_floor;
-    ++r.floor_hits;
+class Impact {
+ public:
+  Impact(const PairCoeffs& coeffs, double mass, double v0, const ImpactOptions& o,
+         ContactState state)
+      : coeffs_(coeffs),
+        mass_(mass),
+        v0_(v0),
+        o_(o),
+        state_(state),
+        // Scales: the elastic contact of the law's spring at v0.
+        t_scale_(elastic_contact_time(coeffs.stiffness, coeffs.exponent, mass, v0)),
+        d_scale_(v0 * t_scale_),
+        stepper_(odeint::make_dense_output(o.tolerance * d_scale_, o.tolerance, t_scale_ / 400.0,
+                                           odeint::runge_kutta_dopri5<Vec2>())) {
+    r_.impact_velocity = v0;
+    state_.impact_velocity = o.reference_velocity > 0.0 ? o.reference_velocity : v0;
+    if (state_.impact_velocity < o.impact_velocity_floor) {
+      state_.impact_velocity = o.impact_velocity_floor;
+      ++r_.floor_hits;
+    }
   }
-  double peak_overlap = 0.0, peak_force = 0.0;
 
-  // Scales: the elastic contact of the law's spring at v0.
-  const double t_scale = elastic_contact_time(coeffs.stiffness, coeffs.exponent, mass, v0);
-  const double d_scale = v0 * t_scale;
-  const double max_time = o.max_time > 0.0 ? o.max_time : 100.0 * t_scale;
+  ImpactResult run() {
+    const double max_time = o_.max_time > 0.0 ? o_.max_time : 100.0 * t_scale_;
+    // The right-hand side evaluates the law on a copy of the committed history, so trial points
+    // of the adaptive scheme never advance it; accepted steps commit it (commit).
+    auto rhs = [this](const Vec2& x, Vec2& dxdt, double) {
+      ContactState trial = state_;
+      dxdt[0] = x[1];
+      dxdt[1] = -force_at(trial, x[0], x[1]) / mass_;
+    };
+    Vec2 x{0.0, v0_};
+    stepper_.initialize(x, 0.0, t_scale_ / 4000.0);
+    if (o_.record) r_.history.push_back({0.0, 0.0, v0_, force_at(state_, 0.0, v0_)});
+    while (stepper_.current_time() < max_time) {
+      if (r_.steps == o_.max_steps) {
+        r_.too_many_steps = true;
+        break;
+      }
+      const auto [t0, t1] = stepper_.do_step(rhs);
+      ++r_.steps;
+      if (!accept(t0, t1)) break;
+    }
+    return finish();
+  }
 
-  // The right-hand side evaluates the law on a copy of the committed history, so trial points of
-  // the adaptive scheme never advance it; accepted steps commit it below.
-  auto rhs = [&](const Vec2& x, Vec2& dxdt, double) {
-    ContactState trial = state;
-    dxdt[0] = x[1];
-    dxdt[1] = -force_at(trial, x[0], x[1]) / mass;
-  };
-  auto stepper = odeint::make_dense_output(o.tolerance * d_scale, o.tolerance, t_scale / 400.0,
-                                           odeint::runge_kutta_dopri5<Vec2>());
-  Vec2 x{0.0, v0};
-  stepper.initialize(x, 0.0, t_scale / 4000.0);
-  if (o.record) r.history.push_back({0.0, 0.0, v0, force_at(state, 0.0, v0)});
+ private:
+  using Stepper =
+      decltype(odeint::make_dense_output(1.0, 1.0, 1.0, odeint::runge_kutta_dopri5<Vec2>()));
 
-  bool force_gone = false;
-  bool approaching = true;
+  // The law's force at (d, v) on history s, with the tension policy; 0 apart.
+  double force_at(ContactState& s, double d, double v) const {
+    if (d <= 0.0) return 0.0;
+    double f = KernelT::force(coeffs_, s, d, v);
+    return o_.tension == TensionPolicy::clamp && f < 0.0 ? 0.0 : f;
+  }
+
   // Bisection on the dense output of the last step [lo, hi] for the instant component
   // `component` of the state stops being positive; returns (last time it is, first it is not).
-  auto locate = [&](double lo, double hi, int component) {
+  std::pair<double, double> locate(double lo, double hi, int component) {
     Vec2 mid{};
     for (int k = 0; k < 200 && hi - lo > 1e-15 * hi; ++k) {
       const double t = 0.5 * (lo + hi);
-      stepper.calc_state(t, mid);
+      stepper_.calc_state(t, mid);
       (mid[static_cast<std::size_t>(component)] > 0.0 ? lo : hi) = t;
     }
     return std::pair{lo, hi};
-  };
-  while (stepper.current_time() < max_time) {
-    if (r.steps == o.max_steps) {
-      r.too_many_steps = true;
-      break;
-    }
-    const auto [t0, t1] = stepper.do_step(rhs);
-    ++r.steps;
-    const Vec2& now = stepper.current_state();
+  }
+
+  // The step [t0, t1] the scheme has accepted; false when the integration ends with it.
+  bool accept(double t0, double t1) {
+    const Vec2& now = stepper_.current_state();
     if (!std::isfinite(now[0]) || !std::isfinite(now[1])) {
-      r.not_finite = true;
-      break;
+      r_.not_finite = true;
+      return false;
     }
     if (now[0] <= 0.0) {
-      // delta returned to 0 inside [t0, t1]: locate it on the dense output.
-      const double hi = locate(t0, t1, 0).second;
-      Vec2 mid{};
-      stepper.calc_state(hi, mid);
-      r.separated = true;
-      r.contact_duration = hi;
-      r.separation_velocity = mid[1];
-      if (!force_gone) r.force_duration = hi;
-      if (o.record) r.history.push_back({hi, 0.0, mid[1], 0.0});
-      break;
+      separate(t0, t1);
+      return false;
     }
-    if (approaching && now[1] <= 0.0) {
-      // Maximum compression inside [t0, t1]. Laws with a loading history (plastic branches,
-      // approach-only damping) switch branch exactly here, so locate it, commit the history at
-      // the turning point and restart the scheme from it: no step straddles the switch.
-      const double lo = locate(t0, t1, 1).first;
-      Vec2 mid{};
-      stepper.calc_state(lo, mid);
-      const double f_turn = force_at(state, mid[0], mid[1]);
-      peak_overlap = std::max(peak_overlap, mid[0]);
-      peak_force = std::max(peak_force, f_turn);
-      if (o.record) r.history.push_back({lo, mid[0], mid[1], f_turn});
-      if (mid[0] >= o.overlap_limit) {
-        r.too_deep = true;
-        break;
-      }
-      approaching = false;
-      stepper.initialize(mid, lo, std::max(t1 - lo, t_scale / 4000.0));
-      continue;
+    if (approaching_ && now[1] <= 0.0) return turn(t0, t1);
+    return commit(t1, now);
+  }
+
+  // delta returned to 0 inside [t0, t1]: locate it on the dense output.
+  void separate(double t0, double t1) {
+    const double hi = locate(t0, t1, 0).second;
+    Vec2 mid{};
+    stepper_.calc_state(hi, mid);
+    r_.separated = true;
+    r_.contact_duration = hi;
+    r_.separation_velocity = mid[1];
+    if (!force_gone_) r_.force_duration = hi;
+    if (o_.record) r_.history.push_back({hi, 0.0, mid[1], 0.0});
+  }
+
+  // Maximum compression inside [t0, t1]. Laws with a loading history (plastic branches,
+  // approach-only damping) switch branch exactly here, so locate it, commit the history at the
+  // turning point and restart the scheme from it: no step straddles the switch. False: too deep.
+  bool turn(double t0, double t1) {
+    const double lo = locate(t0, t1, 1).first;
+    Vec2 mid{};
+    stepper_.calc_state(lo, mid);
+    const double f_turn = force_at(state_, mid[0], mid[1]);
+    peak_overlap_ = std::max(peak_overlap_, mid[0]);
+    peak_force_ = std::max(peak_force_, f_turn);
+    if (o_.record) r_.history.push_back({lo, mid[0], mid[1], f_turn});
+    if (mid[0] >= o_.overlap_limit) {
+      r_.too_deep = true;
+      return false;
     }
-    // Commit the history at the accepted point and record extremes.
-    const double f = force_at(state, now[0], now[1]);
+    approaching_ = false;
+    stepper_.initialize(mid, lo, std::max(t1 - lo, t_scale_ / 4000.0));
+    return true;
+  }
+
+  // Commits the history at the accepted point `now` (time t1) and records the extremes; false
+  // when the force is not finite or the overlap reaches the limit.
+  bool commit(double t1, const Vec2& now) {
+    const double f = force_at(state_, now[0], now[1]);
     if (!std::isfinite(f)) {
-      r.not_finite = true;
-      break;
+      r_.not_finite = true;
+      return false;
     }
-    peak_overlap = std::max(peak_overlap, now[0]);
-    peak_force = std::max(peak_force, f);
-    r.min_force = std::min(r.min_force, f);
-    if (!force_gone && f == 0.0 && now[1] < 0.0) {
-      force_gone = true;  // separated at F = 0 while still overlapped (clamp or plastic)
-      r.force_duration = t1;
-      r.separation_overlap = now[0];
+    peak_overlap_ = std::max(peak_overlap_, now[0]);
+    peak_force_ = std::max(peak_force_, f);
+    r_.min_force = std::min(r_.min_force, f);
+    if (!force_gone_ && f == 0.0 && now[1] < 0.0) {
+      force_gone_ = true;  // separated at F = 0 while still overlapped (clamp or plastic)
+      r_.force_duration = t1;
+      r_.separation_overlap = now[0];
     } else if (f != 0.0) {
-      force_gone = false;
+      force_gone_ = false;
     }
-    if (o.record) r.history.push_back({t1, now[0], now[1], f});
-    if (now[0] >= o.overlap_limit) {
-      r.too_deep = true;
-      break;
+    if (o_.record) r_.history.push_back({t1, now[0], now[1], f});
+    if (now[0] >= o_.overlap_limit) {
+      r_.too_deep = true;
+      return false;
     }
+    return true;
   }
-  if (!r.separated) {
-    r.contact_duration = r.force_duration = stepper.current_time();
-    r.separation_velocity = stepper.current_state()[1];
+
+  // The result, from where the integration ended.
+  ImpactResult finish() {
+    if (!r_.separated) {
+      r_.contact_duration = r_.force_duration = stepper_.current_time();
+      r_.separation_velocity = stepper_.current_state()[1];
+    }
+    r_.peak_force = peak_force_;
+    r_.max_overlap = peak_overlap_;
+    r_.restitution = r_.separated ? -r_.separation_velocity / v0_ : 0.0;
+    const double v_end = r_.separation_velocity;
+    r_.impulse = mass_ * (v0_ - v_end);
+    r_.dissipated_energy = 0.5 * mass_ * (v0_ * v0_ - v_end * v_end);
+    r_.final_state = state_;
+    return std::move(r_);
   }
-  r.peak_force = peak_force;
-  r.max_overlap = peak_overlap;
-  r.restitution = r.separated ? -r.separation_velocity / v0 : 0.0;
-  const double v_end = r.separation_velocity;
-  r.impulse = mass * (v0 - v_end);
-  r.dissipated_energy = 0.5 * mass * (v0 * v0 - v_end * v_end);
-  r.final_state = state;
-  return r;
-}
+
+  const PairCoeffs& coeffs_;
+  const double mass_, v0_;
+  const ImpactOptions& o_;
+  ContactState state_;  // the committed history
+  ImpactResult r_;
+  double peak_overlap_ = 0.0, peak_force_ = 0.0;
+  const double t_scale_, d_scale_;  // the elastic contact's duration and depth at v0
+  Stepper stepper_;
+  bool force_gone_ = false;  // the force vanished while the bodies still overlap
+  bool approaching_ = true;  // before the maximum compression
+};
 
 }  // namespace
 
@@ -150,7 +195,7 @@ ImpactResult simulate_impact(const LawEntry& law, const PairCoeffs& coeffs, doub
     throw std::invalid_argument("impact velocity must be > 0 m/s");
   if (!(effective_mass > 0.0)) throw std::invalid_argument("effective mass must be > 0 kg");
   return with_kernel(law.kernel, [&](auto kernel) {
-    return integrate<decltype(kernel)>(coeffs, effective_mass, v0, options, state);
+    return Impact<decltype(kernel)>(coeffs, effective_mass, v0, options, state).run();
   });
 }
 
