@@ -1,5 +1,6 @@
 #include "chaindem/commands/run_command.hpp"
 
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <csignal>
 #include <iomanip>
@@ -7,10 +8,14 @@
 #include <new>
 
 #include "chaindem/commands/case_runner.hpp"
+#include "chaindem/commands/command_line.hpp"
+#include "chaindem/commands/command_registry.hpp"
 #include "chaindem/output/checkpoint_file.hpp"
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/text.hpp"
+
+namespace po = boost::program_options;
 
 namespace chaindem {
 
@@ -143,6 +148,47 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
         << s.impact_velocity_floor_hits << " contact onset(s)";
   out << "\n";
   return 0;
+}
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description desc("chaindem run options");
+  RunOptions o;
+  desc.add_options()("help,h", "this help")("output,o", po::value(&o.output),
+                                            "output HDF5 file (default: output.file of the case)")(
+      "set", po::value(&o.overrides)->composing(),
+      "override a case key: --set section.key=value (repeatable; wins over the file)")(
+      "unset", po::value(&o.unset)->composing(),
+      "remove a key the case file gives: --unset section.key (repeatable; its default "
+      "applies)")("quiet,q", po::bool_switch(&o.quiet), "no progress and no summary")(
+      "restart", po::bool_switch(&o.restart),
+      "continue from the checkpoint OUT.h5.checkpoint that an interrupted run of the same case "
+      "left (SIGTERM, or output.checkpoint_interval); the result is bitwise the uninterrupted "
+      "run's")("discard-checkpoint", po::bool_switch(&o.discard_checkpoint),
+               "start over although OUT.h5.checkpoint holds this case's interrupted run (deletes "
+               "it and OUT.h5.partial; without --restart or this, such a run is refused)");
+  const auto parsed = parse_command_line(args, desc, &o.case_path, "run", &err);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
+  if (vm.count("help")) {
+    out << "usage: chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...]\n\n"
+           "Runs one case and writes an H5MD/HDF5 file (docs/output-format.md). Case keys "
+           "(docs/case-format.md):\n";
+    for (const auto& k : case_keys())
+      out << "  " << std::left << std::setw(30) << k.key << " " << k.unit << "  " << k.description
+          << "\n";
+    out << "  material.NAME.{youngs_modulus,poisson_ratio,density,yield_stress}\n\n" << desc;
+    return 0;
+  }
+  if (o.case_path.empty()) {
+    err << "chaindem run: missing CASE.ini\n" << usage_text();
+    return 2;
+  }
+  if (vm.count("output") && o.output.empty()) {  // not the case's output.file, silently
+    err << "chaindem run: invalid output: -o is empty: give the output file, or leave -o "
+           "out to write the case's output.file\n";
+    return 2;
+  }
+  return run_case(o, out, err);
 }
 
 }  // namespace chaindem

@@ -1,8 +1,9 @@
 // chaindem._core: the engine and the commands for Python (pybind11). The Python package
 // (chaindem/__init__.py) gives it its interface; here: running a case into memory or into its
 // file with the GIL released and Ctrl-C honoured, the law registry as records, reading any
-// chaindem HDF5 file, and running a command (collide, sweep, compare) with its streams
-// captured. C++ exceptions become the package's exceptions with the command line's messages.
+// chaindem HDF5 file, and running any command of the command line's table
+// (commands/command_registry.hpp) with its streams captured. C++ exceptions become the
+// package's exceptions with the command line's messages.
 
 #include <pthread.h>
 #include <pybind11/pybind11.h>
@@ -11,7 +12,6 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -19,10 +19,7 @@
 #include <vector>
 
 #include "chaindem/commands/case_runner.hpp"
-#include "chaindem/commands/collide_command.hpp"
-#include "chaindem/commands/compare_command.hpp"
-#include "chaindem/commands/fit_command.hpp"
-#include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/commands/command_registry.hpp"
 #include "chaindem/laws/law.hpp"
 #include "chaindem/output/checkpoint_file.hpp"
 #include "chaindem/output/h5md_writer.hpp"
@@ -198,17 +195,12 @@ py::dict law_record(const LawEntry& law) {
   return r;
 }
 
-// command(name, args, echo) -> (exit status, stdout, stderr): a command of the command line,
-// run in this process with its streams captured (stderr also shown when `echo`: progress); the
-// GIL is released and Ctrl-C honoured as by run.
+// command(name, args, echo) -> (exit status, stdout, stderr): a command of the command line's
+// table, run in this process with its streams captured (stderr also shown when `echo`:
+// progress); the GIL is released and Ctrl-C honoured as by run.
 py::tuple run_command(const std::string& name, const std::vector<std::string>& args, bool echo) {
-  using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
-  static const std::map<std::string, Command> commands{{"collide", collide_command},
-                                                       {"sweep", sweep_command},
-                                                       {"compare", compare_command},
-                                                       {"fit", fit_command}};
-  const auto it = commands.find(name);
-  if (it == commands.end()) throw std::invalid_argument("no command '" + name + "'");
+  const Command* command = find_command(name);
+  if (!command) throw std::invalid_argument("no command '" + name + "'");
   std::ostringstream out, captured;
   Tee tee(captured.rdbuf(), std::cerr.rdbuf());
   std::ostream shown(&tee);
@@ -216,7 +208,7 @@ py::tuple run_command(const std::string& name, const std::vector<std::string>& a
   {
     StopScope stop;
     py::gil_scoped_release released;
-    status = it->second(args, out, echo ? shown : captured);
+    status = command->run(args, out, echo ? shown : captured);
     shown.flush();
   }
   return py::make_tuple(status, out.str(), captured.str());

@@ -17,6 +17,9 @@ struct RunOptions {
   bool discard_checkpoint = false;     ///< start over though a checkpoint of this case is there
 };
 
+/// The command: its options, then run_case. Returns the process exit code.
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 /// Runs one case. Returns the process exit code: 0 success, 2 invalid input, 1 runtime failure.
 int run_case(const RunOptions& options, std::ostream& out, std::ostream& err);
 

@@ -1,0 +1,122 @@
+#include "chaindem/commands/command_registry.hpp"
+
+#include <array>
+#include <iomanip>
+#include <iostream>
+#include <new>
+#include <sstream>
+
+#include "chaindem/commands/case_format_command.hpp"
+#include "chaindem/commands/collide_command.hpp"
+#include "chaindem/commands/compare_command.hpp"
+#include "chaindem/commands/fit_command.hpp"
+#include "chaindem/commands/models_command.hpp"
+#include "chaindem/commands/run_command.hpp"
+#include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
+#include "chaindem/version.hpp"
+
+namespace chaindem {
+namespace {
+
+// `chaindem --help`, and `help`, `-h`: the usage of every command; arguments are ignored.
+int help_command(const std::vector<std::string>&, std::ostream& out, std::ostream&) {
+  out << usage_text();
+  return 0;
+}
+
+int version_command(const std::vector<std::string>&, std::ostream& out, std::ostream&) {
+  out << "chaindem " << version << "\n";
+  return 0;
+}
+
+constexpr std::array command_table{
+    Command{"run",
+            "run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
+            "    [--restart | --discard-checkpoint]",
+            "", run_command},
+    Command{"sweep", "sweep SWEEP.ini [-o OUT.h5] [--threads N]",
+            "many cases in parallel (OpenMP, MPI)", sweep_command},
+    Command{"compare", "compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)", "",
+            compare_command},
+    Command{"collide", "collide --law ID ...",
+            "one head-on impact under any law (see collide --help)", collide_command},
+    Command{"fit", "fit --data CSV --laws A,B ...",
+            "fit laws to measured impacts, ranked (docs/fit.md)", fit_command},
+    Command{"models", "models [LAW ...] [--markdown|--list]",
+            "the contact laws and their parameters", models_command},
+    Command{"case-format", "case-format", "print the case-file reference (docs/case-format.md)",
+            case_format_command},
+    Command{"--help", "COMMAND --help", "help for one command", help_command, false},
+    Command{"-h", "", "", help_command, false},
+    Command{"help", "", "", help_command, false},
+    Command{"--version", "--version", "", version_command, false},
+};
+
+// The names a mistyped command is compared with.
+std::vector<std::string> suggested_names() {
+  std::vector<std::string> names;
+  for (const Command& c : command_table)
+    if (c.suggested) names.emplace_back(c.name);
+  return names;
+}
+
+}  // namespace
+
+std::span<const Command> commands() {
+  return command_table;
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command& c : command_table)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::string usage_text() {
+  // A summary starts two blanks after the usage, and in one column where the usage is short.
+  constexpr int summary_column = 16;
+  std::ostringstream s;
+  s << "chaindem - discrete-element simulator for granular chains\n\nusage:\n";
+  for (const Command& c : command_table) {
+    if (c.usage.empty()) continue;
+    // A line break continues under the command's arguments.
+    std::string usage(c.usage);
+    for (std::size_t at = usage.find('\n'); at != std::string::npos; at = usage.find('\n', at + 1))
+      usage.insert(at + 1, "           ");  // under "  chaindem "
+    s << "  chaindem ";
+    if (c.summary.empty())
+      s << usage;
+    else
+      s << std::left << std::setw(summary_column) << usage << "  " << c.summary;
+    s << "\n";
+  }
+  return s.str();
+}
+
+int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    err << usage_text();
+    return 2;
+  }
+  const std::string& name = args.front();
+  const Command* command = find_command(name);
+  if (!command) {
+    err << "chaindem: unknown command '" << quoted_text(name) << "'"
+        << did_you_mean(name, suggested_names()) << "\n"
+        << usage_text();
+    return 2;
+  }
+  try {
+    return command->run({args.begin() + 1, args.end()}, out, err);
+  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
+    err << "chaindem " << name << ": error: memory ran out\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err << "chaindem: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace chaindem

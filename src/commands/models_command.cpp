@@ -1,0 +1,95 @@
+// `chaindem models`: the law registry as a user reads it, a law at a time or as a list.
+#include "chaindem/commands/models_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <iomanip>
+#include <ostream>
+
+#include "chaindem/commands/command_line.hpp"
+#include "chaindem/laws/law.hpp"
+#include "chaindem/suggest.hpp"
+#include "chaindem/text.hpp"
+
+namespace po = boost::program_options;
+
+namespace chaindem {
+
+int models_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description desc("chaindem models options");
+  bool markdown = false, list = false;
+  desc.add_options()("help,h", "this help")("markdown", po::bool_switch(&markdown),
+                                            "print docs/contact-laws.md")(
+      "list", po::bool_switch(&list), "one line per law: id, family, required parameters");
+  std::vector<std::string> names;
+  const auto parsed = parse_command_line(args, desc, nullptr, "models", &err, &names);
+  if (!parsed) return 2;
+  const po::variables_map& vm = *parsed;
+  // The laws asked for by name, in the order given; none: every law.
+  std::vector<const LawEntry*> chosen;
+  for (const std::string& name : names) {
+    const LawEntry* law = find_law(name);
+    if (!law) {
+      std::vector<std::string> ids;
+      for (const auto& l : all_laws()) ids.emplace_back(l.id);
+      err << "chaindem models: unknown law '" << quoted_text(name) << "'" << did_you_mean(name, ids)
+          << " (`chaindem models --list` lists the " << ids.size() << " laws)\n";
+      return 2;
+    }
+    chosen.push_back(law);
+  }
+  if (chosen.empty())
+    for (const auto& law : all_laws()) chosen.push_back(&law);
+  if (markdown && !names.empty()) {
+    err << "chaindem models: --markdown prints the whole reference; give no law names\n";
+    return 2;
+  }
+  if (markdown) {
+    out << laws_markdown();
+    return 0;
+  }
+  if (list) {
+    for (const LawEntry* entry : chosen) {
+      const LawEntry& law = *entry;
+      out << law.id << "\t" << to_string(law.family) << "\t";
+      std::string required;
+      for (const auto& p : law.params) {
+        if (p.default_value || !p.default_text.empty()) continue;
+        if (!required.empty()) required += ',';
+        required += p.key;
+      }
+      out << (required.empty() ? "-" : required) << "\n";
+    }
+    return 0;
+  }
+  if (vm.count("help")) {
+    out << "usage: chaindem models [LAW ...]\nLists every contact law, or the laws named: "
+           "identifier, citation, formula, damping and parameters (unit, allowed range, "
+           "default).\n\n"
+        << desc;
+    return 0;
+  }
+  for (const LawEntry* entry : chosen) {
+    const LawEntry& law = *entry;
+    out << law.id << "  [" << to_string(law.family) << "]  " << law.title << "\n"
+        << "    source:  " << law.citation << "\n"
+        << "    force:   " << law.formula << "\n"
+        << "    damping: " << law.damping << "\n"
+        << "    tension: " << to_string(law.tension) << " by default\n";
+    if (!law.notes.empty()) out << "    notes:   " << law.notes << "\n";
+    for (const auto& p : law.params) {
+      out << "    contact." << std::left << std::setw(22) << p.key << std::setw(9) << p.unit << " "
+          << std::setw(12) << p.range_text() << " default ";
+      if (p.default_value)
+        out << *p.default_value;
+      else if (!p.default_text.empty())
+        out << p.default_text;
+      else
+        out << "required";
+      out << "\n        " << p.description << "\n";
+    }
+    out << "\n";
+  }
+  return 0;
+}
+
+}  // namespace chaindem
