@@ -14,18 +14,19 @@ namespace chaindem {
 
 int case_format_command(const std::vector<std::string>& args, std::ostream& out,
                         std::ostream& err) {
-  po::options_description desc("chaindem case-format options");
-  desc.add_options()("help,h", "this help");
-  const auto parsed = parse_command_line(args, desc, nullptr, "case-format", &err);
-  if (!parsed) return 2;
-  if (parsed->count("help")) {
-    out << "usage: chaindem case-format\nPrints the reference of every case-file key "
-           "(docs/case-format.md).\n\n"
-        << desc;
-    return 0;
+  try {
+    po::options_description desc("chaindem case-format options");
+    desc.add_options()("help,h", "this help");
+    if (parse_command_line(args, desc, nullptr, "case-format").count("help"))
+      out << "usage: chaindem case-format\nPrints the reference of every case-file key "
+             "(docs/case-format.md).\n\n"
+          << desc;
+    else
+      out << case_format_markdown();
+    return exit_done;
+  } catch (...) {
+    return report_failure(std::current_exception(), {"chaindem case-format", &err});
   }
-  out << case_format_markdown();
-  return 0;
 }
 
 }  // namespace chaindem

@@ -352,7 +352,7 @@ void check_result(const CollisionReport& r, double limit) {
 // The collision the command line describes; invalid input throws CaseError, before the impact
 // is integrated; an impact whose results mean nothing throws std::runtime_error
 // (check_result).
-CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
+CollisionReport integrate_collision(CollideInput& in, const po::variables_map& vm) {
   CollisionReport r;
   r.law = find_law(in.law_id);
   if (!r.law)
@@ -372,6 +372,16 @@ CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
   r.result = simulate_impact(*r.law, r.coeffs, r.effective_mass, in.velocity, o);
   check_result(r, o.overlap_limit);
   return r;
+}
+
+// The same, with the laws' refusals of what they are given (std::invalid_argument: parameters
+// they cannot take, for these bodies) as invalid input: the command line gave it.
+CollisionReport collide(CollideInput& in, const po::variables_map& vm) {
+  try {
+    return integrate_collision(in, vm);
+  } catch (const std::invalid_argument& e) {
+    throw CaseError(e.what());
+  }
 }
 
 }  // namespace
@@ -396,50 +406,33 @@ std::vector<std::pair<std::string, double>> CollisionReport::scalars() const {
 }
 
 int collide_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  CollideInput in;
-  po::options_description desc("chaindem collide options");
-  add_collide_options(desc, in);
-  const auto parsed = parse_command_line(args, desc, nullptr, "collide", &err);
-  if (!parsed) return 2;
-  const po::variables_map& vm = *parsed;
-  if (vm.count("help")) {
-    print_collide_usage(out, desc);
-    return 0;
-  }
-  auto invalid = [&](const std::string& what) {
-    err << "chaindem collide: invalid input: " << what << "\n";
-    return 2;
-  };
-  install_stop_handlers();         // Ctrl-C, SIGTERM or SIGHUP: no output, no file left
-  std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
-  if (vm.count("output")) {
-    try {
+  try {
+    CollideInput in;
+    po::options_description desc("chaindem collide options");
+    add_collide_options(desc, in);
+    const po::variables_map vm = parse_command_line(args, desc, nullptr, "collide");
+    if (vm.count("help")) {
+      print_collide_usage(out, desc);
+      return exit_done;
+    }
+    install_stop_handlers();         // Ctrl-C, SIGTERM or SIGHUP: no output, no file left
+    std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
+    if (vm.count("output")) {
       check_output_path(in.output, {});
       check_nothing_to_resume(in.output);
       lock.emplace(in.output);
-    } catch (const OutputPathError& e) {
-      err << "chaindem collide: invalid output: " << e.what() << "\n";
-      return 2;
     }
-  }
-  install_stop_handlers();  // Ctrl-C, SIGTERM or SIGHUP: no output, no file left
-  try {
     const CollisionReport r = collide(in, vm);
     if (const int signal = *stop_flag()) {
       err << "chaindem collide: interrupted by signal " << signal << "; no output written\n";
-      return 128 + signal;
+      return exit_on_signal + signal;
     }
     print_collision(out, r, in.velocity, in.policy, in.json, in.dimensionless);
     if (!in.output.empty()) write_loop(in.output, r);
-  } catch (const CaseError& e) {
-    return invalid(e.what());
-  } catch (const std::invalid_argument& e) {
-    return invalid(e.what());
-  } catch (const std::exception& e) {
-    err << "chaindem collide: error: " << failure_text(e) << "\n";
-    return 1;
+    return exit_done;
+  } catch (...) {
+    return report_failure(std::current_exception(), {"chaindem collide", &err});
   }
-  return 0;
 }
 
 }  // namespace chaindem

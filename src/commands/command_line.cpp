@@ -14,11 +14,10 @@ namespace po = boost::program_options;
 
 namespace chaindem {
 
-std::optional<po::variables_map> parse_command_line(const std::vector<std::string>& args,
-                                                    const po::options_description& options,
-                                                    std::string* positional,
-                                                    std::string_view command, std::ostream* err,
-                                                    std::vector<std::string>* positionals) {
+po::variables_map parse_command_line(const std::vector<std::string>& args,
+                                     const po::options_description& options,
+                                     std::string* positional, std::string_view command,
+                                     std::vector<std::string>* positionals) {
   po::options_description all;
   all.add(options);
   po::positional_options_description pos;
@@ -34,10 +33,6 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
     pos.add("positional-argument", 1);
   }
   po::variables_map vm;
-  auto fail = [&](const std::string& what) {
-    if (err) *err << "chaindem " << command << ": " << what << "\n";
-    return std::nullopt;
-  };
   try {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
@@ -45,8 +40,8 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
     std::vector<std::string> names;
     for (const auto& o : options.options())
       if (!o->long_name().empty()) names.push_back("--" + o->long_name());
-    return fail(option_error_message(e) + did_you_mean(e.get_option_name(), names) +
-                " (`chaindem " + std::string(command) + " --help` lists the options)");
+    throw Refusal(option_error_message(e) + did_you_mean(e.get_option_name(), names) +
+                  " (`chaindem " + std::string(command) + " --help` lists the options)");
   } catch (const po::too_many_positional_options_error&) {
     // The first argument that is not an option (nor an option's value) beyond those taken.
     std::size_t taken = positional ? 1 : 0;
@@ -63,11 +58,11 @@ std::optional<po::variables_map> parse_command_line(const std::vector<std::strin
       else
         stray = args[k];
     }
-    return fail("unexpected argument '" + quoted_text(stray) + "': " +
-                (positional ? "the command takes one file" : "the command takes no argument") +
-                " (`chaindem " + std::string(command) + " --help`)");
+    throw Refusal("unexpected argument '" + quoted_text(stray) + "': " +
+                  (positional ? "the command takes one file" : "the command takes no argument") +
+                  " (`chaindem " + std::string(command) + " --help`)");
   } catch (const po::error& e) {
-    return fail(option_error_message(e));
+    throw Refusal(option_error_message(e));
   }
   return vm;
 }

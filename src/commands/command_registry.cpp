@@ -3,12 +3,12 @@
 #include <array>
 #include <iomanip>
 #include <iostream>
-#include <new>
 #include <sstream>
 
 #include "chaindem/commands/case_format_command.hpp"
 #include "chaindem/commands/collide_command.hpp"
 #include "chaindem/commands/compare_command.hpp"
+#include "chaindem/commands/exit_status.hpp"
 #include "chaindem/commands/fit_command.hpp"
 #include "chaindem/commands/models_command.hpp"
 #include "chaindem/commands/run_command.hpp"
@@ -23,12 +23,12 @@ namespace {
 // `chaindem --help`, and `help`, `-h`: the usage of every command; arguments are ignored.
 int help_command(const std::vector<std::string>&, std::ostream& out, std::ostream&) {
   out << usage_text();
-  return 0;
+  return exit_done;
 }
 
 int version_command(const std::vector<std::string>&, std::ostream& out, std::ostream&) {
   out << "chaindem " << version << "\n";
-  return 0;
+  return exit_done;
 }
 
 constexpr std::array command_table{
@@ -98,7 +98,7 @@ std::string usage_text() {
 int run_command_line(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {
     err << usage_text();
-    return 2;
+    return exit_refused;
   }
   const std::string& name = args.front();
   const Command* command = find_command(name);
@@ -106,16 +106,13 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& out, st
     err << "chaindem: unknown command '" << quoted_text(name) << "'"
         << did_you_mean(name, suggested_names()) << "\n"
         << usage_text();
-    return 2;
+    return exit_refused;
   }
+  const std::string speaker = "chaindem " + name;
   try {
     return command->run({args.begin() + 1, args.end()}, out, err);
-  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
-    err << "chaindem " << name << ": error: memory ran out\n";
-    return 1;
-  } catch (const std::exception& e) {
-    err << "chaindem: " << e.what() << "\n";
-    return 2;
+  } catch (...) {  // a failure its command let through: reported as every command reports one
+    return report_failure(std::current_exception(), {speaker, &err});
   }
 }
 

@@ -254,11 +254,6 @@ void print_compare_usage(std::ostream& out, const po::options_description& desc)
       << desc;
 }
 
-int invalid_input(std::ostream& err, const std::string& what) {
-  err << "chaindem compare: invalid input: " << what << "\n";
-  return 2;
-}
-
 // What is settled before anything runs; invalid input is found here, not after the runs.
 struct ComparePlan {
   std::vector<std::string> laws;                    // compared, in the order given
@@ -636,7 +631,8 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
         if (!runs.failures[l].empty()) {
           err << "chaindem compare: law " << plan.run_laws[l] << " failed: " << runs.failures[l]
               << "\n";
-          return *stop_flag() ? 128 + *stop_flag() : 1;  // `output` removes the partial file
+          // `output` removes the partial file
+          return *stop_flag() ? exit_on_signal + *stop_flag() : exit_failed;
         }
       warn_floor_hits(err, plan, runs);
 
@@ -656,49 +652,39 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
     }
     output.commit();
     if (!in.json) out << "\nwritten " << quoted_path(in.output) << "\n";
-  } catch (const CaseError& e) {
-    return invalid_input(err, e.what());
-  } catch (const std::exception& e) {
-    err << "chaindem compare: error: " << failure_text(e) << "\n";
-    return 1;
+  } catch (...) {
+    return report_failure(std::current_exception(), {"chaindem compare", &err});
   }
-  return 0;
+  return exit_done;
 }
 
 }  // namespace
 
 int compare_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CompareInput in;
-  po::options_description desc("chaindem compare options");
-  add_compare_options(desc, in);
-  const auto parsed = parse_command_line(args, desc, &in.case_path, "compare", &err);
-  if (!parsed) return 2;
-  if (parsed->count("help")) {
-    print_compare_usage(out, desc);
-    return 0;
-  }
-  in.beads_given = parsed->count("beads") > 0;
-  in.quantity_given = parsed->count("reference-quantity") > 0;
   ComparePlan plan;
-  try {
-    in.threads = command_threads(*parsed);
-    plan = plan_comparison(in);
-  } catch (const CaseError& e) {
-    return invalid_input(err, e.what());
-  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
-    err << "chaindem compare: error: memory ran out while checking the laws' runs\n";
-    return 1;
-  }
-  for (const std::string& note : plan.notes) err << "chaindem compare: note: " << note << "\n";
-  if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
   std::optional<OutputLock> lock;  // held while the laws run, so a second writer is told at once
+  FailureReport report{"chaindem compare", &err, " while checking the laws' runs"};
   try {
+    po::options_description desc("chaindem compare options");
+    add_compare_options(desc, in);
+    const po::variables_map vm = parse_command_line(args, desc, &in.case_path, "compare");
+    if (vm.count("help")) {
+      print_compare_usage(out, desc);
+      return exit_done;
+    }
+    in.beads_given = vm.count("beads") > 0;
+    in.quantity_given = vm.count("reference-quantity") > 0;
+    in.threads = command_threads(vm);
+    plan = plan_comparison(in);
+    report.under_way = {};
+    for (const std::string& note : plan.notes) err << "chaindem compare: note: " << note << "\n";
+    if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
     check_output_path(in.output, {in.case_path, in.reference_data});
     check_nothing_to_resume(in.output);
     lock.emplace(in.output);
-  } catch (const OutputPathError& e) {
-    err << "chaindem compare: invalid output: " << e.what() << "\n";
-    return 2;
+  } catch (...) {
+    return report_failure(std::current_exception(), report);
   }
   return write_comparison_file(in, plan, out, err);
 }

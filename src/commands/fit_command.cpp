@@ -25,9 +25,10 @@ namespace chaindem {
 
 using namespace fit_command_parts;
 
-int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  FitInput in;
-  po::options_description desc("chaindem fit options");
+namespace {
+
+// The options; those of the bodies apart, in `bodies`, which a chain's fit refuses.
+void add_fit_options(po::options_description& desc, po::options_description& bodies, FitInput& in) {
   desc.add_options()("help,h", "this help")(
       "data", po::value(&in.data),
       "CSV file of the measurements: impacts, or a chain's history with --case (docs/fit.md)")(
@@ -43,7 +44,6 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "set", po::value(&in.sets)->composing(),
       "a law parameter held fixed: --set key=value (with --case also any case key: "
       "--set section.key=value)");
-  po::options_description bodies("the bodies of impact data (as for chaindem collide)");
   add_body_options(bodies, in.bodies);
   desc.add(bodies);
   desc.add_options()("case", po::value(&in.case_path),
@@ -67,105 +67,126 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "json", po::bool_switch(&in.json), "print the results as JSON")(
       "output,o", po::value(&in.output),
       "HDF5 file of the fits, with each law's curves (chaindem-plot fit draws it)");
-  const auto parsed = parse_command_line(args, desc, nullptr, "fit", &err);
-  if (!parsed) return 2;
-  const po::variables_map& vm = *parsed;
-  if (vm.count("help")) {
-    out << "usage: chaindem fit --data FILE.csv (--laws A,B,... | --family NAME) [--free k1,k2]\n"
-           "         [--start key=value ...] [--set key=value ...] BODIES [--json] [-o FIT.h5]\n"
-           "       chaindem fit --case CASE.ini --data RECORD.csv (--laws ... | --family ...)\n"
-           "         [--quantity velocity|force] [--sigma S] ...\n"
-           "BODIES as for `chaindem collide`: --radius R --youngs-modulus E --poisson-ratio NU\n"
-           "--density RHO [--wall], or --mass M [--mass2 M2 | --wall] --set stiffness=K.\n\n"
-           "Fits each law's free parameters to measured binary impacts (restitution, peak force,\n"
-           "contact duration or largest overlap against impact velocity), or to the measured\n"
-           "history of a chain (bead velocities or contact forces over time), with confidence\n"
-           "intervals, and ranks the laws by AICc (docs/fit.md).\n\n"
-        << desc;
-    return 0;
-  }
-  std::vector<LawFit> fits;
-  ImpactData impacts;
-  ChainRecord record;
-  DataReport report;
-  install_stop_handlers();         // a signal ends the searches, and the command, cleanly
-  std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
+}
+
+void print_fit_usage(std::ostream& out, const po::options_description& desc) {
+  out << "usage: chaindem fit --data FILE.csv (--laws A,B,... | --family NAME) [--free k1,k2]\n"
+         "         [--start key=value ...] [--set key=value ...] BODIES [--json] [-o FIT.h5]\n"
+         "       chaindem fit --case CASE.ini --data RECORD.csv (--laws ... | --family ...)\n"
+         "         [--quantity velocity|force] [--sigma S] ...\n"
+         "BODIES as for `chaindem collide`: --radius R --youngs-modulus E --poisson-ratio NU\n"
+         "--density RHO [--wall], or --mass M [--mass2 M2 | --wall] --set stiffness=K.\n\n"
+         "Fits each law's free parameters to measured binary impacts (restitution, peak force,\n"
+         "contact duration or largest overlap against impact velocity), or to the measured\n"
+         "history of a chain (bead velocities or contact forces over time), with confidence\n"
+         "intervals, and ranks the laws by AICc (docs/fit.md).\n\n"
+      << desc;
+}
+
+// What the options say by themselves, before any file is read: the data are given, the numbers
+// are in their ranges, and the options of one kind of data are not given for the other.
+void check_fit_options(const FitInput& in, const po::variables_map& vm) {
+  if (in.data.empty())
+    throw CaseError(std::string("--data is missing: the measured ") +
+                    (in.case_path.empty() ? "impacts" : "history of the chain") + " (CSV)");
+  if (in.search_starts < 1 || in.search_starts > 100)
+    throw CaseError("--starts: " + std::to_string(in.search_starts) +
+                    " is out of range: allowed 1 to 100");
+  if (in.bootstrap != 0 && (in.bootstrap < 100 || in.bootstrap > 100000))
+    throw CaseError("--bootstrap: " + std::to_string(in.bootstrap) +
+                    " is out of range: allowed 100 to 100000 refits (0: none)");
+  if (vm.count("block") && in.bootstrap == 0)
+    throw CaseError("--block is the block length of --bootstrap, which is not given");
+  if (vm.count("block") && in.block < 1)
+    throw CaseError("--block: " + std::to_string(in.block) + " is out of range: allowed >= 1");
+  if (!(in.confidence >= 0.5 && in.confidence <= 0.999))
+    throw CaseError("--confidence: " + number_text(in.confidence) +
+                    " is out of range: allowed 0.5 to 0.999");
+  if (in.case_path.empty())
+    for (const char* option : {"quantity", "sigma"})
+      if (vm.count(option))
+        throw CaseError(std::string("--") + option +
+                        " is for a chain's history (--case); impact data name their "
+                        "quantities and uncertainties in their columns");
+  if (vm.count("free") && comma_list("--free", in.free).empty())
+    throw CaseError("--free is empty: name the parameters to fit, or leave it out");
+}
+
+// The output checked, and locked so that a second writer is told at once.
+void claim_output(const FitInput& in, std::optional<OutputLock>& lock) {
+  std::vector<std::string> inputs{in.data};
+  if (!in.case_path.empty()) inputs.push_back(in.case_path);
+  check_output_path(in.output, inputs);
+  check_nothing_to_resume(in.output);
+  lock.emplace(in.output);
+}
+
+// No law fitted, the best ranked first: the command fails. Bounds that exclude what the data
+// call for are input (CaseError); anything else is a failed fit.
+void require_a_fit(const std::vector<LawFit>& fits) {
+  if (fits.front().failure.empty()) return;
+  const auto excluded =
+      std::find_if(fits.begin(), fits.end(), [](const LawFit& f) { return f.excluded; });
+  const LawFit& shown = excluded != fits.end() ? *excluded : fits.front();
+  const std::string what =
+      "no law was fitted: " + std::string(shown.law->id) + ": " + shown.failure;
+  if (excluded != fits.end()) throw CaseError(what);
+  throw std::runtime_error(what);
+}
+
+// The fits are done: an output that cannot be written now is a failed run, whatever stops it.
+void write_fit_output(const FitInput& in, const DataReport& report,
+                      const std::vector<LawFit>& fits) {
   try {
-    if (!in.output.empty()) {
-      std::vector<std::string> inputs{in.data};
-      if (!in.case_path.empty()) inputs.push_back(in.case_path);
-      check_output_path(in.output, inputs);
-      check_nothing_to_resume(in.output);
-      lock.emplace(in.output);
+    write_fit_file(in.output, in, report, fits);
+  } catch (const OutputPathError& e) {
+    throw OutputError(e.what());
+  }
+}
+
+}  // namespace
+
+int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    FitInput in;
+    po::options_description desc("chaindem fit options");
+    po::options_description bodies("the bodies of impact data (as for chaindem collide)");
+    add_fit_options(desc, bodies, in);
+    const po::variables_map vm = parse_command_line(args, desc, nullptr, "fit");
+    if (vm.count("help")) {
+      print_fit_usage(out, desc);
+      return exit_done;
     }
-    if (in.data.empty())
-      throw CaseError(std::string("--data is missing: the measured ") +
-                      (in.case_path.empty() ? "impacts" : "history of the chain") + " (CSV)");
-    if (in.search_starts < 1 || in.search_starts > 100)
-      throw CaseError("--starts: " + std::to_string(in.search_starts) +
-                      " is out of range: allowed 1 to 100");
-    if (in.bootstrap != 0 && (in.bootstrap < 100 || in.bootstrap > 100000))
-      throw CaseError("--bootstrap: " + std::to_string(in.bootstrap) +
-                      " is out of range: allowed 100 to 100000 refits (0: none)");
-    if (vm.count("block") && in.bootstrap == 0)
-      throw CaseError("--block is the block length of --bootstrap, which is not given");
-    if (vm.count("block") && in.block < 1)
-      throw CaseError("--block: " + std::to_string(in.block) + " is out of range: allowed >= 1");
-    if (!(in.confidence >= 0.5 && in.confidence <= 0.999))
-      throw CaseError("--confidence: " + number_text(in.confidence) +
-                      " is out of range: allowed 0.5 to 0.999");
-    if (in.case_path.empty())
-      for (const char* option : {"quantity", "sigma"})
-        if (vm.count(option))
-          throw CaseError(std::string("--") + option +
-                          " is for a chain's history (--case); impact data name their "
-                          "quantities and uncertainties in their columns");
-    if (vm.count("free") && comma_list("--free", in.free).empty())
-      throw CaseError("--free is empty: name the parameters to fit, or leave it out");
+    install_stop_handlers();         // a signal ends the searches, and the command, cleanly
+    std::optional<OutputLock> lock;  // held from here to the end
+    if (!in.output.empty()) claim_output(in, lock);
+    check_fit_options(in, vm);
     const int threads = in.threads = command_threads(vm);
     const std::vector<const LawEntry*> laws = chosen_laws(in);
-    report = in.case_path.empty() ? fit_impacts(in, vm, laws, threads, impacts, fits)
+    std::vector<LawFit> fits;
+    ImpactData impacts;  // the data, which the report reads
+    ChainRecord record;
+    const DataReport report = in.case_path.empty()
+                                  ? fit_impacts(in, vm, laws, threads, impacts, fits)
                                   : fit_chain(in, vm, bodies, laws, threads, record, fits, err);
-  } catch (const CaseError& e) {
-    err << "chaindem fit: invalid input: " << e.what() << "\n";
-    return 2;
-  } catch (const OutputPathError& e) {
-    err << "chaindem fit: invalid output: " << e.what() << "\n";
-    return 2;
-  } catch (const LawParamError& e) {
-    err << "chaindem fit: invalid input: --set " << quoted_text(e.key) << ": " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    err << "chaindem fit: error: " << failure_text(e) << "\n";
-    return 1;
-  }
-  if (const int signal = *stop_flag()) {
-    err << "chaindem fit: interrupted by signal " << signal << "; no fit reported"
-        << (in.output.empty() ? "" : ", no output written") << "\n";
-    return 128 + signal;
-  }
-  rank(fits);
-  if (!fits.front().failure.empty()) {  // none fitted: bounds that exclude the data are input
-    const auto excluded =
-        std::find_if(fits.begin(), fits.end(), [](const LawFit& f) { return f.excluded; });
-    const LawFit& shown = excluded != fits.end() ? *excluded : fits.front();
-    err << "chaindem fit: " << (excluded != fits.end() ? "invalid input" : "error")
-        << ": no law was fitted: " << shown.law->id << ": " << shown.failure << "\n";
-    return excluded != fits.end() ? 2 : 1;
-  }
-  if (!in.output.empty()) try {
-      write_fit_file(in.output, in, report, fits);
-    } catch (const std::exception& e) {
-      err << "chaindem fit: error: " << failure_text(e) << "\n";
-      return 1;
+    if (const int signal = *stop_flag()) {
+      err << "chaindem fit: interrupted by signal " << signal << "; no fit reported"
+          << (in.output.empty() ? "" : ", no output written") << "\n";
+      return exit_on_signal + signal;
     }
-  if (in.json) {
-    print_json(out, in, report, fits);
-  } else {
-    print_table(out, in, report, fits);
-    if (!in.output.empty()) out << "\nwritten " << quoted_path(in.output) << "\n";
+    rank(fits);
+    require_a_fit(fits);
+    if (!in.output.empty()) write_fit_output(in, report, fits);
+    if (in.json) {
+      print_json(out, in, report, fits);
+    } else {
+      print_table(out, in, report, fits);
+      if (!in.output.empty()) out << "\nwritten " << quoted_path(in.output) << "\n";
+    }
+    return exit_done;
+  } catch (...) {
+    return report_failure(std::current_exception(), {"chaindem fit", &err});
   }
-  return 0;
 }
 
 }  // namespace chaindem

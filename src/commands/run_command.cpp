@@ -1,3 +1,4 @@
+// `chaindem run`: the command line, the case read and checked, the run, and its summary.
 #include "chaindem/commands/run_command.hpp"
 
 #include <boost/program_options.hpp>
@@ -5,7 +6,6 @@
 #include <csignal>
 #include <iomanip>
 #include <iostream>
-#include <new>
 
 #include "chaindem/commands/case_runner.hpp"
 #include "chaindem/commands/command_line.hpp"
@@ -18,78 +18,114 @@
 namespace po = boost::program_options;
 
 namespace chaindem {
+namespace {
 
-int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  RunSetup run;
+void add_run_options(po::options_description& desc, RunOptions& o) {
+  desc.add_options()("help,h", "this help")("output,o", po::value(&o.output),
+                                            "output HDF5 file (default: output.file of the case)")(
+      "set", po::value(&o.overrides)->composing(),
+      "override a case key: --set section.key=value (repeatable; wins over the file)")(
+      "unset", po::value(&o.unset)->composing(),
+      "remove a key the case file gives: --unset section.key (repeatable; its default "
+      "applies)")("quiet,q", po::bool_switch(&o.quiet), "no progress and no summary")(
+      "restart", po::bool_switch(&o.restart),
+      "continue from the checkpoint OUT.h5.checkpoint that an interrupted run of the same case "
+      "left (SIGTERM, or output.checkpoint_interval); the result is bitwise the uninterrupted "
+      "run's")("discard-checkpoint", po::bool_switch(&o.discard_checkpoint),
+               "start over although OUT.h5.checkpoint holds this case's interrupted run (deletes "
+               "it and OUT.h5.partial; without --restart or this, such a run is refused)");
+}
+
+void print_run_help(std::ostream& out, const po::options_description& desc) {
+  out << "usage: chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...]\n\n"
+         "Runs one case and writes an H5MD/HDF5 file (docs/output-format.md). Case keys "
+         "(docs/case-format.md):\n";
+  for (const auto& k : case_keys())
+    out << "  " << std::left << std::setw(30) << k.key << " " << k.unit << "  " << k.description
+        << "\n";
+  out << "  material.NAME.{youngs_modulus,poisson_ratio,density,yield_stress}\n\n" << desc;
+}
+
+// The case read, checked and built, and the file it is run into: all that is settled before it
+// runs.
+struct PreparedRun {
   CaseConfig cfg;
-  try {
-    cfg = CaseConfig::load(options.case_path, options.overrides, options.unset);
-    run = build_run(cfg);
-    for (const std::string& note : run.notes) err << "chaindem: note: " << note << "\n";
-    cfg.forget(run.ignored_keys);  // recorded without them, the keys reproduce the run
-  } catch (const CaseError& e) {
-    err << "chaindem: invalid input: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {  // not the input's fault: the machine's, or its limits'
-    err << "chaindem: error: memory ran out while building the case\n";
-    return 1;
-  }
-  const std::string output = options.output.empty() ? run.output_file : options.output;
-  try {
-    std::vector<std::string> inputs = run.input_files;  // initial.file, for one
-    inputs.push_back(options.case_path);
-    check_run_output(output, inputs);
-  } catch (const OutputPathError& e) {
-    err << "chaindem: invalid output: " << e.what() << "\n";
-    return 2;
-  }
-  const std::string note = run.time_step_note;
-  const SimulationSettings settings = run.settings;
-  const Eigen::Index particles = run.scene.particles.size();
-  const bool has_striker = run.scene.striker >= 0;
-  const Eigen::Index beads = run.scene.chain_count;
-  const std::size_t memory = run.memory_estimate;
+  RunSetup run;
+  std::string output;
+};
 
-  if (options.restart && options.discard_checkpoint) {
-    err << "chaindem: invalid input: --restart continues the checkpoint and --discard-checkpoint "
-           "deletes it: give one of them\n";
-    return 2;
-  }
-  const CheckpointPlan checkpoints{cfg.number("output.checkpoint_interval"), options.restart,
+// Reads and builds the case, its notes to `err`; throws CaseError for a case that is refused.
+PreparedRun build_case(const RunOptions& options, std::ostream& err) {
+  PreparedRun p;
+  p.cfg = CaseConfig::load(options.case_path, options.overrides, options.unset);
+  p.run = build_run(p.cfg);
+  for (const std::string& note : p.run.notes) err << "chaindem: note: " << note << "\n";
+  p.cfg.forget(p.run.ignored_keys);  // recorded without them, the keys reproduce the run
+  return p;
+}
+
+// The output file, -o or the case's, checked (OutputPathError) not to replace an input, and the
+// restart options checked against each other.
+void check_output(const RunOptions& options, PreparedRun& p) {
+  p.output = options.output.empty() ? p.run.output_file : options.output;
+  std::vector<std::string> inputs = p.run.input_files;  // initial.file, for one
+  inputs.push_back(options.case_path);
+  check_run_output(p.output, inputs);
+  if (options.restart && options.discard_checkpoint)
+    throw CaseError(
+        "--restart continues the checkpoint and --discard-checkpoint deletes it: give one of "
+        "them");
+}
+
+// What the summary tells of the case besides its results, taken before the run consumes it.
+struct CaseFacts {
+  std::string note;  // how the time step was chosen
+  SimulationSettings settings;
+  Eigen::Index particles;
+  bool has_striker;
+  Eigen::Index beads;
+  std::size_t memory;
+};
+
+CaseFacts case_facts(const RunSetup& run) {
+  return {.note = run.time_step_note,
+          .settings = run.settings,
+          .particles = run.scene.particles.size(),
+          .has_striker = run.scene.striker >= 0,
+          .beads = run.scene.chain_count,
+          .memory = run.memory_estimate};
+}
+
+// Runs the case into its file, checkpointed as the case and the options say. A checkpoint that
+// cannot be continued refuses --restart in its own words; without it, the output is refused.
+layout::RunSummary run_into_file(const RunOptions& options, PreparedRun& p, std::ostream& err) {
+  const CheckpointPlan checkpoints{p.cfg.number("output.checkpoint_interval"), options.restart,
                                    options.discard_checkpoint};
   install_stop_handlers();
-  layout::RunSummary summary;
   try {
-    summary = run_to_file(cfg, std::move(run), output,
-                          RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints});
-  } catch (const Interrupted& e) {
-    if (e.checkpoint.empty()) {
-      err << "chaindem: " << e.what() << "; no output written\n";
-    } else {
-      err << "chaindem: " << e.what() << "; checkpoint written to " << quoted_path(e.checkpoint)
-          << " (the frames so far are in " << quoted_path(output)
-          << ".partial); run the same command with --restart to continue\n";
-    }
-    return 128 + e.signal;
+    return run_to_file(p.cfg, std::move(p.run), p.output,
+                       RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints});
   } catch (const CheckpointError& e) {
-    err << "chaindem: " << (options.restart ? "cannot restart: " : "invalid output: ") << e.what()
-        << "\n";
-    return 2;
-  } catch (const CaseError& e) {
-    err << "chaindem: invalid input: " << e.what() << "\n";
-    return 2;
-  } catch (const OutputPathError& e) {  // another process writes the output (OutputLock)
-    err << "chaindem: invalid output: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    err << "chaindem: error: memory ran out during the run\n";
-    return 1;
-  } catch (const std::exception& e) {
-    err << "chaindem: error: " << e.what() << "\n";
-    return 1;
+    if (!options.restart) throw;
+    throw Refusal("cannot restart: " + std::string(e.what()));
   }
-  if (options.quiet) return 0;
+}
 
+// A run a signal stopped: what it left, and how to continue it.
+int report_interruption(const Interrupted& e, const std::string& output, std::ostream& err) {
+  if (e.checkpoint.empty()) {
+    err << "chaindem: " << e.what() << "; no output written\n";
+  } else {
+    err << "chaindem: " << e.what() << "; checkpoint written to " << quoted_path(e.checkpoint)
+        << " (the frames so far are in " << quoted_path(output)
+        << ".partial); run the same command with --restart to continue\n";
+  }
+  return exit_on_signal + e.signal;
+}
+
+void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& output,
+                   const CaseFacts& facts, const layout::RunSummary& summary) {
+  const auto& [note, settings, particles, has_striker, beads, memory] = facts;
   const layout::RunSummary& s = summary;
   out << std::setprecision(6);
   out << "chaindem run " << quoted_path(cfg.origin()) << " -> " << quoted_path(output) << "\n"
@@ -147,46 +183,48 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
         << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic") << ") used by "
         << s.impact_velocity_floor_hits << " contact onset(s)";
   out << "\n";
-  return 0;
+}
+
+}  // namespace
+
+int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  FailureReport report{"chaindem", &err, " while building the case"};
+  PreparedRun p;
+  try {
+    p = build_case(options, err);
+    report.under_way = {};
+    check_output(options, p);
+    const CaseFacts facts = case_facts(p.run);
+    report.under_way = " during the run";
+    const layout::RunSummary summary = run_into_file(options, p, err);
+    if (!options.quiet) print_summary(out, p.cfg, p.output, facts, summary);
+    return exit_done;
+  } catch (const Interrupted& e) {
+    return report_interruption(e, p.output, err);
+  } catch (...) {
+    return report_failure(std::current_exception(), report);
+  }
 }
 
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  po::options_description desc("chaindem run options");
   RunOptions o;
-  desc.add_options()("help,h", "this help")("output,o", po::value(&o.output),
-                                            "output HDF5 file (default: output.file of the case)")(
-      "set", po::value(&o.overrides)->composing(),
-      "override a case key: --set section.key=value (repeatable; wins over the file)")(
-      "unset", po::value(&o.unset)->composing(),
-      "remove a key the case file gives: --unset section.key (repeatable; its default "
-      "applies)")("quiet,q", po::bool_switch(&o.quiet), "no progress and no summary")(
-      "restart", po::bool_switch(&o.restart),
-      "continue from the checkpoint OUT.h5.checkpoint that an interrupted run of the same case "
-      "left (SIGTERM, or output.checkpoint_interval); the result is bitwise the uninterrupted "
-      "run's")("discard-checkpoint", po::bool_switch(&o.discard_checkpoint),
-               "start over although OUT.h5.checkpoint holds this case's interrupted run (deletes "
-               "it and OUT.h5.partial; without --restart or this, such a run is refused)");
-  const auto parsed = parse_command_line(args, desc, &o.case_path, "run", &err);
-  if (!parsed) return 2;
-  const po::variables_map& vm = *parsed;
-  if (vm.count("help")) {
-    out << "usage: chaindem run CASE.ini [-o OUT.h5] [--set section.key=value ...]\n\n"
-           "Runs one case and writes an H5MD/HDF5 file (docs/output-format.md). Case keys "
-           "(docs/case-format.md):\n";
-    for (const auto& k : case_keys())
-      out << "  " << std::left << std::setw(30) << k.key << " " << k.unit << "  " << k.description
-          << "\n";
-    out << "  material.NAME.{youngs_modulus,poisson_ratio,density,yield_stress}\n\n" << desc;
-    return 0;
-  }
-  if (o.case_path.empty()) {
-    err << "chaindem run: missing CASE.ini\n" << usage_text();
-    return 2;
-  }
-  if (vm.count("output") && o.output.empty()) {  // not the case's output.file, silently
-    err << "chaindem run: invalid output: -o is empty: give the output file, or leave -o "
-           "out to write the case's output.file\n";
-    return 2;
+  try {
+    po::options_description desc("chaindem run options");
+    add_run_options(desc, o);
+    const po::variables_map vm = parse_command_line(args, desc, &o.case_path, "run");
+    if (vm.count("help")) {
+      print_run_help(out, desc);
+      return exit_done;
+    }
+    if (o.case_path.empty()) {  // followed by the usage of every command
+      err << "chaindem run: missing CASE.ini\n" << usage_text();
+      return exit_refused;
+    }
+    if (vm.count("output") && o.output.empty())  // not the case's output.file, silently
+      throw OutputPathError(
+          "-o is empty: give the output file, or leave -o out to write the case's output.file");
+  } catch (...) {
+    return report_failure(std::current_exception(), {"chaindem run", &err});
   }
   return run_case(o, out, err);
 }

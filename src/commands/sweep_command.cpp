@@ -53,9 +53,9 @@ struct SweepOptions {
   bool quiet = false;
 };
 
-// The options; an exit code when the command ends here (help, or a parse error).
-std::optional<int> parse_options(const std::vector<std::string>& args, std::ostream& out,
-                                 std::ostream* log, int rank, SweepOptions& o) {
+// The options; false when the command ends here (--help). Throws what refuses them.
+bool parse_options(const std::vector<std::string>& args, std::ostream& out, int rank,
+                   SweepOptions& o) {
   po::options_description desc("chaindem sweep options");
   desc.add_options()("help,h", "this help")(
       "output,o", po::value(&o.output), "output HDF5 file (default: sweep.output, or SWEEP.h5)")(
@@ -69,9 +69,8 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
       "checkpoint-interval", po::value(&o.checkpoint_interval),
       "seconds between checkpoints of the partial file, to which a killed sweep returns: "
       "0.01 to 1e9 (default 5)")("quiet,q", po::bool_switch(&o.quiet), "no progress");
-  const auto parsed = parse_command_line(args, desc, &o.sweep_path, "sweep", log);
-  if (!parsed) return 2;
-  if (parsed->count("help")) {
+  const po::variables_map vm = parse_command_line(args, desc, &o.sweep_path, "sweep");
+  if (vm.count("help")) {
     if (rank == 0)
       out << "usage: chaindem sweep SWEEP.ini [-o OUT.h5] [--threads N] [--set key=value ...]\n"
              "       mpirun -np R chaindem sweep SWEEP.ini   (when built with "
@@ -90,22 +89,14 @@ std::optional<int> parse_options(const std::vector<std::string>& args, std::ostr
              "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`),\n"
              "/sweep (the definition) and /summary (one row per case). docs/sweeps.md.\n\n"
           << desc;
-    return 0;
+    return false;
   }
-  if (o.sweep_path.empty()) {
-    if (log) *log << "chaindem sweep: missing SWEEP.ini\n";
-    return 2;
-  }
-  try {
-    o.threads = command_threads(*parsed);
-    if (!(o.checkpoint_interval >= 0.01 && o.checkpoint_interval <= 1e9))
-      throw CaseError("--checkpoint-interval: " + number_text(o.checkpoint_interval) +
-                      " s is outside the allowed range 0.01 to 1e9 s");
-  } catch (const CaseError& e) {
-    if (log) *log << "chaindem sweep: invalid input: " << e.what() << "\n";
-    return 2;
-  }
-  return std::nullopt;
+  if (o.sweep_path.empty()) throw Refusal("missing SWEEP.ini");
+  o.threads = command_threads(vm);
+  if (!(o.checkpoint_interval >= 0.01 && o.checkpoint_interval <= 1e9))
+    throw CaseError("--checkpoint-interval: " + number_text(o.checkpoint_interval) +
+                    " s is outside the allowed range 0.01 to 1e9 s");
+  return true;
 }
 
 // Every case, parsed and built once before any runs, and its cost (steps x particles).
@@ -373,6 +364,27 @@ class Checkpoints {
   std::thread thread_;  // last: it starts once the rest is set
 };
 
+// With CHAINDEM_SWEEP_TIMING=1, how long each phase of the sweep took, on stderr (rank 0's).
+class PhaseClock {
+ public:
+  explicit PhaseClock(std::ostream* log)
+      : log_(std::getenv("CHAINDEM_SWEEP_TIMING") != nullptr ? log : nullptr) {}
+  /// Where the times go; null: nowhere.
+  std::ostream* log() const { return log_; }
+  /// The phase `name` ends now.
+  void operator()(const char* name) {
+    const auto now = Clock::now();
+    if (log_)
+      *log_ << "sweep timing: " << name << " "
+            << std::chrono::duration<double>(now - start_).count() << " s\n";
+    start_ = now;
+  }
+
+ private:
+  std::ostream* log_;
+  Clock::time_point start_ = Clock::now();
+};
+
 // What running the cases left: per case, its summary row (cases run now) or why it failed; and
 // the time the phases took, for CHAINDEM_SWEEP_TIMING.
 struct RunOutcome {
@@ -515,7 +527,7 @@ std::string give_up(PartialOutput& output, hdf5::Handle& cases_group, std::size_
 int write_collected(const SweepDefinition& d, hid_t file,
                     const std::vector<std::string>& rank_files,
                     const std::vector<hdf5::Handle>& sources, RunOutcome& r, int ranks,
-                    std::ostream& err, const std::function<void(const char*)>& phase) {
+                    std::ostream& err, PhaseClock& phase) {
   using namespace hdf5;
   for (int rank = 1; rank < ranks; ++rank) {
     const std::string& other = rank_files[static_cast<std::size_t>(rank - 1)];
@@ -556,8 +568,7 @@ int write_collected(const SweepDefinition& d, hid_t file,
 // succeeded. An other rank's file that cannot be opened leaves this rank's for a rerun; a failure
 // writing this rank's file removes it. Returns the failed cases.
 int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_group,
-            RunOutcome& r, int ranks, std::ostream& err,
-            const std::function<void(const char*)>& phase) {
+            RunOutcome& r, int ranks, std::ostream& err, PhaseClock& phase) {
   using namespace hdf5;
   std::vector<std::string> rank_files;
   std::vector<Handle> sources;
@@ -586,97 +597,55 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
   return failed_cases;
 }
 
-}  // namespace
-
-int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  const Ranks mpi;
-  const int rank = mpi.rank, ranks = mpi.size;
-  std::ostream* log = rank == 0 ? &err : nullptr;
-  SweepOptions o;
-  if (const std::optional<int> exit = parse_options(args, out, log, rank, o)) return *exit;
-
-  // CHAINDEM_SWEEP_TIMING=1 prints how long each phase took (stderr).
-  const bool timing = std::getenv("CHAINDEM_SWEEP_TIMING") != nullptr;
-  auto phase_start = Clock::now();
-  const std::function<void(const char*)> phase = [&](const char* name) {
-    const auto now = Clock::now();
-    if (timing && log)
-      *log << "sweep timing: " << name << " "
-           << std::chrono::duration<double>(now - phase_start).count() << " s\n";
-    phase_start = now;
-  };
-  ValidSweep v;
-  try {
-    v = validate(o);
-  } catch (const CaseError& e) {
-    if (log) *log << "chaindem sweep: invalid input: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    if (log) *log << "chaindem sweep: error: memory ran out while reading and checking the cases\n";
-    return 1;
-  }
-  const SweepDefinition& d = v.d;
-  if (log)
-    for (const std::string& note : v.notes) *log << "chaindem sweep: note: " << note << "\n";
-
-  try {
-    check_output_path(d.output, {o.sweep_path, d.base});
-  } catch (const OutputPathError& e) {
-    if (log) *log << "chaindem sweep: invalid output: " << e.what() << "\n";
-    return 2;
-  }
-
-  // Rank 0 is the output's one writer for the whole sweep (OutputLock): another sweep or run on
-  // it is refused before anything is opened, whatever the ranks of either, and a partial file
-  // this sweep finds is no other living process's.
+// Rank 0 is the output's one writer for the whole sweep (OutputLock): another sweep or run on it
+// is refused before anything is opened, whatever the ranks of either, and a partial file this
+// sweep finds is no other living process's. Every rank learns whether it was refused (Refusal;
+// rank 0 says why).
+std::unique_ptr<OutputLock> lock_output(const std::string& output, const Ranks& mpi) {
   std::unique_ptr<OutputLock> lock;
-  std::string locked_out;
-  if (rank == 0) try {
-      lock = std::make_unique<OutputLock>(d.output);
+  std::string refused;
+  if (mpi.rank == 0) try {
+      lock = std::make_unique<OutputLock>(output);
     } catch (const OutputPathError& e) {
-      locked_out = e.what();
+      refused = e.what();
     }
-  if (mpi.max(locked_out.empty() ? 0 : 1)) {
-    if (!locked_out.empty()) err << "chaindem sweep: " << locked_out << "\n";
-    return 2;
-  }
+  if (mpi.max(refused.empty() ? 0 : 1)) throw Refusal(refused);
+  return lock;
+}
 
-  hdf5::quiet_errors();
-  PartialFile partial = open_partial(d, rank, ranks);
-  if (const int status = mpi.max(partial.status)) {
-    if (!partial.problem.empty())
-      err << "chaindem sweep: " << (partial.status == 1 ? "error: " : "") << partial.problem
-          << "\n";
-    return status;
-  }
-  hdf5::Handle& cases_group = partial.cases;
-  phase("validate and open");
-
-  // This rank's cases that are not finished yet, longest first.
+// This rank's cases that are not finished yet, longest first; `log` (rank 0's, unless quiet)
+// tells how many the sweep has and runs.
+std::vector<std::size_t> cases_to_run(const ValidSweep& v, const PartialFile& partial,
+                                      const Ranks& mpi, std::ostream* log) {
+  const std::size_t cases = v.d.cases.size();
   std::vector<std::size_t> todo;
-  for (std::size_t k = rank; k < d.cases.size(); k += static_cast<std::size_t>(ranks))
+  for (std::size_t k = mpi.rank; k < cases; k += static_cast<std::size_t>(mpi.size))
     if (!partial.done.count(k)) todo.push_back(k);
   std::stable_sort(todo.begin(), todo.end(),
                    [&](std::size_t a, std::size_t b) { return v.cost[a] > v.cost[b]; });
   const int finished = mpi.sum(static_cast<int>(partial.done.size()));
-  if (log && !o.quiet)
-    *log << "chaindem sweep: " << d.cases.size() << " cases, " << finished << " already finished, "
-         << d.cases.size() - static_cast<std::size_t>(finished) << " to run on " << ranks
+  if (log)
+    *log << "chaindem sweep: " << cases << " cases, " << finished << " already finished, "
+         << cases - static_cast<std::size_t>(finished) << " to run on " << mpi.size
          << (mpi.active() ? " MPI rank(s)" : " rank(s)") << std::endl;
+  return todo;
+}
 
-  install_stop_handlers();
-  Progress progress(o.quiet ? nullptr : log, static_cast<std::int64_t>(todo.size()), "sweep",
-                    "cases", true);
-  RunOutcome r = run_cases(v, partial, cases_group.get(), todo, o, progress);
-  phase("run cases");
-  if (timing && log) {
-    *log << "sweep timing: of which writing finished cases " << r.writing << " s\n";
-    for (std::size_t t = 0; t < r.thread_time.size(); ++t)
-      *log << "sweep timing: thread " << t << " computing " << r.thread_time[t][0]
-           << " s, writing or waiting to write " << r.thread_time[t][1] << " s\n";
-    *log << "sweep timing: writing what was queued when the last case finished " << r.last_writes
-         << " s\n";
-  }
+void report_timing(std::ostream& log, const RunOutcome& r) {
+  log << "sweep timing: of which writing finished cases " << r.writing << " s\n";
+  for (std::size_t t = 0; t < r.thread_time.size(); ++t)
+    log << "sweep timing: thread " << t << " computing " << r.thread_time[t][0]
+        << " s, writing or waiting to write " << r.thread_time[t][1] << " s\n";
+  log << "sweep timing: writing what was queued when the last case finished " << r.last_writes
+      << " s\n";
+}
+
+// The exit status of a sweep that cannot go on after running its cases, if it cannot: a write
+// to a rank's file failed (1: that file given up, every other kept intact for a rerun, as when
+// interrupted), or a signal stopped the sweep (128 + the signal: the finished cases kept).
+std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const SweepDefinition& d,
+                                 const Ranks& mpi, std::ostream& err) {
+  hdf5::Handle& cases_group = partial.cases;
   if (mpi.max(r.write_failure.empty() ? 0 : 1)) {
     if (!r.write_failure.empty()) {  // this rank's file is given up
       PartialOutput given_up(d.output, partial.path);
@@ -688,58 +657,113 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       cases_group.reset();
       partial.file.reset();
     }
-    return 1;
+    return exit_failed;
   }
   const int interrupted = mpi.max(*stop_flag());
-  if (interrupted) {
-    cases_group.reset();
-    partial.file.reset();
-    if (log)
-      *log << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
-           << "kept in " << quoted_path(ranks == 1 ? partial.path : d.output + ".rank*.partial")
-           << ", run the same command to resume\n";
-    return 128 + interrupted;
+  if (!interrupted) return std::nullopt;
+  cases_group.reset();
+  partial.file.reset();
+  if (mpi.rank == 0)
+    err << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
+        << "kept in " << quoted_path(mpi.size == 1 ? partial.path : d.output + ".rank*.partial")
+        << ", run the same command to resume\n";
+  return exit_on_signal + interrupted;
+}
+
+// A rank but the first: its file, closed (each step checked) and kept for rank 0 to collect, or
+// removed if that fails. False then.
+bool close_for_collection(const SweepDefinition& d, PartialFile& partial, int rank,
+                          std::ostream& err) {
+  PartialOutput mine(d.output, partial.path);
+  mine.adopt_hdf5(partial.file.release());
+  try {
+    try {
+      partial.cases.close("/cases");
+    } catch (const std::exception& e) {
+      throw mine.error(e.what());
+    }
+    mine.close_hdf5();
+    mine.keep_partial();
+  } catch (const OutputError& e) {
+    err << "chaindem sweep: rank " << rank << ": error: " << e.what() << "\n";
+    return false;
   }
+  return true;
+}
+
+// The sweep, validated and its output locked: each rank runs its cases into its partial file,
+// and rank 0 collects them into the output.
+int run_sweep(ValidSweep& v, const SweepOptions& o, const Ranks& mpi, std::ostream& out,
+              std::ostream& err, PhaseClock& phase) {
+  const SweepDefinition& d = v.d;
+  const int rank = mpi.rank, ranks = mpi.size;
+  std::ostream* log = rank == 0 ? &err : nullptr;
+  hdf5::quiet_errors();
+  PartialFile partial = open_partial(d, rank, ranks);
+  if (const int status = mpi.max(partial.status)) {
+    if (!partial.problem.empty())
+      err << "chaindem sweep: " << (partial.status == 1 ? "error: " : "") << partial.problem
+          << "\n";
+    return status;
+  }
+  phase("validate and open");
+
+  const std::vector<std::size_t> todo = cases_to_run(v, partial, mpi, o.quiet ? nullptr : log);
+  install_stop_handlers();
+  Progress progress(o.quiet ? nullptr : log, static_cast<std::int64_t>(todo.size()), "sweep",
+                    "cases", true);
+  RunOutcome r = run_cases(v, partial, partial.cases.get(), todo, o, progress);
+  phase("run cases");
+  if (phase.log()) report_timing(*phase.log(), r);
+  if (const std::optional<int> status = stopped_early(partial, r, d, mpi, err)) return *status;
   // Failure messages travel to rank 0, one string per case.
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
     if (owner != 0) mpi.gather_string(owner, r.failures[k]);
   }
-  bool closed = true;
-  if (rank != 0) {  // its file stays for rank 0 to collect, closed (each step checked) or removed
-    PartialOutput mine(d.output, partial.path);
-    mine.adopt_hdf5(partial.file.release());
-    try {
-      try {
-        cases_group.close("/cases");
-      } catch (const std::exception& e) {
-        throw mine.error(e.what());
-      }
-      mine.close_hdf5();
-      mine.keep_partial();
-    } catch (const OutputError& e) {
-      err << "chaindem sweep: rank " << rank << ": error: " << e.what() << "\n";
-      closed = false;
-    }
-  }
+  const bool closed = rank == 0 || close_for_collection(d, partial, rank, err);
   mpi.barrier();  // every rank's file is closed and complete, or removed
   if (rank != 0) {
     bool any_failed = !closed;
     for (const auto& f : r.failures) any_failed = any_failed || !f.empty();
-    return any_failed ? 1 : 0;
+    return any_failed ? exit_failed : exit_done;
   }
   int failed_cases = 0;
   try {
-    failed_cases = collect(d, partial, cases_group, r, ranks, err, phase);
-  } catch (const std::exception& e) {
+    failed_cases = collect(d, partial, partial.cases, r, ranks, err, phase);
+  } catch (const std::exception& e) {  // the cases ran: whatever stops the collection fails it
     err << "chaindem sweep: error: " << failure_text(e) << "\n";
-    return 1;
+    return exit_failed;
   }
   if (!o.quiet)
     out << "chaindem sweep " << quoted_path(o.sweep_path) << " -> " << quoted_path(d.output) << ": "
         << d.cases.size() << " cases (" << d.cases.size() - static_cast<std::size_t>(failed_cases)
         << " ok, " << failed_cases << " failed)\n";
-  return failed_cases ? 1 : 0;  // failed cases have status rows "failed: ..." in /summary
+  return failed_cases ? exit_failed : exit_done;  // failed cases have status rows "failed: ..."
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const Ranks mpi;
+  std::ostream* log = mpi.rank == 0 ? &err : nullptr;  // what every rank would say, said once
+  PhaseClock phase(log);
+  SweepOptions o;
+  ValidSweep v;
+  std::unique_ptr<OutputLock> lock;
+  FailureReport report{"chaindem sweep", log, " while reading and checking the cases"};
+  try {
+    if (!parse_options(args, out, mpi.rank, o)) return exit_done;  // --help
+    v = validate(o);
+    report.under_way = {};
+    if (log)
+      for (const std::string& note : v.notes) *log << "chaindem sweep: note: " << note << "\n";
+    check_output_path(v.d.output, {o.sweep_path, v.d.base});
+    lock = lock_output(v.d.output, mpi);
+  } catch (...) {
+    return report_failure(std::current_exception(), report);
+  }
+  return run_sweep(v, o, mpi, out, err, phase);
 }
 
 }  // namespace chaindem

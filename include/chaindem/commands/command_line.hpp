@@ -4,26 +4,25 @@
 
 #include <boost/program_options.hpp>
 #include <exception>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "chaindem/setup/case_file.hpp"  // trimmed, option_number: what commands read
-#include "chaindem/text.hpp"             // quoted_text, number_text: what commands quote
+#include "chaindem/commands/exit_status.hpp"  // Refusal, report_failure: how commands fail
+#include "chaindem/setup/case_file.hpp"       // trimmed, option_number: what commands read
+#include "chaindem/text.hpp"                  // quoted_text, number_text: what commands quote
 
 namespace chaindem {
 
 /// Parses `args` against `options`, the first positional argument into `*positional` (nullptr:
-/// none allowed), or every positional argument into `*positionals` when that is given. On a
-/// parse error (an unknown option, with the closest ones suggested; an argument the command does
-/// not take) writes "chaindem COMMAND: what" to `err` (when not null) and returns nullopt; the
-/// command then exits with status 2.
-std::optional<boost::program_options::variables_map> parse_command_line(
+/// none allowed), or every positional argument into `*positionals` when that is given. A parse
+/// error (an unknown option, with the closest ones suggested; an argument the command does not
+/// take) throws a Refusal saying what, which `command` reports (exit status 2).
+boost::program_options::variables_map parse_command_line(
     const std::vector<std::string>& args,
     const boost::program_options::options_description& options, std::string* positional,
-    std::string_view command, std::ostream* err, std::vector<std::string>* positionals = nullptr);
+    std::string_view command, std::vector<std::string>* positionals = nullptr);
 
 /// The entries of the comma-separated list `text` that `option` gave, each without the blanks at
 /// its ends; none for a blank `text`. An empty entry ("a,,b", "a,") is refused with a CaseError
