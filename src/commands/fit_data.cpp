@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
+#include <set>
 
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/fit/chain_model.hpp"
@@ -117,10 +119,12 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
   return d;
 }
 
-DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
-                     const po::options_description& bodies,
-                     const std::vector<const LawEntry*>& laws, int threads, ChainRecord& record,
-                     std::vector<LawFit>& fits, std::ostream& err) {
+namespace {
+
+// What a chain's fit takes from the options alone: no body options (its case gives the bodies),
+// --sigma in range, and what the record measures (--quantity).
+RecordQuantity chain_quantity(const FitInput& in, const po::variables_map& vm,
+                              const po::options_description& bodies) {
   for (const auto& option : bodies.options())
     if (vm.count(option->long_name()) && !vm[option->long_name()].defaulted())
       throw CaseError("--" + option->long_name() +
@@ -130,14 +134,18 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     throw CaseError("--sigma: " + number_text(in.sigma) + " is out of range: allowed [" +
                     number_text(least_uncertainty) + ", " + number_text(most_uncertainty) +
                     "] in the record's SI unit (m/s or N), or 0: none given");
-  const RecordQuantity quantity = in.quantity == "velocity" ? RecordQuantity::velocity
-                                  : in.quantity == "force"
-                                      ? RecordQuantity::force
-                                      : throw CaseError("--quantity: '" + quoted_text(in.quantity) +
-                                                        "' is not velocity or force");
-  // --set: a law parameter (key=value, into [contact]) or any case key (section.key=value).
+  return in.quantity == "velocity" ? RecordQuantity::velocity
+         : in.quantity == "force"  ? RecordQuantity::force
+                                   : throw CaseError("--quantity: '" + quoted_text(in.quantity) +
+                                                     "' is not velocity or force");
+}
+
+// The case's overrides: --set, a law parameter (key=value, into [contact]) or any case key
+// (section.key=value), and --tension. The law parameters among them are held fixed (`held`).
+std::vector<std::string> chain_overrides(const FitInput& in,
+                                         const std::vector<const LawEntry*>& laws,
+                                         std::set<std::string>& held) {
   std::vector<std::string> overrides;
-  FreeChoice c;
   for (const std::string& s : in.sets) {
     const auto [key, value] = split_setting("--set", s, "key=value");
     if (key == "contact.law")
@@ -148,25 +156,23 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     for (const LawEntry* law : laws) law_key = law_key || law->find_param(bare);
     overrides.push_back((key.find('.') == std::string::npos ? "contact." : "") + key + "=" +
                         trimmed(value));
-    if (law_key) c.held.insert(bare);
+    if (law_key) held.insert(bare);
   }
   if (in.tension != "law" && in.tension != "clamp" && in.tension != "allow")
     throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
   if (in.tension != "law") overrides.push_back("contact.tension=" + in.tension);
-  const CaseConfig base = CaseConfig::load(in.case_path, overrides);
-  c.starts = key_values(in.starts, "--start");
-  c.bounds = key_ranges(in.bounds);
-  c.derived = [](const ParamSpec& p) { return p.key != "yield_stress" && !p.default_text.empty(); };
-  c.given = [&base](const std::string& key) -> std::optional<double> {
-    const std::string k = "contact." + key;
-    if (base.has(k) && base.given(k)) return base.number(k);
-    return std::nullopt;
-  };
-  // Every law's run is checked before any fit starts, its parameters where the search starts;
-  // the first that runs gives the chain's beads and the run's duration, to read the record.
-  std::vector<std::string> skipped;
-  const auto free = chosen_free(in, laws, c, skipped);
-  std::vector<std::unique_ptr<fit::ChainModel>> models;
+  return overrides;
+}
+
+// Each law's model of the chain (`models`, and its entry in `fits`), its run checked where its
+// search starts: a law whose case does not run is skipped (or refused, named by --laws). The
+// first that runs gives the chain's beads and the run's duration, to read the record by.
+fit::ChainModel::Extent chain_models(const FitInput& in, const std::vector<const LawEntry*>& laws,
+                                     const std::vector<std::string>& overrides,
+                                     const std::vector<std::vector<fit::FreeParameter>>& free,
+                                     const std::vector<std::string>& skipped,
+                                     std::vector<LawFit>& fits,
+                                     std::vector<std::unique_ptr<fit::ChainModel>>& models) {
   std::optional<fit::ChainModel::Extent> extent;
   for (std::size_t l = 0; l < laws.size(); ++l) {
     std::vector<std::string> keys;
@@ -185,29 +191,24 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   if (!extent)
     throw CaseError("the case runs under none of the laws: " + std::string(fits.front().law->id) +
                     ": " + fits.front().failure);
-  record = read_chain_record(in.data, quantity, extent->beads, extent->duration, "--data");
+  return *extent;
+}
+
+// The record (--data) of the beads and the times of the case's run.
+ChainRecord chain_record(const FitInput& in, RecordQuantity quantity,
+                         const fit::ChainModel::Extent& extent) {
+  ChainRecord record =
+      read_chain_record(in.data, quantity, extent.beads, extent.duration, "--data");
   if (record.time.front() < 0.0)
     throw CaseError("--data '" + quoted_path(in.data) + "': its first time, " +
                     number_text(record.time.front()) +
                     " s, is before the run starts (t = 0): the record's times are those of the "
                     "case's run, which starts with the striker where the case puts it");
-  check_points(in, laws, free, record.beads.size() * record.time.size(), in.sigma > 0.0);
-  check_block(in, std::vector<std::size_t>(record.beads.size(), record.time.size()));
-  fit_laws(
-      fits,
-      [&](LawFit& f, std::size_t l) {
-        const fit::ChainModel& model = *models[l];
-        const fit::Problem problem = stoppable(fit::chain_problem(model, record, f.free, in.sigma));
-        f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
-        bootstrap_intervals(in, problem, f,
-                            std::vector<std::size_t>(record.beads.size(), record.time.size()),
-                            true);
-        f.curve_x = record.time;
-        if (!model.predict(f.result.values, record, f.curve))
-          f.curve.assign(record.beads.size(), std::vector<double>(f.curve_x.size(), std::nan("")));
-      },
-      threads, &err);
+  return record;
+}
 
+// What the report says of a chain's record, and how it writes it.
+DataReport chain_report(const FitInput& in, const ChainRecord& record) {
   DataReport d;
   std::string beads, json_beads;
   for (const long long b : record.beads) {
@@ -247,6 +248,48 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
     }
   };
   return d;
+}
+
+}  // namespace
+
+DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
+                     const po::options_description& bodies,
+                     const std::vector<const LawEntry*>& laws, int threads, ChainRecord& record,
+                     std::vector<LawFit>& fits, std::ostream& err) {
+  const RecordQuantity quantity = chain_quantity(in, vm, bodies);
+  FreeChoice c;
+  const std::vector<std::string> overrides = chain_overrides(in, laws, c.held);
+  const CaseConfig base = CaseConfig::load(in.case_path, overrides);
+  c.starts = key_values(in.starts, "--start");
+  c.bounds = key_ranges(in.bounds);
+  c.derived = [](const ParamSpec& p) { return p.key != "yield_stress" && !p.default_text.empty(); };
+  c.given = [&base](const std::string& key) -> std::optional<double> {
+    const std::string k = "contact." + key;
+    if (base.has(k) && base.given(k)) return base.number(k);
+    return std::nullopt;
+  };
+  std::vector<std::string> skipped;
+  const auto free = chosen_free(in, laws, c, skipped);
+  std::vector<std::unique_ptr<fit::ChainModel>> models;
+  const auto extent = chain_models(in, laws, overrides, free, skipped, fits, models);
+  record = chain_record(in, quantity, extent);
+  check_points(in, laws, free, record.beads.size() * record.time.size(), in.sigma > 0.0);
+  check_block(in, std::vector<std::size_t>(record.beads.size(), record.time.size()));
+  fit_laws(
+      fits,
+      [&](LawFit& f, std::size_t l) {
+        const fit::ChainModel& model = *models[l];
+        const fit::Problem problem = stoppable(fit::chain_problem(model, record, f.free, in.sigma));
+        f.result = fit::solve(problem, {in.search_starts, in.seed, in.confidence});
+        bootstrap_intervals(in, problem, f,
+                            std::vector<std::size_t>(record.beads.size(), record.time.size()),
+                            true);
+        f.curve_x = record.time;
+        if (!model.predict(f.result.values, record, f.curve))
+          f.curve.assign(record.beads.size(), std::vector<double>(f.curve_x.size(), std::nan("")));
+      },
+      threads, &err);
+  return chain_report(in, record);
 }
 
 }  // namespace chaindem::fit_command_parts

@@ -153,30 +153,10 @@ std::string resolved_path(const fs::path& p, const std::string& what) {
   return resolved.string();
 }
 
-}  // namespace
-
-SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
-  if (const std::string problem = input_file_problem(path); !problem.empty())
-    throw CaseError("sweep file '" + quoted_path(path) + "' " + problem);
-  std::ifstream in(path);
-  if (!in) throw CaseError("cannot read sweep file '" + quoted_path(path) + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  SweepDefinition d = parse_sweep(text.str(), path, extra_fixed);
-  // The base case is read for every case and for the sweep's signature: refused here, once.
-  if (const std::string problem = input_file_problem(d.base); !problem.empty())
-    throw CaseError(quoted_path(path) + ": sweep.base: '" + quoted_path(d.base) + "' " + problem);
-  return d;
-}
-
-SweepDefinition parse_sweep(const std::string& text, const std::string& path,
-                            const std::vector<std::string>& extra_fixed) {
-  const std::string file = quoted_path(path);  // as messages name it
-  SweepDefinition d;
-  d.path = resolved_path(path, "sweep file");
-  d.name = file;
-  d.text = text_lines(text);
-  std::istringstream s(d.text);
+// The sweep file's keys, as written. A case file given for a sweep file (no [sweep] section,
+// and case keys) is refused, saying how to run it.
+po::parsed_options sweep_file_options(const std::string& text, const std::string& file) {
+  std::istringstream s(text);
   po::parsed_options parsed(nullptr);
   try {
     parsed = po::parse_config_file(s, po::options_description(), true);
@@ -197,6 +177,13 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
     throw CaseError(
         file + " is a case file, not a sweep file (it has no [sweep] section): `chaindem run " +
         file + "` runs it, and a sweep file names a case as its base (docs/sweeps.md)");
+  return parsed;
+}
+
+// Each key of the file into `d`: [sweep] base (resolved against the folder of `path`), combine
+// and output; [set] keys, fixed for every case; [axes], the swept keys and their values.
+void read_sweep_keys(const po::parsed_options& parsed, const std::string& path,
+                     const std::string& file, SweepDefinition& d) {
   std::set<std::string> seen;
   for (const auto& opt : parsed.options) {
     const std::string& key = opt.string_key;
@@ -229,14 +216,11 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
                       "' (sections: [sweep] base, combine, output; [set] and [axes] case keys)");
     }
   }
-  if (d.base.empty()) throw CaseError(file + ": sweep.base is missing (the base case file)");
-  for (const std::string& setting : extra_fixed) {
-    const auto [key, value] = split_setting("--set", setting);
-    d.fixed.push_back(key + "=" + value);
-  }
-  d.fixed_sources.resize(d.fixed.size(), "--set");
-  // Each key once: in [set], in [axes] or with --set. A key that changes nothing in a sweep
-  // would give cases that differ in name only.
+}
+
+// Each key once: in [set], in [axes] or with --set. A key that changes nothing in a sweep
+// would give cases that differ in name only.
+void check_each_key_once(const SweepDefinition& d, const std::string& file) {
   std::map<std::string, std::string> given;  // key: where
   auto check_key = [&](const std::string& key, const std::string& where) {
     if (const std::string why = changes_nothing(key); !why.empty())
@@ -249,11 +233,15 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   for (std::size_t k = 0; k < d.fixed.size(); ++k)
     check_key(trimmed(d.fixed[k].substr(0, d.fixed[k].find('='))), d.fixed_sources[k]);
   for (const Axis& a : d.axes) check_key(a.key, file + " [axes]");
-  if (d.output.empty()) d.output = fs::path(path).stem().string() + ".h5";
+}
 
-  // Cases: the full grid (first axis slowest) or the axes zipped.
+// The cases, each the values of the axes: the full grid (first axis slowest) or the axes
+// zipped.
+std::vector<std::vector<std::string>> sweep_cases(const SweepDefinition& d,
+                                                  const std::string& file) {
+  std::vector<std::vector<std::string>> cases;
   if (d.axes.empty()) {
-    d.cases.push_back({});
+    cases.push_back({});
   } else if (d.combine == "zip") {
     const std::size_t n = d.axes.front().values.size();
     for (const auto& a : d.axes)
@@ -264,11 +252,11 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
     for (std::size_t k = 0; k < n; ++k) {
       std::vector<std::string> c;
       for (const auto& a : d.axes) c.push_back(a.values[k]);
-      d.cases.push_back(c);
+      cases.push_back(c);
     }
   } else {
     const std::size_t total = grid_size(file, d.axes);
-    d.cases.reserve(total);
+    cases.reserve(total);
     for (std::size_t k = 0; k < total; ++k) {
       std::vector<std::string> c(d.axes.size());
       std::size_t rest = k;
@@ -276,9 +264,45 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
         c[a] = d.axes[a].values[rest % d.axes[a].values.size()];
         rest /= d.axes[a].values.size();
       }
-      d.cases.push_back(c);
+      cases.push_back(c);
     }
   }
+  return cases;
+}
+
+}  // namespace
+
+SweepDefinition read_sweep(const std::string& path, const std::vector<std::string>& extra_fixed) {
+  if (const std::string problem = input_file_problem(path); !problem.empty())
+    throw CaseError("sweep file '" + quoted_path(path) + "' " + problem);
+  std::ifstream in(path);
+  if (!in) throw CaseError("cannot read sweep file '" + quoted_path(path) + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  SweepDefinition d = parse_sweep(text.str(), path, extra_fixed);
+  // The base case is read for every case and for the sweep's signature: refused here, once.
+  if (const std::string problem = input_file_problem(d.base); !problem.empty())
+    throw CaseError(quoted_path(path) + ": sweep.base: '" + quoted_path(d.base) + "' " + problem);
+  return d;
+}
+
+SweepDefinition parse_sweep(const std::string& text, const std::string& path,
+                            const std::vector<std::string>& extra_fixed) {
+  const std::string file = quoted_path(path);  // as messages name it
+  SweepDefinition d;
+  d.path = resolved_path(path, "sweep file");
+  d.name = file;
+  d.text = text_lines(text);
+  read_sweep_keys(sweep_file_options(d.text, file), path, file, d);
+  if (d.base.empty()) throw CaseError(file + ": sweep.base is missing (the base case file)");
+  for (const std::string& setting : extra_fixed) {
+    const auto [key, value] = split_setting("--set", setting);
+    d.fixed.push_back(key + "=" + value);
+  }
+  d.fixed_sources.resize(d.fixed.size(), "--set");
+  check_each_key_once(d, file);
+  if (d.output.empty()) d.output = fs::path(path).stem().string() + ".h5";
+  d.cases = sweep_cases(d, file);
   return d;
 }
 
