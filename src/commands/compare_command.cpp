@@ -159,36 +159,39 @@ Metrics newton_metrics(const RunSetup& run, double restitution, long long beads,
         arrived[u] = t;
     }
   };
+  // An impact of body k: on body k + 1, or on a wall (body 0 on the left one, the last body on
+  // the right one).
+  struct Impact {
+    std::size_t body;
+    bool on_wall;
+  };
   double t = 0.0;
   observe(t);
   for (long events = 0; events < 100000000; ++events) {
-    // The next impact: the earliest closing gap (bodies or walls).
+    // The next impact: the earliest closing gap (bodies or walls); none if no gap closes.
     double dt = std::numeric_limits<double>::infinity();
-    long who = -2;  // -1: left wall, k: pair (k, k+1), n-1: right wall
+    std::optional<Impact> next;
     int ties = 0;
-    auto consider = [&](double candidate, long id) {
+    auto consider = [&](double candidate, Impact impact) {
       if (!(candidate >= 0.0)) return;
       if (candidate < dt * (1 - 1e-12)) {
-        dt = candidate, who = id, ties = 0;
+        dt = candidate, next = impact, ties = 0;
       } else if (candidate <= dt * (1 + 1e-12)) {
         ++ties;
       }
     };
-    if (v[0] < 0) consider((x[0] - r[0] - left) / -v[0], -1);
+    if (v[0] < 0) consider((x[0] - r[0] - left) / -v[0], {0, true});
     for (std::size_t i = 0; i + 1 < x.size(); ++i)
-      if (v[i] > v[i + 1]) consider(gap(i) / (v[i] - v[i + 1]), static_cast<long>(i));
-    if (v.back() > 0)
-      consider((right - x.back() - r.back()) / v.back(), static_cast<long>(x.size()) - 1);
-    if (t + dt >= run.duration || who == -2) break;
+      if (v[i] > v[i + 1]) consider(gap(i) / (v[i] - v[i + 1]), {i, false});
+    if (v.back() > 0) consider((right - x.back() - r.back()) / v.back(), {x.size() - 1, true});
+    if (t + dt >= run.duration || !next) break;
     if (ties > 0)
       throw CaseError("--reference newton: two impacts at t = " + rounded_text(t + dt, 6) +
                       " s; Newton's law has no unique outcome for simultaneous impacts");
     for (std::size_t i = 0; i < x.size(); ++i) x[i] += v[i] * dt;
     t += dt;
-    const auto k = static_cast<std::size_t>(who);
-    if (who == -1) {
-      v[0] = -restitution * v[0];
-    } else if (k == x.size() - 1) {
+    const std::size_t k = next->body;
+    if (next->on_wall) {
       v[k] = -restitution * v[k];
     } else {
       const BinaryImpactOutcome o = newton_restitution(m[k], m[k + 1], v[k], v[k + 1], restitution);
