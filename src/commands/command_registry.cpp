@@ -1,6 +1,7 @@
 #include "chaindem/commands/command_registry.hpp"
 
 #include <array>
+#include <cstddef>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -31,27 +32,43 @@ int version_command(const std::vector<std::string>&, std::ostream& out, std::ost
   return exit_done;
 }
 
+// The commands, in the order `chaindem --help` lists them.
 constexpr std::array command_table{
-    Command{"run",
-            "run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
-            "    [--restart | --discard-checkpoint]",
-            "", run_command},
-    Command{"sweep", "sweep SWEEP.ini [-o OUT.h5] [--threads N]",
-            "many cases in parallel (OpenMP, MPI)", sweep_command},
-    Command{"compare", "compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)", "",
-            compare_command},
-    Command{"collide", "collide --law ID ...",
-            "one head-on impact under any law (see collide --help)", collide_command},
-    Command{"fit", "fit --data CSV --laws A,B ...",
-            "fit laws to measured impacts, ranked (docs/fit.md)", fit_command},
-    Command{"models", "models [LAW ...] [--markdown|--list]",
-            "the contact laws and their parameters", models_command},
-    Command{"case-format", "case-format", "print the case-file reference (docs/case-format.md)",
-            case_format_command},
-    Command{"--help", "COMMAND --help", "help for one command", help_command, false},
-    Command{"-h", "", "", help_command, false},
-    Command{"help", "", "", help_command, false},
-    Command{"--version", "--version", "", version_command, false},
+    Command{.name = "run",
+            .usage = "run CASE.ini [-o OUT.h5] [--set section.key=value ...] [--quiet]\n"
+                     "    [--restart | --discard-checkpoint]",
+            .run = run_command},
+    Command{.name = "sweep",
+            .usage = "sweep SWEEP.ini [-o OUT.h5] [--threads N]",
+            .summary = "many cases in parallel (OpenMP, MPI)",
+            .run = sweep_command},
+    Command{.name = "compare",
+            .usage = "compare CASE.ini --laws A,B (--reference LAW | --reference-data CSV)",
+            .run = compare_command},
+    Command{.name = "collide",
+            .usage = "collide --law ID ...",
+            .summary = "one head-on impact under any law (see collide --help)",
+            .run = collide_command},
+    Command{.name = "fit",
+            .usage = "fit --data CSV --laws A,B ...",
+            .summary = "fit laws to measured impacts, ranked (docs/fit.md)",
+            .run = fit_command},
+    Command{.name = "models",
+            .usage = "models [LAW ...] [--markdown|--list]",
+            .summary = "the contact laws and their parameters",
+            .run = models_command},
+    Command{.name = "case-format",
+            .usage = "case-format",
+            .summary = "print the case-file reference (docs/case-format.md)",
+            .run = case_format_command},
+    Command{.name = "--help",
+            .usage = "COMMAND --help",
+            .summary = "help for one command",
+            .run = help_command,
+            .suggested = false},
+    Command{.name = "-h", .run = help_command, .suggested = false},
+    Command{.name = "help", .run = help_command, .suggested = false},
+    Command{.name = "--version", .usage = "--version", .run = version_command, .suggested = false},
 };
 
 // The names a mistyped command is compared with.
@@ -64,10 +81,6 @@ std::vector<std::string> suggested_names() {
 
 }  // namespace
 
-std::span<const Command> commands() {
-  return command_table;
-}
-
 const Command* find_command(std::string_view name) {
   for (const Command& c : command_table)
     if (c.name == name) return &c;
@@ -75,6 +88,7 @@ const Command* find_command(std::string_view name) {
 }
 
 std::string usage_text() {
+  constexpr std::string_view program = "  chaindem ";
   // A summary starts two blanks after the usage, and in one column where the usage is short.
   constexpr int summary_column = 16;
   std::ostringstream s;
@@ -84,8 +98,8 @@ std::string usage_text() {
     // A line break continues under the command's arguments.
     std::string usage(c.usage);
     for (std::size_t at = usage.find('\n'); at != std::string::npos; at = usage.find('\n', at + 1))
-      usage.insert(at + 1, "           ");  // under "  chaindem "
-    s << "  chaindem ";
+      usage.insert(at + 1, program.size(), ' ');
+    s << program;
     if (c.summary.empty())
       s << usage;
     else

@@ -1,10 +1,10 @@
 #pragma once
-// The commands of `chaindem`, one row each: what the program dispatches to, what `chaindem
-// --help` lists, what a mistyped command is compared with, and what the Python module runs in
-// its process all read this table. A new command is a row here and its file.
+// The commands of `chaindem`, one row each of a table (command_registry.cpp): what the program
+// dispatches to, what `chaindem --help` lists, what a mistyped command is compared with, and
+// what the Python module runs in its process all read it. A new command is a row there and its
+// file.
 
 #include <iosfwd>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,18 +21,15 @@ struct Command {
   std::string_view name;  ///< what the user types after `chaindem`
   /// How it is typed, as `chaindem --help` lists it after "chaindem " (a line break continues
   /// under the arguments); empty: not listed (another name of a listed command).
-  std::string_view usage;
+  std::string_view usage = {};
   /// What it does, after its usage when that leaves room on the line; empty when the usage says
   /// it.
-  std::string_view summary;
-  CommandFunction run;
+  std::string_view summary = {};
+  CommandFunction run = nullptr;
   /// Offered for a mistyped command ("did you mean"): the commands, not the options --help and
   /// --version.
   bool suggested = true;
 };
-
-/// Every command, in the order `chaindem --help` lists them.
-std::span<const Command> commands();
 
 /// The row of `name`, or null.
 const Command* find_command(std::string_view name);
