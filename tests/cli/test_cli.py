@@ -40,6 +40,22 @@ class CommandLine(unittest.TestCase):
             self.assertIn(key, r.stdout)
         self.assertEqual(chaindem("frobnicate").returncode, 2)
 
+    def test_every_listed_command_has_its_help_and_is_suggested(self):
+        # `chaindem --help` lists the commands; each answers its own --help, and a name missing
+        # its last letter is answered with the command's name.
+        listed = re.findall(r"(?m)^  chaindem ([a-z][a-z-]*)\b", chaindem("--help").stdout)
+        self.assertLessEqual({"run", "sweep", "compare", "collide", "fit", "models", "case-format"},
+                             set(listed))
+        for command in listed:
+            with self.subTest(command):
+                r = chaindem(command, "--help")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertTrue(r.stdout.startswith(f"usage: chaindem {command}"), r.stdout[:80])
+                r = chaindem(command[:-1])
+                self.assertEqual(r.returncode, 2)
+                self.assertIn(f"unknown command '{command[:-1]}'; did you mean", r.stderr)
+                self.assertIn(f"'{command}'", r.stderr.splitlines()[0])
+
     def test_models_lists_every_law_with_parameters(self):
         r = chaindem("models")
         self.assertEqual(r.returncode, 0)

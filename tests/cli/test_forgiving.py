@@ -68,6 +68,34 @@ TABLE = [
      ["chain.count: is missing"], []),
 ]
 
+# The command line itself: a command without its file, options that exclude each other, an
+# option of another command, and what a law refuses of the bodies collide gives it, each
+# reported by the command that meets it, in one form per kind of refusal.
+STEEL_SPHERES = ["--radius", "0.005", "--youngs-modulus", "200e9", "--poisson-ratio", "0.3",
+                 "--density", "7800", "--velocity", "1"]
+COMMAND_LINE = [
+    ("run without a case file", ["run"], 2,
+     ["chaindem run: missing CASE.ini\n", "usage:\n", "  chaindem sweep SWEEP.ini"], []),
+    ("run -q without a case file", ["run", "-q"], 2, ["chaindem run: missing CASE.ini"], []),
+    ("sweep without a sweep file", ["sweep", "--threads", "1"], 2,
+     ["chaindem sweep: missing SWEEP.ini"], []),
+    ("run with --restart and --discard-checkpoint",
+     ["run", "{case}", "-o", "{tmp}/o.h5", "--restart", "--discard-checkpoint"], 2,
+     ["chaindem: invalid input: --restart continues the checkpoint and --discard-checkpoint "
+      "deletes it: give one of them"], []),
+    ("an option of a command given to another", ["models", "--threads", "2"], 2,
+     ["chaindem models: unrecognised option '--threads'", "`chaindem models --help`"], []),
+    ("a line contact without a length in collide",
+     ["collide", "--law", "hertz_cylindrical", *STEEL_SPHERES], 2,
+     ["chaindem collide: invalid input: law 'hertz_cylindrical' is a line contact of cylinders",
+      "--set length="], []),
+    ("an elastoplastic law without a yield stress in collide",
+     ["collide", "--law", "thornton_1997", *STEEL_SPHERES], 2,
+     ["chaindem collide: invalid input: law 'thornton_1997' needs a yield stress",
+      "--yield-stress"], []),
+]
+TABLE += COMMAND_LINE
+
 
 class Messages(unittest.TestCase):
     def test_table(self):

@@ -212,6 +212,27 @@ def test_notes_become_warnings():
                      simulation={"duration": 1e-4})
 
 
+def test_every_command_of_the_command_line_runs_in_process():
+    # The module runs the commands the program lists, with the program's output and status.
+    listed = [line.split()[1] for line in
+              subprocess.run([CHAINDEM, "--help"], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+              if line.startswith("  chaindem ") and line.split()[1][0].isalpha()
+              and line.split()[1] != "COMMAND"]
+    assert {"run", "sweep", "compare", "collide", "fit", "models", "case-format"} <= set(listed)
+    for name in listed:
+        status, out, err = chaindem._core.command(name, ["--help"])
+        program = subprocess.run([CHAINDEM, name, "--help"], capture_output=True, text=True)
+        assert (status, out, err) == (program.returncode, program.stdout, program.stderr), name
+    status, out, err = chaindem._core.command("models", ["--list"])
+    assert status == 0 and [line.split("\t")[0] for line in out.splitlines()] == \
+        [law.id for law in chaindem.models()]
+    status, out, err = chaindem._core.command("models", ["hertzz"])
+    assert status == 2 and "chaindem models: unknown law 'hertzz'; did you mean 'hertz'" in err
+    with pytest.raises(ValueError, match="no command 'frobnicate'"):
+        chaindem._core.command("frobnicate", [])
+
+
 def test_models_are_the_registry():
     listed = subprocess.run([CHAINDEM, "models", "--list"], capture_output=True, text=True,
                             check=True).stdout.splitlines()
