@@ -12,6 +12,7 @@
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/journaled_file.hpp"
 #include "chaindem/output/output_file.hpp"  // input_file_problem
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/side_files.hpp"
@@ -157,7 +158,7 @@ void write_checkpoint(const std::string& path, const Checkpoint& cp) {
     if (reason.find(strerror(EEXIST)) == std::string::npos) made = identity_of(partial);
     throw fail("creating " + quoted_path(partial) + ": " + reason);
   }
-  made = identity_of(partial);
+  made = identity_of(file_descriptor(file.get()));  // the file created, whatever the name holds
   try {
     const hid_t f = file.get();
     attr_string(f, "format", format_name);

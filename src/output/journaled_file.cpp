@@ -434,6 +434,19 @@ void recover_journal(const std::string& path) {
     throw Error("removing journal " + quoted_path(journal) + ": " + std::strerror(errno));
 }
 
+int file_descriptor(hid_t file) {
+  quiet_errors();
+  const Handle access(H5Fget_access_plist(file), H5Pclose);
+  const hid_t used = access.get() < 0 ? -1 : H5Pget_driver(access.get());
+  void* handle = nullptr;
+  if ((used != H5FD_SEC2 && used != driver()) ||
+      H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) < 0 || handle == nullptr) {
+    H5Eclear2(H5E_DEFAULT);
+    return -1;
+  }
+  return used == driver() ? state_of(static_cast<H5FD_t*>(handle)).fd : *static_cast<int*>(handle);
+}
+
 void journal_checkpoint(hid_t file) {
   const Handle access(check(H5Fget_access_plist(file), "file access"), H5Pclose);
   if (H5Pget_driver(access.get()) != driver())

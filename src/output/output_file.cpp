@@ -253,7 +253,7 @@ hid_t PartialOutput::create_hdf5(hid_t access) {
     throw error("creating " + quoted_path(partial_) + ": " + reason);
   }
   file_ = id;
-  own(partial_);
+  own();
   return id;
 }
 
@@ -263,12 +263,16 @@ void PartialOutput::refuse_resumable() const {
 
 void PartialOutput::adopt_hdf5(hid_t file) {
   file_ = file;
-  own(partial_);
+  own();
 }
 
-void PartialOutput::own(const std::string& partial) {
-  created_ = identity_of(partial);
-  in_use_ = InUse(partial, created_);
+void PartialOutput::own() {
+  // The file HDF5 has open, not the one the name holds now: another process may have put its
+  // own file there since this one was created, which this object must neither checkpoint as its
+  // frames nor remove.
+  const int fd = hdf5::file_descriptor(file_);
+  created_ = fd >= 0 ? identity_of(fd) : identity_of(partial_);
+  in_use_ = InUse(partial_, created_);
 }
 
 void PartialOutput::flush() {

@@ -31,6 +31,11 @@ hid_t journaled_file_access();
 /// in between. Throws Error (the journal could not be started anew: the old one stays valid).
 void journal_checkpoint(hid_t file);
 
+/// The descriptor through which HDF5 reads and writes `file`, opened with HDF5's default driver
+/// or with journaled_file_access(); -1 for another driver (a file in memory). The file it names
+/// is the one written, whatever its name has come to hold since it was opened.
+int file_descriptor(hid_t file);
+
 /// The journal beside `path`.
 std::string journal_path(const std::string& path);
 

@@ -138,8 +138,9 @@ class PartialOutput {
   /// Throws OutputPathError if the partial file holds work another command resumes: a run's
   /// frames that its checkpoint continues, a sweep's cases that its journal keeps.
   void refuse_resumable() const;
-  /// Records `partial` as the file this object made, and marks it in use (InUse).
-  void own(const std::string& partial);
+  /// Records the open HDF5 file as the partial file this object made, and marks it in use
+  /// (InUse) while its name still refers to it.
+  void own();
 
   std::string path_, partial_;
   /// The output's lock, from create_hdf5() on; taken only with the default partial name: a
