@@ -6,6 +6,7 @@ Run by ctest with Debian's /usr/bin/python3:  test_sweep.py CHAINDEM SOURCE_DIR 
 import concurrent.futures
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -252,6 +253,20 @@ class LongCases(unittest.TestCase):
                 self.assertEqual(case.attrs["chaindem_status"], "complete")
 
 
+def checkpointed_size(partial):
+    """The size `partial` had at its last checkpoint, read from the header of its undo journal
+    (src/output/journaled_file.cpp: "CDJRNL02", then that size as a little-endian u64); None
+    while there is none. A journal is renamed into place whole: what is read is one checkpoint's."""
+    try:
+        with open(partial + ".journal", "rb") as f:
+            header = f.read(16)
+    except FileNotFoundError:
+        return None
+    if len(header) < 16 or header[:8] != b"CDJRNL02":
+        return None
+    return struct.unpack("<Q", header[8:])[0]
+
+
 def already_finished(stderr):
     """How many cases a sweep found finished when it started (its first line on stderr)."""
     for line in stderr.splitlines():
@@ -324,19 +339,23 @@ class Resume(unittest.TestCase):
                        "--checkpoint-interval", "0.1"]
             finished = []
             for _ in range(3):
-                # Each attempt is killed once it has written about 3 cases and a checkpoint
-                # (due 0.1 s after a case is written) has been taken since.
+                # Each attempt is killed once a checkpoint of its own holds about 3 cases more
+                # than the file it started from (the killed attempt's last checkpoint, or the
+                # sweep's definition): the kill returns the file to that checkpoint or a later
+                # one, however late it comes. A checkpoint follows the writing of a case, and the
+                # journal it starts records the file's size then.
                 proc = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
                 start_size = None
-                deadline = time.time() + 120
-                while time.time() < deadline and proc.poll() is None:
-                    if os.path.exists(partial):
-                        size = os.path.getsize(partial)
-                        start_size = size if start_size is None else start_size
-                        if size > start_size + 3 * case_size:
-                            break
-                    time.sleep(0.002)
-                time.sleep(0.15)
+                deadline = time.time() + 300
+                while True:
+                    size = checkpointed_size(partial)  # 0: the new file, before its definition
+                    if size and start_size is None:
+                        start_size = size
+                    elif size and size > start_size + 3 * case_size:
+                        break
+                    self.assertIsNone(proc.poll(), "the sweep ended before it was killed")
+                    self.assertLess(time.time(), deadline, "no checkpoint with new cases")
+                    time.sleep(0.005)
                 proc.kill()
                 _, err = proc.communicate(timeout=120)
                 self.assertEqual(proc.returncode, -signal.SIGKILL, err)
