@@ -8,6 +8,8 @@ Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
 """
 import io
 import os
+import pty
+import re
 import signal
 import subprocess
 import sys
@@ -66,15 +68,48 @@ def wait_for(path, proc, timeout=120):
         time.sleep(0.02)
 
 
-def stop_after(case, out, seconds):
-    """Runs `case` to `out` and sends SIGTERM `seconds` after its partial file appears."""
-    proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for(out + ".partial", proc)
-    time.sleep(seconds)
+def stepping(args):
+    """Starts chaindem `args` with its standard error on a terminal (a pseudo-terminal, where its
+    progress line comes every 0.25 s) and returns it once that line counts steps done: a signal
+    sent then stops it in the middle of the run, however loaded the machine. Returns the process
+    and a function that reads the rest of its standard error, until it ends."""
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([CHAINDEM, *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    seen = b""
+
+    def read():
+        try:
+            return os.read(leader, 4096)
+        except OSError:  # EIO: the process ended, closing the terminal
+            return b""
+
+    while not re.search(rb"\([1-9][0-9]*/[0-9]+ steps", seen):
+        chunk = read()
+        if not chunk:
+            os.close(leader)
+            proc.wait(timeout=120)
+            raise AssertionError(f"no steps done (exit status {proc.returncode}): {seen!r}")
+        seen += chunk
+
+    def rest():
+        nonlocal seen
+        while chunk := read():
+            seen += chunk
+        os.close(leader)
+        proc.wait(timeout=120)
+        return seen.decode()
+
+    return proc, rest
+
+
+def stop_while_stepping(case, out):
+    """Runs `case` to `out` and sends SIGTERM once it has done steps (a checkpoint at t > 0)."""
+    proc, rest = stepping(["run", case, "-o", out])
     proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=120)
-    return proc.returncode
+    err = rest()
+    assert proc.returncode == 128 + signal.SIGTERM, err
 
 
 class Restart(unittest.TestCase):
@@ -96,16 +131,17 @@ class Restart(unittest.TestCase):
 
             out = os.path.join(tmp, "cut.h5")
             checkpoint = out + ".checkpoint"
-            proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q", *sets],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             if stop == signal.SIGKILL:  # after a periodic checkpoint, without warning
+                proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q", *sets],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 wait_for(checkpoint, proc)
                 time.sleep(0.2)
-            else:
-                wait_for(out + ".partial", proc)
-                time.sleep(0.15)
-            proc.send_signal(stop)
-            _, err = proc.communicate(timeout=120)
+                proc.send_signal(stop)
+                _, err = proc.communicate(timeout=120)
+            else:  # in the middle of the run
+                proc, rest = stepping(["run", case, "-o", out, *sets])
+                proc.send_signal(stop)
+                err = rest()
             if stop == signal.SIGKILL:
                 self.assertEqual(proc.returncode, -signal.SIGKILL, err)
             else:
@@ -159,7 +195,7 @@ class Restart(unittest.TestCase):
             ref = os.path.join(tmp, "ref.h5")
             self.assertEqual(run(case, "-o", ref, "-q").returncode, 0)
             out = os.path.join(tmp, "cut.h5")
-            stop_after(case, out, 0.3)
+            stop_while_stepping(case, out)
             for stop in (signal.SIGKILL, signal.SIGINT):
                 proc = subprocess.Popen([CHAINDEM, "run", case, "-o", out, "-q", "--restart"],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -181,7 +217,7 @@ class Restart(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             case = self.case(tmp, LAWS["elastic"])
             out = os.path.join(tmp, "out.h5")
-            stop_after(case, out, 0.2)
+            stop_while_stepping(case, out)
             with h5py.File(out + ".checkpoint", "r") as f:
                 d = f["simulation/position"]
                 offset = d.id.get_chunk_info(0).byte_offset + 100
@@ -202,7 +238,7 @@ class Restart(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             case = self.case(tmp, LAWS["elastic"])
             out = os.path.join(tmp, "out.h5")
-            stop_after(case, out, 0.2)
+            stop_while_stepping(case, out)
             with open(out + ".partial", "rb") as f:
                 written = f.read()
             foreign = io.BytesIO()
@@ -241,7 +277,7 @@ class Restart(unittest.TestCase):
             self.assertIn(f"cannot restart: there is no checkpoint '{out}.checkpoint'", r.stderr)
             self.assertEqual(sorted(os.listdir(tmp)), ["case.ini"])
 
-            stop_after(case, out, 0.2)
+            stop_while_stepping(case, out)
             left = sorted(os.listdir(tmp))
             self.assertEqual(left, ["case.ini", "out.h5.checkpoint", "out.h5.partial"])
 

@@ -178,7 +178,13 @@ class InvalidInput(unittest.TestCase):
             proc = subprocess.Popen([CHAINDEM, "run", DEFAULT_CASE, "-o", out, "--quiet",
                                      "--set", "simulation.duration=10"],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            time.sleep(1.0)
+            # Interrupted while it writes: the partial file is created after the run's signal
+            # handlers are in place (a signal before them would kill it).
+            deadline = time.time() + 120
+            while not os.path.exists(out + ".partial"):
+                self.assertIsNone(proc.poll(), "the run ended before it was interrupted")
+                self.assertLess(time.time(), deadline, "the run never created its partial file")
+                time.sleep(0.01)
             proc.send_signal(signal.SIGINT)
             _, err = proc.communicate(timeout=60)
             self.assertEqual(proc.returncode, 128 + signal.SIGINT, err)
