@@ -158,7 +158,7 @@ ArrivalWatch watch_arrival(const CaseConfig& cfg, Simulation& sim, const RunSumm
   double reference_speed = sim.particles().velocity.matrix().rowwise().norm().maxCoeff();
   for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
   ArrivalWatch arrival;
-  arrival.speed = cfg.number("output.arrival_threshold") * reference_speed;
+  arrival.speed = read_case_spec(cfg).output.arrival_threshold * reference_speed;
   for (const Eigen::Index b : summary.arrival_beads)
     arrival.particles.push_back(scene.chain_first + b);
   // Per step only the watched beads (Simulation::watch records them for each step).

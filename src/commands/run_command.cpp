@@ -13,6 +13,7 @@
 #include "chaindem/output/checkpoint_file.hpp"
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/output_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
@@ -99,8 +100,8 @@ CaseFacts case_facts(const RunSetup& run) {
 // Runs the case into its file, checkpointed as the case and the options say. A checkpoint that
 // cannot be continued refuses --restart in its own words; without it, the output is refused.
 layout::RunSummary run_into_file(const RunOptions& options, PreparedRun& p, std::ostream& err) {
-  const CheckpointPlan checkpoints{p.cfg.number("output.checkpoint_interval"), options.restart,
-                                   options.discard_checkpoint};
+  const CheckpointPlan checkpoints{read_case_spec(p.cfg).output.checkpoint_interval,
+                                   options.restart, options.discard_checkpoint};
   install_stop_handlers();
   try {
     return run_to_file(p.cfg, std::move(p.run), p.output,
@@ -134,11 +135,11 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
       << "  particles          " << particles << " (" << beads << " chain beads"
       << (has_striker ? " + striker" : "") << ")\n";
   // Gaps as the case set them (a state from data, initial.file, has its own).
-  if ((has_striker || cfg.number("chain.gap") > 0.0) &&
-      (!cfg.has("initial.file") || cfg.text("initial.file").empty())) {
+  const CaseSpec spec = read_case_spec(cfg);
+  if ((has_striker || spec.chain.gap > 0.0) && (!spec.initial.file || spec.initial.file->empty())) {
     out << "  gaps               ";
-    if (has_striker) out << "striker to first bead " << cfg.number("striker.gap") << " m, ";
-    out << "between beads " << cfg.number("chain.gap") << " m\n";
+    if (has_striker) out << "striker to first bead " << spec.striker.gap << " m, ";
+    out << "between beads " << spec.chain.gap << " m\n";
   }
   out << "  steps              " << s.steps << "\n"
       << "  time step          " << s.time_step << " s (" << note << ")\n"
@@ -180,8 +181,8 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
   if (s.impact_velocity == "none") out << " (the law has no v0)";
   if (s.impact_velocity_floor)
     out << ", floor " << *s.impact_velocity_floor << " m/s ("
-        << (cfg.given("contact.impact_velocity_floor") ? "given" : "automatic") << ") used by "
-        << s.impact_velocity_floor_hits << " contact onset(s)";
+        << (spec.contact.params.count("impact_velocity_floor") ? "given" : "automatic")
+        << ") used by " << s.impact_velocity_floor_hits << " contact onset(s)";
   out << "\n";
 }
 
