@@ -60,8 +60,9 @@ ChainPlan read_chain(const Case& c, const MaterialIndex& materials, Scene& scene
                                "): allowed 1 to " + std::to_string(chain.count) +
                                " entries, a pattern repeated along the chain (one: every bead; " +
                                std::to_string(chain.count) + ": one per bead)");
+  const std::string materials_key = c.key(s.materials);  // once: a lookup walks the keys
   for (const auto& m : s.materials)
-    chain.materials.push_back(material_of(c, materials, c.key(s.materials), m));
+    chain.materials.push_back(material_of(c, materials, materials_key, m));
   chain.taper = s.taper;
   chain.gap = s.gap;
   chain.overlap = s.overlap;
@@ -276,8 +277,9 @@ void add_extra_particles(const Case& c, const MaterialIndex& materials, Scene& s
                          const InitialState* data) {
   const CaseSpec& s = c.spec();
   Particles& p = scene.particles;
+  const std::string extra_key = c.key(s.extra.particles);  // once: a lookup walks the keys
   for (std::size_t k = 0; k < extra.size(); ++k) {
-    const int m = material_of(c, materials, c.key(s.extra.particles), extra[k].material);
+    const int m = material_of(c, materials, extra_key, extra[k].material);
     const Eigen::Index e = bodies + static_cast<Eigen::Index>(k);
     p.set(e, extra[k].x, extra[k].v, extra[k].radius, m, density_of(scene, m),
           scene.cylinder_length);
