@@ -184,3 +184,19 @@ TEST(CaseKeys, KeysThatChangeNoResultMayDifferOnRestart) {
                           "output.interval", "no.such"})
     EXPECT_FALSE(changes_no_result(key)) << key;
 }
+
+// Commands read a key's section from its name: a material's NAME, a law parameter's name.
+TEST(CaseKeys, KeyNamesTakeApartIntoTheirSections) {
+  EXPECT_EQ(material_of("material.steel.density"), "steel");
+  EXPECT_EQ(material_of("material.a_b.yield_stress"), "a_b");
+  EXPECT_EQ(material_of("material.steel"), std::nullopt);  // a section, not a key
+  EXPECT_EQ(material_of("chain.materials"), std::nullopt);
+  EXPECT_EQ(contact_param_name("contact.restitution"), "restitution");
+  EXPECT_EQ(contact_param_name("chain.gap"), std::nullopt);
+  EXPECT_EQ(contact_param_key(*contact_param_name("contact.yield_stress")), "contact.yield_stress");
+  EXPECT_TRUE(is_law_key("contact.law"));
+  EXPECT_FALSE(is_law_key("law"));
+  EXPECT_FALSE(is_law_key("contact.restitution"));
+  // Every material key of a section names its material back.
+  for (const KeySpec& k : material_keys("glass")) EXPECT_EQ(material_of(k.key), "glass") << k.key;
+}

@@ -119,9 +119,11 @@ void write_frame(const Simulation& sim, H5mdWriter& writer, EnergyBalance& balan
   if (!(error < divergence_limit)) {
     std::ostringstream m;
     m << "the integration diverged at t = " << sim.time() << " s (energy balance error " << error
-      << " of the energy involved). Reduce simulation.time_step or raise "
-         "simulation.steps_per_contact; under contact.impact_velocity = onset, raise "
-         "contact.impact_velocity_floor";
+      << " of the energy involved). Reduce "
+      << key_name(&CaseSpec::simulation, &SimulationSpec::time_step) << " or raise "
+      << key_name(&CaseSpec::simulation, &SimulationSpec::steps_per_contact) << "; under "
+      << key_name(&CaseSpec::contact, &ContactSpec::impact_velocity) << " = onset, raise "
+      << contact_param_key("impact_velocity_floor");
     throw std::runtime_error(m.str());
   }
 }

@@ -21,6 +21,7 @@
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/output_layout.hpp"
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
@@ -108,8 +109,10 @@ void print_collision(std::ostream& out, const CollisionReport& r, double velocit
 
 // The speeds take the range of striker.velocity (a speed towards the other body, at most
 // max_speed); the bodies' options, those of their case keys (impact_bodies.hpp).
-constexpr std::pair<const char*, const char*> speed_options[] = {
-    {"velocity", "striker.velocity"}, {"reference-velocity", "striker.velocity"}};
+std::string speed_key() {
+  return key_name(&CaseSpec::striker, &StrikerSpec::velocity);
+}
+constexpr const char* speed_options[] = {"velocity", "reference-velocity"};
 
 // What the command line gives.
 struct CollideInput {
@@ -128,7 +131,7 @@ void add_collide_options(po::options_description& desc, CollideInput& in) {
       "restitution", po::value<double>(), "shortcut for --set restitution=X")(
       "stiffness", po::value<double>(), "shortcut for --set stiffness=X")(
       "velocity", po::value(&in.velocity),
-      ("impact (approach) velocity v0, " + allowed_range("striker.velocity")).c_str());
+      ("impact (approach) velocity v0, " + allowed_range(speed_key())).c_str());
   add_body_options(desc, in.bodies);
   desc.add_options()("tension", po::value(&in.tension),
                      "law | clamp | allow (default: the law's policy)")(
@@ -163,7 +166,7 @@ void print_collide_usage(std::ostream& out, const po::options_description& desc)
 // mass is one (the impact's scales are checked once the stiffness is known); the law parameters'
 // ranges are the law's, checked when they are resolved.
 void check_numbers(const po::variables_map& vm) {
-  for (const auto& [option, key] : speed_options) check_keyed_option(vm, option, key);
+  for (const std::string option : speed_options) check_keyed_option(vm, option, speed_key());
   check_body_numbers(vm);
   for (const std::string name : {"restitution", "stiffness"}) {
     if (!vm.count(name)) continue;
@@ -192,7 +195,7 @@ void check_combinations(const CollideInput& in, const po::variables_map& vm) {
         "only policy that reads it");
   if (!in.dimensionless && !given("velocity"))
     throw CaseError("--velocity is missing: the impact velocity, allowed " +
-                    allowed_range("striker.velocity"));
+                    allowed_range(speed_key()));
 }
 
 // --dimensionless replaces the bodies and the velocity with its unified frame.

@@ -26,6 +26,7 @@
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/output_layout.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/setup/chain_record.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
@@ -276,18 +277,20 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
   auto laws = comma_list("--laws", in.laws_text);
   if (laws.empty()) throw CaseError("--laws: give at least one law");
   // Keys compare sets itself for each run.
+  const std::pair<std::string, const char*> set_by_compare[] = {
+      {key_name(&CaseSpec::contact, &ContactSpec::law),
+       "the case runs under each law of --laws and --reference"},
+      {key_name(&CaseSpec::simulation, &SimulationSpec::threads),
+       "each law runs on one thread; --threads sets how many run at once"},
+      {key_name(&CaseSpec::output, &OutputSpec::arrival_beads),
+       "compare times the pulse's arrival at every bead"},
+      {key_name(&CaseSpec::output, &OutputSpec::file), "compare writes its file to -o"},
+      {key_name(&CaseSpec::output, &OutputSpec::checkpoint_interval),
+       "it times the checkpoints of `chaindem run`, which compare does not write"}};
   for (const std::string& set : in.sets) {
     const std::string key = trimmed(set.substr(0, set.find('=')));
-    const std::string why =
-        key == "contact.law"            ? "the case runs under each law of --laws and --reference"
-        : key == "simulation.threads"   ? "each law runs on one thread; --threads sets how many "
-                                          "run at once"
-        : key == "output.arrival_beads" ? "compare times the pulse's arrival at every bead"
-        : key == "output.file"          ? "compare writes its file to -o"
-        : key == "output.checkpoint_interval"
-            ? "it times the checkpoints of `chaindem run`, which compare does not write"
-            : "";
-    if (!why.empty()) throw CaseError("--set " + key + ": compare sets it: " + why);
+    for (const auto& [set_key, why] : set_by_compare)
+      if (key == set_key) throw CaseError("--set " + key + ": compare sets it: " + why);
   }
   if (in.reference_law.empty() == in.reference_data.empty())
     throw CaseError("give exactly one of --reference LAW and --reference-data FILE");
@@ -323,7 +326,7 @@ CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
   plan.first = probe.scene.chain_first;
   plan.duration = static_cast<double>(probe.steps) * probe.settings.time_step;
   plan.beads = probe.scene.chain_count;
-  plan.arrival_speed = base.number("output.arrival_threshold") *
+  plan.arrival_speed = read_case_spec(base).output.arrival_threshold *
                        probe.scene.particles.velocity.matrix().rowwise().norm().maxCoeff();
   std::string all_beads;
   for (long long b = 0; b < plan.beads; ++b) all_beads += std::to_string(b) + " ";
@@ -331,9 +334,9 @@ CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
   for (std::size_t l = 0; l < plan.run_laws.size(); ++l) {
     std::vector<std::string>& keys = plan.overrides[l];
     keys = in.sets;
-    keys.push_back("contact.law=" + plan.run_laws[l]);
-    keys.push_back("output.arrival_beads=" + all_beads);
-    keys.push_back("simulation.threads=1");
+    keys.push_back(key_name(&CaseSpec::contact, &ContactSpec::law) + "=" + plan.run_laws[l]);
+    keys.push_back(key_name(&CaseSpec::output, &OutputSpec::arrival_beads) + "=" + all_beads);
+    keys.push_back(key_name(&CaseSpec::simulation, &SimulationSpec::threads) + "=1");
     try {
       const RunSetup run = build_run(CaseConfig::load(in.case_path, keys, in.unset),
                                      {.ignore_foreign_law_params = true});
@@ -380,10 +383,11 @@ std::vector<long long> shown_beads(const std::string& beads_text, bool given, lo
 std::optional<Metrics> computed_reference(const CompareInput& in, const CaseConfig& base,
                                           ComparePlan& plan) {
   if (in.reference_law == "newton") {
-    if (!base.has("contact.restitution"))
-      throw CaseError("--reference newton: the case needs contact.restitution");
+    const std::string restitution = contact_param_key("restitution");
+    if (!base.has(restitution))
+      throw CaseError("--reference newton: the case needs " + restitution);
     return newton_metrics(build_run(base, {.ignore_foreign_law_params = true}),
-                          base.number("contact.restitution"), plan.beads, plan.arrival_speed);
+                          base.number(restitution), plan.beads, plan.arrival_speed);
   }
   if (!in.reference_data.empty()) {
     std::vector<long long> measured;

@@ -10,6 +10,7 @@
 #include "chaindem/fit/chain_model.hpp"
 #include "chaindem/fit/impact_model.hpp"
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 #include "fit_parts.hpp"
 
@@ -27,7 +28,7 @@ DataReport fit_impacts(const FitInput& in, const po::variables_map& vm,
   const PairInput pair = contact_pair(in.bodies, vm);
   for (const std::string& set : in.sets)
     if (const std::string key = trimmed(set.substr(0, set.find('=')));
-        key == "contact.law" || key == "law")
+        is_law_key(key) || is_law_key(contact_param_key(key)))
       throw CaseError("--set " + key + ": the laws to fit are chosen by --laws or --family");
   FreeChoice c;
   c.starts = key_values(in.starts, "--start");
@@ -148,19 +149,20 @@ std::vector<std::string> chain_overrides(const FitInput& in,
   std::vector<std::string> overrides;
   for (const std::string& s : in.sets) {
     const auto [key, value] = split_setting("--set", s, "key=value");
-    if (key == "contact.law")
-      throw CaseError("--set contact.law: the laws to fit are chosen by --laws or --family");
+    if (is_law_key(key))
+      throw CaseError("--set " + key + ": the laws to fit are chosen by --laws or --family");
     // A law parameter, given bare or in [contact]: held fixed, not fitted.
-    const std::string bare = key.starts_with("contact.") ? key.substr(8) : key;
-    bool law_key = key.find('.') == std::string::npos;
+    const bool given_bare = key.find('.') == std::string::npos;
+    const std::string bare = given_bare ? key : contact_param_name(key).value_or(key);
+    bool law_key = given_bare;
     for (const LawEntry* law : laws) law_key = law_key || law->find_param(bare);
-    overrides.push_back((key.find('.') == std::string::npos ? "contact." : "") + key + "=" +
-                        trimmed(value));
+    overrides.push_back((given_bare ? contact_param_key(key) : key) + "=" + trimmed(value));
     if (law_key) held.insert(bare);
   }
   if (in.tension != "law" && in.tension != "clamp" && in.tension != "allow")
     throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
-  if (in.tension != "law") overrides.push_back("contact.tension=" + in.tension);
+  if (in.tension != "law")
+    overrides.push_back(key_name(&CaseSpec::contact, &ContactSpec::tension) + "=" + in.tension);
   return overrides;
 }
 
@@ -264,7 +266,7 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   c.bounds = key_ranges(in.bounds);
   c.derived = [](const ParamSpec& p) { return p.key != "yield_stress" && !p.default_text.empty(); };
   c.given = [&base](const std::string& key) -> std::optional<double> {
-    const std::string k = "contact." + key;
+    const std::string k = contact_param_key(key);
     if (base.has(k) && base.given(k)) return base.number(k);
     return std::nullopt;
   };

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
@@ -12,25 +13,36 @@ namespace po = boost::program_options;
 namespace chaindem {
 namespace {
 
+// A body's material takes the ranges of a [material.NAME] section's keys.
+template <class T>
+std::string material_key(T MaterialSpec::*field) {
+  return material_key_name("body", field);
+}
+
 // The options that hold the quantity of a case key take that key's range, so that a body is
 // what a case may hold: a radius that of striker.radius, a material that of a [material.NAME]
 // section, the cylinders' length that of chain.cylinder_length.
 struct KeyedOption {
-  std::string_view option, key;
+  std::string option, key;
 };
-constexpr KeyedOption keyed_options[] = {
-    {"radius", "striker.radius"},
-    {"radius2", "striker.radius"},
-    {"youngs-modulus", "material.body.youngs_modulus"},
-    {"youngs-modulus2", "material.body.youngs_modulus"},
-    {"poisson-ratio", "material.body.poisson_ratio"},
-    {"poisson-ratio2", "material.body.poisson_ratio"},
-    {"density", "material.body.density"},
-    {"density2", "material.body.density"},
-    {"yield-stress", "material.body.yield_stress"},
-    {"yield-stress2", "material.body.yield_stress"},
-    {"length", "chain.cylinder_length"},
-};
+const std::vector<KeyedOption>& keyed_options() {
+  static const std::vector<KeyedOption> options = [] {
+    const std::string radius = key_name(&CaseSpec::striker, &StrikerSpec::radius);
+    std::vector<KeyedOption> all{{"radius", radius}, {"radius2", radius}};
+    const std::pair<std::string, std::string> material[] = {
+        {"youngs-modulus", material_key(&MaterialSpec::youngs_modulus)},
+        {"poisson-ratio", material_key(&MaterialSpec::poisson_ratio)},
+        {"density", material_key(&MaterialSpec::density)},
+        {"yield-stress", material_key(&MaterialSpec::yield_stress)}};
+    for (const auto& [option, key] : material) {
+      all.push_back({option, key});
+      all.push_back({option + "2", key});
+    }
+    all.push_back({"length", key_name(&CaseSpec::chain, &ChainSpec::cylinder_length)});
+    return all;
+  }();
+  return options;
+}
 
 // A sphere, or a cylinder of axial length `length` > 0.
 double body_mass(const Body& b, double length) {
@@ -76,11 +88,12 @@ void add_body_options(po::options_description& desc, ImpactBodies& bodies) {
                      "mass of body 1 [kg] (default: from density and radius; not with --density)")(
       "mass2", po::value(&b.mass), "mass of body 2 [kg] (not with --density2 or --wall)")(
       "radius", po::value(&a.radius),
-      ("radius of body 1, " + allowed_range("striker.radius")).c_str())(
-      "radius2", po::value(&b.radius), "radius of body 2 [m] (default: radius)")(
+      ("radius of body 1, " + allowed_range(key_name(&CaseSpec::striker, &StrikerSpec::radius)))
+          .c_str())("radius2", po::value(&b.radius), "radius of body 2 [m] (default: radius)")(
       "youngs-modulus", po::value(&a.youngs_modulus), "E of body 1 [Pa]")(
       "poisson-ratio", po::value(&a.poisson_ratio),
-      ("nu of body 1, " + allowed_range("material.body.poisson_ratio") + " (with --youngs-modulus)")
+      ("nu of body 1, " + allowed_range(material_key(&MaterialSpec::poisson_ratio)) +
+       " (with --youngs-modulus)")
           .c_str())("density", po::value(&a.density), "density of body 1 [kg/m^3]")(
       "yield-stress", po::value(&a.yield), "yield stress of body 1 [Pa]")(
       "youngs-modulus2", po::value(&b.youngs_modulus), "E of body 2 (default: body 1's)")(
@@ -95,7 +108,7 @@ void add_body_options(po::options_description& desc, ImpactBodies& bodies) {
 }
 
 void check_body_numbers(const po::variables_map& vm) {
-  for (const auto& [option, key] : keyed_options) check_keyed_option(vm, std::string(option), key);
+  for (const auto& [option, key] : keyed_options()) check_keyed_option(vm, option, key);
   for (const std::string name : {"mass", "mass2"}) {
     if (!vm.count(name)) continue;
     const double x = vm[name].as<double>();
@@ -128,7 +141,7 @@ void check_body_combinations(const ImpactBodies& bodies, const po::variables_map
                         "body 1's Young's modulus is given (else --stiffness gives the contact)");
   } else if (!given("poisson-ratio")) {
     throw CaseError("--poisson-ratio is missing: --youngs-modulus needs it (body 1's nu, " +
-                    allowed_range("material.body.poisson_ratio") + ")");
+                    allowed_range(material_key(&MaterialSpec::poisson_ratio)) + ")");
   }
 }
 

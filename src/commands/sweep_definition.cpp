@@ -12,6 +12,7 @@
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/output/output_file.hpp"  // input_file_problem
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
@@ -130,12 +131,12 @@ std::size_t grid_size(const std::string& path, const std::vector<Axis>& axes) {
 // Why `key` changes nothing in a sweep's cases, or "" if it does: output settings of `chaindem
 // run`, and the threads of a case, which runs on one (results do not depend on it).
 std::string changes_nothing(const std::string& key) {
-  if (key == "output.file")
+  if (key == key_name(&CaseSpec::output, &OutputSpec::file))
     return "a sweep writes every case into its own file (sweep.output, or -o)";
-  if (key == "output.checkpoint_interval")
+  if (key == key_name(&CaseSpec::output, &OutputSpec::checkpoint_interval))
     return "it times the checkpoints of `chaindem run`; a sweep checkpoints its file every "
            "--checkpoint-interval seconds";
-  if (key == "simulation.threads")
+  if (key == key_name(&CaseSpec::simulation, &SimulationSpec::threads))
     return "each case of a sweep runs on one thread (--threads spreads the cases over threads), "
            "and no result depends on it";
   return "";
@@ -170,7 +171,7 @@ po::parsed_options sweep_file_options(const std::string& text, const std::string
   };
   if (!has([](const std::string& key) { return key.starts_with("sweep."); }) &&
       has([](const std::string& key) {
-        return key.starts_with("material.") ||
+        return material_of(key).has_value() ||
                std::any_of(case_keys().begin(), case_keys().end(),
                            [&](const KeySpec& k) { return k.key == key; });
       }))
@@ -309,7 +310,8 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
 std::vector<std::string> case_overrides(const SweepDefinition& d, std::size_t k) {
   std::vector<std::string> o = d.fixed;
   for (std::size_t a = 0; a < d.axes.size(); ++a) o.push_back(d.axes[a].key + "=" + d.cases[k][a]);
-  o.push_back("simulation.threads=1");  // parallelism is across cases
+  // Parallelism is across cases.
+  o.push_back(key_name(&CaseSpec::simulation, &SimulationSpec::threads) + "=1");
   return o;
 }
 

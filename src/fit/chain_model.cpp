@@ -5,6 +5,7 @@
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/setup/scene_builder.hpp"
 #include "chaindem/text.hpp"
 
@@ -54,8 +55,10 @@ ChainModel::ChainModel(std::string case_path, std::vector<std::string> overrides
     if (!law_.find_param(key))
       throw LawParamError(key,
                           "'" + key + "' is not a parameter of law '" + std::string(law_.id) + "'");
-  overrides_.push_back("contact.law=" + std::string(law_.id));
-  overrides_.push_back("simulation.threads=" + std::to_string(threads_));
+  overrides_.push_back(key_name(&CaseSpec::contact, &ContactSpec::law) + "=" +
+                       std::string(law_.id));
+  overrides_.push_back(key_name(&CaseSpec::simulation, &SimulationSpec::threads) + "=" +
+                       std::to_string(threads_));
 }
 
 ChainModel::Extent ChainModel::check(const std::vector<double>& values) const {
@@ -67,7 +70,7 @@ ChainModel::Extent ChainModel::check(const std::vector<double>& values) const {
 std::vector<std::string> ChainModel::overrides(const std::vector<double>& values) const {
   std::vector<std::string> all = overrides_;
   for (std::size_t k = 0; k < free_.size(); ++k)
-    all.push_back("contact." + free_[k] + "=" + number_text(values.at(k)));
+    all.push_back(contact_param_key(free_[k]) + "=" + number_text(values.at(k)));
   return all;
 }
 

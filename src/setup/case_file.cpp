@@ -101,7 +101,7 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       if (v.empty()) return "empty value";
       if (!k.choices.empty() &&
           std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
-        if (k.key == "contact.law") {  // the names closest to the word, not the whole list
+        if (is_law_key(k.key)) {  // the names closest to the word, not the whole list
           std::vector<std::string> ids;
           for (const auto& law : all_laws()) ids.emplace_back(law.id);
           return "'" + quoted_text(v) + "' is not a law of chaindem" + did_you_mean(v, ids) +
@@ -290,10 +290,7 @@ std::vector<std::string> material_names(const std::string& text, const std::stri
       const auto parsed = po::parse_config_file(s, po::options_description(), true);
       for (const auto& opt : parsed.options) {
         const std::string& key = opt.string_key;
-        if (key.rfind("material.", 0) == 0) {
-          const auto dot = key.find('.', 9);
-          if (dot != std::string::npos) names.insert(key.substr(9, dot - 9));
-        }
+        if (const std::optional<std::string> name = material_of(key)) names.insert(*name);
       }
     } catch (const po::error& e) {
       throw CaseError((src == &text ? quoted_path(origin) : std::string("command line --set")) +
@@ -537,10 +534,10 @@ std::string case_format_markdown() {
     if (k.kind == ValueKind::number || k.kind == ValueKind::integer ||
         k.kind == ValueKind::number_list || k.kind == ValueKind::vector3)
       range = k.law_parameter ? "per law" : k.range.text();
-    if (!k.choices.empty() && k.key != "contact.law") {
+    if (!k.choices.empty() && !is_law_key(k.key)) {
       for (const auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;
     }
-    if (k.key == "contact.law") range = "see `chaindem models`";
+    if (is_law_key(k.key)) range = "see `chaindem models`";
     md << "| `" << k.key.substr(k.key.find('.') + 1) << "` | " << kind_name(k.kind) << " | "
        << k.unit << " | " << range << " | " << def << " | " << k.description << " |\n";
   };

@@ -487,11 +487,31 @@ const std::vector<MaterialKeyEntry>& material_entries() {
   return all;
 }
 
+// [material.NAME] sections: their keys are material.NAME.FIELD, NAME without a dot.
+constexpr std::string_view material_section = "material.";
+
 std::string material_prefix(const std::string& name) {
-  return "material." + name + ".";
+  return std::string(material_section) + name + ".";
 }
 
 }  // namespace
+
+std::optional<std::string> material_of(std::string_view key) {
+  const std::size_t start = material_section.size();
+  const auto dot = key.find('.', start);
+  if (!key.starts_with(material_section) || dot == std::string_view::npos) return std::nullopt;
+  return std::string(key.substr(start, dot - start));
+}
+
+bool is_law_key(std::string_view key) {
+  return key == key_name(&CaseSpec::contact, &ContactSpec::law);
+}
+
+std::optional<std::string> contact_param_name(std::string_view key) {
+  const std::string prefix = contact_param_key("");
+  if (!key.starts_with(prefix)) return std::nullopt;
+  return std::string(key.substr(prefix.size()));
+}
 
 std::string contact_param_key(std::string_view name) {
   return "contact." + std::string(name);
@@ -518,11 +538,10 @@ std::vector<KeySpec> material_keys(const std::string& name) {
 std::optional<KeySpec> find_key(std::string_view key) {
   for (const KeyEntry& e : entries())
     if (e.spec.key == key) return e.spec;
-  const std::string_view prefix = "material.";
-  const auto dot = key.find('.', prefix.size());  // material.NAME.FIELD, NAME without a dot
-  if (!key.starts_with(prefix) || dot == std::string_view::npos) return std::nullopt;
+  const std::optional<std::string> material = material_of(key);
+  if (!material) return std::nullopt;
   for (const MaterialKeyEntry& e : material_entries())
-    if (e.name == key.substr(dot + 1)) {
+    if (e.name == key.substr(material_prefix(*material).size())) {
       KeySpec spec = e.spec;
       spec.key = key;
       return spec;

@@ -212,8 +212,8 @@ void blame_contact_duration(const Case& c, const RunSetup& run, double t_contact
     c.config().fail(speed_key, "sets the case's largest relative speed, " + rounded_text(speed, 3) +
                                    " m/s, and at that speed " + effect +
                                    ", so no automatic time step fits it: impacts of at least " +
-                                   number_text(slowest_impact) +
-                                   " m/s, a longer run, or a given simulation.time_step");
+                                   number_text(slowest_impact) + " m/s, a longer run, or a given " +
+                                   c.key(spec.simulation.time_step));
 }
 
 // The time step: given, or the shortest contact time of the case over steps_per_contact, reduced
@@ -240,13 +240,18 @@ void choose_time_step(const Case& c, RunSetup& run,
       c.fail(s.time_step, m.str());
     }
   } else {
-    if (!std::isfinite(t_contact))
+    if (!std::isfinite(t_contact)) {
+      const CaseSpec& spec = c.spec();
+      const std::string velocity = c.key(spec.striker.velocity);
       c.fail(s.time_step,
              "cannot be chosen automatically: nothing in the case moves and no contact is "
-             "loaded (no striker.velocity, wall velocity, gravity, moving extra particle or "
-             "chain.end_force), so no impact sets a contact duration to step by: give the "
-             "striker a velocity (striker.velocity), or other motion, or a time step "
-             "(simulation.time_step > 0)");
+             "loaded (no " +
+                 velocity + ", wall velocity, gravity, moving extra particle or " +
+                 c.key(spec.chain.end_force) +
+                 "), so no impact sets a contact duration to step by: give the striker a "
+                 "velocity (" +
+                 velocity + "), or other motion, or a time step (" + c.key(s.time_step) + " > 0)");
+    }
     const double per_contact = s.steps_per_contact;
     settings.time_step = t_contact / per_contact;
     std::ostringstream note;

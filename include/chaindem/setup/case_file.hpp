@@ -61,6 +61,11 @@ struct KeySpec {
 const std::vector<KeySpec>& case_keys();
 /// The keys of one [material.NAME] section.
 std::vector<KeySpec> material_keys(const std::string& name);
+/// The NAME of a key of a [material.NAME] section ("material.steel.density" gives "steel");
+/// nullopt for a key of another section.
+std::optional<std::string> material_of(std::string_view key);
+/// True when `key` is the key that names the contact law, whose values are the registry's laws.
+bool is_law_key(std::string_view key);
 
 /// Checks one value of a declared key as reading a case does (type, finite, range): the problem,
 /// or empty when the value is fine or `key` is not declared (reading the case then says so).

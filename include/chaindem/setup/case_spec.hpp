@@ -124,6 +124,9 @@ std::string key_of(const CaseSpec& spec, const void* field);
 
 /// The key of law parameter `name` of the [contact] section: "contact.NAME".
 std::string contact_param_key(std::string_view name);
+/// The NAME of a [contact] key ("contact.restitution" gives "restitution"); nullopt for a key of
+/// another section.
+std::optional<std::string> contact_param_name(std::string_view key);
 
 /// The key of a field of a section, where there is no case to read it from (a command's option
 /// that takes a key's range, a key a command sets itself):
