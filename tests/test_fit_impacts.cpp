@@ -54,8 +54,9 @@ TEST(FitImpacts, HysteresisRestitutionIsRecoveredWithinItsInterval) {
   int covered = 0;
   for (int k = 0; k < draws; ++k) {
     const Data d = synthetic(model, 0.6, 0.1, 3.0, random);
-    const Result r = solve(
-        restitution_problem(model, d, {"restitution", "-", 0, 1, false, false, 0.5}), {4, 1, 0.95});
+    const Result r =
+        solve(restitution_problem(model, d, {"restitution", "-", ValueRange::closed(0, 1), 0.5}),
+              {4, 1, 0.95});
     covered += r.intervals[0].low < 0.6 && 0.6 < r.intervals[0].high;
   }
   EXPECT_GE(covered, 34) << covered << " of " << draws;  // 95 %: 38 expected, 34 is -2.9 sd
@@ -85,7 +86,7 @@ TEST(FitImpacts, ElastoplasticYieldStressIsRecoveredWithinItsInterval) {
   for (int k = 0; k < draws; ++k) {
     const Data d = synthetic(model, 4e8, 0.2, 5.0, random);
     const Result r =
-        solve(restitution_problem(model, d, {"yield_stress", "Pa", 0, INFINITY, true, true, 2e8}),
+        solve(restitution_problem(model, d, {"yield_stress", "Pa", ValueRange::above(0), 2e8}),
               {2, 1, 0.95});
     EXPECT_NEAR(r.values[0], 4e8, 0.1 * 4e8);
     covered += r.intervals[0].low < 4e8 && 4e8 < r.intervals[0].high;
@@ -110,8 +111,7 @@ TEST(FitImpacts, SkrinjarTableRowsGiveBackTheirRestitution) {
     for (int i = 1; i <= 10; ++i) {
       const double c_r = i / 10.0, printed = row.printed[i];
       Problem p;
-      p.parameters = {{"restitution", "-", restitution->range.min, restitution->range.max,
-                       !restitution->range.min_inclusive, !restitution->range.max_inclusive, 0.5}};
+      p.parameters = {{"restitution", "-", restitution->range, 0.5}};
       p.residual_count = 1;
       p.sigma_known = true;
       p.residuals = [&](const std::vector<double>& theta, std::vector<double>& r) {

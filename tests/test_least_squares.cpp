@@ -25,8 +25,8 @@ struct Decay {
   }
   Problem problem(double sigma_given = 0.0) const {
     Problem p;
-    p.parameters = {{"a", "-", 0.0, 100.0, true, false, 1.0},
-                    {"b", "1/s", 0.0, 10.0, false, false, 0.5}};
+    p.parameters = {{"a", "-", ValueRange::above_to(0.0, 100.0), 1.0},
+                    {"b", "1/s", ValueRange::closed(0.0, 10.0), 0.5}};
     p.residual_count = x.size();
     p.sigma_known = sigma_given > 0.0;
     const double s = sigma_given > 0.0 ? sigma_given : 1.0;
@@ -77,7 +77,7 @@ TEST(LeastSquares, ProfileIntervalAtABound) {
   // 0.99954, standard error 0.00030, t 2.26) would leave the range; the profile interval ends
   // at the bound.
   Problem p;
-  p.parameters = {{"c", "-", 0.0, 1.0, false, false, 0.5}};
+  p.parameters = {{"c", "-", ValueRange::closed(0.0, 1.0), 0.5}};
   const std::vector<double> y{1.0, 0.999, 1.0, 0.9995, 1.0, 0.997, 1.0, 1.0, 0.9999, 1.0};
   p.residual_count = y.size();
   p.residuals = [&](const std::vector<double>& t, std::vector<double>& r) {
@@ -101,7 +101,7 @@ TEST(LeastSquares, InformationCriterionPrefersTheModelThatMadeTheData) {
     const Decay d(2.0, 0.7, 0.05, random);
     Problem two = d.problem();
     Problem three = two;  // one more parameter the data do not need: y = a exp(-b x) + c
-    three.parameters.push_back({"c", "-", -10.0, 10.0, false, false, 0.0});
+    three.parameters.push_back({"c", "-", ValueRange::closed(-10.0, 10.0), 0.0});
     three.residuals = [&d](const std::vector<double>& t, std::vector<double>& r) {
       for (std::size_t i = 0; i < d.x.size(); ++i)
         r[i] = d.y[i] - (t[0] * std::exp(-t[1] * d.x[i]) + t[2]);
@@ -114,7 +114,7 @@ TEST(LeastSquares, InformationCriterionPrefersTheModelThatMadeTheData) {
 
 TEST(LeastSquares, UnboundedParameterWithoutStartIsRefused) {
   Problem p;
-  p.parameters = {{"k", "N/m", 0.0, INFINITY, true, true, std::nullopt}};
+  p.parameters = {{"k", "N/m", ValueRange::above(0.0), std::nullopt}};
   p.residual_count = 1;
   p.residuals = [](const std::vector<double>&, std::vector<double>& r) {
     r[0] = 0.0;
@@ -144,8 +144,8 @@ struct CorrelatedDecay {
   }
   Problem problem() const {
     Problem p;
-    p.parameters = {{"a", "-", 0.0, 100.0, true, false, 1.0},
-                    {"b", "1/s", 0.0, 10.0, false, false, 0.5}};
+    p.parameters = {{"a", "-", ValueRange::above_to(0.0, 100.0), 1.0},
+                    {"b", "1/s", ValueRange::closed(0.0, 10.0), 0.5}};
     p.residual_count = x.size();
     p.residuals = [this](const std::vector<double>& t, std::vector<double>& r) {
       for (std::size_t i = 0; i < x.size(); ++i) r[i] = y[i] - t[0] * std::exp(-t[1] * x[i]);

@@ -103,36 +103,33 @@ std::vector<fit::FreeParameter> free_parameters(const LawEntry& law, const std::
   std::vector<fit::FreeParameter> free;
   for (const std::string& key : keys) {
     const ParamSpec& p = *law.find_param(key);
-    fit::FreeParameter f{key,
-                         std::string(p.unit),
-                         p.range.min,
-                         p.range.max,
-                         !p.range.min_inclusive,
-                         !p.range.max_inclusive,
-                         p.default_value};
+    fit::FreeParameter f{
+        .key = key, .unit = std::string(p.unit), .range = p.range, .start = p.default_value};
+    ValueRange& range = f.range;
     if (const auto given = c.given ? c.given(key) : std::nullopt; given && p.admits(*given))
       f.start = *given;
     if (const auto b = c.bounds.find(key); b != c.bounds.end()) {
       // The bounds narrow the law's range: its intersection with them, an end of the law's
       // kept open or closed as the law has it.
       const auto [low, high] = b->second;
-      if (low > f.lower) f.lower = low, f.lower_open = false;
-      if (high < f.upper) f.upper = high, f.upper_open = false;
-      if (!(f.lower < f.upper))
+      if (low > range.min) range.min = low, range.min_inclusive = true;
+      if (high < range.max) range.max = high, range.max_inclusive = true;
+      if (!(range.min < range.max))
         throw CaseError(
             "--bounds " + quoted_text(key) + "=" + (std::isnan(low) ? "" : number_text(low)) + ":" +
             (std::isnan(high) ? "" : number_text(high)) + " leaves nothing of the range of law '" +
             std::string(law.id) + "': allowed " + p.range_text());
-      if (f.start && (*f.start < f.lower || *f.start > f.upper)) f.start.reset();
+      if (f.start && (*f.start < range.min || *f.start > range.max)) f.start.reset();
     }
     if (const auto s = c.starts.find(key); s != c.starts.end()) {
       if (!p.admits(s->second))
         throw CaseError("--start " + quoted_text(key) + "=" + number_text(s->second) +
                         ": out of the range of law '" + std::string(law.id) + "': allowed " +
                         p.range_text());
-      if (s->second < f.lower || s->second > f.upper)
+      if (s->second < range.min || s->second > range.max)
         throw CaseError("--start " + quoted_text(key) + "=" + number_text(s->second) +
-                        ": outside --bounds " + number_text(f.lower) + ":" + number_text(f.upper));
+                        ": outside --bounds " + number_text(range.min) + ":" +
+                        number_text(range.max));
       f.start = s->second;
     }
     free.push_back(f);
@@ -242,13 +239,14 @@ std::string excluded_by_bounds(const LawFit& f) {
   for (std::size_t j = 0; j < f.free.size(); ++j) {
     const fit::FreeParameter& p = f.free[j];
     const ParamSpec& spec = *f.law->find_param(p.key);
-    const int end = at_range_end(f.result.values[j], p.lower, p.upper);
-    const bool low = end < 0 && p.lower > spec.range.min,
-               high = end > 0 && p.upper < spec.range.max;
+    const int end = at_range_end(f.result.values[j], p.range.min, p.range.max);
+    const bool low = end < 0 && p.range.min > spec.range.min,
+               high = end > 0 && p.range.max < spec.range.max;
     const double v = f.result.values[j];
     if (low || high)
       return "its best fit, " + p.key + " = " + number_text(v) + ", lies at the " +
-             (low ? "low" : "high") + " end of --bounds (" + number_text(low ? p.lower : p.upper) +
+             (low ? "low" : "high") + " end of --bounds (" +
+             number_text(low ? p.range.min : p.range.max) +
              "): the data call for a value the bounds exclude; widen them";
   }
   return "";
@@ -269,7 +267,8 @@ void bootstrap_intervals(const FitInput& in, const fit::Problem& problem, LawFit
   // zero width. The profile interval (which solve() gives there) says what the data allow.
   for (std::size_t j = 0; j < booted.size(); ++j) {
     const fit::FreeParameter& p = f.free[j];
-    if (at_range_end(f.result.values[j], p.lower, p.upper) == 0) f.result.intervals[j] = booted[j];
+    if (at_range_end(f.result.values[j], p.range.min, p.range.max) == 0)
+      f.result.intervals[j] = booted[j];
   }
 }
 

@@ -31,12 +31,13 @@ struct Bounds {
   double lower, upper;
 };
 Bounds search_bounds(const FreeParameter& p) {
+  const ValueRange& r = p.range;
   double scale = 1.0;
   if (p.start) scale = std::max(scale, std::abs(*p.start));
-  if (std::isfinite(p.upper)) scale = std::max(scale, std::abs(p.upper));
+  if (std::isfinite(r.max)) scale = std::max(scale, std::abs(r.max));
   const double margin = 1e-9 * scale;
-  return {p.lower_open && std::isfinite(p.lower) ? p.lower + margin : p.lower,
-          p.upper_open && std::isfinite(p.upper) ? p.upper - margin : p.upper};
+  return {!r.min_inclusive && std::isfinite(r.min) ? r.min + margin : r.min,
+          !r.max_inclusive && std::isfinite(r.max) ? r.max - margin : r.max};
 }
 
 // The size of a parameter: Ceres works on the values divided by it, so that a yield stress of
@@ -44,8 +45,8 @@ Bounds search_bounds(const FreeParameter& p) {
 // units of what it searches).
 double parameter_scale(const FreeParameter& p) {
   if (p.start && *p.start != 0.0) return std::abs(*p.start);
-  const double largest = std::max(std::isfinite(p.lower) ? std::abs(p.lower) : 0.0,
-                                  std::isfinite(p.upper) ? std::abs(p.upper) : 0.0);
+  const double largest = std::max(std::isfinite(p.range.min) ? std::abs(p.range.min) : 0.0,
+                                  std::isfinite(p.range.max) ? std::abs(p.range.max) : 0.0);
   return largest > 0.0 ? largest : 1.0;
 }
 
@@ -76,7 +77,8 @@ struct Cost {
 // A range wide enough that a search should be spread over its logarithm: a declared positive
 // lower end (not an open 0 kept off by a margin) and a finite upper end.
 bool logarithmic(const FreeParameter& p) {
-  return p.lower > 0.0 && std::isfinite(p.upper) && p.upper / p.lower > 100.0;
+  const ValueRange& r = p.range;
+  return r.min > 0.0 && std::isfinite(r.max) && r.max / r.min > 100.0;
 }
 
 // Another start, drawn over the range (its logarithm for a wide one), or within a decade of the

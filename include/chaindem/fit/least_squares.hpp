@@ -16,15 +16,16 @@
 
 #include <Eigen/Dense>
 
+#include "chaindem/value_range.hpp"
+
 namespace chaindem::fit {
 
-/// A parameter the fit adjusts: its range (a law parameter's, from the registry) and where a
-/// search may start.
+/// A parameter the fit adjusts: its range (a law parameter's, from the registry, narrowed by
+/// the user's bounds) and where a search may start.
 struct FreeParameter {
   std::string key;
   std::string unit;
-  double lower = 0.0, upper = 0.0;  ///< may be infinite
-  bool lower_open = false, upper_open = false;
+  ValueRange range;             ///< its ends may be infinite
   std::optional<double> start;  ///< the first start (a default, or the user's guess)
 };
 
