@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""Malformed input of `run`: the state of a run that cannot go on, settings that would give
+no run, case files that are not text.
+
+    test_malformed_run.py CHAINDEM_BINARY SOURCE_DIR  (rows: malformed_harness.py)
+"""
+import unittest
+
+from malformed_harness import check_rows, main, run_row
+
+# `run`: the state of a run that cannot go on, and settings that would give no run.
+RUN = [
+    run_row("time step longer than the run", ["striker.enabled=false", "simulation.time_step=1"],
+            2, ["simulation.time_step", "simulation.duration"]),
+    run_row("run shorter than one automatic step", ["simulation.duration=1e-8"], 2,
+            ["simulation.duration", "automatic"]),
+    run_row("time step of 1e300 s", ["simulation.time_step=1e300"], 2,
+            ["simulation.time_step", "contact duration"]),
+    run_row("time step far beyond the contact duration", ["simulation.time_step=1e-3"], 2,
+            ["simulation.time_step", "contact duration", "at most"]),
+    run_row("infinite time step", ["simulation.time_step=inf"], 2,
+            ["simulation.time_step", "not finite"]),
+    run_row("NaN duration", ["simulation.duration=nan"], 2, ["simulation.duration", "not finite"]),
+    run_row("striker a petametre away", ["striker.gap=1e15"], 2, ["striker.gap", "origin"]),
+    run_row("chain gaps that spread it over 1e8 m", ["chain.gap=1e7"], 2, ["chain.gap", "origin"]),
+    run_row("taper that makes the radii explode", ["chain.taper=9500"], 2,
+            ["chain.taper", "radius", "[1e-09, 1000] m"]),
+    run_row("taper that makes the radii vanish", ["chain.taper=1e-30"], 2,
+            ["chain.taper", "radius"]),
+    run_row("radius of 1e-300 m", ["chain.radii=1e-300"], 2, ["chain.radii", "[1e-09, 1000] m"]),
+    run_row("striker radius of a light year", ["striker.radius=1e16"], 2, ["striker.radius"]),
+    run_row("striker at 1e300 m/s", ["striker.velocity=1e300"], 2,
+            ["striker.velocity", "10000"]),
+    run_row("wall moving at 1e300 m/s", ["wall_end.velocity=1e300"], 2,
+            ["wall_end.velocity", "10000"]),
+    run_row("extra particle behind the end wall", ["extra.particles=steel 0.005 1 0 0 0 0 0"], 2,
+            ["extra.particles", "behind wall_end"]),
+    run_row("extra particle pressed into the end wall",
+            ["extra.particles=steel 0.005 0.209 0.05 0 0 0 0"], 2,
+            ["extra.particles", "wall_end"]),
+    run_row("extra particle of radius 1e-300 m", ["extra.particles=steel 1e-300 0 1 0 0 0 0"], 2,
+            ["extra.particles", "radius"]),
+    run_row("extra particle at 1e5 m/s", ["extra.particles=steel 0.005 0 1 0 1e5 0 0"], 2,
+            ["extra.particles", "speed"]),
+    ("case file that is a directory", ["run", ".", "-o", "out.h5"], {}, 2,
+     ["'.' is a directory"]),
+    ("case file of binary garbage", ["run", "g.ini", "-o", "out.h5"],
+     {"g.ini": b"\x00\x01\x02\x1b[31m\xff\xfe garbage"}, 2, ["g.ini", "not a text file"]),
+    ("case file that is not UTF-8", ["run", "latin1.ini", "-o", "out.h5"],
+     {"latin1.ini": "[simulation]\nduration = 1e-3 # \xb5s\n".encode("latin-1")}, 2,
+     ["latin1.ini", "line 2", "not a text file"]),
+    run_row("a --set value with a control character", ["contact.law=hertz\x1b[2J"], 2,
+            ["--set", "not text"]),
+    run_row("extra particle 1e12 m away", ["extra.particles=steel 0.005 0 1e12 0 0 0 0"], 2,
+            ["extra.particles", "origin"]),
+]
+
+TABLE = RUN
+
+
+class MalformedRun(unittest.TestCase):
+    def test_each_row(self):
+        check_rows(self, TABLE)
+
+
+if __name__ == "__main__":
+    main()
