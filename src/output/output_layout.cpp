@@ -1,6 +1,7 @@
 #include "chaindem/output/output_layout.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -142,8 +143,23 @@ void set_values(const SummaryArray& array, RunSummary& s, const std::vector<doub
       array.field);
 }
 
-std::string layout_python() {
-  std::ostringstream p;
+namespace {
+
+// layout_python's parts, in the order of layout.py.
+
+// `{"name": "unit", ...}` of rows with a name and a unit, on one line.
+template <typename Rows>
+void print_units(std::ostream& p, const Rows& rows) {
+  p << "{";
+  bool first = true;
+  for (const auto& row : rows) {
+    p << (first ? "" : ", ") << py(row.name) << ": " << py(row.unit);
+    first = false;
+  }
+  p << "}\n";
+}
+
+void print_groups(std::ostream& p) {
   p << R"("""The layout of chaindem's output files: groups, datasets and their units, the run
 summary's values, and what sweep, compare and collide write (docs/output-format.md).
 
@@ -163,24 +179,21 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
     << "# The datasets of a time series (an H5MD element): frames' step and time, and values.\n"
     << "STEP, TIME, VALUE = " << py(step_dataset) << ", " << py(time_dataset) << ", "
     << py(value_dataset) << "\n\n";
+}
 
+void print_particles(std::ostream& p) {
   p << "# PARTICLES/<name>/VALUE, frames x particles x 3: name -> unit.\n"
-    << "PARTICLE_COLUMNS = {";
-  for (std::size_t k = 0; k < particle_columns.size(); ++k)
-    p << (k ? ", " : "") << py(particle_columns[k].name) << ": " << py(particle_columns[k].unit);
-  p << "}\n"
-    << "# PARTICLES/<name>, one value per particle: name -> unit.\n"
-    << "PARTICLE_CONSTANTS = {";
-  bool first = true;
-  for (const Column& c : {particle_radius, particle_mass, particle_species}) {
-    p << (first ? "" : ", ") << py(c.name) << ": " << py(c.unit);
-    first = false;
-  }
-  p << "}\n"
-    << "SPECIES_NAMES, STRIKER, CHAIN_FIRST, CHAIN_COUNT = " << py(species_names_attribute) << ", "
+    << "PARTICLE_COLUMNS = ";
+  print_units(p, particle_columns);
+  p << "# PARTICLES/<name>, one value per particle: name -> unit.\n"
+    << "PARTICLE_CONSTANTS = ";
+  print_units(p, std::array{particle_radius, particle_mass, particle_species});
+  p << "SPECIES_NAMES, STRIKER, CHAIN_FIRST, CHAIN_COUNT = " << py(species_names_attribute) << ", "
     << py(striker_attribute) << ", " << py(chain_first_attribute) << ", "
     << py(chain_count_attribute) << "\n\n";
+}
 
+void print_observables(std::ostream& p) {
   p << "# OBSERVABLES/<name>/VALUE, frames (x components): name -> (unit, components).\n"
     << "OBSERVABLE_COLUMNS = {\n";
   for (const ObservableColumn& c : observable_columns)
@@ -188,14 +201,16 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
   p << "}\n"
     << "# The energies among them [J], by name.\n"
     << "ENERGIES = [";
-  first = true;
+  bool first = true;
   for (const ObservableColumn& c : observable_columns)
     if (std::string_view(c.unit) == "J") {
       p << (first ? "" : ", ") << py(c.name);
       first = false;
     }
   p << "]\n\n";
+}
 
+void print_walls_and_contacts(std::ostream& p) {
   p << "# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE (frames x walls"
        " x 3).\n"
     << "WALL_NAMES, WALL_NORMAL = " << py(wall_names_attribute) << ", " << py(wall_normal.name)
@@ -207,11 +222,12 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
     << "# (SECOND < 0 is wall -(SECOND+1)); per row: name -> unit.\n"
     << "OFFSET, FIRST, SECOND = " << py(contact_offset.name) << ", " << py(contact_first.name)
     << ", " << py(contact_second.name) << "\n"
-    << "CONTACT_COLUMNS = {";
-  for (std::size_t k = 0; k < contact_columns.size(); ++k)
-    p << (k ? ", " : "") << py(contact_columns[k].name) << ": " << py(contact_columns[k].unit);
-  p << "}\n\n";
+    << "CONTACT_COLUMNS = ";
+  print_units(p, contact_columns);
+  p << "\n";
+}
 
+void print_summary(std::ostream& p) {
   p << "# SUMMARY attributes: name -> (unit, type); the file holds float64.\n"
     << "SUMMARY_SCALARS = {\n";
   for (const SummaryScalar& s : summary_scalars)
@@ -224,11 +240,12 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
     p << (k ? ", " : "") << py(summary_texts[k].name);
   p << "]\n"
     << "# SUMMARY datasets, per chain bead (arrival_*: per watched bead): name -> unit.\n"
-    << "SUMMARY_ARRAYS = {";
-  for (std::size_t k = 0; k < summary_arrays.size(); ++k)
-    p << (k ? ", " : "") << py(summary_arrays[k].name) << ": " << py(summary_arrays[k].unit);
-  p << "}\n\n";
+    << "SUMMARY_ARRAYS = ";
+  print_units(p, summary_arrays);
+  p << "\n";
+}
 
+void print_sweep_compare_collide(std::ostream& p) {
   p << "# A sweep's file: SWEEP (its definition: SWEEP_AXES/<key>, the values of each axis, and\n"
     << "# SWEEP_FILE, its text), CASES/case-NNNNNN (the runs), SUMMARY (one row per case:\n"
     << "# SWEEP_CASE, the axes, the summary's values, SWEEP_STATUS).\n"
@@ -248,10 +265,20 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
     << py(mean_error_percent_suffix) << ", " << py(beads_compared_suffix) << "\n\n";
 
   p << "# A collide -o file: one impact's samples: name -> unit.\n"
-    << "LOOP_COLUMNS = {";
-  for (std::size_t k = 0; k < loop_columns.size(); ++k)
-    p << (k ? ", " : "") << py(loop_columns[k].name) << ": " << py(loop_columns[k].unit);
-  p << "}\n";
+    << "LOOP_COLUMNS = ";
+  print_units(p, loop_columns);
+}
+
+}  // namespace
+
+std::string layout_python() {
+  std::ostringstream p;
+  print_groups(p);
+  print_particles(p);
+  print_observables(p);
+  print_walls_and_contacts(p);
+  print_summary(p);
+  print_sweep_compare_collide(p);
   return p.str();
 }
 
