@@ -421,7 +421,7 @@ TEST(ChainEngine, PassesTilesAndRegionsChangeNoBit) {
     const std::string ini = walled_chain(k.beads, k.law, k.extra, k.radii);
     const std::int64_t steps = k.beads > 1000 ? 700 : 20000;
     Simulation reference = tuned(ini, k.overrides, 1, 1, 1 << 30);
-    std::vector<std::int8_t> touching;
+    std::vector<Simulation::StepLog::Contact> touching;
     std::vector<double> rate, speed;
     for (std::int64_t s = 0; s < steps; ++s) {
       reference.step();
@@ -471,8 +471,9 @@ TEST(ChainEngine, PassesTilesAndRegionsChangeNoBit) {
       EXPECT_EQ(sim.step_log().speed, speed);
     }
     // The watched pair (0, 5) is never a contact of a chain; (0, 1) is the striker's.
-    EXPECT_EQ(touching[2], -1);
-    EXPECT_NE(std::find(touching.begin(), touching.end(), 1), touching.end());
+    EXPECT_EQ(touching[2], Simulation::StepLog::Contact::not_a_candidate);
+    EXPECT_NE(std::find(touching.begin(), touching.end(), Simulation::StepLog::Contact::touching),
+              touching.end());
   }
 }
 

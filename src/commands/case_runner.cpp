@@ -339,11 +339,11 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
   summary.energy = e;
   summary.impact_velocity_floor_hits = sim.impact_velocity_floor_hits();
   summary.neighbor_rebuilds = sim.neighbor_rebuilds();
-  if (scene.striker >= 0) {
-    summary.striker_final_velocity = p.velocity(scene.striker, 0);
+  if (scene.striker) {
+    summary.striker_final_velocity = p.velocity(*scene.striker, 0);
     // Its velocity after over before, along the chain: 1 for a full rebound, < 0 if it follows.
     summary.striker_rebound_ratio = striker_initial_velocity != 0.0
-                                        ? -p.velocity(scene.striker, 0) / striker_initial_velocity
+                                        ? -p.velocity(*scene.striker, 0) / striker_initial_velocity
                                         : nan;
   }
   const SimulationSettings& settings = sim.settings();
@@ -377,7 +377,7 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   const ArrivalWatch arrival = watch_arrival(cfg, sim, records.summary);
   const Scene& scene = sim.scene();
   const double striker_initial_velocity =
-      scene.striker >= 0 ? sim.particles().velocity(scene.striker, 0) : nan;
+      scene.striker ? sim.particles().velocity(*scene.striker, 0) : nan;
 
   std::optional<Checkpointer> checkpoints;
   if (control.checkpoint)

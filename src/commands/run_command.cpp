@@ -92,7 +92,7 @@ CaseFacts case_facts(const RunSetup& run) {
   return {.note = run.time_step_note,
           .settings = run.settings,
           .particles = run.scene.particles.size(),
-          .has_striker = run.scene.striker >= 0,
+          .has_striker = run.scene.striker.has_value(),
           .beads = run.scene.chain_count,
           .memory = run.memory_estimate};
 }

@@ -342,7 +342,7 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
     const std::optional<std::size_t> c = watched_chain_pair_[k];
     if (!c || *c < r.lo || *c >= r.hi) continue;
     const std::size_t at = entry * state_.watched_pairs.size() + k;
-    state_.log.touching[at] = static_cast<std::int8_t>(state_.pairs.touching[*c]);
+    state_.log.touching[at] = EngineState::contact_state(state_.pairs, *c);
     state_.log.rate[at] = state_.approach_rate(state_.pairs, *c);
   }
   for (std::size_t k = 0; k < state_.watched_particles.size(); ++k) {

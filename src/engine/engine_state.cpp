@@ -194,7 +194,7 @@ void EngineState::record_step(std::int64_t s) {
   for (std::size_t k = 0; k < watched_pairs.size(); ++k) {
     const auto c = find_contact(watched_pairs[k].first, watched_pairs[k].second);
     if (!c) continue;
-    log.touching[entry * watched_pairs.size() + k] = static_cast<std::int8_t>(pairs.touching[*c]);
+    log.touching[entry * watched_pairs.size() + k] = contact_state(pairs, *c);
     log.rate[entry * watched_pairs.size() + k] = approach_rate(pairs, *c);
   }
   for (std::size_t k = 0; k < watched_particles.size(); ++k)
@@ -304,7 +304,7 @@ std::string role(const Scene& scene, Eigen::Index i) {
   if (i == scene.striker) return "the striker";
   const Eigen::Index k = i - scene.chain_first;
   if (k >= 0 && k < scene.chain_count) return "bead " + std::to_string(k);
-  if (scene.striker < 0 && scene.chain_count == 0) return "";
+  if (!scene.striker && scene.chain_count == 0) return "";
   return "extra sphere " + std::to_string(i - scene.chain_first - scene.chain_count);
 }
 

@@ -81,6 +81,11 @@ struct EngineState {
   std::optional<std::size_t> find_contact(int i, int j) const;
   /// Approach rate of contact c of `cl` (pairs or wall_contacts) now [m/s].
   double approach_rate(const ContactList& cl, std::size_t c) const;
+  /// Whether contact c of `cl` touches now, as the step log records it.
+  static Simulation::StepLog::Contact contact_state(const ContactList& cl, std::size_t c) {
+    return cl.touching[c] ? Simulation::StepLog::Contact::touching
+                          : Simulation::StepLog::Contact::apart;
+  }
   /// Books the contact of `cl` at c that has just separated at step `at`, if it was isolated.
   void note_separation(const ContactList& cl, std::size_t c, std::int64_t at);
   /// Sorts the isolated contacts the threads logged during advance() into `isolated`.

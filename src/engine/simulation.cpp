@@ -98,7 +98,8 @@ void Simulation::advance(std::int64_t n) {
   detail::EngineState& st = *state_;
   const auto steps = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
   st.log.steps = static_cast<std::int64_t>(steps);
-  st.log.touching.assign(steps * st.watched_pairs.size(), -1);
+  st.log.touching.assign(steps * st.watched_pairs.size(),
+                         Simulation::StepLog::Contact::not_a_candidate);
   st.log.rate.assign(steps * st.watched_pairs.size(), 0.0);
   st.log.speed.assign(steps * st.watched_particles.size(), 0.0);
   const std::int64_t since = st.step;

@@ -23,8 +23,9 @@ constexpr std::pair<const char*, ImpactQuantity> quantities[] = {
 // Where each column of the header goes: the velocity, a measured quantity, or the uncertainty
 // of one (`sigma` with a single quantity, `<quantity>_sigma` with any).
 struct Columns {
-  int velocity = -1;
-  std::vector<int> value, sigma;  // per series; sigma -1 where not given
+  std::optional<int> velocity;
+  std::vector<int> value;                 // per series
+  std::vector<std::optional<int>> sigma;  // per series, where given
 };
 
 Columns read_header(const std::vector<std::string>& header, const std::string& where,
@@ -45,7 +46,7 @@ Columns read_header(const std::vector<std::string>& header, const std::string& w
     const auto q = std::find_if(std::begin(quantities), std::end(quantities),
                                 [&](const auto& entry) { return base == entry.first; });
     if (name == "velocity") {
-      if (c.velocity >= 0) throw CaseError(where + ": column 'velocity' appears twice");
+      if (c.velocity) throw CaseError(where + ": column 'velocity' appears twice");
       c.velocity = k;
     } else if (q == std::end(quantities) && !(is_sigma && base.empty())) {
       throw CaseError(where + ": unknown column '" + quoted_excerpt(name) + "'" +
@@ -63,11 +64,11 @@ Columns read_header(const std::vector<std::string>& header, const std::string& w
       c.value.push_back(k);
     }
   }
-  if (c.velocity < 0 || d.series.empty())
+  if (!c.velocity || d.series.empty())
     throw CaseError(where +
                     ": the header needs a velocity column and a measured one (restitution, "
                     "peak_force, contact_duration or max_overlap)");
-  c.sigma.assign(d.series.size(), -1);
+  c.sigma.assign(d.series.size(), std::nullopt);
   for (const auto& [base, k] : sigmas) {
     std::size_t s = 0;
     if (base.empty() && d.series.size() > 1)
@@ -78,14 +79,15 @@ Columns read_header(const std::vector<std::string>& header, const std::string& w
     if (s == d.series.size())
       throw CaseError(where + ": column '" + header[std::size_t(k)] + "' is the uncertainty of '" +
                       base + "', which is not measured here");
-    if (c.sigma[s] >= 0)
+    if (c.sigma[s])
       throw CaseError(where + ": two uncertainty columns for '" +
                       std::string(to_string(d.series[s].quantity)) + "'");
     c.sigma[s] = k;
   }
   // Without uncertainties the scatter of the points is estimated from the residuals, one
   // variance for all of them: only for one quantity (two have different units).
-  const auto given = std::count_if(c.sigma.begin(), c.sigma.end(), [](int k) { return k >= 0; });
+  const auto given = std::count_if(c.sigma.begin(), c.sigma.end(),
+                                   [](const std::optional<int>& k) { return k.has_value(); });
   if (given != 0 && given != std::ptrdiff_t(c.sigma.size()))
     throw CaseError(where + ": give the uncertainty of every measured column or of none");
   if (given == 0 && d.series.size() > 1)
@@ -185,11 +187,11 @@ ImpactData read_impact_data(const std::string& path) {
     auto number_in = [&](int k) {
       return option_number(at + ": " + header[std::size_t(k)], cells[std::size_t(k)]);
     };
-    if (cells[std::size_t(c.velocity)].empty())
+    if (cells[std::size_t(*c.velocity)].empty())
       throw CaseError(at +
                       ": velocity: empty cell; every row needs its impact velocity (only a "
                       "measured column may be empty, in a row that does not measure it)");
-    const double v = number_in(c.velocity);
+    const double v = number_in(*c.velocity);
     if (!(v > 0.0 && v <= max_speed))
       throw CaseError(at + ": velocity " + number_text(v) + " m/s is out of range: allowed (0, " +
                       number_text(max_speed) + "] m/s");
@@ -200,11 +202,10 @@ ImpactData read_impact_data(const std::string& path) {
       const bool empty = cells[std::size_t(c.value[s])].empty();
       const double value = empty ? std::nan("") : number_in(c.value[s]);
       double sigma = 0.0;
-      if (c.sigma[s] >= 0) {
-        sigma =
-            empty && cells[std::size_t(c.sigma[s])].empty() ? std::nan("") : number_in(c.sigma[s]);
+      if (const std::optional<int> k = c.sigma[s]) {
+        sigma = empty && cells[std::size_t(*k)].empty() ? std::nan("") : number_in(*k);
         if (!empty && !(sigma >= least_uncertainty && sigma <= most_uncertainty))
-          throw CaseError(at + ": " + header[std::size_t(c.sigma[s])] + " " + number_text(sigma) +
+          throw CaseError(at + ": " + header[std::size_t(*k)] + " " + number_text(sigma) +
                           " is out of range: allowed [" + number_text(least_uncertainty) + ", " +
                           number_text(most_uncertainty) + "] " + unit_of(series.quantity) +
                           ", the standard uncertainty of " +

@@ -211,7 +211,7 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
   mass = p.mass;
   species = p.material;
   for (const auto& mat : scene.materials) species_names.push_back(mat.name);
-  striker = scene.striker;
+  striker = scene.striker.value_or(-1);  // the file's "no striker"
   chain_first = scene.chain_first;
   chain_count = scene.chain_count;
   for (const auto& w : scene.walls) {

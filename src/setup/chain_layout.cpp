@@ -165,7 +165,7 @@ ChainIndices add_bodies(Scene& scene, const std::vector<Body>& bodies, std::size
     p.set(static_cast<Eigen::Index>(k), Eigen::Vector3d::Zero(),
           Eigen::Vector3d(bodies[k].velocity, 0, 0), bodies[k].radius, bodies[k].material,
           density_of(scene, bodies[k].material), scene.cylinder_length);
-  scene.striker = striker ? 0 : -1;
+  if (striker) scene.striker = 0;
   scene.chain_first = striker ? 1 : 0;
   scene.chain_count = count;
   const auto n_bodies = static_cast<Eigen::Index>(bodies.size());

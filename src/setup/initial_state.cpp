@@ -119,18 +119,18 @@ class CsvReader {
                     std::to_string(header_.size()) + " columns");
       std::array<double, 6> r{};
       for (int c = 0; c < 6; ++c)
-        if (at_[c] >= 0) r[static_cast<std::size_t>(c)] = number(cells, at_[c]);
-      const std::string where = where_at(-1);
+        if (at_[c]) r[static_cast<std::size_t>(c)] = number(cells, *at_[c]);
+      const std::string where = where_at(std::nullopt);
       check_speed(Eigen::Vector3d(r[3], r[4], r[5]), where);
-      if (at_[radius_slot] >= 0) {
-        const double radius = number(cells, at_[radius_slot]);
-        check_radius(radius, where_at(at_[radius_slot]));
+      if (const std::optional<int> column = at_[radius_slot]) {
+        const double radius = number(cells, *column);
+        check_radius(radius, where_at(column));
         radii.push_back(radius);
       }
-      if (at_[material_slot] >= 0) {
-        const std::string& name = cells[static_cast<std::size_t>(at_[material_slot])];
-        if (name.empty()) fail_at(static_cast<std::size_t>(at_[material_slot]), "empty cell");
-        material.push_back(material_index(materials_, name, where_at(at_[material_slot])));
+      if (const std::optional<int> column = at_[material_slot]) {
+        const std::string& name = cells[static_cast<std::size_t>(*column)];
+        if (name.empty()) fail_at(static_cast<std::size_t>(*column), "empty cell");
+        material.push_back(material_index(materials_, name, where_at(column)));
       }
       rows.push_back(r);
       s.line.push_back(line_);
@@ -159,14 +159,14 @@ class CsvReader {
   }
 
   // "'F', line L (body B), column C ('name')"; column < 0: the row alone.
-  std::string where_at(int column) const {
+  std::string where_at(std::optional<int> column) const {
     std::ostringstream w;
     w << "'" << quoted_path(file_) << "', line " << line_;
-    if (body_ >= 0) w << " (body " << body_ << ")";
-    if (column >= 0) {
-      w << ", column " << column + 1;
-      if (static_cast<std::size_t>(column) < header_.size())
-        w << " ('" << quoted_excerpt(header_[static_cast<std::size_t>(column)]) << "')";
+    if (body_) w << " (body " << *body_ << ")";
+    if (column) {
+      w << ", column " << *column + 1;
+      if (static_cast<std::size_t>(*column) < header_.size())
+        w << " ('" << quoted_excerpt(header_[static_cast<std::size_t>(*column)]) << "')";
     }
     return w.str();
   }
@@ -196,10 +196,9 @@ class CsvReader {
       }
       std::string lower = name;
       for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      int slot = -1;
-      for (int k = 0; k < n_columns; ++k)
-        if (lower == columns[k].name) slot = k;
-      if (slot < 0) {
+      const auto known = std::find_if(std::begin(columns), std::end(columns),
+                                      [&](const auto& column) { return lower == column.name; });
+      if (known == std::end(columns)) {
         double x = 0;
         if (read_number(cell, x) != NumberText::not_a_number)
           fail_at(c, "'" + quoted_excerpt(cell) +
@@ -208,9 +207,10 @@ class CsvReader {
                          columns_text + ")");
         fail_at(c, "unknown column '" + quoted_excerpt(name) + "' (" + columns_text + ")");
       }
-      if (at_[slot] >= 0)
+      const auto slot = static_cast<std::size_t>(known - std::begin(columns));
+      if (at_[slot])
         fail_at(c, "column '" + std::string(columns[slot].name) + "' is given twice (column " +
-                       std::to_string(at_[slot] + 1) + " and " + std::to_string(c + 1) + ")");
+                       std::to_string(*at_[slot] + 1) + " and " + std::to_string(c + 1) + ")");
       if (has_unit && unit != columns[slot].unit) {
         const std::string column = columns[slot].name, right = columns[slot].unit;
         if (right.empty())
@@ -222,7 +222,7 @@ class CsvReader {
       at_[slot] = static_cast<int>(c);
     }
     for (const int required : {0, 3})
-      if (at_[required] < 0)
+      if (!at_[required])
         fail_at_header("has no column '" + std::string(columns[required].name) + "' (" +
                        columns_text + ")");
   }
@@ -248,8 +248,9 @@ class CsvReader {
   std::string file_;
   const std::vector<std::string>& materials_;
   std::vector<std::string> header_;
-  std::array<int, n_columns> at_{-1, -1, -1, -1, -1, -1, -1, -1};  // column of each slot
-  long long line_ = 0, body_ = -1;
+  std::array<std::optional<int>, n_columns> at_{};  // column of each slot, where given
+  long long line_ = 0;
+  std::optional<long long> body_;  // from the first row after the header
 };
 
 // ---------------------------------------------------------------------------------------------

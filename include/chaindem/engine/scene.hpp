@@ -55,8 +55,9 @@ struct Scene {
   Particles particles;
   std::vector<Wall> walls;
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< [m/s^2]
-  /// Index of the striker, or -1; the chain beads are the other particles in chain order.
-  Eigen::Index striker = -1;
+  /// Index of the striker, if there is one; the chain beads are the other particles in chain
+  /// order.
+  std::optional<Eigen::Index> striker;
   Eigen::Index chain_first = 0;  ///< first chain bead
   Eigen::Index chain_count = 0;  ///< number of chain beads (consecutive indices)
   /// Axial length of every body when they are parallel cylinders (line contacts); 0: spheres.

@@ -182,10 +182,12 @@ class Simulation {
   /// What advance() records after each of its steps, for observers that need every step: the
   /// contacts and particles named by watch(). Entry [s * count + k] is step s of the last call.
   struct StepLog {
+    /// A watched pair at the step's end.
+    enum class Contact : std::int8_t { not_a_candidate = -1, apart = 0, touching = 1 };
     std::int64_t steps = 0;
-    std::vector<std::int8_t> touching;  ///< 1 touching, 0 apart, -1 not a candidate contact
-    std::vector<double> rate;           ///< approach rate at the step's end [m/s] (0 if none)
-    std::vector<double> speed;          ///< |v| [m/s]
+    std::vector<Contact> touching;
+    std::vector<double> rate;   ///< approach rate at the step's end [m/s] (0 if none)
+    std::vector<double> speed;  ///< |v| [m/s]
   };
   /// Index of the candidate contact of particles i < j in pair_contacts(), if they have one.
   std::optional<std::size_t> find_contact(int i, int j) const;
