@@ -311,7 +311,7 @@ hid_t PartialOutput::reopen_hdf5() {
   close_file();
   if (identity_of(partial_) != created_)
     throw error(quoted_path(partial_) + " was replaced by another file while it was written");
-  const hid_t id = H5Fopen(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
+  const hid_t id = open_by_name(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
   if (id < 0) throw error("reopening " + quoted_path(partial_) + ": " + hdf5::error_reason());
   file_ = id;
   return id;

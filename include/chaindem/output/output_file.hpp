@@ -124,6 +124,10 @@ class PartialOutput {
   /// An OutputError naming the file: "cannot write 'PATH': `reason`".
   OutputError error(const std::string& reason) const;
 
+  /// How reopen_hdf5() opens the partial file again by its name: H5Fopen. Tests put a function
+  /// here that changes what the name holds first, as another process may at that instant.
+  static inline hid_t (*open_by_name)(const char* name, unsigned flags, hid_t access) = H5Fopen;
+
  private:
   struct Companion {
     std::string path;
