@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/side_files.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem::hdf5 {
@@ -47,6 +48,11 @@ struct State {
   bool wrote = false;
   bool broken = false;  // a journal write failed: the journal no longer undoes, so no more writes
 };
+
+// The file create_in() has the driver write in place of the one the name holds: a descriptor of
+// it, set for the length of that call, in its thread (HDF5 hands a driver nothing but the name
+// and the access list, whose copies outlive the call).
+thread_local int given_fd = -1;
 
 // HDF5's view of an open file: its own part first, as the driver interface requires.
 struct DriverFile {
@@ -259,7 +265,9 @@ H5FD_t* open_file(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
   s->journal = journal_path(name);
   const bool writable = flags & H5F_ACC_RDWR;
   const bool truncate = flags & H5F_ACC_TRUNC;
-  const bool journal_left = ::access(s->journal.c_str(), F_OK) == 0;
+  // A file given by its descriptor is new and empty: nothing to truncate, no journal of its own.
+  const bool given = given_fd >= 0;
+  const bool journal_left = !given && ::access(s->journal.c_str(), F_OK) == 0;
   if (journal_left && !truncate) {
     if (!writable) {
       failure(H5E_CANTOPENFILE, quoted_path(s->path) + " was not closed (its journal " +
@@ -275,7 +283,7 @@ H5FD_t* open_file(const char* name, unsigned flags, hid_t, haddr_t maxaddr) {
   if (truncate) o_flags |= O_TRUNC;
   if (flags & H5F_ACC_CREAT) o_flags |= O_CREAT;
   if (flags & H5F_ACC_EXCL) o_flags |= O_EXCL;
-  s->fd = ::open(name, o_flags, 0666);
+  s->fd = given ? ::fcntl(given_fd, F_DUPFD_CLOEXEC, 0) : ::open(name, o_flags, 0666);
   if (s->fd < 0) {
     failure(H5E_CANTOPENFILE, std::strerror(errno));  // the caller names the file
     return nullptr;
@@ -432,6 +440,28 @@ void recover_journal(const std::string& path) {
   if (replay(path, journal) < 0) throw Error(error_reason());
   if (::unlink(journal.c_str()) != 0)
     throw Error("removing journal " + quoted_path(journal) + ": " + std::strerror(errno));
+}
+
+hid_t create_in(int fd, const std::string& path, hid_t access) {
+  if (H5Pget_driver(access) == driver()) {
+    given_fd = fd;
+    const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
+    given_fd = -1;
+    return file;
+  }
+  // HDF5's own drivers open a name only: /proc/self/fd/N names the file open on N itself
+  // (proc(5)), whatever `path` holds by the time HDF5 opens it, a link even. HDF5 then knows the
+  // file by that name (H5Fget_name), from which it would resolve external links; chaindem's
+  // files hold none.
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  struct stat reached {};
+  const FileId made = identity_of(fd);
+  if (::stat(self.c_str(), &reached) == 0 && FileId{reached.st_dev, reached.st_ino, true} == made)
+    return H5Fcreate(self.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
+  // Without /proc (a chroot that does not mount it), HDF5 creates the file anew under its name,
+  // without following a link (H5F_ACC_EXCL: O_EXCL), once the one made is removed.
+  remove_own(path, made);
+  return H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access);
 }
 
 int file_descriptor(hid_t file) {

@@ -238,18 +238,23 @@ hid_t PartialOutput::create_hdf5(hid_t access) {
   if (!lock_ && locks_) lock_ = std::make_unique<OutputLock>(path_);
   hdf5::quiet_errors();
   // A file a stopped command left is removed, and a journal beside it, which belongs to none of
-  // this one; the new file is created, not opened (H5F_ACC_EXCL: O_EXCL), so that no link put
-  // in its place is followed.
+  // this one; the new file is created, not opened (O_EXCL), so that no link put in its place is
+  // followed. HDF5 then writes the file made here, not what its name holds by then: a creation
+  // that fails after it (a full disk) removes this file, never one another process put there.
   refuse_resumable();
   remove_stale(hdf5::journal_path(partial_), path_, side_file_role(".partial.journal"));
   remove_stale(partial_, path_, side_file_role(".partial"));
-  const hid_t id = H5Fcreate(partial_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access);
+  const int fd = create_new(partial_);
+  if (fd < 0) {
+    const int error_number = errno;
+    throw error("creating " + quoted_path(partial_) + ": " + std::strerror(error_number));
+  }
+  const FileId made = identity_of(fd);
+  const hid_t id = hdf5::create_in(fd, partial_, access);
+  ::close(fd);
   if (id < 0) {
     const std::string reason = hdf5::error_reason();
-    // The name was free: a file there now is HDF5's, made before it failed to write the header
-    // (a full disk), unless the creation failed because another process made one meanwhile.
-    if (reason.find(std::strerror(EEXIST)) == std::string::npos)
-      remove_own(partial_, identity_of(partial_));
+    remove_own(partial_, made);
     throw error("creating " + quoted_path(partial_) + ": " + reason);
   }
   file_ = id;

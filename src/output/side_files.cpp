@@ -119,7 +119,7 @@ void remove_stale(const std::string& path, const std::string& output, const char
 }
 
 int create_new(const std::string& path) {
-  return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  return ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 }
 
 InUse::InUse(const std::string& path, const FileId& file) {

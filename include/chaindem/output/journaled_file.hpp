@@ -31,6 +31,15 @@ hid_t journaled_file_access();
 /// in between. Throws Error (the journal could not be started anew: the old one stays valid).
 void journal_checkpoint(hid_t file);
 
+/// Creates an HDF5 file with `access` (HDF5's default driver, or journaled_file_access()) in the
+/// new, empty file open for reading and writing on `fd`, which `path` names: HDF5 writes that
+/// very file, whatever `path` holds by the time HDF5 opens it, so that a caller whose creation
+/// fails removes the file it made and no other. Returns the file, or -1 as H5Fcreate does
+/// (error_reason() says why). Where /proc is not mounted, the file on `fd` is removed instead
+/// and HDF5 creates a new one under `path` (not following a link): the file HDF5 leaves after
+/// failing is then not the one on `fd`.
+hid_t create_in(int fd, const std::string& path, hid_t access);
+
 /// The descriptor through which HDF5 reads and writes `file`, opened with HDF5's default driver
 /// or with journaled_file_access(); -1 for another driver (a file in memory). The file it names
 /// is the one written, whatever its name has come to hold since it was opened.

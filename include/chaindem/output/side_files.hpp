@@ -55,8 +55,8 @@ void refuse_if_in_use(const std::string& path, const std::string& output, const 
 /// file, or being written by another process (InUse).
 void remove_stale(const std::string& path, const std::string& output, const char* role);
 
-/// Creates `path` new and opens it for writing: never through a link, never over a file (the
-/// caller removed a stale one first: remove_stale). Returns the descriptor (close-on-exec), or
+/// Creates `path` new and opens it for reading and writing: never through a link, never over a file
+/// (the caller removed a stale one first: remove_stale). Returns the descriptor (close-on-exec), or
 /// -1 with errno set.
 int create_new(const std::string& path);
 
