@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -179,6 +180,95 @@ TEST(PartialOutput, FailedCreationLeavesNothing) {
     }
     EXPECT_TRUE(fs::is_empty(dir.path));
   }
+}
+
+// Another process's HDF5 file, with a group of its own.
+void write_other_hdf5(const std::string& path) {
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, hdf5::file_access());
+  ASSERT_GE(file, 0);
+  H5Gclose(hdf5::check(H5Gcreate2(file, "theirs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "g"));
+  ASSERT_GE(H5Fclose(file), 0);
+}
+
+// What the other file holds at its top level.
+std::vector<std::string> top_level(const std::string& path) {
+  std::vector<std::string> names;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return {"(not an HDF5 file)"};
+  H5Literate(
+      file, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names);
+  H5Fclose(file);
+  return names;
+}
+
+// While it lives, reopen_hdf5() finds `other` under the partial file's name as it opens it.
+class SwapOnReopening {
+ public:
+  explicit SwapOnReopening(std::string other) {
+    other_ = std::move(other);
+    PartialOutput::open_by_name = &SwapOnReopening::open;
+  }
+  ~SwapOnReopening() { PartialOutput::open_by_name = H5Fopen; }
+
+ private:
+  static hid_t open(const char* name, unsigned flags, hid_t access) {
+    if (std::rename(other_.c_str(), name) != 0) return -1;
+    return H5Fopen(name, flags, access);
+  }
+  static inline std::string other_;
+};
+
+// A run's output, written in SWMR mode, is reopened to take the objects of its end. Another file
+// put under the partial file's name meanwhile is neither taken as the output nor written nor
+// removed, and the error says what happened. `while_reopening`: put there at the instant
+// reopen_hdf5() opens the name (an HDF5 file, which HDF5 opens), else before reopen_hdf5() (a
+// text file, of which HDF5 could say only that it is no HDF5 file).
+void replaced_at_reopening(bool while_reopening) {
+  TempDir dir;
+  const std::string output = (dir.path / "out.h5").string();
+  const std::string partial = output + ".partial", other = (dir.path / "other").string();
+  if (while_reopening)
+    write_other_hdf5(other);
+  else
+    std::ofstream(other) << "another file\n";
+  const std::string theirs = read(other);
+  {
+    PartialOutput out(output);
+    ASSERT_GE(H5Fstart_swmr_write(out.create_hdf5(hdf5::swmr_file_access())), 0);
+    std::optional<SwapOnReopening> swap;
+    if (while_reopening) {
+      swap.emplace(other);
+    } else {
+      ASSERT_EQ(std::rename(other.c_str(), partial.c_str()), 0);
+    }
+    try {
+      const hid_t reopened = out.reopen_hdf5();
+      H5Gclose(H5Gcreate2(reopened, "ours", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      out.commit();
+      ADD_FAILURE() << "reopened the file put in place of the partial one";
+    } catch (const OutputError& e) {
+      EXPECT_NE(std::string(e.what()).find("was replaced by another file"), std::string::npos)
+          << e.what();
+    }
+  }  // given up uncommitted
+  if (while_reopening) {
+    EXPECT_EQ(top_level(partial), std::vector<std::string>{"theirs"});
+  }
+  EXPECT_TRUE(read(partial) == theirs) << "the other file changed";
+  EXPECT_FALSE(fs::exists(output));
+}
+
+TEST(PartialOutput, FileReplacedBeforeReopeningIsNotReopened) {
+  replaced_at_reopening(false);
+}
+
+TEST(PartialOutput, FileReplacedWhileReopeningIsNotTaken) {
+  replaced_at_reopening(true);
 }
 
 }  // namespace

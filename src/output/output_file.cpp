@@ -275,9 +275,13 @@ void PartialOutput::own() {
   // The file HDF5 has open, not the one the name holds now: another process may have put its
   // own file there since this one was created, which this object must neither checkpoint as its
   // frames nor remove.
-  const int fd = hdf5::file_descriptor(file_);
-  created_ = fd >= 0 ? identity_of(fd) : identity_of(partial_);
+  created_ = identity_of_open(file_);
   in_use_ = InUse(partial_, created_);
+}
+
+FileId PartialOutput::identity_of_open(hid_t file) const {
+  const int fd = hdf5::file_descriptor(file);
+  return fd >= 0 ? identity_of(fd) : identity_of(partial_);
 }
 
 void PartialOutput::flush() {
@@ -314,10 +318,18 @@ void PartialOutput::close_file() {
 
 hid_t PartialOutput::reopen_hdf5() {
   close_file();
-  if (identity_of(partial_) != created_)
-    throw error(quoted_path(partial_) + " was replaced by another file while it was written");
+  const std::string replaced =
+      quoted_path(partial_) + " was replaced by another file while it was written";
+  // A file already put in its place is not opened at all: HDF5 would open it for writing, or
+  // fail saying why it cannot (not an HDF5 file, locked) rather than that it is not this one.
+  if (identity_of(partial_) != created_) throw error(replaced);
   const hid_t id = open_by_name(partial_.c_str(), H5F_ACC_RDWR, hdf5::swmr_file_access());
   if (id < 0) throw error("reopening " + quoted_path(partial_) + ": " + hdf5::error_reason());
+  // One put there between that check and the opening is told by the file HDF5 opened.
+  if (identity_of_open(id) != created_) {
+    H5Fclose(id);
+    throw error(replaced);
+  }
   file_ = id;
   return id;
 }

@@ -145,6 +145,10 @@ class PartialOutput {
   /// Records the open HDF5 file as the partial file this object made, and marks it in use
   /// (InUse) while its name still refers to it.
   void own();
+  /// The identity of the file HDF5 has open as `file` (the partial file's, or another put under
+  /// its name): that of its descriptor, whatever the name holds by now; by the name only for a
+  /// driver that has none.
+  FileId identity_of_open(hid_t file) const;
 
   std::string path_, partial_;
   /// The output's lock, from create_hdf5() on; taken only with the default partial name: a
