@@ -69,7 +69,7 @@ inline const double a_p = 3.0 * pi * r_star * p0_brake / (4.0 * e_star);
 inline const double theta_stronge = 1.1;
 inline const double jg_c = 1.295 * std::exp(0.736 * nu);
 
-struct Case {
+struct LawRow {
   std::string id;
   LawParams params;    // beyond the defaults: test::elastoplastic_laws and the pair's own
   double delta_y;      // end of the Hertz branch in units of its own scale (see elastic_end)
@@ -84,7 +84,7 @@ inline LawParams params_of(std::string_view id, const LawParams& pair = {}) {
   return p;
 }
 
-inline std::vector<Case> cases() {
+inline std::vector<LawRow> cases() {
   // Stronge: F_y = pi theta sigma R^2 (3 pi/4)^2 (theta sigma/E*)^2 as printed; delta_y from
   // value continuity with Hertz.
   const double fy_stronge = pi * theta_stronge * sigma * r_star * r_star * std::pow(3 * pi / 4, 2) *
@@ -112,13 +112,13 @@ inline std::vector<Case> cases() {
   };
 }
 
-inline Case find_case(const std::string& id) {
-  for (const Case& k : cases())
+inline LawRow find_case(const std::string& id) {
+  for (const LawRow& k : cases())
     if (k.id == id) return k;
   throw std::runtime_error("no case " + id);
 }
 
-inline PairCoeffs coeffs(const Case& k, PairInput in = steel()) {
+inline PairCoeffs coeffs(const LawRow& k, PairInput in = steel()) {
   const LawEntry& l = law(k.id);
   return l.prepare(l, in, resolved(l, k.params));
 }
@@ -185,7 +185,7 @@ inline BrakeRow brake_row(double ratio) {
 struct BurgoyneRow {
   double dy, fy, dp, fp, alpha, beta, p0, c2;
 };
-inline BurgoyneRow burgoyne_row(const Case& k) {
+inline BurgoyneRow burgoyne_row(const LawRow& k) {
   BurgoyneRow b{};
   b.fy = std::pow(r_star / e_star, 2) * std::pow(1.6 * pi * sigma, 3) / 6.0;
   b.dy = std::pow(1.6 * pi * sigma / (2.0 * e_star), 2) * r_star;
@@ -200,7 +200,7 @@ inline BurgoyneRow burgoyne_row(const Case& k) {
 }
 
 // The loading curve of each row, typed from contact-laws.md.
-inline double row_loading(const Case& k, double d) {
+inline double row_loading(const LawRow& k, double d) {
   const double dy = k.delta_y;
   if (d < dy * k.elastic_end && k.id != "vu_quoc_zhang_2002") return hertz(d);
   if (k.id == "thornton_1997") return hertz(dy) + pi * sigma * r_star * (d - dy);
@@ -246,7 +246,7 @@ inline double row_loading(const Case& k, double d) {
 }
 
 // The residual overlap each row prints or implies after loading to (d, f) (above yield).
-inline double row_residual(const Case& k, double d, double f) {
+inline double row_residual(const LawRow& k, double d, double f) {
   auto continuity = [&](double r_u) {
     return d - std::pow(3.0 * f / (4.0 * e_star * std::sqrt(r_u)), 2.0 / 3.0);
   };
@@ -310,7 +310,7 @@ inline double loop_area(const ImpactResult& r) {
   return area;
 }
 // Yield velocity of the Hertz branch's end delta_y (group (g) header).
-inline double yield_speed(const Case& k) {
+inline double yield_speed(const LawRow& k) {
   const double p = 2.0 * e_star * std::sqrt(k.delta_y / r_star) / pi;
   return yield_velocity(e_star, r_star, m_star, p);
 }

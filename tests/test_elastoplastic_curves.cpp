@@ -15,7 +15,7 @@ using namespace chaindem::test::elastoplastic;
 // ---- Elastic branch -----------------------------------------------------------------------------
 
 TEST(Elastoplastic, ElasticBranchIsHertz) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);
     EXPECT_NEAR(c.stiffness, k_hertz, 1e-12 * k_hertz) << k.id;
@@ -42,7 +42,7 @@ TEST(Elastoplastic, ElasticBranchIsHertz) {
 // ---- Loading curves and their junctions (docs/validation.md#closed-forms) -----------------------
 
 TEST(Elastoplastic, LoadingCurvesMatchTheRows) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);
     for (double w : {1.05, 1.5, 1.95, 3.0, 5.9, 6.1, 9.0, 11.0, 20.0, 40.0, 90.0, 150.0, 500.0}) {
@@ -71,7 +71,7 @@ double above(const std::function<double(double)>& f, double d) {
 }  // namespace
 
 TEST(Elastoplastic, ThorntonContinuousInValueAndSlopeAndRpEqualsRAtYield) {
-  const Case k = find_case("thornton_1997");
+  const LawRow k = find_case("thornton_1997");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   auto f = [&](double d) { return loading_force(l, c, d); };
@@ -92,7 +92,7 @@ TEST(Elastoplastic, ThorntonContinuousInValueAndSlopeAndRpEqualsRAtYield) {
 }
 
 TEST(Elastoplastic, DuWangContinuousInValueAndSlope) {
-  const Case k = find_case("du_wang_2009");
+  const LawRow k = find_case("du_wang_2009");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   auto f = [&](double d) { return loading_force(l, c, d); };
@@ -106,7 +106,7 @@ TEST(Elastoplastic, DuWangContinuousInValueAndSlope) {
 }
 
 TEST(Elastoplastic, MaLiuSlopesPiRPyAtYieldAndK1AtFullPlasticity) {
-  const Case k = find_case("ma_liu_2015");
+  const LawRow k = find_case("ma_liu_2015");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const MaLiuRow r = ma_liu_row(k.params.at("xi"), k.params.at("psi"));
@@ -124,7 +124,7 @@ TEST(Elastoplastic, MaLiuSlopesPiRPyAtYieldAndK1AtFullPlasticity) {
 }
 
 TEST(Elastoplastic, BurgoyneDaraioMiddleBranchThroughBothEnds) {
-  const Case k = find_case("burgoyne_daraio_2014");
+  const LawRow k = find_case("burgoyne_daraio_2014");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const BurgoyneRow b = burgoyne_row(k);
@@ -141,7 +141,7 @@ TEST(Elastoplastic, BurgoyneDaraioMiddleBranchThroughBothEnds) {
 }
 
 TEST(Elastoplastic, BrakeHermiteCubicMatchesValueAndSlopeAtBothEnds) {
-  const Case k = find_case("brake_2012");
+  const LawRow k = find_case("brake_2012");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const BrakeRow b = brake_row(k.params.at("plastic_overlap_ratio"));
@@ -159,7 +159,7 @@ TEST(Elastoplastic, BrakeHermiteCubicMatchesValueAndSlopeAtBothEnds) {
 }
 
 TEST(Elastoplastic, KogutEtsionLoadingJumpsAsPublished) {
-  const Case k = find_case("kogut_etsion_2002");
+  const LawRow k = find_case("kogut_etsion_2002");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   auto f = [&](double d) { return loading_force(l, c, d); };
@@ -175,7 +175,7 @@ TEST(Elastoplastic, KogutEtsionLoadingJumpsAsPublished) {
 }
 
 TEST(Elastoplastic, JacksonGreenBranchMismatchAtOmega19) {
-  const Case k = find_case("jackson_green_2005");
+  const LawRow k = find_case("jackson_green_2005");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   auto f = [&](double d) { return loading_force(l, c, d); };
@@ -195,7 +195,7 @@ TEST(Elastoplastic, JacksonGreenBranchMismatchAtOmega19) {
 }
 
 TEST(Elastoplastic, StrongeContinuousInValueAtBothJunctions) {
-  const Case k = find_case("stronge_2000");
+  const LawRow k = find_case("stronge_2000");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   auto f = [&](double d) { return loading_force(l, c, d); };
@@ -214,7 +214,7 @@ TEST(Elastoplastic, StrongeContinuousInValueAtBothJunctions) {
 }
 
 TEST(Elastoplastic, VuQuocZhangRootSolveInvertsThePrintedOverlap) {
-  const Case k = find_case("vu_quoc_zhang_2002");
+  const LawRow k = find_case("vu_quoc_zhang_2002");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const double kc = k.params.at("k_c"), ca = k.params.at("c_a");

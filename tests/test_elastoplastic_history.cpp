@@ -20,7 +20,7 @@ using namespace chaindem::test::elastoplastic;
 // ---- Start of unloading, residual overlap, reloading --------------------------------------------
 
 TEST(Elastoplastic, UnloadingStartsAtTheTurningPointAndEndsAtTheResidualOverlap) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);
     // Past the elastic branch, and far into the last branch.
@@ -55,7 +55,7 @@ TEST(Elastoplastic, UnloadingStartsAtTheTurningPointAndEndsAtTheResidualOverlap)
     }
   }
   // Kogut-Etsion's unloading exponent n_p = 1.5 omega_max^(-0.0331).
-  const Case k = find_case("kogut_etsion_2002");
+  const LawRow k = find_case("kogut_etsion_2002");
   const LawEntry& l = law(k.id);
   ContactState s = loaded_to(l, coeffs(k), 40.0 * k.delta_y);
   kernel_force(l, coeffs(k), s, 20.0 * k.delta_y, -1.0);
@@ -75,7 +75,7 @@ TEST(Elastoplastic, UnloadingStartsAtTheTurningPointAndEndsAtTheResidualOverlap)
 // ---- Energy: loss = loop area, plastic state after an impact ------------------------------------
 
 TEST(Elastoplastic, DissipatedEnergyEqualsLoopAreaAndPotentialIsTheReturnedEnergy) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);
     const double v0 = 10.0 * yield_speed(k);
@@ -110,7 +110,7 @@ TEST(Elastoplastic, DissipatedEnergyEqualsLoopAreaAndPotentialIsTheReturnedEnerg
 // ---- A second impact on the same pair -----------------------------------------------------------
 
 TEST(Elastoplastic, SecondImpactIsElasticAtTheReboundSpeedAndPlasticAtTheFirstSpeed) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);
     // Brake's row at 3 V_y: at 10 V_y it is in its non-dissipative range (pinned below).
@@ -138,7 +138,7 @@ TEST(Elastoplastic, SecondImpactIsElasticAtTheReboundSpeedAndPlasticAtTheFirstSp
 // lies below the new unloading branch), a property of the row that the energy balance reports
 // exactly.
 TEST(Elastoplastic, BrakeReloadNearFullPlasticityKeepsTheResidualOverlap) {
-  const Case k = find_case("brake_2012");
+  const LawRow k = find_case("brake_2012");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const double v0 = 10.0 * yield_speed(k);
@@ -189,7 +189,7 @@ std::pair<int, int> compare_columns_form(const PairCoeffs& c, double top, double
 }
 
 TEST(Elastoplastic, ColumnsFormIsTheKernelBitForBitInTheElasticRegime) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     SCOPED_TRACE(k.id);
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);

@@ -39,7 +39,7 @@ std::string invalid_argument_message(const std::function<void()>& f) {
 TEST(ElastoplasticRegistry, RowsAreCompleteAndDocumentTheirReadings) {
   const std::vector<const LawEntry*> registered = registered_elastoplastic_laws();
   ASSERT_FALSE(registered.empty());
-  const std::vector<Case> reference = cases();
+  const std::vector<LawRow> reference = cases();
   std::vector<Kernel> kernels;
   const std::string md = laws_markdown();
   const auto piecewise = md.find("## piecewise hysteretic"), ep = md.find("## elastoplastic");
@@ -94,13 +94,13 @@ TEST(ElastoplasticRegistry, RowsAreCompleteAndDocumentTheirReadings) {
   // The group comes after the piecewise laws.
   EXPECT_LT(piecewise, ep);
   // And the reverse: every reference is a registered elastoplastic law.
-  for (const Case& k : reference) EXPECT_EQ(law(k.id).family, Family::elastoplastic) << k.id;
+  for (const LawRow& k : reference) EXPECT_EQ(law(k.id).family, Family::elastoplastic) << k.id;
   for (const test::ElastoplasticLaw& t : test::elastoplastic_laws)
     EXPECT_EQ(law(t.id).family, Family::elastoplastic) << t.id;
 }
 
 TEST(ElastoplasticRegistry, YieldStressFromMaterialsOrParameterAndInvalidInput) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const LawParams p = resolved(l, k.params);
     // No yield stress anywhere: a clear message naming the remedy.

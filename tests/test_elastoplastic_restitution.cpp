@@ -20,7 +20,7 @@ using namespace chaindem::test::elastoplastic;
 // physical separates the two, so the tolerance is the integrator's (relative tolerance 1e-11 per
 // step, turning point located by bisection): measured agreement ~1e-7, asserted to 1e-5.
 TEST(ElastoplasticRestitution, ThorntonAgreesWithThorntonPredictor) {
-  const Case k = find_case("thornton_1997");
+  const LawRow k = find_case("thornton_1997");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const double v_y = yield_velocity(e_star, r_star, m_star, sigma);
@@ -42,7 +42,7 @@ TEST(ElastoplasticRestitution, ThorntonAgreesWithThorntonPredictor) {
 // k1 delta_p, so the two agree to O(b/F_max), once delta_max >> delta_p, and converge to the
 // ratio 0.81265/0.81. R_p^e = F_p^e R/F_ep is computed from the row (F_ep = F_p, the reading).
 TEST(ElastoplasticRestitution, MaLiuAgreesWithMaLiuPredictorWhenFullyPlastic) {
-  const Case k = find_case("ma_liu_2015");
+  const LawRow k = find_case("ma_liu_2015");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const MaLiuRow row = ma_liu_row(k.params.at("xi"), k.params.at("psi"));
@@ -82,7 +82,7 @@ TEST(ElastoplasticRestitution, MaLiuAgreesWithMaLiuPredictorWhenFullyPlastic) {
 // checked (1 below the end of the elastic branch, 1.9 delta_y, i.e. V < 1.9^(5/4) V_y; falling
 // above), and that the row is the less dissipative of the two.
 TEST(ElastoplasticRestitution, JacksonGreenTrendAndJacksonPredictor) {
-  const Case k = find_case("jackson_green_2005");
+  const LawRow k = find_case("jackson_green_2005");
   const LawEntry& l = law(k.id);
   const PairCoeffs c = coeffs(k);
   const double v_y = yield_velocity(e_star, r_star, m_star, jg_c * sigma);
@@ -111,7 +111,7 @@ TEST(ElastoplasticRestitution, JacksonGreenTrendAndJacksonPredictor) {
 // curve back towards the Hertzian unloading branch, so its restitution is not monotone in v0.
 // Those windows are pinned below.
 TEST(ElastoplasticRestitution, EveryLawIsElasticBelowYieldAndDissipativeAtHighSpeed) {
-  for (const Case& k : cases()) {
+  for (const LawRow& k : cases()) {
     const LawEntry& l = law(k.id);
     const PairCoeffs c = coeffs(k);
     const double v_y = yield_speed(k);
@@ -131,7 +131,7 @@ TEST(ElastoplasticRestitution, EveryLawIsElasticBelowYieldAndDissipativeAtHighSp
     std::printf("\n");
   }
   auto e_at = [](const char* id, double ratio) {
-    const Case k = find_case(id);
+    const LawRow k = find_case(id);
     return impact(law(id), coeffs(k), ratio * yield_speed(k)).restitution;
   };
   EXPECT_GT(e_at("stronge_2000", 2.0), 1.05);  // documented: up to 1.08 below 3.1 delta_y

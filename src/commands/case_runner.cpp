@@ -155,12 +155,12 @@ struct ArrivalWatch {
   }
 };
 
-ArrivalWatch watch_arrival(const CaseConfig& cfg, Simulation& sim, const RunSummary& summary) {
+ArrivalWatch watch_arrival(const RunSetup& run, Simulation& sim, const RunSummary& summary) {
   const Scene& scene = sim.scene();
   double reference_speed = sim.particles().velocity.matrix().rowwise().norm().maxCoeff();
   for (const auto& w : scene.walls) reference_speed = std::max(reference_speed, w.velocity.norm());
   ArrivalWatch arrival;
-  arrival.speed = read_case_spec(cfg).output.arrival_threshold * reference_speed;
+  arrival.speed = run.spec.output.arrival_threshold * reference_speed;
   for (const Eigen::Index b : summary.arrival_beads)
     arrival.particles.push_back(scene.chain_first + b);
   // Per step only the watched beads (Simulation::watch records them for each step).
@@ -374,7 +374,7 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
 
   RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts{},
                      empty_summary(run, sim.scene().chain_count)};
-  const ArrivalWatch arrival = watch_arrival(cfg, sim, records.summary);
+  const ArrivalWatch arrival = watch_arrival(run, sim, records.summary);
   const Scene& scene = sim.scene();
   const double striker_initial_velocity =
       scene.striker ? sim.particles().velocity(*scene.striker, 0) : nan;

@@ -326,7 +326,7 @@ CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
   plan.first = probe.scene.chain_first;
   plan.duration = static_cast<double>(probe.steps) * probe.settings.time_step;
   plan.beads = probe.scene.chain_count;
-  plan.arrival_speed = read_case_spec(base).output.arrival_threshold *
+  plan.arrival_speed = probe.spec.output.arrival_threshold *
                        probe.scene.particles.velocity.matrix().rowwise().norm().maxCoeff();
   std::string all_beads;
   for (long long b = 0; b < plan.beads; ++b) all_beads += std::to_string(b) + " ";

@@ -80,6 +80,7 @@ void check_output(const RunOptions& options, PreparedRun& p) {
 
 // What the summary tells of the case besides its results, taken before the run consumes it.
 struct CaseFacts {
+  CaseSpec spec;
   std::string note;  // how the time step was chosen
   SimulationSettings settings;
   Eigen::Index particles;
@@ -89,7 +90,8 @@ struct CaseFacts {
 };
 
 CaseFacts case_facts(const RunSetup& run) {
-  return {.note = run.time_step_note,
+  return {.spec = run.spec,
+          .note = run.time_step_note,
           .settings = run.settings,
           .particles = run.scene.particles.size(),
           .has_striker = run.scene.striker.has_value(),
@@ -100,8 +102,8 @@ CaseFacts case_facts(const RunSetup& run) {
 // Runs the case into its file, checkpointed as the case and the options say. A checkpoint that
 // cannot be continued refuses --restart in its own words; without it, the output is refused.
 layout::RunSummary run_into_file(const RunOptions& options, PreparedRun& p, std::ostream& err) {
-  const CheckpointPlan checkpoints{read_case_spec(p.cfg).output.checkpoint_interval,
-                                   options.restart, options.discard_checkpoint};
+  const CheckpointPlan checkpoints{p.run.spec.output.checkpoint_interval, options.restart,
+                                   options.discard_checkpoint};
   install_stop_handlers();
   try {
     return run_to_file(p.cfg, std::move(p.run), p.output,
@@ -126,7 +128,7 @@ int report_interruption(const Interrupted& e, const std::string& output, std::os
 
 void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& output,
                    const CaseFacts& facts, const layout::RunSummary& summary) {
-  const auto& [note, settings, particles, has_striker, beads, memory] = facts;
+  const auto& [spec, note, settings, particles, has_striker, beads, memory] = facts;
   const layout::RunSummary& s = summary;
   out << std::setprecision(6);
   out << "chaindem run " << quoted_path(cfg.origin()) << " -> " << quoted_path(output) << "\n"
@@ -135,7 +137,6 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
       << "  particles          " << particles << " (" << beads << " chain beads"
       << (has_striker ? " + striker" : "") << ")\n";
   // Gaps as the case set them (a state from data, initial.file, has its own).
-  const CaseSpec spec = read_case_spec(cfg);
   if ((has_striker || spec.chain.gap > 0.0) && (!spec.initial.file || spec.initial.file->empty())) {
     out << "  gaps               ";
     if (has_striker) out << "striker to first bead " << spec.striker.gap << " m, ";

@@ -120,6 +120,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   using namespace setup;
   const Case c(cfg);
   RunSetup run;
+  run.spec = c.spec();
   Scene& scene = run.scene;
   SimulationSettings& settings = run.settings;
   const MaterialIndex materials = add_materials(c, scene);

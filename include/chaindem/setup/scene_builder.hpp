@@ -9,11 +9,12 @@
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/output/output_layout.hpp"
-#include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 
 namespace chaindem {
 
 struct RunSetup {
+  CaseSpec spec;  ///< the typed case it was built from
   Scene scene;
   SimulationSettings settings;
   double duration = 0.0;          ///< [s]
