@@ -47,10 +47,48 @@ bool forms_chain(const Scene& scene);
 /// stack: tens of thousands of threads crash it) to be safe on any machine.
 inline constexpr int max_threads = 1024;
 
+/// A contact model: a law, its parameters and its tension policy.
+struct ContactModel {
+  const LawEntry* law = nullptr;
+  LawParams params;
+  TensionPolicy tension = TensionPolicy::clamp;
+};
+
+/// The contact models of a scene of several media: which model each pair of materials, and each
+/// wall against each material, obeys. Model 0 is the settings' own (law, law_params, tension),
+/// the default every contact the table does not name obeys; `models` lists models 1, 2, ...
+struct ContactTable {
+  std::vector<ContactModel> models;  ///< models 1, 2, ...: models[k - 1] is model k
+  std::size_t materials = 0;         ///< the scene's materials: the side of pair_model
+  std::vector<int> pair_model;       ///< [a * materials + b], symmetric; empty: every pair 0
+  std::vector<int> wall_model;       ///< [w * materials + a]; empty: every wall contact 0
+
+  bool empty() const { return models.empty(); }
+  /// The model of a contact of materials a and b, and of wall w against material a.
+  int of_pair(int a, int b) const {
+    return pair_model.empty() ? 0 : pair_model[static_cast<std::size_t>(a) * materials +
+                                               static_cast<std::size_t>(b)];
+  }
+  int of_wall(std::size_t w, int a) const {
+    return wall_model.empty() ? 0 : wall_model[w * materials + static_cast<std::size_t>(a)];
+  }
+};
+
 struct SimulationSettings {
+  /// The default contact model (model 0): the law, its parameters and the tension policy of
+  /// every contact that `contact_table` does not give another.
   const LawEntry* law = nullptr;
   LawParams law_params;
   TensionPolicy tension = TensionPolicy::clamp;
+  /// Models per pair of materials and per wall; empty: every contact obeys the default.
+  ContactTable contact_table;
+  /// Model k of the run: the default for k = 0, else contact_table.models[k - 1].
+  ContactModel model(int k) const {
+    return k == 0 ? ContactModel{law, law_params, tension}
+                  : contact_table.models[static_cast<std::size_t>(k - 1)];
+  }
+  /// Models of the run: 1 + contact_table.models.size().
+  int model_count() const { return 1 + static_cast<int>(contact_table.models.size()); }
   double time_step = 0.0;  ///< [s]
   double skin = 0.0;       ///< neighbor skin [m]
   int threads = 1;         ///< OpenMP threads for the force loops
