@@ -20,7 +20,8 @@ const std::string every_key =
     "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
     "yield_stress = 1e9\n"
     "[material.ptfe]\nyoungs_modulus = 0.5e9\npoisson_ratio = 0.46\ndensity = 2200\n"
-    "[chain]\ncount = 6\nmaterials = steel ptfe\nradii = 0.005 0.004\ntaper = 0.99\n"
+    "[chain]\ncount = 6\nmaterials = steel ptfe\nradii = 0.005 0.004\nvelocity = -1 5=2\ntaper = "
+    "0.99\n"
     "gap = 1e-5\noverlap = 0\nend_force = 2\ncylinder_length = 0.01\nstatic_overlap = false\n"
     "[striker]\nenabled = false\nmaterial = ptfe\nradius = 0.006\nvelocity = 0.3\ngap = 2e-5\n"
     "[wall_start]\nenabled = true\nmaterial = steel\ngap = 3e-5\nvelocity = 0.1\n"
@@ -50,8 +51,10 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
   EXPECT_FALSE(s.contact.static_origin);
   EXPECT_EQ(s.contact.params, (std::map<std::string, double, std::less<>>{{"restitution", 0.7}}));
   EXPECT_EQ(s.chain.count, 6);
-  EXPECT_EQ(s.chain.materials, (std::vector<std::string>{"steel", "ptfe"}));
-  EXPECT_EQ(s.chain.radii, (std::vector<double>{0.005, 0.004}));
+  EXPECT_EQ(s.chain.materials.values(), (std::vector<std::string>{"steel", "ptfe"}));
+  EXPECT_EQ(s.chain.radii.values(), (std::vector<double>{0.005, 0.004}));
+  ASSERT_TRUE(s.chain.velocity);
+  EXPECT_EQ(s.chain.velocity->values(), (std::vector<double>{-1.0, 2.0}));
   EXPECT_EQ(s.chain.taper, 0.99);
   EXPECT_EQ(s.chain.gap, 1e-5);
   EXPECT_EQ(s.chain.overlap, 0.0);
@@ -156,7 +159,8 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.contact.impact_velocity), name(s.contact.reference_velocity);
   name(s.contact.static_origin);
   for (const auto& [param, value] : s.contact.params) name(value);
-  name(s.chain.count), name(s.chain.materials), name(s.chain.radii), name(s.chain.taper);
+  name(s.chain.count), name(s.chain.materials), name(s.chain.radii), name(s.chain.velocity),
+      name(s.chain.taper);
   name(s.chain.gap), name(s.chain.overlap), name(s.chain.end_force), name(s.chain.cylinder_length);
   name(s.chain.static_overlap);
   for (const StrikerSpec* k : {&s.striker})

@@ -1,4 +1,5 @@
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/bead_list.hpp"
 #include "chaindem/setup/case_spec.hpp"
 
 #include <omp.h>
@@ -64,6 +65,10 @@ const char* kind_name(ValueKind k) {
       return "list of numbers";
     case ValueKind::word_list:
       return "list of words";
+    case ValueKind::bead_numbers:
+      return "numbers along the chain";
+    case ValueKind::bead_words:
+      return "words along the chain";
     case ValueKind::vector3:
       return "3 numbers";
     case ValueKind::text:
@@ -124,6 +129,21 @@ std::string check_value(const KeySpec& k, const std::string& v) {
     }
     case ValueKind::word_list:
       return list_items(v).empty() ? "empty list" : "";
+    case ValueKind::bead_numbers:
+      try {
+        for (const double x : parse_bead_numbers(v).values())
+          if (auto e = number_ok(number_text(x)); !e.empty()) return e;
+        return "";
+      } catch (const std::invalid_argument& e) {
+        return e.what();
+      }
+    case ValueKind::bead_words:
+      try {
+        parse_bead_list(v);
+        return "";
+      } catch (const std::invalid_argument& e) {
+        return e.what();
+      }
     case ValueKind::vector3: {
       const auto items = list_items(v);
       if (items.size() != 3) return "'" + quoted_text(v) + "' is not 3 numbers";
@@ -496,7 +516,11 @@ std::string case_format_markdown() {
         "wrong type or outside their range, and missing required keys stop the run with a message\n"
         "naming the key and exit code 2, before any output file is created. Lists are separated "
         "by\n"
-        "commas or spaces. Numbers are decimal (`0.005`, `1.5e-3`, `5e7`), read as every number\n"
+        "commas or spaces; the lists along the chain (`chain.materials`, `chain.radii`,\n"
+        "`chain.velocity`) are written compactly: `ITEM*N` repeats an item, `(ITEMS)*N` a "
+        "group,\n"
+        "`K=ITEM` sets bead K apart (`steel*10 ptfe*10`, `(steel ptfe)*20`, `steel 12=brass`). "
+        "Numbers are decimal (`0.005`, `1.5e-3`, `5e7`), read as every number\n"
         "of chaindem is (in sweep files, CSV data and `--set` values alike): no hexadecimal, no\n"
         "units; an integer key takes a whole number.\n\n"
         "The chain lies along +x: the striker (if any) at the origin, then the beads in order.\n"
@@ -532,7 +556,8 @@ std::string case_format_markdown() {
                                               : "`" + k.default_value + "`";
     std::string range;
     if (k.kind == ValueKind::number || k.kind == ValueKind::integer ||
-        k.kind == ValueKind::number_list || k.kind == ValueKind::vector3)
+        k.kind == ValueKind::number_list || k.kind == ValueKind::bead_numbers ||
+        k.kind == ValueKind::vector3)
       range = k.law_parameter ? "per law" : k.range.text();
     if (!k.choices.empty() && !is_law_key(k.key)) {
       for (const auto& c : k.choices) range += (range.empty() ? "" : ", ") + c;

@@ -92,6 +92,20 @@ struct Field<std::vector<std::string>> {
   }
 };
 template <>
+struct Field<BeadList<double>> {
+  static constexpr ValueKind kind = ValueKind::bead_numbers;
+  static BeadList<double> read(const CaseConfig& c, const std::string& k) {
+    return parse_bead_numbers(c.text(k));  // validated
+  }
+};
+template <>
+struct Field<BeadList<std::string>> {
+  static constexpr ValueKind kind = ValueKind::bead_words;
+  static BeadList<std::string> read(const CaseConfig& c, const std::string& k) {
+    return parse_bead_list(c.text(k));  // validated
+  }
+};
+template <>
 struct Field<std::array<double, 3>> {
   static constexpr ValueKind kind = ValueKind::vector3;
   static std::array<double, 3> read(const CaseConfig& c, const std::string& k) {
@@ -287,15 +301,23 @@ void chain_keys(std::vector<KeyEntry>& k) {
       {.description = "number of chain beads", .range = Range::closed(1, 5e7), .required = true}));
   k.push_back(key(s, &ChainSpec::materials, "chain.materials",
                   {.description = "bead materials, a pattern repeated along the chain (one: "
-                                  "uniform, two: dimer, chain.count of them: explicit); at most "
-                                  "chain.count entries",
+                                  "uniform, two: dimer, chain.count of them: explicit), at most "
+                                  "chain.count beads long; `steel*10 ptfe*10` repeats an item, "
+                                  "`(steel ptfe)*5` a group, `steel 12=brass` sets bead 12 apart "
+                                  "(-1: the last bead)",
                    .required = true}));
   k.push_back(key(s, &ChainSpec::radii, "chain.radii",
                   {.unit = "m",
-                   .description = "bead radii, a pattern repeated along the chain as "
-                                  "chain.materials is; at most chain.count entries",
+                   .description = "bead radii, a pattern repeated along the chain written as "
+                                  "chain.materials is",
                    .range = Range::closed(min_radius, max_radius),
                    .required = true}));
+  k.push_back(key(s, &ChainSpec::velocity, "chain.velocity",
+                  {.unit = "m/s",
+                   .description = "bead velocities along +x at the start, a pattern repeated "
+                                  "along the chain written as chain.materials is (one: every "
+                                  "bead); the striker's is striker.velocity (default: at rest)",
+                   .range = Range::closed(-max_speed, max_speed)}));
   k.push_back(key(s, &ChainSpec::taper, "chain.taper",
                   {.description = "radius ratio between consecutive beads: r_k = radii[k mod p] "
                                   "taper^k",

@@ -48,21 +48,29 @@ ChainPlan read_chain(const Case& c, const MaterialIndex& materials, Scene& scene
   const ChainSpec& s = c.spec().chain;
   ChainPlan chain;
   chain.count = static_cast<Eigen::Index>(s.count);
-  chain.radii = s.radii;
   // A list is a pattern repeated along the chain, which may end within it (a dimer chain of an
   // odd count ends with the kind it starts with); entries the chain never reaches are not what
   // the list says.
-  for (const auto& [key, entries] : {std::pair{c.key(s.materials), s.materials.size()},
-                                     std::pair{c.key(s.radii), s.radii.size()}})
-    if (static_cast<Eigen::Index>(entries) > chain.count)
-      c.config().fail(key, std::to_string(entries) + " entries for a chain of " +
+  auto along_chain = [&](const auto& field, const auto& list) {
+    const std::string key = c.key(field);
+    if (list.period() > chain.count)
+      c.config().fail(key, std::to_string(list.period()) + " entries for a chain of " +
                                std::to_string(chain.count) + " beads (" + c.key(s.count) +
                                "): allowed 1 to " + std::to_string(chain.count) +
                                " entries, a pattern repeated along the chain (one: every bead; " +
                                std::to_string(chain.count) + ": one per bead)");
-  const std::string materials_key = c.key(s.materials);  // once: a lookup walks the keys
-  for (const auto& m : s.materials)
-    chain.materials.push_back(material_of(c, materials, materials_key, m));
+    try {
+      return list.resolved(chain.count);
+    } catch (const std::invalid_argument& e) {
+      c.config().fail(key, e.what());
+    }
+  };
+  chain.radii = along_chain(s.radii, s.radii);
+  chain.velocity = s.velocity ? along_chain(s.velocity, *s.velocity) : parse_bead_numbers("0");
+  const std::string materials_key = c.key(s.materials);
+  chain.materials = along_chain(s.materials, s.materials).map([&](const std::string& name) {
+    return material_of(c, materials, materials_key, name);
+  });
   chain.taper = s.taper;
   chain.gap = s.gap;
   chain.overlap = s.overlap;
@@ -136,21 +144,19 @@ std::vector<Body> chain_bodies(const Case& c, const MaterialIndex& materials,
   const StrikerSpec& s = c.spec().striker;
   std::vector<Body> bodies;
   if (striker) {
-    const int m =
-        s.material ? material_of(c, materials, c.key(s.material), *s.material) : chain.materials[0];
-    bodies.push_back({s.radius.value_or(chain.radii[0]), m, *s.velocity});
+    const int m = s.material ? material_of(c, materials, c.key(s.material), *s.material)
+                             : chain.materials.at(0);
+    bodies.push_back({s.radius.value_or(chain.radii.at(0)), m, *s.velocity});
   }
   for (Eigen::Index k = 0; k < chain.count; ++k) {
-    const auto ku = static_cast<std::size_t>(k);
-    const double r =
-        chain.radii[ku % chain.radii.size()] * std::pow(chain.taper, static_cast<double>(k));
+    const double r = chain.radii.at(k) * std::pow(chain.taper, static_cast<double>(k));
     if (!(r >= min_radius && r <= max_radius)) {  // chain.radii is in range: the taper took it out
       std::ostringstream m;
       m << chain.taper << " makes bead " << k << " radius " << r << " m, outside [" << min_radius
         << ", " << max_radius << "] m";
       c.fail(c.spec().chain.taper, m.str());
     }
-    bodies.push_back({r, chain.materials[ku % chain.materials.size()], 0.0});
+    bodies.push_back({r, chain.materials.at(k), chain.velocity.at(k)});
   }
   return bodies;
 }

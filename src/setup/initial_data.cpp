@@ -89,6 +89,9 @@ std::optional<InitialState> read_initial(const Case& c, RunSetup& run, bool stri
     return std::nullopt;
   }
   const std::string& given = *s.file;
+  if (const auto& velocity = c.spec().chain.velocity; velocity)
+    c.fail(velocity, "is given, but so is " + c.key(s.file) +
+                         ", which gives every body's velocity: give one of them");
   const std::string path = resolve_initial_path(given, c.config().origin());
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {

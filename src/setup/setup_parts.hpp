@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/setup/bead_list.hpp"
 #include "chaindem/setup/case_spec.hpp"
 #include "chaindem/setup/initial_state.hpp"
 #include "chaindem/setup/scene_builder.hpp"
@@ -27,8 +28,9 @@ using MaterialIndex = std::map<std::string, int>;
 /// The [chain] section with its materials resolved: the beads before they are placed.
 struct ChainPlan {
   Eigen::Index count = 0;
-  std::vector<int> materials;  ///< repeated along the chain
-  std::vector<double> radii;   ///< repeated along the chain, bead k scaled by taper^k
+  BeadList<int> materials;    ///< along the chain, resolved for `count` beads
+  BeadList<double> radii;     ///< likewise, bead k scaled by taper^k
+  BeadList<double> velocity;  ///< likewise [m/s]
   double taper = 1.0, gap = 0.0, overlap = 0.0, end_force = 0.0;
   bool static_overlap = false;  ///< the contacts start at the overlap that carries end_force
 };

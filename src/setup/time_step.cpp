@@ -126,7 +126,7 @@ std::string fastest_key(const Case& c, const Scene& scene, double duration, bool
   const CaseSpec& s = c.spec();
   // Each key looked up once: a lookup walks the declarations, and this looks at every body.
   const std::string striker_key = c.key(s.striker.velocity), data_key = c.key(s.initial.file),
-                    extra_key = c.key(s.extra.particles);
+                    extra_key = c.key(s.extra.particles), chain_key = c.key(s.chain.velocity);
   std::string key = striker_key;
   double fastest = 0.0;
   auto consider = [&](double speed, const std::string& k) {
@@ -138,7 +138,7 @@ std::string fastest_key(const Case& c, const Scene& scene, double duration, bool
     consider(magnitude(p.velocity.row(i).matrix().transpose()), from_data            ? data_key
                                                                 : i == scene.striker ? striker_key
                                                                 : i >= bodies        ? extra_key
-                                                                                     : data_key);
+                                                                                     : chain_key);
   for (const Wall& w : scene.walls)
     consider(magnitude(w.velocity),
              c.key(w.name == "wall_start" ? s.wall_start.velocity : s.wall_end.velocity));
@@ -246,7 +246,8 @@ void choose_time_step(const Case& c, RunSetup& run,
       c.fail(s.time_step,
              "cannot be chosen automatically: nothing in the case moves and no contact is "
              "loaded (no " +
-                 velocity + ", wall velocity, gravity, moving extra particle or " +
+                 velocity + ", " + c.key(spec.chain.velocity) +
+                 ", wall velocity, gravity, moving extra particle or " +
                  c.key(spec.chain.end_force) +
                  "), so no impact sets a contact duration to step by: give the striker a "
                  "velocity (" +

@@ -55,7 +55,33 @@ RUN = [
             ["extra.particles", "origin"]),
 ]
 
-TABLE = RUN
+# Lists along the chain (chain.materials, chain.radii, chain.velocity), written compactly.
+BEAD_LISTS = [
+    run_row("unclosed group of materials", ["chain.materials=(steel steel"], 2,
+            ["chain.materials", "has no closing ')'"]),
+    run_row("repeat count of zero", ["chain.materials=steel*0"], 2,
+            ["chain.materials", "'0' is not a repeat count", "1 to 50000000"]),
+    run_row("pattern longer than the chain", ["chain.radii=0.005*21"], 2,
+            ["chain.radii", "21 entries for a chain of 20 beads"]),
+    run_row("pattern beyond the longest chain", ["chain.materials=(steel*10000 steel)*5000"], 2,
+            ["chain.materials", "spans more than 50000000 beads"]),
+    run_row("bead set apart beyond the chain", ["chain.materials=steel 20=steel"], 2,
+            ["chain.materials", "bead 20 is not in a chain of 20 beads"]),
+    run_row("bead set apart twice", ["chain.radii=0.005 19=0.004 -1=0.003"], 2,
+            ["chain.radii", "bead 19 is set apart twice"]),
+    run_row("material set apart that is not defined", ["chain.materials=steel 3=brass"], 2,
+            ["chain.materials", "brass"]),
+    run_row("radius set apart out of range", ["chain.radii=0.005 3=1e-300"], 2,
+            ["chain.radii", "[1e-09, 1000] m"]),
+    run_row("bead velocity of 1e5 m/s", ["chain.velocity=0 4=1e5"], 2,
+            ["chain.velocity", "[-10000, 10000] m/s"]),
+    run_row("bead velocity that is not a number", ["chain.velocity=fast"], 2,
+            ["chain.velocity", "fast"]),
+    run_row("bead velocities and a state from data", ["chain.velocity=1", "initial.file=s.csv"],
+            2, ["chain.velocity", "initial.file", "gives every body's velocity"]),
+]
+
+TABLE = RUN + BEAD_LISTS
 
 
 class MalformedRun(unittest.TestCase):

@@ -66,8 +66,9 @@ struct ContactTable {
   bool empty() const { return models.empty(); }
   /// The model of a contact of materials a and b, and of wall w against material a.
   int of_pair(int a, int b) const {
-    return pair_model.empty() ? 0 : pair_model[static_cast<std::size_t>(a) * materials +
-                                               static_cast<std::size_t>(b)];
+    return pair_model.empty()
+               ? 0
+               : pair_model[static_cast<std::size_t>(a) * materials + static_cast<std::size_t>(b)];
   }
   int of_wall(std::size_t w, int a) const {
     return wall_model.empty() ? 0 : wall_model[w * materials + static_cast<std::size_t>(a)];

@@ -37,7 +37,20 @@ struct CaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class ValueKind { number, integer, boolean, word, number_list, word_list, vector3, text };
+/// What a key's value is. The bead lists are lists along the chain, written compactly
+/// (bead_list.hpp): items repeated, groups repeated, beads set apart.
+enum class ValueKind {
+  number,
+  integer,
+  boolean,
+  word,
+  number_list,
+  word_list,
+  bead_numbers,
+  bead_words,
+  vector3,
+  text
+};
 
 /// What a case key is, as reading, checking and documenting it need: the key declarations
 /// (src/setup/case_keys.cpp) make one for each key.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/setup/bead_list.hpp"
 #include "chaindem/setup/case_file.hpp"
 
 namespace chaindem {
@@ -40,13 +41,15 @@ struct ContactSpec {
 /// [chain]
 struct ChainSpec {
   long long count = 0;
-  std::vector<std::string> materials;  ///< a pattern repeated along the chain
-  std::vector<double> radii;           ///< a pattern repeated along the chain [m]
-  double taper = 1.0;                  ///< radius ratio of consecutive beads
-  double gap = 0.0;                    ///< [m]
-  double overlap = 0.0;                ///< [m]
-  double end_force = 0.0;              ///< [N]
-  double cylinder_length = 0.0;        ///< [m]; 0: spheres
+  BeadList<std::string> materials;  ///< a pattern repeated along the chain, beads set apart
+  BeadList<double> radii;           ///< likewise [m]
+  /// Each bead's velocity along +x at the start, likewise [m/s]; nullopt: at rest.
+  std::optional<BeadList<double>> velocity;
+  double taper = 1.0;            ///< radius ratio of consecutive beads
+  double gap = 0.0;              ///< [m]
+  double overlap = 0.0;          ///< [m]
+  double end_force = 0.0;        ///< [N]
+  double cylinder_length = 0.0;  ///< [m]; 0: spheres
   bool static_overlap = false;
 };
 
