@@ -204,3 +204,45 @@ TEST(CaseKeys, KeyNamesTakeApartIntoTheirSections) {
   // Every material key of a section names its material back.
   for (const KeySpec& k : material_keys("glass")) EXPECT_EQ(material_of(k.key), "glass") << k.key;
 }
+
+// A [contact.A.B] section fills the pair's model; what it leaves out stays unset, for the set-up
+// to take from [contact].
+TEST(CaseKeys, ContactPairSectionsFillTheirPairs) {
+  const std::string text =
+      "[simulation]\nduration = 1e-3\n[contact]\nlaw = hertz\n"
+      "[contact.steel.ptfe]\nlaw = hunt_crossley\nrestitution = 0.6\ntension = law\n"
+      "[contact.wall_end.steel]\nstiffness = 3e9\n"
+      "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
+      "[material.ptfe]\nyoungs_modulus = 0.5e9\npoisson_ratio = 0.46\ndensity = 2200\n"
+      "[chain]\ncount = 3\nmaterials = steel\nradii = 0.005\n";
+  const CaseConfig config =
+      CaseConfig::parse(text, "pairs.ini", {"contact.steel.ptfe.stiffness=2e9"});
+  EXPECT_EQ(config.contact_pairs(), (std::vector<std::string>{"steel.ptfe", "wall_end.steel"}));
+  const CaseSpec s = read_case_spec(config);
+  const PairContactSpec& hc = s.contact_pairs.at("steel.ptfe");
+  EXPECT_EQ(hc.law, "hunt_crossley");
+  ASSERT_TRUE(hc.tension);
+  EXPECT_EQ(*hc.tension, std::nullopt);  // the law's own policy
+  EXPECT_EQ(hc.params.at("restitution"), 0.6);
+  EXPECT_EQ(hc.params.at("stiffness"), 2e9);
+  const PairContactSpec& wall = s.contact_pairs.at("wall_end.steel");
+  EXPECT_EQ(wall.law, std::nullopt);
+  EXPECT_EQ(wall.tension, std::nullopt);
+  EXPECT_EQ(wall.params.at("stiffness"), 3e9);
+  EXPECT_EQ(key_of(s, &hc.law), "contact.steel.ptfe.law");
+  EXPECT_EQ(key_of(s, &hc.params.at("restitution")), "contact.steel.ptfe.restitution");
+  EXPECT_EQ(pair_key_name("a.b", &PairContactSpec::tension), "contact.a.b.tension");
+  EXPECT_EQ(contact_pair_of("contact.steel.ptfe.law"), "steel.ptfe");
+  for (const std::string key : {"contact.law", "contact.a.law", "contact..b.law", "contact.a..law",
+                                "contact.a.b.", "contact.a.b.c.d"})
+    EXPECT_EQ(contact_pair_of(key), std::nullopt) << key;
+  EXPECT_TRUE(is_law_key("contact.a.b.law"));
+  // A misspelt key of a pair is refused, the right one suggested.
+  try {
+    CaseConfig::parse(text + "[contact.steel.ptfe]\nrestitutoin = 0.5\n", "pairs.ini");
+    ADD_FAILURE() << "accepted";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("contact.steel.ptfe.restitution"), std::string::npos)
+        << e.what();
+  }
+}

@@ -215,6 +215,7 @@ double relative_error_percent(double x, double reference) {
 struct CompareInput {
   std::string case_path, laws_text, reference_law, reference_data, quantity = "velocity", output,
                                                                    beads_text;
+  std::string pair;  // A.B: the laws are those of [contact.A.B]; empty: of [contact]
   std::vector<std::string> sets, unset;
   int threads = 1;  // --threads, or the OpenMP default (command_threads)
   bool json = false, beads_given = false, quantity_given = false;
@@ -222,6 +223,11 @@ struct CompareInput {
   // The reference as the printed results name it.
   const std::string& reference_name() const {
     return reference_law.empty() ? reference_data : reference_law;
+  }
+  // The key each run sets to its law.
+  std::string law_key() const {
+    return pair.empty() ? key_name(&CaseSpec::contact, &ContactSpec::law)
+                        : pair_key_name(pair, &PairContactSpec::law);
   }
 };
 
@@ -233,6 +239,9 @@ void add_compare_options(po::options_description& desc, CompareInput& in) {
       "beads, restitution contact.restitution; needs gaps between all bodies)")(
       "reference-data", po::value(&in.reference_data),
       "reference measurements: CSV with a header, time [s] then one column per chain bead")(
+      "pair", po::value(&in.pair),
+      "A.B: the laws are those of the contacts of materials A and B ([contact.A.B]; A may be a "
+      "wall), every other contact keeping its own (default: the laws of [contact])")(
       "reference-quantity", po::value(&in.quantity),
       "what the CSV columns are: velocity [m/s] (default) or force [N]")(
       "output,o", po::value(&in.output), "HDF5 output (default: CASE-compare.h5)")(
@@ -276,10 +285,13 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
   if (in.case_path.empty()) throw CaseError("missing CASE.ini");
   auto laws = comma_list("--laws", in.laws_text);
   if (laws.empty()) throw CaseError("--laws: give at least one law");
+  if (!in.pair.empty() && contact_pair_of(in.law_key()) != in.pair)
+    throw CaseError("--pair '" + quoted_text(in.pair) +
+                    "' is not two names A.B: two materials, or a wall and a material, as a "
+                    "[contact.A.B] section names them");
   // Keys compare sets itself for each run.
   const std::pair<std::string, const char*> set_by_compare[] = {
-      {key_name(&CaseSpec::contact, &ContactSpec::law),
-       "the case runs under each law of --laws and --reference"},
+      {in.law_key(), "the case runs under each law of --laws and --reference"},
       {key_name(&CaseSpec::simulation, &SimulationSpec::threads),
        "each law runs on one thread; --threads sets how many run at once"},
       {key_name(&CaseSpec::output, &OutputSpec::arrival_beads),
@@ -334,7 +346,7 @@ CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
   for (std::size_t l = 0; l < plan.run_laws.size(); ++l) {
     std::vector<std::string>& keys = plan.overrides[l];
     keys = in.sets;
-    keys.push_back(key_name(&CaseSpec::contact, &ContactSpec::law) + "=" + plan.run_laws[l]);
+    keys.push_back(in.law_key() + "=" + plan.run_laws[l]);
     keys.push_back(key_name(&CaseSpec::output, &OutputSpec::arrival_beads) + "=" + all_beads);
     keys.push_back(key_name(&CaseSpec::simulation, &SimulationSpec::threads) + "=1");
     try {
@@ -504,6 +516,7 @@ void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan
   attr_string(cmp, "reference",
               in.reference_law.empty() ? "data:" + in.reference_data : in.reference_law);
   attr_string(cmp, "case", in.case_path);
+  attr_string(cmp, "law_key", in.law_key());
   attr_strings(cmp, "laws", laws);
   {  // per law of `laws`, in its order
     std::vector<std::string> policies;

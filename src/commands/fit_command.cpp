@@ -18,6 +18,7 @@
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/setup/case_file.hpp"
+#include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 #include "fit_parts.hpp"
 
@@ -49,6 +50,9 @@ void add_fit_options(po::options_description& desc, po::options_description& bod
   desc.add_options()("case", po::value(&in.case_path),
                      "a case file: the data are the history of its chain, in the CSV form of "
                      "`compare --reference-data`")(
+      "pair", po::value(&in.pair),
+      "with --case: A.B, fit the law of the contacts of materials A and B ([contact.A.B]; A may "
+      "be a wall), every other contact keeping its own (default: [contact]'s)")(
       "quantity", po::value(&in.quantity),
       "with --case: what the record measures, velocity (default) or force")(
       "sigma", po::value(&in.sigma),
@@ -108,6 +112,12 @@ void check_fit_options(const FitInput& in, const po::variables_map& vm) {
         throw CaseError(std::string("--") + option +
                         " is for a chain's history (--case); impact data name their "
                         "quantities and uncertainties in their columns");
+  if (vm.count("pair") && in.case_path.empty())
+    throw CaseError("--pair names a contact of a case's chain (--case); impact data have one");
+  if (vm.count("pair") && contact_pair_of(pair_key_name(in.pair, &PairContactSpec::law)) != in.pair)
+    throw CaseError("--pair '" + quoted_text(in.pair) +
+                    "' is not two names A.B: two materials, or a wall and a material, as a "
+                    "[contact.A.B] section names them");
   if (vm.count("free") && comma_list("--free", in.free).empty())
     throw CaseError("--free is empty: name the parameters to fit, or leave it out");
 }

@@ -141,8 +141,13 @@ RecordQuantity chain_quantity(const FitInput& in, const po::variables_map& vm,
                                                      "' is not velocity or force");
 }
 
-// The case's overrides: --set, a law parameter (key=value, into [contact]) or any case key
-// (section.key=value), and --tension. The law parameters among them are held fixed (`held`).
+// The section whose law is fitted: [contact], or [contact.A.B] under --pair.
+std::string fitted_param_key(const FitInput& in, const std::string& name) {
+  return in.pair.empty() ? contact_param_key(name) : pair_param_key(in.pair, name);
+}
+
+// The case's overrides: --set, a law parameter (key=value, into the fitted section) or any case
+// key (section.key=value), and --tension. The law parameters among them are held fixed (`held`).
 std::vector<std::string> chain_overrides(const FitInput& in,
                                          const std::vector<const LawEntry*>& laws,
                                          std::set<std::string>& held) {
@@ -156,13 +161,15 @@ std::vector<std::string> chain_overrides(const FitInput& in,
     const std::string bare = given_bare ? key : contact_param_name(key).value_or(key);
     bool law_key = given_bare;
     for (const LawEntry* law : laws) law_key = law_key || law->find_param(bare);
-    overrides.push_back((given_bare ? contact_param_key(key) : key) + "=" + trimmed(value));
+    overrides.push_back((given_bare ? fitted_param_key(in, key) : key) + "=" + trimmed(value));
     if (law_key) held.insert(bare);
   }
   if (in.tension != "law" && in.tension != "clamp" && in.tension != "allow")
     throw CaseError("--tension: '" + quoted_text(in.tension) + "' is not law, clamp or allow");
   if (in.tension != "law")
-    overrides.push_back(key_name(&CaseSpec::contact, &ContactSpec::tension) + "=" + in.tension);
+    overrides.push_back((in.pair.empty() ? key_name(&CaseSpec::contact, &ContactSpec::tension)
+                                         : pair_key_name(in.pair, &PairContactSpec::tension)) +
+                        "=" + in.tension);
   return overrides;
 }
 
@@ -180,8 +187,8 @@ fit::ChainModel::Extent chain_models(const FitInput& in, const std::vector<const
     std::vector<std::string> keys;
     for (const auto& p : free[l]) keys.push_back(p.key);
     fits.push_back({laws[l], free[l], {}, skipped[l], 0.0, {}, {}});
-    models.push_back(std::make_unique<fit::ChainModel>(in.case_path, overrides,
-                                                       std::vector<std::string>{}, *laws[l], keys));
+    models.push_back(std::make_unique<fit::ChainModel>(
+        in.case_path, overrides, std::vector<std::string>{}, *laws[l], keys, 1, in.pair));
     if (!skipped[l].empty()) continue;
     try {
       const auto e = models.back()->check(fit::first_start(free[l]));
@@ -265,8 +272,8 @@ DataReport fit_chain(const FitInput& in, const po::variables_map& vm,
   c.starts = key_values(in.starts, "--start");
   c.bounds = key_ranges(in.bounds);
   c.derived = [](const ParamSpec& p) { return p.key != "yield_stress" && !p.default_text.empty(); };
-  c.given = [&base](const std::string& key) -> std::optional<double> {
-    const std::string k = contact_param_key(key);
+  c.given = [&base, &in](const std::string& key) -> std::optional<double> {
+    const std::string k = fitted_param_key(in, key);
     if (base.has(k) && base.given(k)) return base.number(k);
     return std::nullopt;
   };

@@ -30,6 +30,7 @@ using fit::ImpactData;
 /// What the command line gives.
 struct FitInput {
   std::string data, laws, family, free, tension = "law", output, case_path, quantity = "velocity";
+  std::string pair;  // "A.B": with --case, the laws and parameters are [contact.A.B]'s
   std::vector<std::string> starts, sets, bounds;
   ImpactBodies bodies;
   int search_starts = 8;

@@ -44,19 +44,21 @@ void sample(const Simulation& sim, RecordQuantity quantity, const std::vector<lo
 
 ChainModel::ChainModel(std::string case_path, std::vector<std::string> overrides,
                        std::vector<std::string> unset, const LawEntry& law,
-                       std::vector<std::string> free, int threads)
+                       std::vector<std::string> free, int threads, std::string pair)
     : case_path_(std::move(case_path)),
       overrides_(std::move(overrides)),
       unset_(std::move(unset)),
       law_(law),
       free_(std::move(free)),
-      threads_(threads) {
+      threads_(threads),
+      pair_(std::move(pair)) {
   for (const std::string& key : free_)
     if (!law_.find_param(key))
       throw LawParamError(key,
                           "'" + key + "' is not a parameter of law '" + std::string(law_.id) + "'");
-  overrides_.push_back(key_name(&CaseSpec::contact, &ContactSpec::law) + "=" +
-                       std::string(law_.id));
+  overrides_.push_back((pair_.empty() ? key_name(&CaseSpec::contact, &ContactSpec::law)
+                                      : pair_key_name(pair_, &PairContactSpec::law)) +
+                       "=" + std::string(law_.id));
   overrides_.push_back(key_name(&CaseSpec::simulation, &SimulationSpec::threads) + "=" +
                        std::to_string(threads_));
 }
@@ -70,7 +72,8 @@ ChainModel::Extent ChainModel::check(const std::vector<double>& values) const {
 std::vector<std::string> ChainModel::overrides(const std::vector<double>& values) const {
   std::vector<std::string> all = overrides_;
   for (std::size_t k = 0; k < free_.size(); ++k)
-    all.push_back(contact_param_key(free_[k]) + "=" + number_text(values.at(k)));
+    all.push_back((pair_.empty() ? contact_param_key(free_[k]) : pair_param_key(pair_, free_[k])) +
+                  "=" + number_text(values.at(k)));
   return all;
 }
 

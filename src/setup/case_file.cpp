@@ -299,10 +299,12 @@ std::vector<std::string> override_lines(const std::vector<std::string>& override
   return lines;
 }
 
-// The NAMEs of the [material.NAME] sections of the file and the overrides, sorted: a first pass
-// over both, so that their keys can be declared.
-std::vector<std::string> material_names(const std::string& text, const std::string& origin,
-                                        const std::string& override_text) {
+// The names of the sections of a kind in the file and the overrides, sorted: the NAMEs of
+// [material.NAME] (section_of = material_of), the "A.B"s of [contact.A.B] (contact_pair_of). A
+// first pass over both, so that their keys can be declared.
+std::vector<std::string> section_names(
+    const std::string& text, const std::string& origin, const std::string& override_text,
+    std::optional<std::string> (*section_of)(std::string_view key)) {
   std::set<std::string> names;
   for (const std::string* src : {&text, &override_text}) {
     std::istringstream s(*src);
@@ -310,7 +312,7 @@ std::vector<std::string> material_names(const std::string& text, const std::stri
       const auto parsed = po::parse_config_file(s, po::options_description(), true);
       for (const auto& opt : parsed.options) {
         const std::string& key = opt.string_key;
-        if (const std::optional<std::string> name = material_of(key)) names.insert(*name);
+        if (const std::optional<std::string> name = section_of(key)) names.insert(*name);
       }
     } catch (const po::error& e) {
       throw CaseError((src == &text ? quoted_path(origin) : std::string("command line --set")) +
@@ -393,12 +395,17 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   cfg.source_text_ = text;
   std::string override_text;
   for (const std::string& line : lines) override_text += line;
-  cfg.materials_ = material_names(text, origin, override_text);
+  cfg.materials_ = section_names(text, origin, override_text, material_of);
+  cfg.contact_pairs_ = section_names(text, origin, override_text, contact_pair_of);
 
   std::vector<KeySpec> specs = case_keys();
   for (const auto& m : cfg.materials_) {
     auto mk = material_keys(m);
     specs.insert(specs.end(), mk.begin(), mk.end());
+  }
+  for (const auto& pair : cfg.contact_pairs_) {
+    auto pk = contact_pair_keys(pair);
+    specs.insert(specs.end(), pk.begin(), pk.end());
   }
   KeyReader reader(specs, origin);
   // Overrides are stored first, so they win over the file; each on its own, so that a problem
@@ -580,6 +587,19 @@ std::string case_format_markdown() {
         "`striker.material`, the wall sections and `extra.particles`.\n\n"
         "| key | type | unit | allowed | default | meaning |\n|---|---|---|---|---|---|\n";
   for (const auto& k : material_keys("NAME")) row(k);
+  md << "\n## [contact.A.B]\n\n"
+        "The contact model of a pair of materials A and B, or of a wall (wall_start, wall_end) "
+        "and a\nmaterial, as EDEM's interaction table, LAMMPS' `pair_coeff i j` and LIGGGHTS' "
+        "`peratomtypepair`\nset it ([contact.steel.ptfe], [contact.wall_end.steel]); the order "
+        "of A and B does not matter.\nA pair without a section obeys [contact]. A section takes "
+        "[contact]'s law unless it names\nits own, and those of [contact]'s parameters that its "
+        "law takes; what it gives itself wins.\nThe impact-velocity policy, its reference and "
+        "the hysteresis origin are [contact]'s for every\npair. docs/several-media.md.\n\n"
+        "| key | type | unit | allowed | default | meaning |\n|---|---|---|---|---|---|\n";
+  for (const auto& k : contact_pair_keys("A.B"))
+    if (!k.law_parameter) row(k);
+  md << "| any law parameter of [contact] | number | | per law | [contact]'s | the pair's value "
+        "|\n";
   return md.str();
 }
 

@@ -39,13 +39,17 @@ struct KeyEntry {
   std::function<const void*(const CaseSpec&)> field;
 };
 
-/// The same for a key of every [material.NAME] section: `name` is "material.NAME." + this.
-struct MaterialKeyEntry {
+/// The same for a key of every section of a kind ([material.NAME], [contact.A.B]): its key is
+/// the section's prefix + `name`, and it fills a field of the section's Spec.
+template <class Spec>
+struct SectionKeyEntry {
   std::string name;
   KeySpec spec;  ///< its key without the section
-  std::function<void(const CaseConfig&, const std::string& key, MaterialSpec&)> read;
-  std::function<const void*(const MaterialSpec&)> field;
+  std::function<void(const CaseConfig&, const std::string& key, Spec&)> read;
+  std::function<const void*(const Spec&)> field;
 };
+using MaterialKeyEntry = SectionKeyEntry<MaterialSpec>;
+using PairKeyEntry = SectionKeyEntry<PairContactSpec>;
 
 // How a field of each type is read from a validated value.
 template <class T>
@@ -161,15 +165,30 @@ KeyEntry word_key(S CaseSpec::*section, V S::*field, std::string name,
   return e;
 }
 
-/// A key of [material.NAME] that fills `field`.
-template <class T>
-MaterialKeyEntry material_key(T MaterialSpec::*field, std::string name, KeyText text) {
-  MaterialKeyEntry e{name, spec_of(name, Field<T>::kind, std::move(text)), {}, {}};
-  e.read = [=](const CaseConfig& c, const std::string& key, MaterialSpec& m) {
+/// A key of a section of a kind that fills `field` of its Spec.
+template <class Spec, class T>
+SectionKeyEntry<Spec> section_key(T Spec::*field, std::string name, KeyText text) {
+  SectionKeyEntry<Spec> e{name, spec_of(name, Field<T>::kind, std::move(text)), {}, {}};
+  e.read = [=](const CaseConfig& c, const std::string& key, Spec& m) {
     if (c.has(key)) m.*field = Field<T>::read(c, key);
   };
-  e.field = [=](const MaterialSpec& m) -> const void* { return &(m.*field); };
+  e.field = [=](const Spec& m) -> const void* { return &(m.*field); };
   return e;
+}
+
+// The words of a tension policy ([contact] and [contact.A.B]): "law" is the law's own.
+const std::vector<std::pair<std::string, std::optional<TensionPolicy>>> tension_words{
+    {"law", std::nullopt}, {"clamp", TensionPolicy::clamp}, {"allow", TensionPolicy::allow}};
+const char* const tension_description =
+    "law: the law's own policy (`chaindem models`); clamp: force never attractive, bodies "
+    "separate at F = 0; allow: tensile force allowed until the overlap closes";
+
+// The laws a case may name: every law, and the old names still read.
+std::vector<std::string> law_names() {
+  std::vector<std::string> ids;
+  for (const auto& law : all_laws()) ids.emplace_back(law.id);
+  for (const RenamedLaw& r : renamed_laws()) ids.emplace_back(r.old_id);
+  return ids;
 }
 
 void simulation_keys(std::vector<KeyEntry>& k) {
@@ -245,20 +264,12 @@ KeyEntry law_param_key(const ParamSpec& p) {
 
 void contact_keys(std::vector<KeyEntry>& k) {
   constexpr auto s = &CaseSpec::contact;
-  std::vector<std::string> law_ids;
-  for (const auto& law : all_laws()) law_ids.emplace_back(law.id);
-  for (const RenamedLaw& r : renamed_laws()) law_ids.emplace_back(r.old_id);  // still read
   k.push_back(key(s, &ContactSpec::law, "contact.law",
                   {.description = "normal contact law (`chaindem models` lists them)",
                    .required = true,
-                   .choices = law_ids}));
-  k.push_back(word_key(
-      s, &ContactSpec::tension, "contact.tension",
-      {{"law", std::nullopt}, {"clamp", TensionPolicy::clamp}, {"allow", TensionPolicy::allow}},
-      {.description = "law: the law's own policy (`chaindem models`); clamp: force never "
-                      "attractive, bodies separate at F = 0; allow: tensile force allowed until "
-                      "the overlap closes",
-       .default_value = "law"}));
+                   .choices = law_names()}));
+  k.push_back(word_key(s, &ContactSpec::tension, "contact.tension", tension_words,
+                       {.description = tension_description, .default_value = "law"}));
   using Policy = Settings::ImpactVelocity;
   k.push_back(word_key(
       s, &ContactSpec::impact_velocity, "contact.impact_velocity",
@@ -488,21 +499,21 @@ const std::vector<KeyEntry>& entries() {
 
 const std::vector<MaterialKeyEntry>& material_entries() {
   static const std::vector<MaterialKeyEntry> all{
-      material_key(&MaterialSpec::youngs_modulus, "youngs_modulus",
-                   {.unit = "Pa",
-                    .description = "Young's modulus E",
-                    .range = Range::above(0),
-                    .required = true}),
-      material_key(&MaterialSpec::poisson_ratio, "poisson_ratio",
-                   {.description = "Poisson's ratio nu",
-                    .range = Range::above_to(-1, 0.5),
-                    .required = true}),
-      material_key(&MaterialSpec::density, "density",
-                   {.unit = "kg/m^3",
-                    .description = "mass density",
-                    .range = Range::above(0),
-                    .required = true}),
-      material_key(
+      section_key(&MaterialSpec::youngs_modulus, "youngs_modulus",
+                  {.unit = "Pa",
+                   .description = "Young's modulus E",
+                   .range = Range::above(0),
+                   .required = true}),
+      section_key(&MaterialSpec::poisson_ratio, "poisson_ratio",
+                  {.description = "Poisson's ratio nu",
+                   .range = Range::above_to(-1, 0.5),
+                   .required = true}),
+      section_key(&MaterialSpec::density, "density",
+                  {.unit = "kg/m^3",
+                   .description = "mass density",
+                   .range = Range::above(0),
+                   .required = true}),
+      section_key(
           &MaterialSpec::yield_stress, "yield_stress",
           {.unit = "Pa", .description = "yield stress (plastic laws)", .range = Range::above(0)}),
   };
@@ -516,6 +527,66 @@ std::string material_prefix(const std::string& name) {
   return std::string(material_section) + name + ".";
 }
 
+// The keys of a [contact.A.B] section: the law and the tension policy as [contact] has them,
+// without a default (the section takes [contact]'s), and every law parameter.
+const std::vector<PairKeyEntry>& pair_entries() {
+  static const std::vector<PairKeyEntry> all = [] {
+    std::vector<PairKeyEntry> k{section_key(
+        &PairContactSpec::law, "law",
+        {.description = "the pair's contact law (default: contact.law)", .choices = law_names()})};
+    PairKeyEntry tension{
+        "tension",
+        spec_of("tension", ValueKind::word,
+                {.description = std::string(tension_description) + " (default: contact.tension)"}),
+        {},
+        {}};
+    for (const auto& [word, value] : tension_words) tension.spec.choices.push_back(word);
+    tension.read = [](const CaseConfig& c, const std::string& key, PairContactSpec& p) {
+      if (!c.has(key)) return;
+      for (const auto& [word, value] : tension_words)
+        if (word == c.text(key)) p.tension = value;  // validated: one of the words
+    };
+    tension.field = [](const PairContactSpec& p) -> const void* { return &p.tension; };
+    k.push_back(tension);
+    std::set<std::string_view> seen;
+    for (const auto& law : all_laws())
+      for (const ParamSpec& p : law.params) {
+        if (!seen.insert(p.key).second) continue;
+        const std::string param(p.key);
+        PairKeyEntry e{param, law_param_key(p).spec, {}, {}};
+        e.spec.key = param;
+        e.read = [=](const CaseConfig& c, const std::string& key, PairContactSpec& pair) {
+          if (c.has(key)) pair.params[param] = c.number(key);
+        };
+        e.field = [=](const PairContactSpec& pair) -> const void* {
+          const auto it = pair.params.find(param);
+          return it == pair.params.end() ? nullptr : &it->second;
+        };
+        k.push_back(e);
+      }
+    return k;
+  }();
+  return all;
+}
+
+// [contact.A.B] sections: their keys are contact.A.B.KEY, A and B without a dot.
+std::string pair_prefix(const std::string& pair) {
+  return contact_param_key(pair) + ".";
+}
+
+// The declaration of `key` among a section's entries, its key made whole.
+template <class Entry>
+std::optional<KeySpec> find_in(const std::vector<Entry>& entries, const std::string& prefix,
+                               std::string_view key) {
+  for (const Entry& e : entries)
+    if (key.substr(prefix.size()) == e.name) {
+      KeySpec spec = e.spec;
+      spec.key = key;
+      return spec;
+    }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> material_of(std::string_view key) {
@@ -526,7 +597,34 @@ std::optional<std::string> material_of(std::string_view key) {
 }
 
 bool is_law_key(std::string_view key) {
-  return key == key_name(&CaseSpec::contact, &ContactSpec::law);
+  if (key == key_name(&CaseSpec::contact, &ContactSpec::law)) return true;
+  const std::optional<std::string> pair = contact_pair_of(key);
+  return pair && key == pair_key_name(*pair, &PairContactSpec::law);
+}
+
+std::optional<std::string> contact_pair_of(std::string_view key) {
+  const std::string section = contact_param_key("");
+  if (!key.starts_with(section)) return std::nullopt;
+  const std::string_view rest = key.substr(section.size());  // A.B.KEY, each without a dot
+  const auto first = rest.find('.');
+  const auto second = first == std::string_view::npos ? first : rest.find('.', first + 1);
+  if (second == std::string_view::npos || first == 0 || second == first + 1 ||
+      rest.find('.', second + 1) != std::string_view::npos || second + 1 == rest.size())
+    return std::nullopt;
+  return std::string(rest.substr(0, second));
+}
+
+std::string pair_param_key(const std::string& pair, std::string_view name) {
+  return pair_prefix(pair) + std::string(name);
+}
+
+std::vector<KeySpec> contact_pair_keys(const std::string& pair) {
+  std::vector<KeySpec> keys;
+  for (const PairKeyEntry& e : pair_entries()) {
+    keys.push_back(e.spec);
+    keys.back().key = pair_prefix(pair) + e.name;
+  }
+  return keys;
 }
 
 std::optional<std::string> contact_param_name(std::string_view key) {
@@ -560,14 +658,10 @@ std::vector<KeySpec> material_keys(const std::string& name) {
 std::optional<KeySpec> find_key(std::string_view key) {
   for (const KeyEntry& e : entries())
     if (e.spec.key == key) return e.spec;
-  const std::optional<std::string> material = material_of(key);
-  if (!material) return std::nullopt;
-  for (const MaterialKeyEntry& e : material_entries())
-    if (e.name == key.substr(material_prefix(*material).size())) {
-      KeySpec spec = e.spec;
-      spec.key = key;
-      return spec;
-    }
+  if (const std::optional<std::string> material = material_of(key))
+    return find_in(material_entries(), material_prefix(*material), key);
+  if (const std::optional<std::string> pair = contact_pair_of(key))
+    return find_in(pair_entries(), pair_prefix(*pair), key);
   return std::nullopt;
 }
 
@@ -584,6 +678,10 @@ CaseSpec read_case_spec(const CaseConfig& config) {
     for (const MaterialKeyEntry& e : material_entries())
       e.read(config, material_prefix(name) + e.name, m);
   }
+  for (const std::string& pair : config.contact_pairs()) {
+    PairContactSpec& p = spec.contact_pairs[pair];
+    for (const PairKeyEntry& e : pair_entries()) e.read(config, pair_prefix(pair) + e.name, p);
+  }
   return spec;
 }
 
@@ -593,6 +691,9 @@ std::string key_of(const CaseSpec& spec, const void* field) {
   for (const auto& [name, m] : spec.materials)
     for (const MaterialKeyEntry& e : material_entries())
       if (e.field(m) == field) return material_prefix(name) + e.name;
+  for (const auto& [pair, p] : spec.contact_pairs)
+    for (const PairKeyEntry& e : pair_entries())
+      if (e.field(p) == field) return pair_prefix(pair) + e.name;
   throw std::logic_error("key_of: not a field of the case");
 }
 

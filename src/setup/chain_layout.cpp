@@ -219,7 +219,7 @@ std::vector<double> surface_separations(const Case& c, const RunSetup& run, cons
     const bool after_striker = k == at.first_bead && striker;
     double s = after_striker ? c.spec().striker.gap : chain.gap - chain.overlap;
     if (chain.static_overlap && k > at.first_bead)
-      s = -static_overlap_of(c, run.settings, pair_input(scene, k - 1, k), chain.end_force);
+      s = -static_overlap_of(prepare_pair(c, run, k - 1, k), chain.end_force);
     if (-s >= std::min(p.radius(k - 1), p.radius(k))) {
       const std::string what = "overlap " + rounded_text(-s) +
                                " m reaches a bead radius: allowed below " +
@@ -248,17 +248,16 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
                  bool load_towards_end, const ChainIndices& at, double x) {
   Scene& scene = run.scene;
   if (walls.start) {  // first body surface at x = 0
-    const double s = chain.static_overlap && !load_towards_end
-                         ? -static_overlap_of(c, run.settings, wall_input(scene, 0, *walls.start),
-                                              chain.end_force)
-                         : walls.gap[*walls.start];
+    const double s =
+        chain.static_overlap && !load_towards_end
+            ? -static_overlap_of(prepare_wall(c, run, 0, *walls.start), chain.end_force)
+            : walls.gap[*walls.start];
     scene.walls[*walls.start].point = Eigen::Vector3d(-s, 0, 0);
   }
   if (walls.end) {
     const double s =
         chain.static_overlap && load_towards_end
-            ? -static_overlap_of(c, run.settings, wall_input(scene, at.last_bead, *walls.end),
-                                 chain.end_force)
+            ? -static_overlap_of(prepare_wall(c, run, at.last_bead, *walls.end), chain.end_force)
             : walls.gap[*walls.end];
     scene.walls[*walls.end].point =
         Eigen::Vector3d(x + scene.particles.radius(at.last_bead) + s, 0, 0);

@@ -163,7 +163,7 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
     double x = 0.0;
     if (chain.static_overlap && start != load_towards_end) {
       const double overlap =
-          static_overlap_of(c, run.settings, wall_input(scene, beside, *slot), chain.end_force);
+          static_overlap_of(prepare_wall(c, run, beside, *slot), chain.end_force);
       x = start ? face + overlap : face - overlap;
     } else {
       const double gap = walls.gap[*slot];

@@ -126,6 +126,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const MaterialIndex materials = add_materials(c, scene);
   settings.law = &resolve_law(c, settings.law_params, options.ignore_foreign_law_params, run);
   settings.tension = c.spec().contact.tension.value_or(settings.law->tension);
+  resolve_contact_table(c, materials, options.ignore_foreign_law_params, run);
   const ChainPlan chain = read_chain(c, materials, scene);
   const bool striker = has_striker(c);
   const Layout layout = lay_out(c, run, materials, chain, striker);

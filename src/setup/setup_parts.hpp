@@ -68,10 +68,22 @@ inline double density_of(const Scene& scene, int material) {
 
 // contact_setup.cpp
 const LawEntry& resolve_law(const Case& c, LawParams& params, bool ignore_foreign, RunSetup& run);
+void resolve_contact_table(const Case& c, const MaterialIndex& materials, bool ignore_foreign,
+                           RunSetup& run);
 void set_contact_policies(const Case& c, SimulationSettings& settings, double speed);
-PairCoeffs prepare_pair(const Case& c, const SimulationSettings& settings, const PairInput& in);
-double static_overlap_of(const Case& c, const SimulationSettings& settings, const PairInput& in,
-                         double force);
+/// True when a contact model of the run has the impact velocity v0 in its damping.
+bool uses_impact_velocity(const SimulationSettings& settings);
+/// One contact of the scene as its model describes it.
+struct PreparedContact {
+  PairInput input;
+  PairCoeffs coeffs;
+  Kernel kernel;
+};
+/// Particles i and j, or particle i and wall w, prepared by their model.
+PreparedContact prepare_pair(const Case& c, const RunSetup& run, Eigen::Index i, Eigen::Index j);
+PreparedContact prepare_wall(const Case& c, const RunSetup& run, Eigen::Index i, std::size_t w);
+/// The overlap at which the contact's elastic force carries `force`.
+double static_overlap_of(const PreparedContact& contact, double force);
 
 // chain_layout.cpp
 MaterialIndex add_materials(const Case& c, Scene& scene);

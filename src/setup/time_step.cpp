@@ -224,7 +224,7 @@ void choose_time_step(const Case& c, RunSetup& run,
   const SimulationSpec& s = c.spec().simulation;
   SimulationSettings& settings = run.settings;
   using Policy = SimulationSettings::ImpactVelocity;
-  const bool uses_v0 = settings.law->uses_impact_velocity();
+  const bool uses_v0 = uses_impact_velocity(settings);
   const double t_contact = shortest_contact_time(time_scale_pairs, speed);
   if (s.time_step > 0.0) {
     settings.time_step = s.time_step;
@@ -276,7 +276,7 @@ void choose_time_step(const Case& c, RunSetup& run,
           speed > 0.0 ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0)) : 0.0;
       d_max = std::max(d_max, pair.initial_overlap);
       if (!(d_max > 0.0) || !(v0 > 0.0)) continue;
-      const double damping = damping_coefficient(settings.law->kernel, pair.coeffs, d_max, v0);
+      const double damping = damping_coefficient(pair.kernel, pair.coeffs, d_max, v0);
       if (damping > 0.0) dt_damping = std::min(dt_damping, limit * m / damping);
     }
     if (dt_damping < settings.time_step) {
@@ -318,28 +318,25 @@ std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& ru
                                                const WallSlots& walls, double end_force,
                                                const ChainIndices& at) {
   const Scene& scene = run.scene;
-  const SimulationSettings& settings = run.settings;
   const Particles& p = scene.particles;
   std::vector<TimeScalePair> time_scale_pairs;
-  auto add_scale = [&](const PairInput& in, double d0, bool carries_load) {
-    const PairCoeffs coeffs = prepare_pair(c, settings, in);
-    if (d0 < 1e-9 * in.effective_radius) d0 = 0.0;
-    if (carries_load && end_force > 0.0)
-      d0 = std::max(d0, elastic_overlap(settings.law->kernel, coeffs, end_force));
-    time_scale_pairs.push_back({coeffs, in.effective_mass, d0, settings.law->kernel});
+  auto add_scale = [&](const PreparedContact& contact, double d0, bool carries_load) {
+    if (d0 < 1e-9 * contact.input.effective_radius) d0 = 0.0;
+    if (carries_load && end_force > 0.0) d0 = std::max(d0, static_overlap_of(contact, end_force));
+    time_scale_pairs.push_back({contact.coeffs, contact.input.effective_mass, d0, contact.kernel});
   };
   for (Eigen::Index k = 1; k < at.bodies; ++k)
-    add_scale(pair_input(scene, k - 1, k), -separation[static_cast<std::size_t>(k)],
+    add_scale(prepare_pair(c, run, k - 1, k), -separation[static_cast<std::size_t>(k)],
               k > at.first_bead);
   for (Eigen::Index e = at.bodies; e < p.size(); ++e)
     for (Eigen::Index j = 0; j < e; ++j)
-      add_scale(pair_input(scene, j, e),
+      add_scale(prepare_pair(c, run, j, e),
                 p.radius(e) + p.radius(j) -
                     std::sqrt((p.position.row(e) - p.position.row(j)).square().sum()),
                 false);
   for (std::size_t w = 0; w < scene.walls.size(); ++w)
     for (Eigen::Index i = 0; i < p.size(); ++i)
-      add_scale(wall_input(scene, i, w),
+      add_scale(prepare_wall(c, run, i, w),
                 p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
                                   .dot(scene.walls[w].normal),
                 (walls.start == w && i == 0) || (walls.end == w && i == at.last_bead));

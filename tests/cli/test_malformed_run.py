@@ -81,7 +81,31 @@ BEAD_LISTS = [
             2, ["chain.velocity", "initial.file", "gives every body's velocity"]),
 ]
 
-TABLE = RUN + BEAD_LISTS
+# [contact.A.B] sections: a contact model per pair of materials and per wall.
+CONTACT_PAIRS = [
+    run_row("pair naming an undefined material", ["contact.steel.brass.restitution=0.5"], 2,
+            ["contact.steel.brass.restitution", "'brass'", "neither a material", "(steel)"]),
+    run_row("pair naming a wall the case does not enable",
+            ["contact.wall_start.steel.restitution=0.5"], 2,
+            ["contact.wall_start.steel.restitution", "wall_start", "does not enable"]),
+    run_row("pair of two walls", ["wall_start.enabled=true", "wall_start.material=steel",
+                                  "contact.wall_start.wall_end.restitution=0.5"], 2,
+            ["contact.wall_start.wall_end", "two walls"]),
+    run_row("one contact given twice", ["contact.steel.wall_end.restitution=0.5",
+                                        "contact.wall_end.steel.restitution=0.6"], 2,
+            ["[contact.wall_end.steel] and [contact.steel.wall_end] are the same contact"]),
+    run_row("pair parameter its law does not take",
+            ["contact.steel.steel.law=hertz", "contact.steel.steel.restitution=0.5"], 2,
+            ["contact.steel.steel.restitution", "not a parameter of law 'hertz'"]),
+    run_row("pair restitution out of range", ["contact.steel.steel.restitution=2"], 2,
+            ["contact.steel.steel.restitution", "2"]),
+    run_row("misspelt pair key", ["contact.steel.steel.restitutoin=0.5"], 2,
+            ["unknown key", "contact.steel.steel.restitution"]),
+    run_row("pair law that does not exist", ["contact.steel.steel.law=hertzz"], 2,
+            ["contact.steel.steel.law", "not a law of chaindem", "hertz"]),
+]
+
+TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS
 
 
 class MalformedRun(unittest.TestCase):

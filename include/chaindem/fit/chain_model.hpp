@@ -18,11 +18,12 @@ class ChainModel {
   /// The case `case_path` with `overrides` ("section.key=value", as --set gives them) and the
   /// keys `unset` removed, run under `law` (its [contact] keys that the law does not take are
   /// ignored); `free`: the keys of [contact] the fit adjusts, in the order of the values
-  /// predict() takes; `threads`: of each run's force loops. Throws LawParamError naming a key
-  /// the law does not have.
+  /// predict() takes; `threads`: of each run's force loops; `pair`: "A.B" when the law and the
+  /// free keys are those of the [contact.A.B] section instead, every other contact keeping its
+  /// own. Throws LawParamError naming a key the law does not have.
   ChainModel(std::string case_path, std::vector<std::string> overrides,
              std::vector<std::string> unset, const LawEntry& law, std::vector<std::string> free,
-             int threads = 1);
+             int threads = 1, std::string pair = "");
 
   /// The number of chain beads and the run's duration [s].
   struct Extent {
@@ -52,6 +53,7 @@ class ChainModel {
   const LawEntry& law_;
   std::vector<std::string> free_;
   int threads_;
+  std::string pair_;  // "A.B" of the section fitted; empty: [contact]
 };
 
 /// The fit of `model`'s free parameters (`parameters`, in the order of its free keys) to

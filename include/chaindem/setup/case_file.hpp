@@ -77,7 +77,13 @@ std::vector<KeySpec> material_keys(const std::string& name);
 /// The NAME of a key of a [material.NAME] section ("material.steel.density" gives "steel");
 /// nullopt for a key of another section.
 std::optional<std::string> material_of(std::string_view key);
-/// True when `key` is the key that names the contact law, whose values are the registry's laws.
+/// The keys of one [contact.A.B] section, `pair` being "A.B".
+std::vector<KeySpec> contact_pair_keys(const std::string& pair);
+/// The "A.B" of a key of a [contact.A.B] section ("contact.steel.ptfe.law" gives "steel.ptfe");
+/// nullopt for a key of another section.
+std::optional<std::string> contact_pair_of(std::string_view key);
+/// True when `key` names a contact law ([contact] or a [contact.A.B] section), whose values are
+/// the registry's laws.
 bool is_law_key(std::string_view key);
 
 /// Checks one value of a declared key as reading a case does (type, finite, range): the problem,
@@ -121,6 +127,8 @@ class CaseConfig {
 
   /// Material names defined by [material.NAME] sections, sorted.
   const std::vector<std::string>& materials() const { return materials_; }
+  /// The "A.B" of the [contact.A.B] sections of the file and the overrides, sorted.
+  const std::vector<std::string>& contact_pairs() const { return contact_pairs_; }
   /// Every resolved key and its value as text, sorted by key: what reproduces the run.
   const std::map<std::string, std::string>& resolved() const { return values_; }
   const std::string& origin() const { return origin_; }
@@ -142,6 +150,7 @@ class CaseConfig {
   std::map<std::string, bool> given_;
   std::map<std::string, std::string> override_source_;  ///< key: where its override came from
   std::vector<std::string> materials_;
+  std::vector<std::string> contact_pairs_;
   std::string origin_;
   std::string source_text_;
 };

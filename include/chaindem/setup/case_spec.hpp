@@ -104,6 +104,16 @@ struct MaterialSpec {
   std::optional<double> yield_stress;  ///< [Pa]
 };
 
+/// [contact.A.B]: the contact model of materials A and B, or of a wall (A or B: wall_start,
+/// wall_end) and a material. What the section does not give it takes from [contact]: its law,
+/// and those of [contact]'s parameters that its law takes.
+struct PairContactSpec {
+  std::optional<std::string> law;  ///< nullopt: [contact]'s
+  /// nullopt: [contact]'s; a value holding nullopt: the pair's law's own policy ("law").
+  std::optional<std::optional<TensionPolicy>> tension;
+  std::map<std::string, double, std::less<>> params;  ///< given in the section, by name
+};
+
 /// Every section of a case.
 struct CaseSpec {
   SimulationSpec simulation;
@@ -116,6 +126,8 @@ struct CaseSpec {
   InitialSpec initial;
   OutputSpec output;
   std::map<std::string, MaterialSpec> materials;  ///< by NAME, sorted
+  /// [contact.A.B] sections by "A.B", as written, sorted.
+  std::map<std::string, PairContactSpec> contact_pairs;
 };
 
 /// The typed case of a validated configuration (values as read, defaults filled in).
@@ -130,6 +142,16 @@ std::string contact_param_key(std::string_view name);
 /// The NAME of a [contact] key ("contact.restitution" gives "restitution"); nullopt for a key of
 /// another section.
 std::optional<std::string> contact_param_name(std::string_view key);
+
+/// The key of a field of the [contact.A.B] section `pair` ("A.B"):
+/// pair_key_name("steel.ptfe", &PairContactSpec::law) is "contact.steel.ptfe.law".
+template <class T>
+std::string pair_key_name(const std::string& pair, T PairContactSpec::*field) {
+  CaseSpec spec;
+  return key_of(spec, &(spec.contact_pairs[pair].*field));
+}
+/// The key of law parameter `name` of the [contact.A.B] section `pair`.
+std::string pair_param_key(const std::string& pair, std::string_view name);
 
 /// The key of a field of a section, where there is no case to read it from (a command's option
 /// that takes a key's range, a key a command sets itself):

@@ -37,6 +37,8 @@ struct RunSetup {
   /// The [contact] keys those notes name: a command that records the case reads it again
   /// without them (--unset), so that its recorded keys reproduce the run.
   std::vector<std::string> ignored_keys;
+  /// The section of each contact model of settings: "contact" (model 0), "contact.A.B".
+  std::vector<std::string> model_sections{"contact"};
 };
 
 struct BuildOptions {
