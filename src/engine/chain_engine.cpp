@@ -70,7 +70,7 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
   build_contacts();
-  evaluate_contacts(contact_rules(state_.settings, true));
+  evaluate_contacts();
   state_.book_wall_power();
 }
 
@@ -96,7 +96,8 @@ void ChainEngine::build_contacts() {
     state_.pairs.start_entry(c, static_cast<int>(c), static_cast<int>(c + 1),
                              state_.pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1)),
                              initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))),
-                             Eigen::Vector3d::UnitX());
+                             Eigen::Vector3d::UnitX(),
+                             state_.pair_model(static_cast<int>(c), static_cast<int>(c + 1)));
   }
   std::vector<std::pair<int, int>> walls;
   for (std::size_t w = 0; w < state_.scene.walls.size(); ++w)
@@ -111,13 +112,11 @@ void ChainEngine::build_contacts() {
         c, i, w, state_.wall_coeffs(i, w),
         initial_overlap(p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x(),
                         p.radius(i)),
-        -wall.normal);
+        -wall.normal, state_.wall_model(i, w));
   }
-  uniform_pairs_ = true;
-  for (std::size_t c = 1; c + 1 < n && uniform_pairs_; ++c)
-    uniform_pairs_ =
-        radius_sum_[c] == radius_sum_[0] &&
-        std::memcmp(&state_.pairs.coeffs[c], &state_.pairs.coeffs[0], sizeof(PairCoeffs)) == 0;
+  model_ = state_.common_model();
+  build_segments();
+  uniform_pairs_ = model_ >= 0 && segments_[0].uniform;
   base_force_x_.resize(n);
   zero_base_force_ = true;
   for (std::size_t i = 0; i < n; ++i) {
@@ -127,25 +126,54 @@ void ChainEngine::build_contacts() {
   }
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
   state_.pairs_share_coeffs = uniform_pairs_;
-  min_radius_ = p.radius.minCoeff();
   state_.build_incidence();
 }
 
-bool ChainEngine::vectorised_pairs() const {
-  return with_kernel(state_.settings.law->kernel,
-                     [&](auto kernel) { return vectorised<decltype(kernel)>(); });
+// Segments: maximal runs of consecutive pairs of one model (a chain of one model is one). Each is
+// uniform when its pairs share one coefficient record and radius sum, as the pairs within one
+// medium of equal beads do; a long uniform segment under a kernel the vectorised loop takes runs
+// there.
+void ChainEngine::build_segments() {
+  const ContactList& pairs = state_.pairs;
+  const Particles& p = state_.scene.particles;
+  segments_.clear();
+  for (std::size_t b = 0; b < pairs.size();) {
+    Segment g{b, b + 1, pairs.model[b], true, p.radius(static_cast<Eigen::Index>(b))};
+    while (g.end < pairs.size() && pairs.model[g.end] == pairs.model[b]) ++g.end;
+    for (std::size_t c = b; c < g.end; ++c) {
+      g.min_radius = std::min(g.min_radius, p.radius(static_cast<Eigen::Index>(c + 1)));
+      g.uniform = g.uniform && radius_sum_[c] == radius_sum_[b] &&
+                  std::memcmp(&pairs.coeffs[c], &pairs.coeffs[b], sizeof(PairCoeffs)) == 0;
+    }
+    with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
+      using KernelT = decltype(kernel);
+      g.vector = vectorised<KernelT>(g);
+      if constexpr (kernels::history_in_columns<KernelT>) {
+        if (g.vector) g.columns = Segment::Columns::plastic;
+      } else if constexpr (kernels::reads_only_impact_velocity<KernelT>) {
+        if (g.vector) g.columns = Segment::Columns::v0;
+      }
+    });
+    segments_.push_back(g);
+    b = g.end;
+  }
 }
 
-void ChainEngine::HistoryColumns::load(const std::vector<ContactState>& states) {
-  const std::size_t n = states.size();
+bool ChainEngine::vectorised_pairs() const {
+  return std::any_of(segments_.begin(), segments_.end(), [](const Segment& g) { return g.vector; });
+}
+
+void ChainEngine::HistoryColumns::load(const std::vector<ContactState>& states, std::size_t begin,
+                                       std::size_t end) {
   for (auto* column : {&max_overlap, &max_force, &residual_overlap, &unload_stiffness,
                        &unload_exponent, &unloading, &regime})
-    column->resize(n);
-  for (std::size_t c = 0; c < n; ++c) set(c, kernels::PlasticHistory::of(states[c]));
+    column->resize(states.size());
+  for (std::size_t c = begin; c < end; ++c) set(c, kernels::PlasticHistory::of(states[c]));
 }
 
-void ChainEngine::HistoryColumns::store(std::vector<ContactState>& states) const {
-  for (std::size_t c = 0; c < states.size(); ++c) get(c).store(states[c]);
+void ChainEngine::HistoryColumns::store(std::vector<ContactState>& states, std::size_t begin,
+                                        std::size_t end) const {
+  for (std::size_t c = begin; c < end; ++c) get(c).store(states[c]);
 }
 
 kernels::PlasticHistory ChainEngine::HistoryColumns::get(std::size_t c) const {
@@ -166,58 +194,61 @@ void ChainEngine::HistoryColumns::set(std::size_t c, const kernels::PlasticHisto
 
 struct ChainEngine::ColumnsGuard {
   ChainEngine* engine = nullptr;  // nullptr: nothing loaded
-  bool plastic = false;           // plastic_columns_, else the v0 columns
   ColumnsGuard() = default;
-  ColumnsGuard(ChainEngine* e, bool p) : engine(e), plastic(p) {}
+  explicit ColumnsGuard(ChainEngine* e) : engine(e) {}
   ColumnsGuard(const ColumnsGuard&) = delete;
   ColumnsGuard& operator=(const ColumnsGuard&) = delete;
   ~ColumnsGuard() {
-    if (!engine) return;
-    if (plastic) {
-      engine->plastic_columns_.store(engine->state_.pairs.state);
-      return;
-    }
-    std::vector<ContactState>& states = engine->state_.pairs.state;
-    for (std::size_t c = 0; c < states.size(); ++c) {
-      states[c].impact_velocity = engine->pair_impact_velocity_[c];
-      states[c].damping_origin = engine->pair_damping_origin_[c];
-      states[c].origin_overlap = engine->pair_origin_overlap_[c];
-      states[c].origin_force = engine->pair_origin_force_[c];
-      states[c].origin_energy = engine->pair_origin_energy_[c];
-    }
+    if (engine) engine->store_history_columns();
   }
 };
 
+// The histories of the segments on the vectorised loop that keeps them in columns: the plastic
+// laws' (plastic_columns_), or v0 and the damping origin (pair_impact_velocity_ ...). The columns
+// span the chain; each segment loads and stores its own pairs.
 ChainEngine::ColumnsGuard ChainEngine::load_history_columns() {
-  enum { none, plastic, v0 };
-  const int columns = with_kernel(state_.settings.law->kernel, [&](auto kernel) {
-    using KernelT = decltype(kernel);
-    if (!vectorised<KernelT>()) return int{none};
-    if constexpr (kernels::history_in_columns<KernelT>) return int{plastic};
-    if constexpr (kernels::reads_only_impact_velocity<KernelT>) return int{v0};
-    return int{none};
-  });
-  if (columns == plastic) {
-    plastic_columns_.load(state_.pairs.state);
-    return ColumnsGuard(this, true);
-  }
-  if (columns == v0) {
-    const std::vector<ContactState>& states = state_.pairs.state;
-    for (auto* column : {&pair_impact_velocity_, &pair_damping_origin_, &pair_origin_overlap_,
-                         &pair_origin_force_, &pair_origin_energy_})
-      column->resize(states.size());
-    any_damping_origin_ = false;
-    for (std::size_t c = 0; c < states.size(); ++c) {
-      pair_impact_velocity_[c] = states[c].impact_velocity;
-      pair_damping_origin_[c] = states[c].damping_origin;
-      pair_origin_overlap_[c] = states[c].origin_overlap;
-      pair_origin_force_[c] = states[c].origin_force;
-      pair_origin_energy_[c] = states[c].origin_energy;
-      any_damping_origin_ = any_damping_origin_ || states[c].origin_overlap != 0.0;
+  const std::vector<ContactState>& states = state_.pairs.state;
+  bool loaded = false;
+  any_damping_origin_ = false;
+  for (const Segment& g : segments_) {
+    if (g.columns == Segment::Columns::plastic) {
+      plastic_columns_.load(states, g.begin, g.end);
+    } else if (g.columns == Segment::Columns::v0) {
+      for (auto* column : {&pair_impact_velocity_, &pair_damping_origin_, &pair_origin_overlap_,
+                           &pair_origin_force_, &pair_origin_energy_})
+        column->resize(states.size());
+      for (std::size_t c = g.begin; c < g.end; ++c) {
+        pair_impact_velocity_[c] = states[c].impact_velocity;
+        pair_damping_origin_[c] = states[c].damping_origin;
+        pair_origin_overlap_[c] = states[c].origin_overlap;
+        pair_origin_force_[c] = states[c].origin_force;
+        pair_origin_energy_[c] = states[c].origin_energy;
+        any_damping_origin_ = any_damping_origin_ || states[c].origin_overlap != 0.0;
+      }
+    } else {
+      continue;
     }
-    return ColumnsGuard(this, false);
+    loaded = true;
   }
-  return {};
+  return loaded ? ColumnsGuard(this) : ColumnsGuard();
+}
+
+// The columns back into the pairs' states.
+void ChainEngine::store_history_columns() {
+  std::vector<ContactState>& states = state_.pairs.state;
+  for (const Segment& g : segments_) {
+    if (g.columns == Segment::Columns::plastic) {
+      plastic_columns_.store(states, g.begin, g.end);
+    } else if (g.columns == Segment::Columns::v0) {
+      for (std::size_t c = g.begin; c < g.end; ++c) {
+        states[c].impact_velocity = pair_impact_velocity_[c];
+        states[c].damping_origin = pair_damping_origin_[c];
+        states[c].origin_overlap = pair_origin_overlap_[c];
+        states[c].origin_force = pair_origin_force_[c];
+        states[c].origin_energy = pair_origin_energy_[c];
+      }
+    }
+  }
 }
 
 // Gathers particles [begin, end): contact forces (and walls at the ends) into the force, then,
@@ -270,10 +301,35 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
   }
 }
 
+// Pairs [c0, c1) of a chain whose contacts obey several models: the part of each segment in it
+// with the segment's kernel, on the loop the segment runs on. One dispatch per segment and chunk:
+// the pairs of one medium are a long run of one model. (Here rather than in chain_pairs.hpp:
+// instantiated from a header, the pair loops' closures draw GCC's -Wsubobject-linkage.)
+void ChainEngine::advance_segments(std::size_t c0, std::size_t c1, std::int64_t step,
+                                   ChainPass& pass) {
+  // The segment holding c0: the last one that begins at or before it.
+  auto g = std::upper_bound(segments_.begin(), segments_.end(), c0,
+                            [](std::size_t c, const Segment& s) { return c < s.begin; }) -
+           1;
+  for (; c0 < c1; ++g) {
+    const std::size_t hi = std::min(c1, g->end);
+    with_kernel(state_.kernel_of(g->model), [&](auto kernel) {
+      using KernelT = decltype(kernel);
+      if constexpr (vector_loop_kernel<KernelT>) {
+        if (g->vector) return advance_pairs_vector<KernelT>(c0, hi, step, pass, *g);
+      }
+      advance_pairs<KernelT>(c0, hi, step, &pass, g->model);
+    });
+    c0 = hi;
+  }
+}
+
 // One step of one range of a pass: drift, the walls at the chain's ends, the pairs, the gather
-// with the closing kick, and what the watchers record.
+// with the closing kick, and what the watchers record. KernelT is the kernel of every contact, or
+// SeveralModels: each segment and wall contact then takes its model's.
 template <class KernelT, bool vector_pairs>
 void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
+  constexpr bool several = std::is_same_v<KernelT, SeveralModels>;
   Particles& p = state_.scene.particles;
   const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
   const double dt = state_.settings.time_step, half = 0.5 * dt;
@@ -295,17 +351,25 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
   };
   // The wall contacts of end particle i (0 or np), once it has drifted.
   const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
-  const ContactRules wall_rules = contact_rules(state_.settings, false);
+  const ContactRules wall_rules = state_.rules_of(std::max(model_, 0), false);
   auto walls_of = [&](std::size_t end_particle) {
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);
       if (i != end_particle) continue;
       const auto w = static_cast<std::size_t>(state_.wall_contacts.second[c]);
       const std::int64_t run_step = state_.step + r.step + 1;
-      if (state_.update_wall<KernelT>(
-              c, pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w], wall_rules,
-              run_step) == ContactEvent::end)
-        state_.note_separation(state_.wall_contacts, c, run_step);
+      const Eigen::Vector3d& point = pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w];
+      ContactEvent event;
+      if constexpr (several) {
+        const int m = state_.wall_contacts.model[c];
+        event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
+          return state_.update_wall<decltype(kernel)>(c, point, state_.rules_of(m, false),
+                                                      run_step);
+        });
+      } else {
+        event = state_.update_wall<KernelT>(c, point, wall_rules, run_step);
+      }
+      if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
       pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
           state_.wall_contacts.force[c];
       if (too_deep(state_.wall_contacts.overlap[c], p.radius(static_cast<Eigen::Index>(i))))
@@ -326,10 +390,12 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
     drifted = std::max(drifted, drift_to);
     if (c0 == r.lo && r.left == Edge::chain_end) walls_of(0);
     if (last && r.right == Edge::chain_end) walls_of(np);
-    if (vector_pairs)
-      advance_pairs_vector<KernelT>(c0, c1, r.step, pass);
+    if constexpr (several)
+      advance_segments(c0, c1, r.step, pass);
+    else if constexpr (vector_pairs)
+      advance_pairs_vector<KernelT>(c0, c1, r.step, pass, segments_[0]);
     else
-      advance_pairs<KernelT>(c0, c1, r.step, &pass);
+      advance_pairs<KernelT>(c0, c1, r.step, &pass, model_);
     const std::size_t gather_to = last ? gather_end : std::min(gather_end, c1);
     if (gathered < gather_to) gather(gathered, gather_to, half);
     gathered = std::max(gathered, gather_to);
@@ -380,15 +446,8 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
     --regions;
   auto cut = [&](std::size_t j) { return np * j / regions; };
 
-  with_kernel(state_.settings.law->kernel, [&](auto kernel) {
-    using KernelT = decltype(kernel);
-    const bool vector_pairs = vectorised<KernelT>();
-    auto range = [&](const ChainRange& r) {
-      if constexpr (vector_loop_kernel<KernelT>) {
-        if (vector_pairs) return run_range<KernelT, true>(pass, r);
-      }
-      run_range<KernelT, false>(pass, r);
-    };
+  // The regions and their tiles, each range stepped by range(r).
+  auto schedule = [&](auto&& range) {
     auto run_region = [&](std::size_t j) {
       const bool first = j == 0, last = j + 1 == regions;
       const std::size_t start = first ? 0 : cut(j) + 1, end = last ? np : cut(j + 1);
@@ -434,7 +493,21 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
 #pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(regions - 1))
       for (std::size_t j = 1; j < regions; ++j) fill_cut(j);
     }
-  });
+  };
+  if (model_ < 0) {
+    schedule([&](const ChainRange& r) { run_range<SeveralModels, false>(pass, r); });
+  } else {
+    with_kernel(state_.kernel_of(model_), [&](auto kernel) {
+      using KernelT = decltype(kernel);
+      const bool vector_pairs = segments_[0].vector;
+      schedule([&](const ChainRange& r) {
+        if constexpr (vector_loop_kernel<KernelT>) {
+          if (vector_pairs) return run_range<KernelT, true>(pass, r);
+        }
+        run_range<KernelT, false>(pass, r);
+      });
+    });
+  }
 
   book_wall_work(pass_steps);
   state_.step += steps;
@@ -478,13 +551,26 @@ void ChainEngine::report_fault(const ChainPass& pass, std::int64_t steps) {
   state_.throw_too_deep(state_.wall_contacts, key - np, pass.fault.overlap, at);
 }
 
-// The contact forces at construction: every pair and wall contact, then the particle forces.
-void ChainEngine::evaluate_contacts(const ContactRules& rules) {
-  with_kernel(state_.settings.law->kernel, [&](auto kernel) {
-    using KernelT = decltype(kernel);
-    advance_pairs<KernelT>(0, state_.pairs.size(), 0, nullptr);
-    state_.evaluate_walls<KernelT>(rules, state_.step);
-  });
+// The contact forces at construction: every pair and wall contact (segment by segment, and
+// model by model at the walls, when they obey several models), then the particle forces.
+void ChainEngine::evaluate_contacts() {
+  if (model_ >= 0) {
+    const ContactRules rules = state_.rules_of(model_, true);
+    with_kernel(state_.kernel_of(model_), [&](auto kernel) {
+      using KernelT = decltype(kernel);
+      advance_pairs<KernelT>(0, state_.pairs.size(), 0, nullptr, model_);
+      state_.evaluate_walls<KernelT>(rules, state_.step);
+    });
+  } else {
+    for (const Segment& g : segments_)
+      with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
+        advance_pairs<decltype(kernel)>(g.begin, g.end, 0, nullptr, g.model);
+      });
+    for (int m = 0; m < static_cast<int>(state_.models.size()); ++m)
+      with_kernel(state_.kernel_of(m), [&](auto kernel) {
+        state_.evaluate_walls<decltype(kernel)>(state_.rules_of(m, true), state_.step, m);
+      });
+  }
   state_.check_wall_depths(0);
   gather(0, static_cast<std::size_t>(state_.scene.particles.size()), 0.0);
 }

@@ -28,6 +28,10 @@ inline constexpr bool vector_loop_kernel =
     kernels::history_free<KernelT> || kernels::reads_only_impact_velocity<KernelT> ||
     kernels::history_in_columns<KernelT>;
 
+/// What run_range takes for its kernel in a chain whose contacts obey several models: each run
+/// of pairs, and each wall contact, is dispatched on its own model's kernel.
+struct SeveralModels {};
+
 class ChainEngine final : public Engine {
  public:
   /// Builds the chain's contacts (the state must form a chain: forms_chain) and evaluates the
@@ -43,18 +47,37 @@ class ChainEngine final : public Engine {
  private:
   struct ChainPass;
   struct ChainRange;
+  /// A run of consecutive pairs [begin, end) under one model: the pairs of a chain of several
+  /// media come in chain order, so that each medium's pairs (and each interface) form one.
+  struct Segment {
+    std::size_t begin, end;
+    int model;
+    bool uniform;         ///< every pair has the coefficients and radius sum of pair `begin`
+    double min_radius;    ///< the smallest radius of its particles: bounds its overlaps
+    bool vector = false;  ///< evaluated by the vectorised loop (vectorised)
+    /// The history columns the vectorised loop keeps for it (load_history_columns).
+    enum class Columns : std::uint8_t { none, plastic, v0 } columns = Columns::none;
+  };
   void build_contacts();
+  /// Cuts the pairs into segments_ and decides how each is evaluated.
+  void build_segments();
   /// The contact and particle forces at construction.
-  void evaluate_contacts(const ContactRules& rules);
+  void evaluate_contacts();
   void run_pass(std::int64_t steps, std::int64_t log_offset);
   void book_wall_work(std::size_t pass_steps);
   [[noreturn]] void report_fault(const ChainPass& pass, std::int64_t steps);
   template <class KernelT, bool vector_pairs>
   void run_range(ChainPass& pass, const ChainRange& r);
+  /// Pairs [c0, c1) of model m, one by one.
   template <class KernelT>
-  void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass);
+  void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass, int m);
+  /// Pairs [c0, c1) of segment g, in the vectorised loop.
   template <class KernelT>
-  void advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass);
+  void advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass,
+                            const Segment& g);
+  /// Pairs [c0, c1) of a chain of several models: each segment's part with its own kernel.
+  void advance_segments(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass);
+
   struct VectorPairs;
   template <class KernelT>
   void plastic_block(const VectorPairs& vp, std::size_t b0, std::size_t b1);
@@ -63,13 +86,14 @@ class ChainEngine final : public Engine {
   template <class KernelT>
   void book_touch_changes(const VectorPairs& vp, std::size_t b0, std::size_t b1,
                           const std::uint8_t* changed);
-  /// Whether the law runs on the vectorised pair loop (advance_pairs_vector).
+  /// Whether the pairs of segment g run on the vectorised pair loop (advance_pairs_vector).
   template <class KernelT>
-  bool vectorised() const;
+  bool vectorised(const Segment& g) const;
   /// Loads the histories into columns when the vectorised loop keeps them there; the returned
   /// guard stores them back into the pairs' states (also when a step throws).
   struct ColumnsGuard;
   ColumnsGuard load_history_columns();
+  void store_history_columns();
   void gather(std::size_t begin, std::size_t end, double closing_kick);
 
   EngineState& state_;
@@ -77,10 +101,14 @@ class ChainEngine final : public Engine {
   std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
   bool zero_base_force_ = false;      ///< base_force_x_ is all zero
   bool uniform_mass_ = false;         ///< every particle has the same mass
-  double min_radius_ = 0.0;           ///< bounds every overlap of the chain
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
   /// then run a vectorised loop that evaluates every pair.
   bool uniform_pairs_ = false;
+  /// The model every contact obeys, or -1 when they obey several: the passes then dispatch on the
+  /// kernel of each segment and each wall contact (SeveralModels) instead of once.
+  int model_ = 0;
+  /// The pairs in runs of one model, in chain order: one segment for a chain of one model.
+  std::vector<Segment> segments_;
   /// Laws that read only v0, on the vectorised loop: each pair's v0 and damping origin
   /// (ContactState::impact_velocity, damping_origin, origin_overlap, origin_force,
   /// origin_energy) as columns, the working copy of the pairs' states during advance().
@@ -92,8 +120,9 @@ class ChainEngine final : public Engine {
   struct HistoryColumns {
     std::vector<double> max_overlap, max_force, residual_overlap, unload_stiffness, unload_exponent,
         unloading, regime;
-    void load(const std::vector<ContactState>& states);
-    void store(std::vector<ContactState>& states) const;
+    /// Entries [begin, end) from and to the states (the columns as long as the states).
+    void load(const std::vector<ContactState>& states, std::size_t begin, std::size_t end);
+    void store(std::vector<ContactState>& states, std::size_t begin, std::size_t end) const;
     kernels::PlasticHistory get(std::size_t c) const;
     void set(std::size_t c, const kernels::PlasticHistory& h);
   } plastic_columns_;

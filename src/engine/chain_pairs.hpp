@@ -200,8 +200,8 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
 // evaluation: touching, or a pair that starts overlapped). `step` counts the steps of the pass
 // from 0; without a pass (the evaluation at construction) the step is the run's step 0.
 template <class KernelT>
-void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step,
-                                ChainPass* pass) {
+void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass,
+                                int m) {
   const Particles& p = state_.scene.particles;
   const double* x = p.position.col(0).data();
   const double* v = p.velocity.col(0).data();
@@ -210,7 +210,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
   const double* overlap = state_.pairs.overlap.data();
   const double* force = state_.pairs.force.data();
   const double* power = state_.pairs.power.data();
-  const ContactRules rules = contact_rules(state_.settings, !pass);
+  const ContactRules rules = state_.rules_of(m, !pass);
   const std::int64_t run_step = pass ? state_.step + step + 1 : 0;
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
@@ -242,8 +242,8 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
   }
 }
 
-// What one call of the vectorised pair loop reads: the chain's x columns, its one coefficient
-// record and radius sum, the contact rules and the run's step.
+// What one call of the vectorised pair loop reads: the chain's x columns, the segment's one
+// coefficient record and radius sum, its contact rules and the run's step.
 struct ChainEngine::VectorPairs {
   const double* x;
   const double* v;
@@ -255,24 +255,21 @@ struct ChainEngine::VectorPairs {
   std::int64_t run_step;
 };
 
-// Pairs [c0, c1) of a uniform chain under a law without a loading history, or a plastic law whose
-// history is in columns: every pair through a branch-free loop (uniform_pairs_block,
+// Pairs [c0, c1) of uniform segment g under a law without a loading history, or a plastic law
+// whose history is in columns: every pair through a branch-free loop (uniform_pairs_block,
 // columns_pairs_block); only the rare first touches, separations and plastic flows leave it.
 template <class KernelT>
 void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step,
-                                       ChainPass& pass) {
+                                       ChainPass& pass, const Segment& g) {
   const Particles& p = state_.scene.particles;
-  const VectorPairs vp{p.position.col(0).data(),
-                       p.velocity.col(0).data(),
-                       state_.lookahead.col(0).data(),
-                       state_.pairs.coeffs[0],
-                       radius_sum_[0],
-                       state_.pairs.overlap.data(),
-                       contact_rules(state_.settings, false),
-                       state_.step + step + 1};
-  // The smallest radius of the chain bounds every pair's overlap (the per-pair loop uses the
+  const std::size_t first = g.begin;
+  const VectorPairs vp{
+      p.position.col(0).data(),        p.velocity.col(0).data(), state_.lookahead.col(0).data(),
+      state_.pairs.coeffs[first],      radius_sum_[first],       state_.pairs.overlap.data(),
+      state_.rules_of(g.model, false), state_.step + step + 1};
+  // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
-  const double deep_limit = min_radius_;
+  const double deep_limit = g.min_radius;
   for (std::size_t b0 = c0; b0 < c1; b0 += chain_block) {
     const std::size_t b1 = std::min(b0 + chain_block, c1);
     if constexpr (kernels::history_in_columns<KernelT>)
@@ -433,15 +430,15 @@ void ChainEngine::book_touch_changes(const VectorPairs& vp, std::size_t b0, std:
 }
 
 template <class KernelT>
-bool ChainEngine::vectorised() const {
+bool ChainEngine::vectorised(const Segment& g) const {
   if constexpr (!vector_loop_kernel<KernelT>) {
     return false;
   } else {
-    // Short chains (a few blocks) are faster on the per-pair loop, which skips pairs apart.
-    if (!state_.settings.chain_vector_pairs || !uniform_pairs_ || state_.pairs.size() < chain_block)
+    // Short segments (a few blocks) are faster on the per-pair loop, which skips pairs apart.
+    if (!state_.settings.chain_vector_pairs || !g.uniform || g.end - g.begin < chain_block)
       return false;
     if constexpr (kernels::history_in_columns<KernelT>)
-      return KernelT::columns_usable(state_.pairs.coeffs[0]);
+      return KernelT::columns_usable(state_.pairs.coeffs[g.begin]);
     return true;
   }
 }

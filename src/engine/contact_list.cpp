@@ -20,7 +20,7 @@ void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t f
 }
 
 void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
-                              const Eigen::Vector3d& n) {
+                              const Eigen::Vector3d& n, int m) {
   first[k] = i;
   second[k] = j;
   coeffs[k] = c;
@@ -35,6 +35,7 @@ void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, 
   nx[k] = n.x();
   ny[k] = n.y();
   nz[k] = n.z();
+  model[k] = static_cast<std::uint8_t>(m);
 }
 
 }  // namespace chaindem

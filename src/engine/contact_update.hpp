@@ -46,7 +46,10 @@ struct ContactRules {
 // every step (three times slower pre-compressed chains).
 constexpr double smallest_v0 = 1e-150;
 
-inline ContactRules contact_rules(const SimulationSettings& s, bool first_evaluation) {
+// The rules of the contacts of one model, whose tension policy is `tension`: the other rules
+// are the run's.
+inline ContactRules contact_rules(const SimulationSettings& s, TensionPolicy tension,
+                                  bool first_evaluation) {
   ContactRules r;
   using Policy = SimulationSettings::ImpactVelocity;
   switch (s.impact_velocity) {
@@ -66,7 +69,7 @@ inline ContactRules contact_rules(const SimulationSettings& s, bool first_evalua
       break;
   }
   r.static_origin = s.static_origin;
-  r.clamp = s.tension == TensionPolicy::clamp;
+  r.clamp = tension == TensionPolicy::clamp;
   r.dt = s.time_step;
   r.first = first_evaluation;
   r.edges = s.integrator == SimulationSettings::Integrator::second_order;

@@ -54,19 +54,84 @@ std::size_t simulation_bytes(std::size_t particles, std::size_t contacts) {
 
 namespace detail {
 
+namespace {
+
+// A contact's model is kept in a byte per contact (ContactList::model).
+constexpr int most_models = 256;
+
+// Refuses a contact table that does not fit the scene: a model without a law, a table sized for
+// other materials or walls, an entry naming no model, an asymmetric pair table.
+void check_contact_table(const Scene& scene, const SimulationSettings& s) {
+  const ContactTable& t = s.contact_table;
+  const int models = s.model_count();
+  if (models > most_models)
+    throw std::invalid_argument("Simulation: " + std::to_string(models) +
+                                " contact models; at most " + std::to_string(most_models));
+  for (std::size_t k = 0; k < t.models.size(); ++k)
+    if (!t.models[k].law)
+      throw std::invalid_argument("Simulation: contact model " + std::to_string(k + 1) +
+                                  " has no law");
+  const std::size_t materials = scene.materials.size();
+  if ((!t.pair_model.empty() || !t.wall_model.empty()) && t.materials != materials)
+    throw std::invalid_argument("Simulation: the contact table is for " +
+                                std::to_string(t.materials) + " materials; the scene has " +
+                                std::to_string(materials));
+  auto material = [&](std::size_t a) { return quoted_text(scene.materials[a].name); };
+  auto check_entry = [&](int model, const std::string& where) {
+    if (model < 0 || model >= models)
+      throw std::invalid_argument("Simulation: the contact table gives " + where + " model " +
+                                  std::to_string(model) + "; the run has models 0 to " +
+                                  std::to_string(models - 1));
+  };
+  if (!t.pair_model.empty()) {
+    if (t.pair_model.size() != materials * materials)
+      throw std::invalid_argument("Simulation: the contact table has " +
+                                  std::to_string(t.pair_model.size()) + " pair entries; " +
+                                  std::to_string(materials) + " materials need " +
+                                  std::to_string(materials * materials));
+    for (std::size_t a = 0; a < materials; ++a)
+      for (std::size_t b = 0; b < materials; ++b) {
+        const std::string pair = "materials " + material(a) + " and " + material(b);
+        check_entry(t.pair_model[a * materials + b], pair);
+        if (t.pair_model[a * materials + b] != t.pair_model[b * materials + a])
+          throw std::invalid_argument("Simulation: the contact table gives " + pair +
+                                      " two models (its pair entries must be symmetric)");
+      }
+  }
+  if (!t.wall_model.empty()) {
+    if (t.wall_model.size() != scene.walls.size() * materials)
+      throw std::invalid_argument("Simulation: the contact table has " +
+                                  std::to_string(t.wall_model.size()) + " wall entries; " +
+                                  std::to_string(scene.walls.size()) + " walls and " +
+                                  std::to_string(materials) + " materials need " +
+                                  std::to_string(scene.walls.size() * materials));
+    for (std::size_t w = 0; w < scene.walls.size(); ++w)
+      for (std::size_t a = 0; a < materials; ++a)
+        check_entry(t.wall_model[w * materials + a], "wall " + quoted_text(scene.walls[w].name) +
+                                                         " against material " + material(a));
+  }
+}
+
+}  // namespace
+
 EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
     : scene(std::move(scene_in)), settings(std::move(settings_in)) {
   if (!settings.law) throw std::invalid_argument("Simulation: no contact law");
   if (!(settings.time_step > 0.0)) throw std::invalid_argument("Simulation: time step must be > 0");
   if (!(settings.skin > 0.0)) throw std::invalid_argument("Simulation: skin must be > 0");
-  if (settings.law->uses_impact_velocity() &&
-      settings.impact_velocity == SimulationSettings::ImpactVelocity::onset &&
+  check_contact_table(scene, settings);
+  for (int k = 0; k < settings.model_count(); ++k) models.push_back(settings.model(k));
+  // The impact-velocity policy is the run's: it must hold for every law that reads v0.
+  const bool reads_v0 = std::any_of(models.begin(), models.end(), [](const ContactModel& m) {
+    return m.law->uses_impact_velocity();
+  });
+  if (reads_v0 && settings.impact_velocity == SimulationSettings::ImpactVelocity::onset &&
       !(settings.impact_velocity_floor > 0.0))
     throw std::invalid_argument("Simulation: the impact velocity floor must be > 0");
-  if (settings.law->uses_impact_velocity() &&
-      settings.impact_velocity == SimulationSettings::ImpactVelocity::reference &&
+  if (reads_v0 && settings.impact_velocity == SimulationSettings::ImpactVelocity::reference &&
       !(settings.reference_velocity > 0.0))
     throw std::invalid_argument("Simulation: the reference impact velocity must be > 0");
+  retired_by_model.assign(models.size(), 0.0);
   wall_offset.assign(scene.walls.size(), Eigen::Vector3d::Zero());
   const Particles& p = scene.particles;
   loaded.assign(static_cast<std::size_t>(p.size()), 0);
@@ -79,9 +144,11 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
   isolated_logs.resize(static_cast<std::size_t>(std::max(settings.threads, 1)));
   lookahead = Vec3Array::Zero(p.size(), 3);
   // Only laws with a velocity-dependent force read the predicted rate.
-  const bool damped = with_kernel(settings.law->kernel, [](auto kernel) {
-    using KernelT = decltype(kernel);
-    return kernels::splits_force<KernelT> && !kernels::conservative<KernelT>;
+  const bool damped = std::any_of(models.begin(), models.end(), [](const ContactModel& m) {
+    return with_kernel(m.law->kernel, [](auto kernel) {
+      using KernelT = decltype(kernel);
+      return kernels::splits_force<KernelT> && !kernels::conservative<KernelT>;
+    });
   });
   look_kick = settings.integrator == SimulationSettings::Integrator::second_order && damped
                   ? 0.5 * settings.time_step
@@ -90,13 +157,35 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
   scene.particles.force.setZero();
 }
 
+int EngineState::pair_model(int i, int j) const {
+  const std::vector<int>& material = scene.particles.material;
+  return settings.contact_table.of_pair(material[static_cast<std::size_t>(i)],
+                                        material[static_cast<std::size_t>(j)]);
+}
+
+int EngineState::wall_model(int i, int w) const {
+  return settings.contact_table.of_wall(static_cast<std::size_t>(w),
+                                        scene.particles.material[static_cast<std::size_t>(i)]);
+}
+
 PairCoeffs EngineState::pair_coeffs(int i, int j) const {
-  return settings.law->prepare(*settings.law, pair_input(scene, i, j), settings.law_params);
+  const ContactModel& m = models[static_cast<std::size_t>(pair_model(i, j))];
+  return m.law->prepare(*m.law, pair_input(scene, i, j), m.params);
 }
 
 PairCoeffs EngineState::wall_coeffs(int i, int w) const {
-  return settings.law->prepare(*settings.law, wall_input(scene, i, static_cast<std::size_t>(w)),
-                               settings.law_params);
+  const ContactModel& m = models[static_cast<std::size_t>(wall_model(i, w))];
+  return m.law->prepare(*m.law, wall_input(scene, i, static_cast<std::size_t>(w)), m.params);
+}
+
+int EngineState::common_model() const {
+  int common = -1;
+  for (const ContactList* cl : {&pairs, &wall_contacts})
+    for (const std::uint8_t m : cl->model) {
+      if (common >= 0 && m != common) return -1;
+      common = m;
+    }
+  return std::max(common, 0);
 }
 
 // Incidence lists: pairs in list order, then wall contacts, for every particle.
@@ -175,7 +264,7 @@ void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int
       cl.end_rate[c] - settings.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
   const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
   isolated_logs[std::min(thread, isolated_logs.size() - 1)].push_back(
-      {at, first, second, approach, -parting / approach});
+      {at, first, second, approach, -parting / approach, cl.model[c]});
 }
 
 void EngineState::collect_isolated() {

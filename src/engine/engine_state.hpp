@@ -34,6 +34,8 @@ struct EngineState {
 
   Scene scene;
   SimulationSettings settings;
+  /// The run's contact models: [k] is settings.model(k), resolved once.
+  std::vector<ContactModel> models;
   double initial_external = 0.0;  ///< sum f_ext . x at the start [J]
   /// Predicted rate: each particle's velocity at the end of the next step is its half-step
   /// velocity plus this, dt/2 (2 a_n - a_(n-1)) (0 for the half-step rate) [m/s]
@@ -56,6 +58,7 @@ struct EngineState {
 
   // Energy books beyond the contact lists' own columns.
   double retired_dissipated = 0.0;  ///< dissipated by pairs that left the neighbor structure [J]
+  std::vector<double> retired_by_model;  ///< the same per model (several models only) [J]
   std::int64_t retired_floor_hits = 0;
   double wall_work = 0.0;          ///< work done on the particles by moving walls [J]
   std::vector<double> wall_power;  ///< power delivered by each wall at the last evaluation [W]
@@ -73,8 +76,21 @@ struct EngineState {
 
   /// Current position of wall w.
   Eigen::Vector3d wall_point(std::size_t w) const { return scene.walls[w].point + wall_offset[w]; }
+  /// The model of the contact of particles i and j, and of particle i with wall w
+  /// (settings.contact_table, by the bodies' materials).
+  int pair_model(int i, int j) const;
+  int wall_model(int i, int w) const;
+  /// Their coefficients, under that model's law and parameters.
   PairCoeffs pair_coeffs(int i, int j) const;
   PairCoeffs wall_coeffs(int i, int w) const;
+  /// The rules of the contacts of model m (its tension policy, the run's other rules).
+  ContactRules rules_of(int m, bool first_evaluation) const {
+    return contact_rules(settings, models[static_cast<std::size_t>(m)].tension, first_evaluation);
+  }
+  /// The kernel of model m.
+  Kernel kernel_of(int m) const { return models[static_cast<std::size_t>(m)].law->kernel; }
+  /// The model every contact of both lists obeys, or -1 when they obey several (0 for none).
+  int common_model() const;
   /// Per-particle incidence lists of the current contacts, pairs then walls.
   void build_incidence();
   /// Index of the contact of particles i < j in `pairs`, if they have one.
@@ -118,20 +134,22 @@ struct EngineState {
   /// incidence lists.
   void save(StateArchive& archive) const;
   void restore(const StateArchive& archive);
-  /// The energy books (energy_books.cpp).
+  /// The energy books (energy_books.cpp), in total and the dissipation per model.
   EnergyReport energies() const;
+  std::vector<double> dissipated_by_model() const;
   std::int64_t impact_velocity_floor_hits() const;
 
   /// Advances wall contact c, its wall at `point`; returns what happened to it.
   template <class KernelT>
   ContactEvent update_wall(std::size_t c, const Eigen::Vector3d& point, const ContactRules& rules,
                            std::int64_t at);
-  /// Advances every wall contact, each wall at its current point.
+  /// Advances every wall contact of model m (any model: m < 0), each wall at its current point.
   template <class KernelT>
-  void evaluate_walls(const ContactRules& rules, std::int64_t at) {
+  void evaluate_walls(const ContactRules& rules, std::int64_t at, int m = -1) {
     for (std::size_t c = 0; c < wall_contacts.size(); ++c)
-      update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts.second[c])), rules,
-                           at);
+      if (m < 0 || wall_contacts.model[c] == m)
+        update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts.second[c])),
+                             rules, at);
   }
 };
 

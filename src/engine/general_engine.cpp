@@ -28,8 +28,8 @@ void GeneralEngine::rebuild_neighbors() {
   // and gets it back when it re-enters: beads in a chain hit each other many times, and may fly
   // further apart than the skin in between. Its work is counted in retired_dissipated.
   auto merge = [&](ContactList& list, std::unordered_map<std::uint64_t, ContactState>& dormant,
-                   const std::vector<std::pair<int, int>>& found, auto&& fresh_coeffs,
-                   auto&& geometric_overlap) {
+                   const std::vector<std::pair<int, int>>& found, auto&& model_of,
+                   auto&& fresh_coeffs, auto&& geometric_overlap) {
     auto key = [](int i, int j) {
       return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(i)) << 32) |
              static_cast<std::uint32_t>(j);
@@ -37,7 +37,9 @@ void GeneralEngine::rebuild_neighbors() {
     auto retire = [&](std::size_t old) {
       const ContactState& s = list.state[old];
       // Apart, it stores nothing; a split law's last sample counts half (energies()).
-      st.retired_dissipated += list.work[old] + 0.5 * st.settings.time_step * list.power[old];
+      const double dissipated = list.work[old] + 0.5 * st.settings.time_step * list.power[old];
+      st.retired_dissipated += dissipated;
+      st.retired_by_model[list.model[old]] += dissipated;
       st.retired_floor_hits += list.floor_hits[old];
       if (s.max_overlap > 0.0) dormant[key(list.first[old], list.second[old])] = s;
     };
@@ -52,8 +54,9 @@ void GeneralEngine::rebuild_neighbors() {
         next.copy_entry(k, list, old++);
       } else {
         // A pair that enters already overlapped (pre-compression) starts its integral there.
+        const int model = model_of(i, j);
         next.start_entry(k, i, j, fresh_coeffs(i, j), geometric_overlap(i, j),
-                         Eigen::Vector3d::Zero());
+                         Eigen::Vector3d::Zero(), model);
         if (const auto it = dormant.find(key(i, j)); it != dormant.end()) {
           next.state[k] = it->second;
           dormant.erase(it);
@@ -66,6 +69,7 @@ void GeneralEngine::rebuild_neighbors() {
 
   merge(
       st.pairs, dormant_pairs_, find_particle_pairs(p.position, p.radius, skin),
+      [&](int i, int j) { return st.pair_model(i, j); },
       [&](int i, int j) { return st.pair_coeffs(i, j); },
       [&](int i, int j) {
         return initial_overlap(
@@ -76,6 +80,7 @@ void GeneralEngine::rebuild_neighbors() {
   merge(
       st.wall_contacts, dormant_walls_,
       find_wall_pairs(p.position, p.radius, st.scene.walls, st.wall_offset, skin),
+      [&](int i, int w) { return st.wall_model(i, w); },
       [&](int i, int w) { return st.wall_coeffs(i, w); },
       [&](int i, int w) {
         return initial_overlap(
@@ -85,18 +90,29 @@ void GeneralEngine::rebuild_neighbors() {
       });
 
   st.build_incidence();
+  group_by_model();
   reference_position_ = p.position;
   wall_offset_at_rebuild_ = st.wall_offset;
   ++rebuilds_;
 }
 
+void GeneralEngine::group_by_model() {
+  common_model_ = state_.common_model();
+  group_pairs_.resize(common_model_ < 0 ? state_.models.size() : 0);
+  for (std::vector<std::size_t>& group : group_pairs_) group.clear();
+  if (common_model_ < 0)
+    for (std::size_t c = 0; c < state_.pairs.size(); ++c)
+      group_pairs_[state_.pairs.model[c]].push_back(c);
+}
+
 template <class KernelT>
-void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep) {
+void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
+                                   const std::vector<std::size_t>* group) {
   const Particles& p = state_.scene.particles;
   const Vec3Array& look = state_.lookahead;
   ContactList& cl = state_.pairs;
   const std::int64_t step = state_.step;
-  for_each_index(cl.size(), state_.settings.threads, [&](std::size_t c) {
+  auto evaluate = [&](std::size_t c) {
     const int i = cl.first[c], j = cl.second[c];
     const double dx = p.position(j, 0) - p.position(i, 0);
     const double dy = p.position(j, 1) - p.position(i, 1);
@@ -116,7 +132,13 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep) 
     const double d = p.radius(i) + p.radius(j) - dist;
     if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d), d);
     update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs[c], step);
-  });
+  };
+  // Each pair writes only its own entry: any grouping and any thread count give the same bits.
+  if (!group)
+    for_each_index(cl.size(), state_.settings.threads, evaluate);
+  else
+    for_each_index(group->size(), state_.settings.threads,
+                   [&](std::size_t k) { evaluate((*group)[k]); });
 }
 
 void GeneralEngine::gather_forces(bool first) {
@@ -153,18 +175,30 @@ void GeneralEngine::gather_forces(bool first) {
 }
 
 // The contact forces of the step: pairs from the neighbor structure and wall contacts (the run
-// stops at the first one gone too deep), the separations of this step in list order, then the
-// particle forces and the walls' power.
+// stops at the first one gone too deep), model by model when they obey several, the separations
+// of this step in list order, then the particle forces and the walls' power.
 void GeneralEngine::compute_forces() {
   EngineState& st = state_;
   const bool first = st.step == 0;  // at construction
-  const ContactRules rules = contact_rules(st.settings, first);
   FirstFault deep;
-  with_kernel(st.settings.law->kernel, [&](auto kernel) {
-    using KernelT = decltype(kernel);
-    evaluate_pairs<KernelT>(rules, deep);
-    st.evaluate_walls<KernelT>(rules, st.step);
-  });
+  if (common_model_ >= 0) {
+    const ContactRules rules = st.rules_of(common_model_, first);
+    with_kernel(st.kernel_of(common_model_), [&](auto kernel) {
+      using KernelT = decltype(kernel);
+      evaluate_pairs<KernelT>(rules, deep);
+      st.evaluate_walls<KernelT>(rules, st.step);
+    });
+  } else {
+    for (int m = 0; m < static_cast<int>(st.models.size()); ++m) {
+      const ContactRules rules = st.rules_of(m, first);
+      const std::vector<std::size_t>& group = group_pairs_[static_cast<std::size_t>(m)];
+      with_kernel(st.kernel_of(m), [&](auto kernel) {
+        using KernelT = decltype(kernel);
+        if (!group.empty()) evaluate_pairs<KernelT>(rules, deep, &group);
+        st.evaluate_walls<KernelT>(rules, st.step, m);
+      });
+    }
+  }
   if (deep.found()) {
     const std::uint64_t key = deep.key.load();
     st.throw_too_deep(st.pairs, key / 2, deep.overlap, st.step);

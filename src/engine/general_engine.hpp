@@ -19,9 +19,13 @@ class GeneralEngine final : public Engine {
   void step();
   /// Contact forces (pairs, walls, separations in list order) and particle forces.
   void compute_forces();
-  /// Every pair's force; notes in `deep` the first pair gone too deep (too_deep).
+  /// The force of every pair, or of the pairs `group` lists (group_pairs_); notes in `deep` the
+  /// first pair gone too deep (too_deep).
   template <class KernelT>
-  void evaluate_pairs(const ContactRules& rules, FirstFault& deep);
+  void evaluate_pairs(const ContactRules& rules, FirstFault& deep,
+                      const std::vector<std::size_t>* group = nullptr);
+  /// Sorts the pairs by model into group_pairs_, if they obey several.
+  void group_by_model();
   void gather_forces(bool first);
   /// A new candidate list, keeping the history of the pairs in both lists.
   void rebuild_neighbors();
@@ -34,6 +38,10 @@ class GeneralEngine final : public Engine {
   std::vector<Eigen::Vector3d> wall_offset_at_rebuild_;
   /// Plastic histories of pairs outside the neighbor structure, by (first << 32 | second).
   std::unordered_map<std::uint64_t, ContactState> dormant_pairs_, dormant_walls_;
+  /// The model every contact obeys (-1: they obey several), and then the pairs of each model,
+  /// group_pairs_[m] for model m, in list order.
+  int common_model_ = 0;
+  std::vector<std::vector<std::size_t>> group_pairs_;
 };
 
 }  // namespace chaindem::detail

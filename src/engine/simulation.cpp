@@ -158,6 +158,9 @@ double Simulation::approach_rate(const ContactList& cl, std::size_t c) const {
 EnergyReport Simulation::energies() const {
   return state_->energies();
 }
+std::vector<double> Simulation::dissipated_by_model() const {
+  return state_->dissipated_by_model();
+}
 std::int64_t Simulation::impact_velocity_floor_hits() const {
   return state_->impact_velocity_floor_hits();
 }

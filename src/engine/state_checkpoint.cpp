@@ -71,6 +71,7 @@ void EngineState::save(StateArchive& a) const {
   save_list(a, "wall_contacts", wall_contacts);
   a.put("wall_offset", flatten(wall_offset));
   a.put_value("retired_dissipated", retired_dissipated);
+  a.put("retired_by_model", retired_by_model);
   a.put_value("retired_floor_hits", retired_floor_hits);
   a.put_value("wall_work", wall_work);
   a.put("wall_power", wall_power);
@@ -99,6 +100,11 @@ void EngineState::restore(const StateArchive& a) {
   a.get("wall_offset", offsets);
   unflatten(offsets, wall_offset);
   retired_dissipated = a.get_value<double>("retired_dissipated");
+  a.get("retired_by_model", retired_by_model);
+  if (retired_by_model.size() != models.size())
+    throw StateArchiveError("checkpoint: " + std::to_string(retired_by_model.size()) +
+                            " contact models saved; this case has " +
+                            std::to_string(models.size()));
   retired_floor_hits = a.get_value<std::int64_t>("retired_floor_hits");
   wall_work = a.get_value<double>("wall_work");
   a.get("wall_power", wall_power);
@@ -136,6 +142,7 @@ void GeneralEngine::save(StateArchive& a) const {
 }
 
 void GeneralEngine::restore(const StateArchive& a) {
+  group_by_model();  // of the restored pairs
   rebuilds_ = a.get_value<std::int64_t>("general.rebuilds");
   reference_position_.resize(state_.scene.particles.size(), 3);
   a.get_array("general.reference_position", reference_position_);

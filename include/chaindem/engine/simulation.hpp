@@ -1,8 +1,8 @@
 #pragma once
 // A run of particles: its settings, its contact lists and energy books, and Simulation, which
 // steps it on one of two engines (velocity Verlet, force evaluation dispatched once per loop on
-// the law's kernel): the chain engine for beads on a line, the general engine with a neighbor
-// search for anything else (docs/engine.md).
+// each contact model's kernel): the chain engine for beads on a line, the general engine with a
+// neighbor search for anything else (docs/engine.md).
 
 #include <cstdint>
 #include <memory>
@@ -163,13 +163,15 @@ struct ContactList {
   /// Step of the last first touch and of the last separation (-1: none). A contact ended at step
   /// s touched during steps [onset_step, s - 1].
   std::vector<std::int64_t> onset_step, end_step;
+  /// The contact's model (SimulationSettings::model), from the bodies' materials.
+  std::vector<std::uint8_t> model;
 
   std::size_t size() const { return first.size(); }
   /// Every column, once: resize, copy_entry and bytes_per_entry walk this list, so that a new
   /// column is one more name here.
   auto columns() {
     return std::tie(first, second, coeffs, state, overlap, force, nx, ny, nz, touching, work, power,
-                    floor_hits, onset_rate, end_rate, onset_step, end_step);
+                    floor_hits, onset_rate, end_rate, onset_step, end_step, model);
   }
   /// Bytes one entry takes over all the columns.
   static constexpr std::size_t bytes_per_entry() {
@@ -180,11 +182,12 @@ struct ContactList {
   void resize(std::size_t n);
   /// Moves entry `from` of `other` to entry `to` of this list.
   void copy_entry(std::size_t to, const ContactList& other, std::size_t from);
-  /// Makes entry k a new contact of (i, j): no history, no force, its overlap `delta0` (> 0 for
-  /// a pair that starts pressed together: its first evaluation books the energy it stores there
-  /// as work, so that it dissipates nothing by starting), normal n.
+  /// Makes entry k a new contact of (i, j) under model `m`, its coefficients c: no history, no
+  /// force, its overlap `delta0` (> 0 for a pair that starts pressed together: its first
+  /// evaluation books the energy it stores there as work, so that it dissipates nothing by
+  /// starting), normal n.
   void start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
-                   const Eigen::Vector3d& n);
+                   const Eigen::Vector3d& n, int m = 0);
 };
 
 struct EnergyReport {
@@ -244,6 +247,7 @@ class Simulation {
     static constexpr int wall_body(std::size_t w) { return -static_cast<int>(w) - 1; }
     double impact_velocity;  ///< approach rate at first touch [m/s]
     double restitution;      ///< -(approach rate at separation) / impact_velocity
+    int model = 0;           ///< the contact's model (SimulationSettings::model)
   };
   /// The isolated contacts that ended during the last advance(), in order of step and bodies.
   const std::vector<IsolatedContact>& isolated_contacts() const;
@@ -263,6 +267,10 @@ class Simulation {
   double approach_rate(const ContactList& cl, std::size_t c) const;
 
   EnergyReport energies() const;
+  /// The energy the contacts of each model have dissipated since the start [J], [k] for model k
+  /// (SimulationSettings::model): the parts of energies().dissipated, which they sum to up to
+  /// rounding.
+  std::vector<double> dissipated_by_model() const;
   Eigen::Vector3d momentum() const;
   /// Contacts whose impact velocity was raised to the law's floor, over the whole run.
   std::int64_t impact_velocity_floor_hits() const;
