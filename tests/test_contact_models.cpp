@@ -558,8 +558,8 @@ TEST(ContactModels, TableThatDoesNotFitTheSceneIsRefused) {
                  "materials steel and ptfe two models");
   expect_refused(refusal([](SimulationSettings& s) { s.contact_table.pair_model[3] = 3; }),
                  "gives materials ptfe and ptfe model 3; the run has models 0 to 2");
-  expect_refused(refusal([](SimulationSettings& s) { s.contact_table.wall_model.push_back(0); }),
-                 "3 wall entries; 1 walls and 2 materials need 2");
+  expect_refused(refusal([](SimulationSettings& s) { s.contact_table.wall_model.pop_back(); }),
+                 "1 wall entries; 1 walls and 2 materials need 2");
   expect_refused(refusal([](SimulationSettings& s) { s.contact_table.wall_model[1] = -1; }),
                  "gives wall wall_end against material ptfe model -1");
   // The impact-velocity policy must hold for a law of the table that reads v0.
@@ -569,6 +569,9 @@ TEST(ContactModels, TableThatDoesNotFitTheSceneIsRefused) {
                  }),
                  "the impact velocity floor must be > 0");
   EXPECT_EQ(refusal([](SimulationSettings&) {}), "accepted");
+  // A table laid out for more walls than the scene has (the case files' two) is read for its own.
+  EXPECT_EQ(refusal([](SimulationSettings& s) { s.contact_table.wall_model.resize(4, 7); }),
+            "accepted");
 }
 
 }  // namespace
