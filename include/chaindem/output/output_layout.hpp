@@ -210,6 +210,17 @@ OutputSelection case_output(bool contacts);
 
 /// The results of one run: its /summary group, whose attributes and datasets are the rows of
 /// summary_scalars, summary_texts and summary_arrays.
+/// What the contacts of one contact model did over a run (a case of several models).
+struct ModelSummary {
+  std::string section;             ///< "contact", "contact.steel.ptfe"
+  std::string law;                 ///< its law's identifier
+  double dissipated_energy = 0.0;  ///< by its contacts, since the start [J]
+  std::int64_t isolated_contacts = 0;
+  double isolated_restitution_mean = std::numeric_limits<double>::quiet_NaN();
+  double isolated_restitution_min = std::numeric_limits<double>::quiet_NaN();
+  double isolated_restitution_max = std::numeric_limits<double>::quiet_NaN();
+};
+
 struct RunSummary {
   std::int64_t steps = 0;
   double time_step = 0.0;                        ///< [s]
@@ -244,6 +255,8 @@ struct RunSummary {
   std::vector<double> peak_velocity;      ///< per chain bead: largest v_x, every step [m/s]
   std::vector<long long> arrival_beads;   ///< chain bead indices watched for the pulse
   std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
+  /// Per contact model, in model order, when the case has more than one; empty otherwise.
+  std::vector<ModelSummary> models;
 };
 
 /// Where a number of the summary is in a RunSummary: a field, or one of its final energies.
