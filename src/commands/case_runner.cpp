@@ -168,24 +168,55 @@ ArrivalWatch watch_arrival(const RunSetup& run, Simulation& sim, const RunSummar
   return arrival;
 }
 
-// Contacts that began from apart and ended without either body touching anything else: the
-// only contacts of a chain whose restitution is a binary impact's.
-struct IsolatedContacts {
+// The restitutions of some isolated contacts: how many, their sum and extremes.
+struct RestitutionTally {
   std::int64_t count = 0;
   double sum = 0.0, min = nan, max = nan;
-  double first_restitution = nan, first_impact_velocity = nan;
 
+  void add(double e) {
+    min = count == 0 ? e : std::min(min, e);
+    max = count == 0 ? e : std::max(max, e);
+    ++count;
+    sum += e;
+  }
+  double mean() const { return count > 0 ? sum / static_cast<double>(count) : nan; }
+};
+
+// Contacts that began from apart and ended without either body touching anything else: the
+// only contacts of a chain whose restitution is a binary impact's. Tallied over all of them and
+// per contact model (a case of several media: steel on steel, steel on PTFE, ...).
+struct IsolatedContacts {
+  RestitutionTally all;
+  double first_restitution = nan, first_impact_velocity = nan;
+  std::vector<RestitutionTally> by_model;
+
+  explicit IsolatedContacts(int models = 1) : by_model(static_cast<std::size_t>(models)) {}
   void observe(const Simulation& sim) {
     for (const auto& ic : sim.isolated_contacts()) {
-      if (count++ == 0) {
+      if (all.count == 0) {
         first_restitution = ic.restitution;
         first_impact_velocity = ic.impact_velocity;
-        min = max = ic.restitution;
       }
-      sum += ic.restitution;
-      min = std::min(min, ic.restitution);
-      max = std::max(max, ic.restitution);
+      all.add(ic.restitution);
+      by_model[static_cast<std::size_t>(ic.model)].add(ic.restitution);
     }
+  }
+  void save(StateArchive& a) const {
+    a.put_value("isolated", all);
+    a.put_value("isolated_first", std::array{first_restitution, first_impact_velocity});
+    a.put("isolated_by_model", by_model);
+  }
+  void restore(const StateArchive& a) {
+    all = a.get_value<RestitutionTally>("isolated");
+    const auto first = a.get_value<std::array<double, 2>>("isolated_first");
+    first_restitution = first[0];
+    first_impact_velocity = first[1];
+    std::vector<RestitutionTally> saved;
+    a.get("isolated_by_model", saved);
+    if (saved.size() != by_model.size())
+      throw StateArchiveError("checkpoint tallies " + std::to_string(saved.size()) +
+                              " contact models; this case has " + std::to_string(by_model.size()));
+    by_model = saved;
   }
 };
 
@@ -199,13 +230,13 @@ struct RunRecords {
 
   void save(StateArchive& a, double wall_time_now) const {
     a.put_value("balance", balance);
-    a.put_value("isolated", isolated);
+    isolated.save(a);
     a.put("arrival_time", summary.arrival_time);
     a.put_value("wall_time", wall_time_now);
   }
   void restore(const StateArchive& a) {
     balance = a.get_value<EnergyBalance>("balance");
-    isolated = a.get_value<IsolatedContacts>("isolated");
+    isolated.restore(a);
     std::vector<double> arrival;
     a.get("arrival_time", arrival);
     if (arrival.size() != summary.arrival_time.size())
@@ -324,11 +355,10 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
   summary.ns_per_bead_step = 1e9 * wall_time / std::max(bead_steps, 1.0);
   summary.first_bead_final_velocity = p.velocity(first, 0);
   summary.last_bead_final_velocity = p.velocity(last, 0);
-  summary.isolated_contacts = isolated.count;
-  summary.isolated_restitution_mean =
-      isolated.count > 0 ? isolated.sum / static_cast<double>(isolated.count) : nan;
-  summary.isolated_restitution_min = isolated.min;
-  summary.isolated_restitution_max = isolated.max;
+  summary.isolated_contacts = isolated.all.count;
+  summary.isolated_restitution_mean = isolated.all.mean();
+  summary.isolated_restitution_min = isolated.all.min;
+  summary.isolated_restitution_max = isolated.all.max;
   summary.first_isolated_restitution = isolated.first_restitution;
   summary.first_isolated_impact_velocity = isolated.first_impact_velocity;
   summary.largest_contact_force =
@@ -347,9 +377,26 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
                                         : nan;
   }
   const SimulationSettings& settings = sim.settings();
-  summary.impact_velocity = settings.law->uses_impact_velocity()
-                                ? std::string(to_string(settings.impact_velocity))
-                                : "none";
+  bool uses_v0 = false;
+  for (int k = 0; k < settings.model_count(); ++k)
+    uses_v0 = uses_v0 || settings.model(k).law->uses_impact_velocity();
+  summary.impact_velocity = uses_v0 ? std::string(to_string(settings.impact_velocity)) : "none";
+  if (settings.model_count() > 1) {
+    const std::vector<double> dissipated = sim.dissipated_by_model();
+    for (int k = 0; k < settings.model_count(); ++k) {
+      const auto m = static_cast<std::size_t>(k);
+      const RestitutionTally& t = isolated.by_model[m];
+      const bool named = m < run.model_sections.size();  // a RunSetup built by build_run
+      summary.models.push_back(
+          {.section = named ? run.model_sections[m] : "model " + std::to_string(k),
+           .law = std::string(settings.model(k).law->id),
+           .dissipated_energy = dissipated[m],
+           .isolated_contacts = t.count,
+           .isolated_restitution_mean = t.mean(),
+           .isolated_restitution_min = t.min,
+           .isolated_restitution_max = t.max});
+    }
+  }
   summary.integrator = to_string(settings.integrator);
   if (const auto it = settings.law_params.find("impact_velocity_floor");
       it != settings.law_params.end())
@@ -372,7 +419,7 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   std::unique_ptr<H5mdWriter> writer =
       make_writer(run_metadata(cfg, run, sim, labels), sim, run.output);
 
-  RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts{},
+  RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts(sim.settings().model_count()),
                      empty_summary(run, sim.scene().chain_count)};
   const ArrivalWatch arrival = watch_arrival(run, sim, records.summary);
   const Scene& scene = sim.scene();

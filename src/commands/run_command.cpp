@@ -126,6 +126,22 @@ int report_interruption(const Interrupted& e, const std::string& output, std::os
   return exit_on_signal + e.signal;
 }
 
+// A case of several contact models: what the contacts of each did.
+void print_models(std::ostream& out, const std::vector<layout::ModelSummary>& models) {
+  if (models.empty()) return;
+  std::size_t width = 0;
+  for (const auto& m : models) width = std::max(width, m.section.size());
+  out << "  contact models     " << models.size() << " (dissipated energy; isolated contacts)\n";
+  for (const auto& m : models) {
+    out << "    " << m.section << std::string(width - m.section.size() + 2, ' ') << m.law << ": "
+        << m.dissipated_energy << " J; " << m.isolated_contacts;
+    if (m.isolated_contacts > 0)
+      out << ", restitution mean " << m.isolated_restitution_mean << " (range "
+          << m.isolated_restitution_min << " to " << m.isolated_restitution_max << ")";
+    out << "\n";
+  }
+}
+
 void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& output,
                    const CaseFacts& facts, const layout::RunSummary& summary) {
   const auto& [spec, note, settings, particles, has_striker, beads, memory] = facts;
@@ -169,6 +185,7 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
     out << ", restitution mean " << s.isolated_restitution_mean << " (range "
         << s.isolated_restitution_min << " to " << s.isolated_restitution_max << ")";
   out << "\n";
+  print_models(out, s.models);
   // Every term of the balance, so that the line adds up as printed.
   const EnergyReport& e = s.energy;
   out << "  energy             kinetic " << e.kinetic << " + stored " << e.stored
@@ -179,7 +196,8 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
       << " (largest over frames " << s.energy_balance_error_max << ")\n"
       << "  integrator         " << s.integrator << "\n"
       << "  impact velocity    " << s.impact_velocity;
-  if (s.impact_velocity == "none") out << " (the law has no v0)";
+  if (s.impact_velocity == "none")
+    out << (s.models.empty() ? " (the law has no v0)" : " (no law of the case has v0)");
   if (s.impact_velocity_floor)
     out << ", floor " << *s.impact_velocity_floor << " m/s ("
         << (spec.contact.params.count("impact_velocity_floor") ? "given" : "automatic")

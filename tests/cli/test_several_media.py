@@ -210,6 +210,30 @@ interval = 1e-5
         self.assertGreater(errors[0] / errors[1], 3.0, errors)
 
 
+class InterfaceChainSummary(unittest.TestCase):
+    """The summary of cases/interface_chain.ini tells what each contact model did."""
+
+    def test_models_account_for_the_dissipated_energy(self):
+        case = os.path.join(SOURCE, "cases", "interface_chain.ini")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([CHAINDEM, "run", case, "-o", os.path.join(tmp, "ic.h5")],
+                               capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        start = next(k for k, line in enumerate(lines) if "contact models" in line)
+        self.assertIn("3", lines[start])
+        models = {}
+        for line in lines[start + 1:start + 4]:
+            section, rest = line.split(None, 1)
+            models[section] = float(rest.split(": ")[1].split(" J")[0])
+        self.assertEqual(set(models), {"contact", "contact.steel.ptfe", "contact.ptfe.ptfe"})
+        total = float(next(line for line in lines if line.strip().startswith("energy "))
+                      .split("dissipated ")[1].split()[0])
+        # The summary prints six digits.
+        self.assertAlmostEqual(sum(models.values()), total, delta=1e-5 * total)
+        self.assertTrue(all(d > 0 for d in models.values()), models)
+
+
 class OneModelEverywhere(unittest.TestCase):
     """Sections that give every pair and wall the model [contact] gives change nothing, bitwise, on
     both engines."""
