@@ -72,6 +72,7 @@ def assert_same_as_file(group, path):
     ("default.ini", []),
     ("newton_cradle.ini", []),                       # general engine: walls, neighbor search
     ("dimer_chain.ini", ["contact.law=hunt_crossley", "contact.restitution=0.8"]),
+    ("interface_chain.ini", ["contact.steel.ptfe.restitution=0.3"]),  # a model per pair
 ])
 def test_run_equals_the_command_line_file(case, sets, tmp_path):
     path = command_line_run(os.path.join(CASES, case), tmp_path, *sets)
@@ -87,6 +88,16 @@ def test_run_equals_the_command_line_file(case, sets, tmp_path):
         assert np.array_equal(run.contacts["normal_force"], f["contacts/normal_force"][()])
         assert run.summary["last_bead_final_velocity"] == \
             f["summary"].attrs["last_bead_final_velocity"]
+
+
+def test_a_pairs_keys_go_in_its_section(tmp_path):
+    """contact={"steel.ptfe.restitution": ...} sets the key of [contact.steel.ptfe]."""
+    case = os.path.join(CASES, "interface_chain.ini")
+    by_section = chaindem.run(case, contact={"steel.ptfe.restitution": 0.3})
+    by_key = chaindem.run(case, overrides={"contact.steel.ptfe.restitution": 0.3})
+    plain = chaindem.run(case)
+    assert np.array_equal(by_section.velocity, by_key.velocity)
+    assert not np.array_equal(by_section.velocity, plain.velocity)
 
 
 def test_output_is_the_command_line_file(tmp_path):
