@@ -286,6 +286,19 @@ interval = 4e-6
         self.assertGreater(np.abs(a[-1, 5:] - b[-1, 5:]).max(), 1e-3)
         self.assertGreater((a[-1, 5:] ** 2).sum(), (b[-1, 5:] ** 2).sum())
 
+    def test_sweep_over_a_pairs_key(self):
+        sweep = os.path.join(self.tmp, "sweep.ini")
+        with open(sweep, "w") as f:
+            f.write(f"[sweep]\nbase = {self.case}\n[axes]\ncontact.steel.ptfe.restitution = 0.3, 0.9\n")
+        out = os.path.join(self.tmp, "sweep.h5")
+        r = subprocess.run([CHAINDEM, "sweep", sweep, "-o", out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as f:
+            values = f["summary/contact.steel.ptfe.restitution"][()]
+            dissipated = f["summary/dissipated_energy"][()]
+        self.assertEqual(list(values), [0.3, 0.9])
+        self.assertGreater(dissipated[0], dissipated[1])  # the lower restitution takes more
+
     def test_fit_finds_the_pairs_restitution(self):
         """A record of the chain with the steel-PTFE restitution 0.6 is fitted with the pair's
         restitution free (the case says 0.9): the fit finds 0.6."""
