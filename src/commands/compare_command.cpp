@@ -396,6 +396,11 @@ std::optional<Metrics> computed_reference(const CompareInput& in, const CaseConf
                                           ComparePlan& plan) {
   if (in.reference_law == "newton") {
     const std::string restitution = contact_param_key("restitution");
+    if (const auto& pairs = read_case_spec(base).contact_pairs; !pairs.empty())
+      throw CaseError(
+          "--reference newton takes one restitution for every impact, and the case "
+          "gives [contact." +
+          pairs.begin()->first + "] a model of its own");
     if (!base.has(restitution))
       throw CaseError("--reference newton: the case needs " + restitution);
     return newton_metrics(build_run(base, {.ignore_foreign_law_params = true}),
