@@ -13,6 +13,28 @@
 
 namespace chaindem::setup {
 
+// The parameters a section gives, by name, for `law`: those it takes, and any other either
+// ignored with a note, when the law was chosen apart from it (`law_apart`: by the command line
+// while the case file gives the parameter, or for every parameter under `ignore_foreign`), or
+// kept, for resolve_law_params to refuse by name.
+LawParams given_params(const Case& c, const LawEntry& law,
+                       const std::map<std::string, double, std::less<>>& params, bool law_apart,
+                       bool ignore_foreign, RunSetup& run) {
+  LawParams given;
+  for (const auto& [name, value] : params) {
+    if (law.find_param(name)) {
+      given[name] = value;
+    } else if (law_apart && (ignore_foreign || !c.from_command_line(value))) {
+      run.notes.push_back(c.where(value) + " = " + c.config().text(c.key(value)) +
+                          " is not a parameter of law '" + std::string(law.id) + "': ignored");
+      run.ignored_keys.push_back(c.key(value));
+    } else {
+      given[name] = 0.0;  // refused by name before any value is read
+    }
+  }
+  return given;
+}
+
 // Resolves the [contact] section against the chosen law's declared parameters
 // (resolve_law_params): the law's keys given in the case, and any other [contact] key given,
 // which is an error (a typo, a law changed without its parameters) unless the law was chosen
@@ -26,18 +48,7 @@ const LawEntry& resolve_law(const Case& c, LawParams& params, bool ignore_foreig
     run.notes.push_back(c.where(contact.law) + ": law '" + contact.law + "' is now called '" +
                         std::string(law->id) + "'");
   const bool law_apart = ignore_foreign || c.from_command_line(contact.law);
-  LawParams given;
-  for (const auto& [name, value] : contact.params) {
-    if (law->find_param(name)) {
-      given[name] = value;
-    } else if (law_apart && (ignore_foreign || !c.from_command_line(value))) {
-      run.notes.push_back(c.where(value) + " = " + c.config().text(c.key(value)) +
-                          " is not a parameter of law '" + std::string(law->id) + "': ignored");
-      run.ignored_keys.push_back(c.key(value));
-    } else {
-      given[name] = 0.0;  // refused by name before any value is read
-    }
-  }
+  const LawParams given = given_params(c, *law, contact.params, law_apart, ignore_foreign, run);
   try {
     params = resolve_law_params(*law, given);
   } catch (const LawParamError& e) {
@@ -110,19 +121,9 @@ ContactModel pair_model(const Case& c, const std::string& pair, bool ignore_fore
   LawParams given;
   for (const auto& [name, value] : run.settings.law_params)
     if (law->find_param(name) && contact.params.count(name)) given[name] = value;
-  for (const auto& [name, value] : spec.params) {
-    if (law->find_param(name)) {
-      given[name] = value;
-    } else if (law_apart && (ignore_foreign || !c.from_command_line(value))) {
-      run.notes.push_back(c.where(value) + " = " + c.config().text(c.key(value)) +
-                          " is not a parameter of law '" + std::string(law->id) + "': ignored");
-      run.ignored_keys.push_back(c.key(value));
-    } else {
-      c.fail(value, "is not a parameter of law '" + std::string(law->id) +
-                        "' (the law of [contact." + pair + "]; `chaindem models " +
-                        std::string(law->id) + "` lists them)");
-    }
-  }
+  for (const auto& [name, value] :
+       given_params(c, *law, spec.params, law_apart, ignore_foreign, run))
+    given[name] = value;
   ContactModel model{law, {}, law->tension};
   try {
     model.params = resolve_law_params(*law, given);
