@@ -407,6 +407,51 @@ TEST(ContactModels, EnergyBooksCloseModelByModel) {
     }
 }
 
+// The stored energy shared among the bodies adds up to the total the energy books hold, at every
+// stage of a chain of four laws (elastic, damped, plastic, and the wall's), on both engines: each
+// pair's shares are halves, each wall contact's goes all to its bead. A bead alone against the
+// wall holds all that wall contact stores; the striker, touching no one, none.
+TEST(ContactModels, StoredEnergySharedAmongTheBodiesAddsUp) {
+  for (const EngineChoice engine : {EngineChoice::chain, EngineChoice::general}) {
+    SCOPED_TRACE(engine == EngineChoice::chain ? "chain" : "general");
+    std::vector<double> v(two_media.size(), 0.0);
+    v[0] = 1.0;
+    Simulation sim(line_of(two_media, v, chain_gap, false, true),
+                   four_law_settings(2.5e-7, engine));
+    int touched = 0;
+    for (int chunk = 0; chunk < 40; ++chunk) {
+      sim.advance(500);
+      const std::vector<double> shares = sim.stored_energy_by_particle();
+      ASSERT_EQ(shares.size(), two_media.size());
+      double sum = 0.0;
+      for (const double u : shares) {
+        EXPECT_GE(u, 0.0);
+        sum += u;
+      }
+      const double stored = sim.energies().stored;
+      EXPECT_NEAR(sum, stored, 1e-12 * sim.energies().balance());
+      touched += stored > 0.0;
+    }
+    EXPECT_GT(touched, 10);  // the pulse was in the chain: the sums were not of zeros
+  }
+  // A steel striker pressed 1 um into a PTFE bead, itself pressed 1 um into the steel end wall,
+  // at rest: each contact stores Hertz's (2/5) K d^(5/2), K = (4/3) E* sqrt(R*) (R* = R/2 for
+  // the pair, R for the wall), the pair's shared, the wall's all the bead's.
+  const double d = 1e-6;
+  Simulation sim(line_of({steel_index, ptfe_index}, {0.0, 0.0}, -d, false, true),
+                 four_law_settings(2.5e-7, EngineChoice::chain));
+  auto hertz_energy = [&](double r_eff) {
+    const double e_eff =
+        1.0 / ((1.0 - steel.poisson_ratio * steel.poisson_ratio) / steel.youngs_modulus +
+               (1.0 - ptfe.poisson_ratio * ptfe.poisson_ratio) / ptfe.youngs_modulus);
+    return 0.4 * (4.0 / 3.0) * e_eff * std::sqrt(r_eff) * std::pow(d, 2.5);
+  };
+  const double pair = hertz_energy(radius / 2), wall = hertz_energy(radius);
+  const std::vector<double> shares = sim.stored_energy_by_particle();
+  EXPECT_NEAR(shares[0], pair / 2, 1e-9 * pair);
+  EXPECT_NEAR(shares[1], pair / 2 + wall, 1e-9 * wall);
+}
+
 // A long chain of steel and PTFE blocks (from 1 to 700 beads) under three laws, one of them
 // reading v0 (Hunt and Crossley, steel on steel) and one plastic (Thornton, PTFE on PTFE), whose
 // long blocks run the vectorised loop with their histories in columns and whose interfaces and

@@ -86,6 +86,30 @@ std::vector<double> EngineState::dissipated_by_model() const {
   return out;
 }
 
+std::vector<double> EngineState::stored_energy_by_particle() const {
+  std::vector<double> out(static_cast<std::size_t>(scene.particles.size()), 0.0);
+  for (const ContactList* cl : {&pairs, &wall_contacts}) {
+    const bool wall = cl == &wall_contacts;
+    const bool shared = cl == &pairs && pairs_share_coeffs;
+    for (std::size_t c = 0; c < cl->size(); ++c) {
+      if (!cl->touching[c]) continue;
+      // As Books::add sums it, so that the shares add up to energies().stored.
+      const double u = with_kernel(kernel_of(cl->model[c]), [&](auto kernel) {
+        return decltype(kernel)::potential(cl->coeffs[shared ? 0 : c], cl->state[c],
+                                           cl->overlap[c]);
+      });
+      const auto i = static_cast<std::size_t>(cl->first[c]);
+      if (wall) {
+        out[i] += u;
+      } else {
+        out[i] += 0.5 * u;
+        out[static_cast<std::size_t>(cl->second[c])] += 0.5 * u;
+      }
+    }
+  }
+  return out;
+}
+
 std::int64_t EngineState::impact_velocity_floor_hits() const {
   std::int64_t hits = retired_floor_hits;
   for (const ContactList* cl : {&pairs, &wall_contacts})

@@ -137,6 +137,8 @@ struct EngineState {
   /// The energy books (energy_books.cpp), in total and the dissipation per model.
   EnergyReport energies() const;
   std::vector<double> dissipated_by_model() const;
+  /// Simulation::stored_energy_by_particle.
+  std::vector<double> stored_energy_by_particle() const;
   std::int64_t impact_velocity_floor_hits() const;
 
   /// Advances wall contact c, its wall at `point`; returns what happened to it.

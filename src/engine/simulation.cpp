@@ -161,6 +161,9 @@ EnergyReport Simulation::energies() const {
 std::vector<double> Simulation::dissipated_by_model() const {
   return state_->dissipated_by_model();
 }
+std::vector<double> Simulation::stored_energy_by_particle() const {
+  return state_->stored_energy_by_particle();
+}
 std::int64_t Simulation::impact_velocity_floor_hits() const {
   return state_->impact_velocity_floor_hits();
 }

@@ -271,6 +271,10 @@ class Simulation {
   /// (SimulationSettings::model): the parts of energies().dissipated, which they sum to up to
   /// rounding.
   std::vector<double> dissipated_by_model() const;
+  /// The energy the touching contacts store, shared among the bodies [J], [i] for particle i:
+  /// half of a pair's to each of its particles, all of a wall contact's to its particle. The
+  /// shares add up to energies().stored up to rounding.
+  std::vector<double> stored_energy_by_particle() const;
   Eigen::Vector3d momentum() const;
   /// Contacts whose impact velocity was raised to the law's floor, over the whole run.
   std::int64_t impact_velocity_floor_hits() const;
