@@ -253,6 +253,9 @@ TEST(OutputLayout, ASelectionLeavesOutWhatItDoesNotSelect) {
             10 * 3 * 3 * 8 + 4 * (2 * 4 + contact_columns.size() * 8));
   EXPECT_EQ(H5mdWriter::frame_bytes(10, 4, without_contacts.without(Quantity::force)),
             10u * 2 * 3 * 8);
+  // Of several contact models: each contact's model too (4 bytes).
+  EXPECT_EQ(H5mdWriter::frame_bytes(10, 4, OutputSelection::all(), true),
+            10 * 3 * 3 * 8 + 4 * (3 * 4 + contact_columns.size() * 8));
   EXPECT_THROW(OutputSelection::all().without(Quantity::position), std::invalid_argument);
 }
 

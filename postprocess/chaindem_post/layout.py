@@ -79,6 +79,18 @@ SUMMARY_TEXTS = ["impact_velocity", "integrator"]
 # SUMMARY datasets, per chain bead (arrival_*: per watched bead): name -> unit.
 SUMMARY_ARRAYS = {"arrival_beads": "", "arrival_time": "s", "max_contact_force": "N", "peak_velocity": "m/s"}
 
+# A run of several contact models (a run of one has none of these): CONTACTS/MODEL, each
+# row's model K; PARAMETERS/CONTACT_MODELS/K, its law's attributes and MODEL_SECTION, the
+# case's section; OBSERVABLES/SECTION_ENERGY/VALUE, frames x sections of the chain, with
+# per section the attributes SECTION_FIRST_BEAD, SECTION_BEADS and SECTION_MATERIAL;
+# SUMMARY/SUMMARY_MODELS/<name>, one row per model: name -> unit.
+MODEL = "model"
+CONTACT_MODELS, MODEL_SECTION = "contact_models", "section"
+SECTION_ENERGY, SECTION_ENERGY_UNIT = "section_energy", "J"
+SECTION_FIRST_BEAD, SECTION_BEADS, SECTION_MATERIAL = "first_bead", "beads", "material"
+SUMMARY_MODELS = "models"
+MODEL_SUMMARY_COLUMNS = {"section": "", "law": "", "dissipated_energy": "J", "isolated_contacts": "", "isolated_restitution_mean": "", "isolated_restitution_min": "", "isolated_restitution_max": ""}
+
 # A sweep's file: SWEEP (its definition: SWEEP_AXES/<key>, the values of each axis, and
 # SWEEP_FILE, its text), CASES/case-NNNNNN (the runs), SUMMARY (one row per case:
 # SWEEP_CASE, the axes, the summary's values, SWEEP_STATUS).

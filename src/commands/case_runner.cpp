@@ -88,6 +88,7 @@ RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simul
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
   meta.labels = labels;
+  meta.model_sections = run.model_sections;
   return meta;
 }
 

@@ -27,6 +27,7 @@
 #include "chaindem/output/xdmf_writer.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
+#include "several_models.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
               "hid_t travels as std::int64_t in the public header");
@@ -83,13 +84,15 @@ struct Frame {
   std::array<double, layout::observable_values> observables{};  // column after column
   std::vector<double> walls;                                    // walls x 3
   std::vector<std::int32_t> first, second;
+  std::vector<std::int32_t> model;  // several contact models: each contact's
   std::array<std::vector<double>, contact_columns.size()> contact_values;  // per column
+  std::vector<double> sections;  // several contact models: the energy of each chain section
 
   std::size_t bytes() const {
-    std::size_t doubles = walls.size();
+    std::size_t doubles = walls.size() + sections.size();
     for (const auto& v : particles) doubles += v.size();
     for (const auto& v : contact_values) doubles += v.size();
-    return 8 * doubles + 4 * (first.size() + second.size());
+    return 8 * doubles + 4 * (first.size() + second.size() + model.size());
   }
 };
 
@@ -120,9 +123,11 @@ struct H5mdWriter::Impl {
   std::int64_t striker = -1, chain_first = 0, chain_count = 0;
   std::vector<std::string> wall_names;
   std::vector<double> wall_normals;
-  const LawEntry* law = nullptr;
-  TensionPolicy tension = TensionPolicy::clamp;
-  LawParams law_params;
+  std::vector<ContactModel> models;  // [k]: model k of the run's settings
+  // A run of several contact models also writes each contact's model, the table of models, the
+  // energy of each section of the chain and the summary per model.
+  bool several = false;
+  std::vector<output_detail::ChainSection> sections;  // several models only
 
   bool created = false;            // every object of the run exists
   std::vector<double> transposed;  // append(): one N x 3 block, particle-major
@@ -137,13 +142,15 @@ struct H5mdWriter::Impl {
   std::array<TimeSeries, particle_columns.size()> particle_series;
   std::array<TimeSeries, observable_columns.size()> observable_series;
   TimeSeries wall_position;
-  bool walls = false;     // the walls' positions are written (the scene has walls)
-  bool contacts = false;  // /contacts is written (a contact column is selected)
-  Growing c_offset, c_first, c_second;
+  TimeSeries section_energy;  // written when `sections` is not empty
+  bool walls = false;         // the walls' positions are written (the scene has walls)
+  bool contacts = false;      // /contacts is written (a contact column is selected)
+  Growing c_offset, c_first, c_second, c_model;          // c_model: several models only
   std::array<Growing, contact_columns.size()> c_values;  // contact_columns, in order
   /// Every /contacts dataset written.
   std::vector<Growing*> contact_datasets() {
     std::vector<Growing*> all{&c_offset, &c_first, &c_second};
+    if (several) all.push_back(&c_model);
     for (std::size_t k = 0; k < contact_columns.size(); ++k)
       if (output.has(contact_columns[k].id)) all.push_back(&c_values[k]);
     return all;
@@ -160,11 +167,13 @@ struct H5mdWriter::Impl {
         if (output.has(observable_columns[k].id) &&
             (std::string_view(observable_columns[k].unit) == "J") == energies)
           all.push_back(&observable_series[k]);
+    if (!sections.empty()) all.push_back(&section_energy);
     if (walls) all.push_back(&wall_position);
     return all;
   }
   /// Calls f(series, its parent group, that group's path) for every time series written, in
-  /// the order of the file: the particle columns, the observables, the walls' positions.
+  /// the order of the file: the particle columns, the observables (the sections' energies last),
+  /// the walls' positions.
   template <class F>
   void for_each_series(F&& f) {
     for (std::size_t k = 0; k < particle_columns.size(); ++k)
@@ -172,6 +181,7 @@ struct H5mdWriter::Impl {
     for (std::size_t k = 0; k < observable_columns.size(); ++k)
       if (output.has(observable_columns[k].id))
         f(observable_series[k], observables, layout::observables_group);
+    if (!sections.empty()) f(section_energy, observables, layout::observables_group);
     if (walls) f(wall_position, walls_group, layout::walls_group);
   }
   std::int64_t contact_rows = 0;
@@ -218,9 +228,9 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
     wall_names.push_back(w.name);
     wall_normals.insert(wall_normals.end(), {w.normal.x(), w.normal.y(), w.normal.z()});
   }
-  law = sim.settings().law;
-  tension = sim.settings().tension;
-  law_params = sim.settings().law_params;
+  for (int k = 0; k < sim.settings().model_count(); ++k) models.push_back(sim.settings().model(k));
+  several = models.size() > 1;
+  if (several) sections = output_detail::chain_sections(scene);
 
   const auto n = static_cast<hsize_t>(p.size());
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
@@ -240,12 +250,17 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
   if (walls)
     wall_position = TimeSeries(layout::wall_position_column.name, {wall_names.size(), 3},
                                layout::wall_position_column.unit, frames, lock);
+  if (!sections.empty())
+    section_energy = TimeSeries(layout::section_energy.name, {sections.size()},
+                                layout::section_energy.unit, frames, lock);
   if (contacts) {
     c_offset = Growing(-1, layout::contact_offset.name, {}, Scalar::int64, "", frames, lock);
     const std::int64_t zero = 0;
     c_offset.append(&zero, 1);
     c_first = Growing(-1, layout::contact_first.name, {}, Scalar::int32, "", 4096, lock);
     c_second = Growing(-1, layout::contact_second.name, {}, Scalar::int32, "", 4096, lock);
+    if (several)
+      c_model = Growing(-1, layout::contact_model.name, {}, Scalar::int32, "", 4096, lock);
     for (std::size_t k = 0; k < contact_columns.size(); ++k)
       if (output.has(contact_columns[k].id))
         c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
@@ -255,10 +270,10 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
 
 std::size_t H5mdWriter::Impl::buffered_bytes() const {
   std::size_t total = clock.step.buffered_bytes() + clock.time.buffered_bytes() +
-                      wall_position.value.buffered_bytes();
+                      wall_position.value.buffered_bytes() + section_energy.value.buffered_bytes();
   for (const TimeSeries& ts : particle_series) total += ts.value.buffered_bytes();
   for (const TimeSeries& ts : observable_series) total += ts.value.buffered_bytes();
-  for (const Growing* g : {&c_offset, &c_first, &c_second}) total += g->buffered_bytes();
+  for (const Growing* g : {&c_offset, &c_first, &c_second, &c_model}) total += g->buffered_bytes();
   for (const Growing& g : c_values) total += g.buffered_bytes();
   return total;
 }
@@ -348,6 +363,10 @@ void H5mdWriter::Impl::create() {
   observables = group(f, layout::observables_group);
   for (std::size_t k = 0; k < observable_columns.size(); ++k)
     if (output.has(observable_columns[k].id)) observable_series[k].open(observables.get());
+  if (!sections.empty()) {
+    section_energy.open(observables.get());
+    output_detail::write_section_attributes(section_energy.group_.get(), sections, species_names);
+  }
 
   walls_group = group(f, layout::walls_group);
   if (!wall_names.empty()) {
@@ -377,14 +396,9 @@ void H5mdWriter::Impl::create() {
     for (const auto& [key, value] : meta.derived)
       attr_numbers<double>(derived.get(), key, {value}, H5T_NATIVE_DOUBLE);
     Handle law_group = group(params.get(), "law");
-    attr_string(law_group.get(), "id", std::string(law->id));
-    attr_string(law_group.get(), "citation", std::string(law->citation));
-    attr_string(law_group.get(), "formula", std::string(law->formula));
-    attr_string(law_group.get(), "damping", std::string(law->damping));
-    attr_string(law_group.get(), "tension", tension == TensionPolicy::clamp ? "clamp" : "allow");
-    for (const auto& [key, value] : law_params)
-      attr_numbers<double>(law_group.get(), key, {value}, H5T_NATIVE_DOUBLE);
+    output_detail::write_law(law_group.get(), models[0]);
     law_group.close("/parameters/law");
+    if (several) output_detail::write_contact_models(params.get(), models, meta.model_sections);
     derived.close("/parameters/derived");
     params.close("/parameters");
   }
@@ -406,6 +420,7 @@ std::vector<H5mdWriter::Impl::Series> H5mdWriter::Impl::series(std::int64_t fram
     all.push_back({in + layout::contact_offset.name, &c_offset, 1, k + 1});
     all.push_back({in + layout::contact_first.name, &c_first, 0, c});
     all.push_back({in + layout::contact_second.name, &c_second, 0, c});
+    if (several) all.push_back({in + layout::contact_model.name, &c_model, 0, c});
     for (std::size_t m = 0; m < contact_columns.size(); ++m)
       if (output.has(contact_columns[m].id))
         all.push_back({in + contact_columns[m].name, &c_values[m], 0, c});
@@ -477,11 +492,13 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   for (auto& v : f.contact_values) v.clear();
   f.first.clear();
   f.second.clear();
+  f.model.clear();
   double* value = f.observables.data();
   for (const layout::ObservableColumn& c : observable_columns) {
     if (m.output.has(c.id)) c.value(sim, e, value);
     value += c.components;
   }
+  if (!m.sections.empty()) output_detail::section_energies(sim, m.sections, f.sections);
   if (m.walls)
     for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
       const Eigen::Vector3d x = sim.wall_point(k);
@@ -493,6 +510,7 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
         if (!cl.touching[c]) continue;
         f.first.push_back(cl.first[c]);
         f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
+        if (m.several) f.model.push_back(cl.model[c]);
         for (std::size_t k = 0; k < contact_columns.size(); ++k)
           if (m.output.has(contact_columns[k].id))
             f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
@@ -530,6 +548,7 @@ void H5mdWriter::Impl::append(const Frame& f) {
     if (output.has(observable_columns[k].id)) observable_series[k].value.append(value, 1);
     value += observable_columns[k].components;
   }
+  if (!sections.empty()) section_energy.value.append(f.sections.data(), 1);
   if (walls) wall_position.value.append(f.walls.data(), 1);
 
   // A long run in a shared file gets its HDF5 objects once its buffers would spill.
@@ -542,6 +561,7 @@ void H5mdWriter::Impl::append(const Frame& f) {
     const hsize_t rows = f.first.size();
     c_first.append(f.first.data(), rows);
     c_second.append(f.second.data(), rows);
+    if (several) c_model.append(f.model.data(), rows);
     for (std::size_t k = 0; k < contact_columns.size(); ++k)
       if (output.has(contact_columns[k].id)) c_values[k].append(f.contact_values[k].data(), rows);
     contact_rows += static_cast<std::int64_t>(rows);
@@ -584,6 +604,7 @@ void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
       dataset_fixed(s.get(), array.name, {static_cast<hsize_t>(values.size())}, values.data(),
                     H5T_NATIVE_DOUBLE);
     }
+    if (several) output_detail::write_model_summary(s.get(), summary.models);
     s.close("/summary");
   }
   for (const auto& [key, value] : meta.labels) attr_string(root, key, value);
@@ -711,14 +732,14 @@ void H5mdWriter::keep_partial() {
 }
 
 std::size_t H5mdWriter::frame_bytes(std::size_t particles, std::size_t contacts,
-                                    const layout::OutputSelection& output) {
+                                    const layout::OutputSelection& output, bool several_models) {
   // As Frame::bytes counts a frame that write_frame filled: the N x 3 particle columns, and the
-  // contacts' pairs and columns.
+  // contacts' pairs, models and columns (not the few energies of the chain's sections).
   std::size_t per_particle = 0, per_contact = 0;
   for (const layout::ParticleColumn& c : particle_columns)
     if (output.has(c.id)) per_particle += layout::particle_components * sizeof(double);
   if (output.has_contacts()) {
-    per_contact = 2 * sizeof(std::int32_t);
+    per_contact = (several_models ? 3 : 2) * sizeof(std::int32_t);
     for (const layout::ContactColumn& c : contact_columns)
       if (output.has(c.id)) per_contact += sizeof(double);
   }

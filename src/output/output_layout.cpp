@@ -245,6 +245,25 @@ void print_summary(std::ostream& p) {
   p << "\n";
 }
 
+void print_several_models(std::ostream& p) {
+  p << "# A run of several contact models (a run of one has none of these): CONTACTS/MODEL, each\n"
+    << "# row's model K; PARAMETERS/CONTACT_MODELS/K, its law's attributes and MODEL_SECTION, the\n"
+    << "# case's section; OBSERVABLES/SECTION_ENERGY/VALUE, frames x sections of the chain, with\n"
+    << "# per section the attributes SECTION_FIRST_BEAD, SECTION_BEADS and SECTION_MATERIAL;\n"
+    << "# SUMMARY/SUMMARY_MODELS/<name>, one row per model: name -> unit.\n"
+    << "MODEL = " << py(contact_model.name) << "\n"
+    << "CONTACT_MODELS, MODEL_SECTION = " << py(contact_models_group) << ", "
+    << py(model_section_attribute) << "\n"
+    << "SECTION_ENERGY, SECTION_ENERGY_UNIT = " << py(section_energy.name) << ", "
+    << py(section_energy.unit) << "\n"
+    << "SECTION_FIRST_BEAD, SECTION_BEADS, SECTION_MATERIAL = " << py(section_first_bead_attribute)
+    << ", " << py(section_beads_attribute) << ", " << py(section_material_attribute) << "\n"
+    << "SUMMARY_MODELS = " << py(summary_models_group) << "\n"
+    << "MODEL_SUMMARY_COLUMNS = ";
+  print_units(p, model_summary_columns);
+  p << "\n";
+}
+
 void print_sweep_compare_collide(std::ostream& p) {
   p << "# A sweep's file: SWEEP (its definition: SWEEP_AXES/<key>, the values of each axis, and\n"
     << "# SWEEP_FILE, its text), CASES/case-NNNNNN (the runs), SUMMARY (one row per case:\n"
@@ -278,6 +297,7 @@ std::string layout_python() {
   print_observables(p);
   print_walls_and_contacts(p);
   print_summary(p);
+  print_several_models(p);
   print_sweep_compare_collide(p);
   return p.str();
 }

@@ -39,6 +39,9 @@ struct RunMetadata {
   /// String attributes of the run's root group, written with its status (a sweep's
   /// `sweep_invocation`): a group that has its status has its labels.
   std::map<std::string, std::string> labels;
+  /// The case section of each contact model of the run's settings ("contact",
+  /// "contact.steel.ptfe"), for a run of several models; one not named is "model K".
+  std::vector<std::string> model_sections;
 };
 
 /// How far a run's file has been written: what a checkpoint records of it.
@@ -65,9 +68,11 @@ class H5mdWriter {
   /// Frames waiting to be written by the writer's thread take at most this many bytes; the run
   /// waits beyond it.
   static constexpr std::size_t queue_bytes = std::size_t{256} << 20;
-  /// Bytes of one frame in memory, of `particles` particles and `contacts` contacts.
+  /// Bytes of one frame in memory, of `particles` particles and `contacts` contacts, of a run
+  /// of one contact model or of several.
   static std::size_t frame_bytes(std::size_t particles, std::size_t contacts,
-                                 const layout::OutputSelection& output);
+                                 const layout::OutputSelection& output,
+                                 bool several_models = false);
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;
 

@@ -271,6 +271,26 @@ inline void dataset_string(hid_t parent, const std::string& name, const std::str
   d.close("dataset " + name);
 }
 
+// A dataset of strings (variable length, UTF-8), one per row.
+inline void dataset_strings(hid_t parent, const std::string& name,
+                            const std::vector<std::string>& values) {
+  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
+  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hsize_t n = values.size();
+  Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                            dataset_creation(), H5P_DEFAULT),
+                 "dataset " + name),
+           H5Dclose);
+  std::vector<const char*> p;
+  for (const auto& v : values) p.push_back(v.c_str());
+  if (n > 0)
+    check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()),
+                 "write " + name);
+  d.close("dataset " + name);
+}
+
 // A fixed dataset of doubles or ints with shape `dims`.
 template <class T>
 void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,

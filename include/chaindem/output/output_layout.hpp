@@ -62,6 +62,9 @@ inline constexpr Column wall_normal{"normal", ""};
 inline constexpr Column contact_offset{"offset", ""};
 inline constexpr Column contact_first{"first", ""};
 inline constexpr Column contact_second{"second", ""};
+/// Of /contacts, in a run of several contact models only: each row's model (int32), K of
+/// /parameters/contact_models/K.
+inline constexpr Column contact_model{"model", ""};
 
 // ---- what a run writes over time -----------------------------------------------------------
 
@@ -331,6 +334,44 @@ inline constexpr std::array summary_arrays{
 };
 std::vector<double> values_of(const SummaryArray& array, const RunSummary& s);
 void set_values(const SummaryArray& array, RunSummary& s, const std::vector<double>& values);
+
+// ---- a run of several contact models -------------------------------------------------------
+
+// What a run whose case has more than one contact model writes besides the above (a run of one
+// model writes none of it): /contacts/model (above), and these.
+
+/// /parameters/contact_models/K, one group per model K: the attributes of /parameters/law, and
+/// `section`, the case's section that gives the model ("contact", "contact.steel.ptfe").
+inline constexpr const char* contact_models_group = "contact_models";
+inline constexpr const char* model_section_attribute = "section";
+
+/// /observables/section_energy/{step,time,value}: value frames x sections, the energy each
+/// section of the chain holds (the kinetic energy of its beads and their shares of the energy
+/// the contacts store: Simulation::stored_energy_by_particle). A section is a maximal run of
+/// consecutive chain beads of one material; the striker is in none. Its group's attributes give,
+/// per section, its first chain bead, its number of beads and its material's name.
+inline constexpr Column section_energy{"section_energy", "J"};
+inline constexpr const char* section_first_bead_attribute = "first_bead";
+inline constexpr const char* section_beads_attribute = "beads";
+inline constexpr const char* section_material_attribute = "material";
+
+/// /summary/models: one row per model, in model order, of each of these datasets.
+inline constexpr const char* summary_models_group = "models";
+struct ModelSummaryColumn {
+  const char* name;
+  const char* unit;  ///< "" for words, counts and ratios
+  std::variant<std::string ModelSummary::*, double ModelSummary::*, std::int64_t ModelSummary::*>
+      field;
+};
+inline constexpr std::array model_summary_columns{
+    ModelSummaryColumn{"section", "", &ModelSummary::section},
+    ModelSummaryColumn{"law", "", &ModelSummary::law},
+    ModelSummaryColumn{"dissipated_energy", "J", &ModelSummary::dissipated_energy},
+    ModelSummaryColumn{"isolated_contacts", "", &ModelSummary::isolated_contacts},
+    ModelSummaryColumn{"isolated_restitution_mean", "", &ModelSummary::isolated_restitution_mean},
+    ModelSummaryColumn{"isolated_restitution_min", "", &ModelSummary::isolated_restitution_min},
+    ModelSummaryColumn{"isolated_restitution_max", "", &ModelSummary::isolated_restitution_max},
+};
 
 // ---- the files of other commands -----------------------------------------------------------
 
