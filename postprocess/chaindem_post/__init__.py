@@ -13,8 +13,8 @@ The names of the files' groups, datasets, units and summary values are in ``layo
 from the writer's declaration of them); ``io`` reads them, for ``chaindem`` too.
 """
 from . import layout
-from .io import (Comparison, Fit, FitLaw, Loop, Run, Sweep, load_comparison, load_fit, load_loop,
-                 load_run, load_sweep, run_from_group)
+from .io import (Comparison, Fit, FitLaw, Loop, Run, Section, Sweep, load_comparison, load_fit,
+                 load_loop, load_run, load_sweep, run_from_group)
 
-__all__ = ["layout", "Run", "Loop", "Sweep", "Comparison", "Fit", "FitLaw", "load_run", "load_sweep",
-           "load_loop", "load_comparison", "load_fit", "run_from_group"]
+__all__ = ["layout", "Run", "Section", "Loop", "Sweep", "Comparison", "Fit", "FitLaw", "load_run",
+           "load_sweep", "load_loop", "load_comparison", "load_fit", "run_from_group"]

@@ -8,6 +8,7 @@ so that `chaindem` and `chaindem.post` read results one way.
     run.chain_force()                    # frames x (bodies - 1): force between body k and k+1
     run.energies["kinetic_energy"]
     run.name                             # the case's name (its file's, without .ini)
+    run.sections, run.section_energy     # a case of several contact models: the chain's sections
 
 Bead numbering, as everywhere in chaindem: chain beads 0 .. chain_count - 1 (0 is the first
 bead after the striker), the striker named "striker"; particle indices (the arrays' second
@@ -22,6 +23,25 @@ import h5py
 import numpy as np
 
 from . import layout
+
+
+@dataclass
+class Section:
+    """A section of a chain: a maximal run of consecutive chain beads of one material."""
+    material: str
+    first_bead: int                  # chain bead, from 0
+    beads: int
+
+    @property
+    def last_bead(self) -> int:
+        return self.first_bead + self.beads - 1
+
+    @property
+    def label(self) -> str:
+        """Its material and beads: "steel, beads 0–19", "ptfe, bead 20"."""
+        if self.beads == 1:
+            return f"{self.material}, bead {self.first_bead}"
+        return f"{self.material}, beads {self.first_bead}–{self.last_bead}"
 
 
 @dataclass
@@ -47,6 +67,14 @@ class Run:
     per_bead: dict[str, np.ndarray] = field(default_factory=dict)
     walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
     name: str = ""                   # the case's name, for titles
+    # A case of several contact models (none for a case of one): per model K (contacts["model"]
+    # holds K), its law's attributes as `law` has them and "section", the case's section; the
+    # chain's sections and the energy each holds, frames x sections [J]; per model, the
+    # summary's columns (layout.MODEL_SUMMARY_COLUMNS).
+    models: list[dict[str, object]] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    section_energy: np.ndarray | None = None
+    model_summary: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # the arrays' sizes, not their values
         return (f"Run({self.name!r}: {len(self.time)} frames, {self.position.shape[1]} particles, "
@@ -231,7 +259,29 @@ def run_from_group(f, path: str) -> Run:
         run.walls = [text(w) for w in f[layout.WALLS].attrs.get(layout.WALL_NAMES, [])]
     origin = f[layout.PARAMETERS].attrs.get("case_origin", "")
     run.name = case_name(origin) if origin else os.path.splitext(os.path.basename(path))[0]
+    read_several_models(f, run)
     return run
+
+
+def read_several_models(f, run: Run) -> None:
+    """What a run of several contact models adds to its file, into `run` (nothing for a run of
+    one model)."""
+    models = f"{layout.PARAMETERS}/{layout.CONTACT_MODELS}"
+    if models in f:
+        group = f[models]
+        run.models = [{k: (text(v) if isinstance(v, (str, bytes)) else v)
+                       for k, v in group[str(k)].attrs.items()} for k in range(len(group))]
+    energy = f"{layout.OBSERVABLES}/{layout.SECTION_ENERGY}"
+    if energy in f:
+        a = f[energy].attrs
+        run.sections = [Section(text(m), int(b), int(n)) for m, b, n in zip(
+            np.atleast_1d(a[layout.SECTION_MATERIAL]), np.atleast_1d(a[layout.SECTION_FIRST_BEAD]),
+            np.atleast_1d(a[layout.SECTION_BEADS]))]
+        run.section_energy = values(f[f"{energy}/{layout.VALUE}"])
+    summary = f"{layout.SUMMARY}/{layout.SUMMARY_MODELS}"
+    if summary in f:
+        run.model_summary = {name: values(f[summary][name])
+                             for name in layout.MODEL_SUMMARY_COLUMNS if name in f[summary]}
 
 
 @dataclass

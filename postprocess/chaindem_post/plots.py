@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.colors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
+import matplotlib.transforms  # noqa: E402
 import numpy as np  # noqa: E402
 
 from . import layout  # noqa: E402
@@ -80,6 +81,21 @@ def _bead_ticks(ax, run: Run, wall_end: bool = False) -> None:
             label.set_horizontalalignment("right")  # clear of bead 0's label
         if crowded and t == n and wall_end:
             label.set_horizontalalignment("left")
+
+
+def _mark_interfaces(ax, run: Run) -> None:
+    """The interfaces between the chain's sections (a case of several contact models): a thin
+    line between the beads where the material changes, and each section's material at the top
+    of its stretch of the axis."""
+    if len(run.sections) < 2:
+        return
+    for section in run.sections[1:]:
+        ax.axvline(section.first_bead - 0.5, color="0.25", lw=0.7, ls="--", gid="interface")
+    top = matplotlib.transforms.blended_transform_factory(ax.transData, ax.transAxes)
+    for section in run.sections:
+        ax.text((section.first_bead + section.last_bead) / 2, 0.99, section.material,
+                transform=top, ha="center", va="top", fontsize="small", gid="section",
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.7, "pad": 1.0})
 
 
 # --- the space-time diagram -----------------------------------------------------------------
@@ -155,7 +171,10 @@ def spacetime(run: Run, quantity: str = "velocity", color_range: str = "p50") ->
     (beads the pulse reached), so that a pulse that decays along the chain stays visible
     (default p50, the median peak; p100 is the largest value); "bead" divides each column by
     its own peak; "log" is a logarithmic scale over three decades (symmetric for velocities);
-    a number V colours -V..V (0..V for forces); "LO:HI" sets both limits."""
+    a number V colours -V..V (0..V for forces); "LO:HI" sets both limits.
+
+    A case of several contact models has the interfaces between the chain's sections marked
+    (dashed lines where the material changes, each section's material at the top)."""
     t_ms = run.time * 1e3
     if quantity == "velocity":
         columns = [run.chain_first + k for k in range(run.chain_count)]
@@ -186,6 +205,7 @@ def spacetime(run: Run, quantity: str = "velocity", color_range: str = "p50") ->
         (bool(data.size and data.min() < lo), bool(data.size and data.max() > hi)), "neither")
     fig.colorbar(mesh, ax=ax, label=f"{label} [{unit}]", extend=extend)
     _bead_ticks(ax, run, wall_end)
+    _mark_interfaces(ax, run)
     ax.set_xlabel(_bead_xlabel(run) + ("; contacts between the beads" if quantity == "force"
                                        else ""))
     ax.set_ylabel("time [ms]")
@@ -332,7 +352,9 @@ def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
 
 
 def energy(run: Run) -> plt.Figure:
-    """Kinetic, stored and dissipated energy over time, and their sum with the external terms."""
+    """Kinetic, stored and dissipated energy over time, and their sum with the external terms;
+    in a case of several contact models, also the energy each section of the chain holds (its
+    beads' kinetic energy and their shares of the stored energy), one thin line per section."""
     e = run.energies
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
     t = run.time * 1e3
@@ -345,6 +367,10 @@ def energy(run: Run) -> plt.Figure:
     if np.any(e["wall_work"] != 0):
         ax.plot(t, e["wall_work"] * 1e3, label="work of moving walls")
     ax.plot(t, e["energy_balance"] * 1e3, "k--", lw=1, label="balance (constant if exact)")
+    if run.section_energy is not None:
+        for k, section in enumerate(run.sections):
+            ax.plot(t, run.section_energy[:, k] * 1e3, lw=0.9, ls="-.",
+                    label=f"section: {section.label}")
     ax.set_xlabel("time [ms]")
     ax.set_ylabel("energy [mJ]")
     ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))

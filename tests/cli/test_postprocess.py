@@ -13,6 +13,7 @@ import sys
 import tempfile
 import unittest
 
+import h5py
 import numpy as np
 
 CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
@@ -79,6 +80,11 @@ class Figures(unittest.TestCase):
                     "contact.restitution = 0.2:1.0:0.2\n")
         run(CHAINDEM, "sweep", sweep_ini, "-o", cls.sweep_file, "--quiet")
         cls.result = load_run(cls.run_file)
+        # A case of several contact models: 20 steel beads, then 20 PTFE.
+        cls.interface_file = os.path.join(t, "interface.h5")
+        run(CHAINDEM, "run", os.path.join(SOURCE, "cases", "interface_chain.ini"), "-o",
+            cls.interface_file, "--quiet")
+        cls.interface = load_run(cls.interface_file)
 
     @classmethod
     def tearDownClass(cls):
@@ -197,6 +203,56 @@ class Figures(unittest.TestCase):
         fig = plots.spacetime(decay, "force")
         norm = fig.axes[0].collections[0].norm
         self.assertLess(norm.vmax, decay.contact_forces()[2].max())
+
+    def interfaces_from_species(self):
+        """Where the material changes along the chain, from /particles/chain/species: the x of
+        the axis between the two beads, and each stretch's material."""
+        with h5py.File(self.interface_file) as f:
+            chain = f["particles/chain"]
+            first, count = chain.attrs["chain_first"], chain.attrs["chain_count"]
+            species = chain["species"][first:first + count]
+            names = [str(n) for n in chain.attrs["species_names"]]
+        changes = np.flatnonzero(np.diff(species)) + 1
+        materials = [names[species[b]] for b in np.r_[0, changes]]
+        return list(changes - 0.5), materials
+
+    def test_spacetime_marks_the_interfaces_of_several_media(self):
+        interfaces, materials = self.interfaces_from_species()
+        self.assertEqual(interfaces, [19.5])  # steel*20 ptfe*20
+        for quantity in ("velocity", "force"):
+            ax = plots.spacetime(self.interface, quantity).axes[0]
+            lines = [l for l in ax.get_lines() if l.get_gid() == "interface"]
+            self.assertEqual([l.get_xdata()[0] for l in lines], interfaces, quantity)
+            self.assertEqual([t.get_text() for t in ax.texts if t.get_gid() == "section"],
+                             materials, quantity)
+            # The data are drawn as before: the line only marks the place.
+            self.assertEqual(len(ax.collections), 1)
+        # A case of one contact model has none.
+        ax = plots.spacetime(self.result, "velocity").axes[0]
+        self.assertFalse([l for l in ax.get_lines() if l.get_gid() == "interface"])
+        self.assertFalse(ax.texts)
+
+    def test_energy_draws_each_section(self):
+        fig = plots.energy(self.interface)
+        lines = {l.get_label(): l for l in fig.axes[0].get_lines()}
+        sections = [label for label in lines if label.startswith("section: ")]
+        self.assertEqual(sections, ["section: steel, beads 0–19", "section: ptfe, beads 20–39"])
+        with h5py.File(self.interface_file) as f:
+            energy = f["observables/section_energy/value"][()]
+        for k, label in enumerate(sections):
+            np.testing.assert_array_equal(lines[label].get_ydata(), energy[:, k] * 1e3)
+        # The pulse crosses the interface: the PTFE section holds energy only after the steel
+        # one has.
+        steel, ptfe = energy[:, 0], energy[:, 1]
+        self.assertLess(ptfe[0], 1e-12 * steel.max())
+        self.assertGreater(ptfe.max(), 0.1 * steel.max())
+        self.assertLess(np.argmax(steel), np.argmax(ptfe))
+        # The legend names them; a case of one model has no section.
+        texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        self.assertIn("section: ptfe, beads 20–39", texts)
+        labels = [l.get_label() for l in plots.energy(self.result).axes[0].get_lines()]
+        self.assertFalse([label for label in labels if label.startswith("section")])
+        units(self, fig)
 
     def test_histories(self):
         fig = plots.histories(self.result, [0, -1])
