@@ -100,6 +100,21 @@ def test_a_pairs_keys_go_in_its_section(tmp_path):
     assert not np.array_equal(by_section.velocity, plain.velocity)
 
 
+def test_a_run_of_several_models_reads_as_its_file(tmp_path):
+    from chaindem.post import load_run
+    case = os.path.join(CASES, "interface_chain.ini")
+    run, written = chaindem.run(case), load_run(command_line_run(case, tmp_path))
+    assert [(s.material, s.first_bead, s.beads) for s in run.sections] == \
+        [("steel", 0, 20), ("ptfe", 20, 20)]
+    assert run.sections == written.sections
+    assert np.array_equal(run.section_energy, written.section_energy)
+    assert np.array_equal(run.contacts["model"], written.contacts["model"])
+    assert [m["section"] for m in run.models] == [m["section"] for m in written.models]
+    assert [m["restitution"] for m in run.models] == [m["restitution"] for m in written.models]
+    assert [str(x) for x in run.model_summary["section"]] == \
+        [m["section"] for m in written.models]
+
+
 def test_output_is_the_command_line_file(tmp_path):
     path = command_line_run(os.path.join(CASES, "default.ini"), tmp_path)
     mine = tmp_path / "python.h5"
