@@ -209,7 +209,7 @@ that time, at the case's automatic step and at half of it.
 The asymmetry of Kekić and Van Gorder (2018) is reproduced: into the larger exponent (here the
 softer medium at the wave's overlaps of about 10 µm) the wave is transmitted almost whole; into
 the smaller exponent (the stiffer one) {100 * small['reflected']:.1f} % of the energy is
-reflected, {100 * small['reflected'] / big['reflected']:.0f} times as much, and the transmitted
+reflected, {small['reflected'] / big['reflected']:.0f} times as much, and the transmitted
 part arrives as {small['peaks']} pulses. The energy is conserved to the integrator's order:
 halving the step divides the error at the crossing by about four. chaindem's per-section
 energies (`/observables/section_energy`) agree with the count made here from the velocities and

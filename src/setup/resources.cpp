@@ -46,10 +46,11 @@ std::size_t available_memory() {
 std::size_t check_memory(const Case& c, std::size_t particles,
                          const layout::OutputSelection& output) {
   const std::size_t contacts = particles + 1;
-  const std::size_t need = simulation_bytes(particles, contacts) +
-                           particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
-                           contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
-                           3 * H5mdWriter::frame_bytes(particles, contacts, output);
+  const std::size_t need =
+      simulation_bytes(particles, contacts) +
+      particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
+      contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
+      3 * H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty());
   const std::size_t available = available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
