@@ -14,6 +14,7 @@
 #include "chaindem/commands/models_command.hpp"
 #include "chaindem/commands/run_command.hpp"
 #include "chaindem/commands/sweep_command.hpp"
+#include "chaindem/commands/table_command.hpp"
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
@@ -53,6 +54,10 @@ constexpr std::array command_table{
             .usage = "fit --data CSV --laws A,B ...",
             .summary = "fit laws to measured impacts, ranked (docs/fit.md)",
             .run = fit_command},
+    Command{.name = "table",
+            .usage = "table FILE.h5 [--csv|--json]",
+            .summary = "print a sweep's, comparison's or run's table",
+            .run = table_command},
     Command{.name = "models",
             .usage = "models [LAW ...] [--markdown|--list]",
             .summary = "the contact laws and their parameters",
