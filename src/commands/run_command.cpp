@@ -87,6 +87,8 @@ struct CaseFacts {
   bool has_striker;
   Eigen::Index beads;
   std::size_t memory;
+  std::int64_t output_every;  // steps between frames
+  double output_interval;     // asked for [s]
 };
 
 CaseFacts case_facts(const RunSetup& run) {
@@ -96,7 +98,9 @@ CaseFacts case_facts(const RunSetup& run) {
           .particles = run.scene.particles.size(),
           .has_striker = run.scene.striker.has_value(),
           .beads = run.scene.chain_count,
-          .memory = run.memory_estimate};
+          .memory = run.memory_estimate,
+          .output_every = run.output_every,
+          .output_interval = run.output_interval};
 }
 
 // Runs the case into its file, checkpointed as the case and the options say. A checkpoint that
@@ -144,7 +148,7 @@ void print_models(std::ostream& out, const std::vector<layout::ModelSummary>& mo
 
 void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& output,
                    const CaseFacts& facts, const layout::RunSummary& summary) {
-  const auto& [spec, note, settings, particles, has_striker, beads, memory] = facts;
+  const auto& [spec, note, settings, particles, has_striker, beads, memory, every, asked] = facts;
   const layout::RunSummary& s = summary;
   out << std::setprecision(6);
   out << "chaindem run " << quoted_path(cfg.origin()) << " -> " << quoted_path(output) << "\n"
@@ -159,8 +163,13 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
     out << "between beads " << spec.chain.gap << " m\n";
   }
   out << "  steps              " << s.steps << "\n"
-      << "  time step          " << s.time_step << " s (" << note << ")\n"
-      << "  simulated time     " << s.simulated_time << " s\n"
+      << "  time step          " << s.time_step << " s (" << note << ")\n";
+  // Frames come every whole number of steps: say so where that is not the interval asked for.
+  const double interval = static_cast<double>(every) * s.time_step;
+  if (std::abs(interval - asked) > 1e-9 * asked)
+    out << "  output interval    " << interval << " s, every " << every << " steps (asked " << asked
+        << " s, which is not a whole number of steps)\n";
+  out << "  simulated time     " << s.simulated_time << " s\n"
       << "  wall time          " << s.wall_time << " s (" << s.ns_per_bead_step
       << " ns per bead-step)\n"
       << "  memory             " << static_cast<double>(memory) / 1e6

@@ -455,7 +455,7 @@ void output_keys(std::vector<KeyEntry>& k) {
   k.push_back(key(s, &OutputSpec::interval, "output.interval",
                   {.unit = "s",
                    .description = "time between output frames (0: duration/200); rounded to "
-                                  "whole steps",
+                                  "whole steps, which the run's summary says when it differs",
                    .range = Range::at_least(0),
                    .default_value = "0"}));
   k.push_back(

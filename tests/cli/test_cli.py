@@ -395,6 +395,21 @@ class Output(unittest.TestCase):
                      "energy balance"):
             self.assertIn(word, self.stdout)
 
+    def test_summary_says_when_frames_miss_the_interval_asked(self):
+        """The default case asks for a frame every 2e-6 s; its automatic step does not divide
+        that, and the summary says what the frames' interval is, as the file's times show."""
+        t = self.f["particles/chain/velocity/time"][()]
+        interval = t[1] - t[0]
+        self.assertNotAlmostEqual(interval, 2e-6, delta=1e-12)
+        line = next(x for x in self.stdout.splitlines() if x.startswith("  output interval"))
+        self.assertAlmostEqual(float(line.split()[2]), interval, delta=1e-5 * interval)
+        self.assertIn("asked 2e-06 s", line)
+        with tempfile.TemporaryDirectory() as tmp:  # a step that divides it: nothing to say
+            r = chaindem("run", DEFAULT_CASE, "-o", os.path.join(tmp, "x.h5"), "--set",
+                         "simulation.time_step=5e-7", "--set", "simulation.duration=1e-4")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("output interval", r.stdout)
+
     def test_summary_names_its_policies_and_the_striker_rebound(self):
         s = self.f["summary"].attrs
         self.assertEqual(s["impact_velocity"], "none")  # edem_hertz_mindlin has no v0

@@ -20,6 +20,7 @@ struct RunSetup {
   double duration = 0.0;          ///< [s]
   std::int64_t steps = 0;         ///< steps to run
   std::int64_t output_every = 1;  ///< steps between output frames
+  double output_interval = 0.0;   ///< the interval between frames the case asks for [s]
   /// The quantities its output writes over time.
   layout::OutputSelection output = layout::OutputSelection::all();
   /// The chain beads watched for the pulse (output.arrival_beads, negative ones resolved from the
