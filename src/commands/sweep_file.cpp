@@ -9,6 +9,7 @@
 
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/setup/case_spec.hpp"  // find_key: an axis key's unit
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
 
@@ -81,7 +82,9 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
     std::vector<std::string> column;
     for (const auto& c : d.cases) column.push_back(c[a]);
     if (const auto x = numeric(column)) {
-      dataset_fixed(summary.get(), d.axes[a].key, {n}, x->data(), H5T_NATIVE_DOUBLE);
+      const std::optional<KeySpec> key = find_key(d.axes[a].key);  // a declared key, checked
+      const std::string unit = key && key->unit != "-" ? key->unit : "";
+      dataset_fixed(summary.get(), d.axes[a].key, {n}, x->data(), H5T_NATIVE_DOUBLE, unit);
     } else {
       write_string_column(summary.get(), d.axes[a].key, column);
     }
@@ -94,7 +97,8 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
       any = any || value;
       column.push_back(value.value_or(nan));
     }
-    if (any) dataset_fixed(summary.get(), scalar.name, {n}, column.data(), H5T_NATIVE_DOUBLE);
+    if (any)
+      dataset_fixed(summary.get(), scalar.name, {n}, column.data(), H5T_NATIVE_DOUBLE, scalar.unit);
   }
   const bool any_summary =
       std::any_of(records.begin(), records.end(), [](const CaseRecord& r) { return r.summary; });
@@ -116,7 +120,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
     for (std::size_t k = 0; k < records.size(); ++k)
       std::copy(rows[k].begin(), rows[k].end(), table.begin() + static_cast<long>(k * width));
     dataset_fixed(summary.get(), array.name, {n, static_cast<hsize_t>(width)}, table.data(),
-                  H5T_NATIVE_DOUBLE);
+                  H5T_NATIVE_DOUBLE, array.unit);
   }
   std::vector<std::string> status;
   for (const auto& r : records) status.push_back(r.status);

@@ -602,7 +602,7 @@ void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
     for (const layout::SummaryArray& array : layout::summary_arrays) {
       const std::vector<double> values = layout::values_of(array, summary);
       dataset_fixed(s.get(), array.name, {static_cast<hsize_t>(values.size())}, values.data(),
-                    H5T_NATIVE_DOUBLE);
+                    H5T_NATIVE_DOUBLE, array.unit);
     }
     if (several) output_detail::write_model_summary(s.get(), summary.models);
     s.close("/summary");

@@ -71,7 +71,8 @@ class Table(unittest.TestCase):
         rows = list(csv.DictReader(io.StringIO(table(self.sweep, "--csv"))))
         self.assertEqual(len(rows), 4)
         header = list(rows[0])
-        self.assertEqual(header[:4], ["case", "contact.restitution", "striker.velocity", "status"])
+        self.assertEqual(header[:4],
+                         ["case", "contact.restitution", "striker.velocity [m/s]", "status"])
         with h5py.File(self.sweep, "r") as f:
             s = f["summary"]
             columns = [name for name in s if s[name].ndim == 1]
@@ -109,6 +110,25 @@ class Table(unittest.TestCase):
             self.assertEqual(len(rows) - 1, len(attrs))
             for name, value in rows[1:]:
                 self.assertTrue(same(value, attrs[name]), (name, value, attrs[name]))
+
+    def test_summary_datasets_carry_their_units(self):
+        """Every /summary dataset of a run and of a sweep has the unit the output layout declares
+        (none for counts, ratios and indices); a sweep's numeric axes have their keys' units."""
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import layout
+        declared = dict(layout.SUMMARY_ARRAYS)
+        declared.update({name: unit for name, (unit, _) in layout.SUMMARY_SCALARS.items()})
+        declared.update({"contact.restitution": "", "striker.velocity": "m/s", "case": ""})
+        checked = 0
+        for path in (self.run_file, self.sweep):
+            with h5py.File(path, "r") as f:
+                for name, d in f["summary"].items():
+                    if not isinstance(d, h5py.Dataset) or d.dtype.kind not in "fiu":
+                        continue
+                    unit = declared[name]
+                    self.assertEqual(d.attrs.get("unit", ""), unit, (path, name))
+                    checked += 1
+        self.assertGreater(checked, 25)
 
     def test_text_is_aligned_with_units(self):
         lines = table(self.compare).splitlines()
