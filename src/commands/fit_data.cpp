@@ -154,13 +154,16 @@ std::vector<std::string> chain_overrides(const FitInput& in,
   std::vector<std::string> overrides;
   for (const std::string& s : in.sets) {
     const auto [key, value] = split_setting("--set", s, "key=value");
-    if (is_law_key(key))
+    if (key == "law" || key == fitted_param_key(in, "law"))  // another section's is a case key
       throw CaseError("--set " + key + ": the laws to fit are chosen by --laws or --family");
-    // A law parameter, given bare or in [contact]: held fixed, not fitted.
+    // A law parameter of the fitted section, given bare or with its section: held fixed, not
+    // fitted. A key of another section is a case key like any other.
     const bool given_bare = key.find('.') == std::string::npos;
-    const std::string bare = given_bare ? key : contact_param_name(key).value_or(key);
+    const std::string section = fitted_param_key(in, "");
+    const bool in_section = given_bare || key.starts_with(section);
+    const std::string bare = given_bare ? key : key.substr(in_section ? section.size() : 0);
     bool law_key = given_bare;
-    for (const LawEntry* law : laws) law_key = law_key || law->find_param(bare);
+    for (const LawEntry* law : laws) law_key = law_key || (in_section && law->find_param(bare));
     overrides.push_back((given_bare ? fitted_param_key(in, key) : key) + "=" + trimmed(value));
     if (law_key) held.insert(bare);
   }

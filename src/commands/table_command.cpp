@@ -187,6 +187,17 @@ Table run_table(hid_t file) {
       t.rows.push_back({{name}, {number_text(x), true}});
     }
   }
+  // A run of several contact models: what each model did, a row per model and quantity.
+  if (H5Lexists(summary.get(), "models", H5P_DEFAULT) > 0) {
+    Handle models(hdf5::check(H5Gopen2(summary.get(), "models", H5P_DEFAULT), "models"), H5Gclose);
+    const Column section = read_column(models.get(), "section");
+    for (const std::string& name : member_names(models.get())) {
+      if (name == "section") continue;
+      const Column c = read_column(models.get(), name);
+      for (std::size_t k = 0; k < c.cells.size() && k < section.cells.size(); ++k)
+        t.rows.push_back({{"models." + section.cells[k].text + "." + name}, c.cells[k]});
+    }
+  }
   return t;
 }
 

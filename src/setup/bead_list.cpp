@@ -96,6 +96,8 @@ class Reader {
     while (!at_end() && text_[pos_] != ')') {
       Part element;
       if (text_[pos_] == '(') {
+        if (depth >= max_depth)
+          fail("groups nested deeper than " + std::to_string(max_depth) + " levels");
         const std::size_t open = pos_++;
         element = group(sequence(depth + 1, apart), 1);
         if (at_end() || text_[pos_] != ')')
@@ -137,6 +139,7 @@ class Reader {
     return out;
   }
 
+  static constexpr int max_depth = 64;  // far beyond any chain; keeps the reader's stack small
   const std::string& text_;
   std::size_t pos_ = 0;
 };

@@ -118,9 +118,14 @@ ContactModel pair_model(const Case& c, const std::string& pair, bool ignore_fore
   if (!law) c.fail(*spec.law, "unknown law '" + *spec.law + "'");
   const bool law_apart = ignore_foreign || (spec.law ? c.from_command_line(*spec.law)
                                                      : c.from_command_line(contact.law));
+  // The impact-velocity floor belongs to the case's policy, one for every contact.
+  if (const auto floor = spec.params.find("impact_velocity_floor"); floor != spec.params.end())
+    c.fail(floor->second, "is one for the whole case: give " +
+                              contact_param_key("impact_velocity_floor") + " instead");
+  // [contact]'s values as the case gives them, whatever law [contact] itself obeys now.
   LawParams given;
-  for (const auto& [name, value] : run.settings.law_params)
-    if (law->find_param(name) && contact.params.count(name)) given[name] = value;
+  for (const auto& [name, value] : contact.params)
+    if (law->find_param(name)) given[name] = value;
   for (const auto& [name, value] :
        given_params(c, *law, spec.params, law_apart, ignore_foreign, run))
     given[name] = value;
@@ -128,7 +133,9 @@ ContactModel pair_model(const Case& c, const std::string& pair, bool ignore_fore
   try {
     model.params = resolve_law_params(*law, given);
   } catch (const LawParamError& e) {
-    c.config().fail(pair_param_key(pair, e.key), e.what());
+    // A value the section takes from [contact] is named where it was given.
+    const bool inherited = !spec.params.count(e.key) && contact.params.count(e.key);
+    c.config().fail(inherited ? contact_param_key(e.key) : pair_param_key(pair, e.key), e.what());
   }
   if (spec.tension)
     model.tension = spec.tension->value_or(law->tension);

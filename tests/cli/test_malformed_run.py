@@ -103,6 +103,16 @@ CONTACT_PAIRS = [
             ["unknown key", "contact.steel.steel.restitution"]),
     run_row("pair law that does not exist", ["contact.steel.steel.law=hertzz"], 2,
             ["contact.steel.steel.law", "not a law of chaindem", "hertz"]),
+    run_row("pair impact-velocity floor", ["contact.impact_velocity=onset",
+                                           "contact.steel.steel.law=hunt_crossley",
+                                           "contact.steel.steel.impact_velocity_floor=0.5"], 2,
+            ["contact.steel.steel.impact_velocity_floor", "one for the whole case",
+             "contact.impact_velocity_floor"]),
+    run_row("inherited value out of the pair law's range",
+            ["contact.restitution=0", "contact.steel.steel.law=flores"], 2,
+            ["--set contact.restitution", "out of range for law 'flores'"]),
+    run_row("groups nested too deep", ["chain.materials=" + "(" * 65 + "steel" + ")" * 65], 2,
+            ["chain.materials", "nested deeper than 64 levels"]),
 ]
 
 TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS

@@ -215,9 +215,11 @@ class InterfaceChainSummary(unittest.TestCase):
 
     def test_models_account_for_the_dissipated_energy(self):
         case = os.path.join(SOURCE, "cases", "interface_chain.ini")
-        with tempfile.TemporaryDirectory() as tmp:
-            r = subprocess.run([CHAINDEM, "run", case, "-o", os.path.join(tmp, "ic.h5")],
-                               capture_output=True, text=True)
+        tmp_dir = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp_dir.cleanup)
+        tmp = tmp_dir.name
+        r = subprocess.run([CHAINDEM, "run", case, "-o", os.path.join(tmp, "ic.h5")],
+                           capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stdout.splitlines()
         start = next(k for k, line in enumerate(lines) if "contact models" in line)
@@ -232,6 +234,14 @@ class InterfaceChainSummary(unittest.TestCase):
         # The summary prints six digits.
         self.assertAlmostEqual(sum(models.values()), total, delta=1e-5 * total)
         self.assertTrue(all(d > 0 for d in models.values()), models)
+        # chaindem table lists the same, a row per model and quantity.
+        r = subprocess.run([CHAINDEM, "table", os.path.join(tmp, "ic.h5"), "--csv"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = dict(line.split(",", 1) for line in r.stdout.splitlines()[1:])
+        for section, dissipated in models.items():
+            self.assertAlmostEqual(float(rows[f"models.{section}.dissipated_energy"]), dissipated,
+                                   delta=1e-5 * dissipated)
 
 
 class OnePairsLaw(unittest.TestCase):
@@ -314,14 +324,34 @@ interval = 4e-6
             f.write("time [s]," + ",".join(f"bead{b} [m/s]" for b in range(8)) + "\n")
             for k in range(len(t)):
                 f.write(repr(t[k]) + "," + ",".join(repr(v[k, 1 + b]) for b in range(8)) + "\n")
-        r = subprocess.run([CHAINDEM, "fit", "--case", self.case, "--data", record, "--pair",
-                            "steel.ptfe", "--laws", "hunt_crossley", "--free", "restitution",
-                            "--starts", "2", "--json"], capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
         import json
-        p = json.loads(r.stdout)["laws"][0]["parameters"][0]
-        self.assertEqual(p["key"], "restitution")
-        self.assertAlmostEqual(p["value"], 0.6, delta=1e-4)
+        # [contact]'s keys are case keys like any other: --set contact.restitution is not the
+        # pair's, which is fitted all the same.
+        for held in ([], ["--set", "contact.restitution=0.8"]):
+            r = subprocess.run([CHAINDEM, "fit", "--case", self.case, "--data", record, "--pair",
+                                "steel.ptfe", "--laws", "hunt_crossley", "--free", "restitution",
+                                "--starts", "2", "--json", *held], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            p = json.loads(r.stdout)["laws"][0]["parameters"][0]
+            self.assertEqual(p["key"], "restitution")
+            self.assertAlmostEqual(p["value"], 0.6, delta=1e-4)
+
+    def test_a_pair_keeps_its_contact_values_when_contact_changes_law(self):
+        """A section with a law of its own takes [contact]'s values for that law, whatever law
+        [contact] is given on the command line."""
+        case = os.path.join(self.tmp, "inherits.ini")
+        with open(case, "w") as f:
+            f.write(self.CASE.replace("law = hertz\n", "law = edem_hertz_mindlin\nrestitution = 0.7\n", 1)
+                    .replace("law = hunt_crossley\nrestitution = 0.9\n", "law = tsuji\n"))
+        out = os.path.join(self.tmp, "inherits.h5")
+        r = subprocess.run([CHAINDEM, "run", case, "-q", "-o", out, "--set", "contact.law=hertz"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as f:
+            models = f["parameters/contact_models"]
+            pair = next(m for m in models.values() if m.attrs["section"] == "contact.steel.ptfe")
+            self.assertEqual(pair.attrs["id"], "tsuji")
+            self.assertEqual(pair.attrs["restitution"], 0.7)
 
 
 class OneModelEverywhere(unittest.TestCase):
