@@ -698,6 +698,7 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       print_compare_usage(out, desc);
       return exit_done;
     }
+    if (!in.pair.empty()) in.pair = pair_as_written(in.case_path, in.pair);
     in.beads_given = vm.count("beads") > 0;
     in.quantity_given = vm.count("reference-quantity") > 0;
     in.threads = command_threads(vm);

@@ -171,6 +171,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     std::optional<OutputLock> lock;  // held from here to the end
     if (!in.output.empty()) claim_output(in, lock);
     check_fit_options(in, vm);
+    if (!in.pair.empty()) in.pair = pair_as_written(in.case_path, in.pair);
     const int threads = in.threads = command_threads(vm);
     const std::vector<const LawEntry*> laws = chosen_laws(in);
     std::vector<LawFit> fits;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <fstream>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -616,6 +617,21 @@ std::optional<std::string> contact_pair_of(std::string_view key) {
 
 std::string pair_param_key(const std::string& pair, std::string_view name) {
   return pair_prefix(pair) + std::string(name);
+}
+
+std::string pair_as_written(const std::string& case_path, const std::string& pair) {
+  const auto dot = pair.find('.');
+  if (dot == std::string::npos) return pair;
+  const std::string reversed = pair.substr(dot + 1) + "." + pair.substr(0, dot);
+  std::ifstream file(case_path);
+  std::string line;
+  bool forward = false, backward = false;
+  while (std::getline(file, line)) {
+    const std::string t = trimmed(line);
+    forward = forward || t == "[contact." + pair + "]";
+    backward = backward || t == "[contact." + reversed + "]";
+  }
+  return backward && !forward ? reversed : pair;
 }
 
 std::vector<KeySpec> contact_pair_keys(const std::string& pair) {

@@ -295,6 +295,15 @@ interval = 4e-6
         self.assertLess(np.abs(a[-1, :2] - b[-1, :2]).max(), 1e-9)
         self.assertGreater(np.abs(a[-1, 5:] - b[-1, 5:]).max(), 1e-3)
         self.assertGreater((a[-1, 5:] ** 2).sum(), (b[-1, 5:] ** 2).sum())
+        # The pair named the other way round is the case's [contact.steel.ptfe].
+        out2 = os.path.join(self.tmp, "cmp2.h5")
+        r = subprocess.run([CHAINDEM, "compare", self.case, "--laws", "hunt_crossley,hertz",
+                            "--reference", "hunt_crossley", "--pair", "ptfe.steel", "--json",
+                            "-o", out2], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out2, "r") as f:
+            self.assertEqual(f["comparison"].attrs["law_key"], "contact.steel.ptfe.law")
+            self.assertTrue(np.array_equal(f[steel[0]][()][:, :, 0], a))
 
     def test_sweep_over_a_pairs_key(self):
         sweep = os.path.join(self.tmp, "sweep.ini")
