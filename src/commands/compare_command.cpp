@@ -698,7 +698,12 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
       print_compare_usage(out, desc);
       return exit_done;
     }
-    if (!in.pair.empty()) in.pair = pair_as_written(in.case_path, in.pair);
+    if (!in.pair.empty()) {
+      try {  // a case that cannot be read is refused below, saying why
+        in.pair = pair_as_written(CaseConfig::load(in.case_path, in.sets, in.unset), in.pair);
+      } catch (const CaseError&) {
+      }
+    }
     in.beads_given = vm.count("beads") > 0;
     in.quantity_given = vm.count("reference-quantity") > 0;
     in.threads = command_threads(vm);

@@ -171,7 +171,12 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     std::optional<OutputLock> lock;  // held from here to the end
     if (!in.output.empty()) claim_output(in, lock);
     check_fit_options(in, vm);
-    if (!in.pair.empty()) in.pair = pair_as_written(in.case_path, in.pair);
+    if (!in.pair.empty()) {
+      try {  // a case that cannot be read is refused below, saying why
+        in.pair = pair_as_written(CaseConfig::load(in.case_path), in.pair);
+      } catch (const CaseError&) {
+      }
+    }
     const int threads = in.threads = command_threads(vm);
     const std::vector<const LawEntry*> laws = chosen_laws(in);
     std::vector<LawFit> fits;

@@ -40,6 +40,15 @@ struct Column {
   std::vector<Cell> cells;  // in storage order
 };
 
+// The in-memory type that reads strings stored as `stored` (variable length): of the same
+// character set, since HDF5 converts none between ASCII and UTF-8.
+Handle string_memory_type(hid_t stored) {
+  Handle memory(hdf5::check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+  H5Tset_size(memory.get(), H5T_VARIABLE);
+  H5Tset_cset(memory.get(), H5Tget_cset(stored));
+  return memory;
+}
+
 std::vector<std::string> member_names(hid_t group) {
   std::vector<std::string> names;
   auto add = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
@@ -63,9 +72,7 @@ Column read_column(hid_t group, const std::string& name) {
   const H5T_class_t kind = H5Tget_class(type.get());
   if (kind == H5T_STRING) {
     std::vector<char*> text(n, nullptr);
-    Handle memory(check(H5Tcopy(H5T_C_S1), name), H5Tclose);
-    H5Tset_size(memory.get(), H5T_VARIABLE);
-    H5Tset_cset(memory.get(), H5Tget_cset(type.get()));
+    const Handle memory = string_memory_type(type.get());
     if (n > 0)
       check_status(H5Dread(d.get(), memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, text.data()),
                    name);
@@ -91,9 +98,7 @@ std::vector<std::string> string_attributes(hid_t object, const char* name) {
   std::vector<std::string> out;
   if (H5Tis_variable_str(type.get()) > 0) {
     std::vector<char*> text(n, nullptr);
-    Handle memory(check(H5Tcopy(H5T_C_S1), name), H5Tclose);
-    H5Tset_size(memory.get(), H5T_VARIABLE);
-    H5Tset_cset(memory.get(), H5Tget_cset(type.get()));  // no conversion between the two
+    const Handle memory = string_memory_type(type.get());
     check_status(H5Aread(a.get(), memory.get(), text.data()), name);
     for (char* t : text) out.emplace_back(t ? t : "");
     H5Dvlen_reclaim(memory.get(), space.get(), H5P_DEFAULT, text.data());

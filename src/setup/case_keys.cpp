@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -619,19 +618,15 @@ std::string pair_param_key(const std::string& pair, std::string_view name) {
   return pair_prefix(pair) + std::string(name);
 }
 
-std::string pair_as_written(const std::string& case_path, const std::string& pair) {
+std::string pair_as_written(const CaseConfig& config, const std::string& pair) {
   const auto dot = pair.find('.');
   if (dot == std::string::npos) return pair;
   const std::string reversed = pair.substr(dot + 1) + "." + pair.substr(0, dot);
-  std::ifstream file(case_path);
-  std::string line;
-  bool forward = false, backward = false;
-  while (std::getline(file, line)) {
-    const std::string t = trimmed(line);
-    forward = forward || t == "[contact." + pair + "]";
-    backward = backward || t == "[contact." + reversed + "]";
-  }
-  return backward && !forward ? reversed : pair;
+  const std::vector<std::string>& written = config.contact_pairs();
+  auto has = [&](const std::string& p) {
+    return std::find(written.begin(), written.end(), p) != written.end();
+  };
+  return has(reversed) && !has(pair) ? reversed : pair;
 }
 
 std::vector<KeySpec> contact_pair_keys(const std::string& pair) {

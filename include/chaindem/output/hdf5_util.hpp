@@ -157,10 +157,7 @@ inline std::string read_string_attr(hid_t object, const char* name) {
   Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
   if (H5Tis_variable_str(type.get()) <= 0) return "";
   char* value = nullptr;
-  Handle memtype(check(H5Tcopy(H5T_C_S1), "type"), H5Tclose);
-  H5Tset_size(memtype.get(), H5T_VARIABLE);
-  H5Tset_cset(memtype.get(), H5T_CSET_UTF8);
-  check_status(H5Aread(attr.get(), memtype.get(), &value), name);
+  check_status(H5Aread(attr.get(), utf8_string_type(), &value), name);
   std::string out = value ? value : "";
   H5free_memory(value);
   return out;
@@ -205,18 +202,15 @@ inline void attr_fixed_strings(hid_t obj, const std::string& name,
 
 inline void attr_strings(hid_t obj, const std::string& name,
                          const std::vector<std::string>& values) {
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hid_t type = utf8_string_type();
   const hsize_t n = values.size();
   Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
-  Handle attr(
-      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-            "attribute " + name),
-      H5Aclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
   std::vector<const char*> p;
   for (const auto& v : values) p.push_back(v.c_str());
-  check_status(H5Awrite(attr.get(), type.get(), p.data()), "write attribute " + name);
+  check_status(H5Awrite(attr.get(), type, p.data()), "write attribute " + name);
   attr.close("attribute " + name);
 }
 
@@ -255,11 +249,9 @@ inline hid_t numeric_dataset_creation() {
 }
 
 inline void dataset_string(hid_t parent, const std::string& name, const std::string& value) {
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hid_t type = utf8_string_type();
   Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
-  Handle d(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
                             dataset_creation(), H5P_DEFAULT),
                  "dataset " + name),
            H5Dclose);
@@ -267,28 +259,24 @@ inline void dataset_string(hid_t parent, const std::string& name, const std::str
   Handle transfer(check(H5Pcreate(H5P_DATASET_XFER), "transfer plist"), H5Pclose);
   check_status(H5Pset_buffer(transfer.get(), 4096, nullptr, nullptr), "conversion buffer");
   const char* p = value.c_str();
-  check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, transfer.get(), &p),
-               "write " + name);
+  check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, transfer.get(), &p), "write " + name);
   d.close("dataset " + name);
 }
 
 // A dataset of strings (variable length, UTF-8), one per row.
 inline void dataset_strings(hid_t parent, const std::string& name,
                             const std::vector<std::string>& values) {
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "string charset");
+  const hid_t type = utf8_string_type();
   const hsize_t n = values.size();
   Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
-  Handle d(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
                             dataset_creation(), H5P_DEFAULT),
                  "dataset " + name),
            H5Dclose);
   std::vector<const char*> p;
   for (const auto& v : values) p.push_back(v.c_str());
   if (n > 0)
-    check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()),
-                 "write " + name);
+    check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), "write " + name);
   d.close("dataset " + name);
 }
 

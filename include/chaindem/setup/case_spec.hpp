@@ -152,10 +152,9 @@ std::string pair_key_name(const std::string& pair, T PairContactSpec::*field) {
 }
 /// The key of law parameter `name` of the [contact.A.B] section `pair`.
 std::string pair_param_key(const std::string& pair, std::string_view name);
-/// `pair` ("A.B") as the case file `case_path` writes it: "B.A" when it has a [contact.B.A]
-/// section and no [contact.A.B] (the order of A and B does not matter). The file is read
-/// only for its section names; a file that cannot be read leaves `pair` as it is.
-std::string pair_as_written(const std::string& case_path, const std::string& pair);
+/// `pair` ("A.B") as the case `config` writes it: "B.A" when it has a [contact.B.A] section and
+/// no [contact.A.B] (the order of A and B does not matter).
+std::string pair_as_written(const CaseConfig& config, const std::string& pair);
 
 /// The key of a field of a section, where there is no case to read it from (a command's option
 /// that takes a key's range, a key a command sets itself):
