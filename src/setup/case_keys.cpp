@@ -454,8 +454,10 @@ void output_keys(std::vector<KeyEntry>& k) {
                   ValueKind::text));
   k.push_back(key(s, &OutputSpec::interval, "output.interval",
                   {.unit = "s",
-                   .description = "time between output frames (0: duration/200); rounded to "
-                                  "whole steps, which the run's summary says when it differs",
+                   .description = "time between output frames (0: duration/200); an automatic "
+                                  "time step is shortened so that frames fall on it, a given one "
+                                  "gives frames every whole number of steps, which the run's "
+                                  "summary says when it differs",
                    .range = Range::at_least(0),
                    .default_value = "0"}));
   k.push_back(

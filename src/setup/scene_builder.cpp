@@ -18,9 +18,7 @@ namespace {
 void set_output(const Case& c, RunSetup& run) {
   const OutputSpec& s = c.spec().output;
   const SimulationSettings& settings = run.settings;
-  double interval = s.interval;
-  if (interval == 0.0) interval = run.duration / 200.0;
-  interval = std::min(interval, run.duration);
+  const double interval = requested_output_interval(s, run.duration);
   run.output_interval = interval;
   run.output_every = std::max<std::int64_t>(1, std::llround(interval / settings.time_step));
   run.output = layout::case_output(s.contacts);

@@ -133,6 +133,9 @@ std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& ru
 double largest_relative_speed(const Scene& scene, double duration);
 std::string fastest_key(const Case& c, const Scene& scene, double duration, bool from_data);
 void check_gravity(const Case& c, const Scene& scene, double duration);
+/// The interval between output frames the case asks for: output.interval, or a 200th of the
+/// run when it gives 0; at most the run's duration [s].
+double requested_output_interval(const OutputSpec& output, double duration);
 void choose_time_step(const Case& c, RunSetup& run,
                       const std::vector<TimeScalePair>& time_scale_pairs, double speed,
                       const std::string& speed_key);

@@ -216,6 +216,34 @@ void blame_contact_duration(const Case& c, const RunSetup& run, double t_contact
                                    c.key(spec.simulation.time_step));
 }
 
+double requested_output_interval(const OutputSpec& output, double duration) {
+  const double interval = output.interval == 0.0 ? duration / 200.0 : output.interval;
+  return std::min(interval, duration);
+}
+
+namespace {
+
+// An automatic step shrinks, by less than a factor two, so that the output interval is a whole
+// number of steps: frames then fall exactly on the times asked for. Returns whether it changed.
+// A given step is kept, and so is a step longer than the interval (frames come every step); the
+// summary says when frames cannot fall on the interval.
+bool fit_step_to_frames(const Case& c, RunSetup& run) {
+  double& dt = run.settings.time_step;
+  const double interval = requested_output_interval(c.spec().output, run.duration);
+  if (!(interval >= dt)) return false;
+  const double steps_per_frame = std::ceil(interval / dt - 1e-9);
+  const double fitted = interval / steps_per_frame;
+  if (fitted == dt) return false;
+  std::ostringstream note;
+  note << "; " << fitted << " s so that the output interval (" << interval << " s) is "
+       << steps_per_frame << (steps_per_frame == 1.0 ? " step" : " steps");
+  run.time_step_note += note.str();
+  dt = fitted;
+  return true;
+}
+
+}  // namespace
+
 // The time step: given, or the shortest contact time of the case over steps_per_contact, reduced
 // where the damping needs it; the number of steps of the run.
 void choose_time_step(const Case& c, RunSetup& run,
@@ -287,8 +315,8 @@ void choose_time_step(const Case& c, RunSetup& run,
     }
     run.time_step_note = note.str();
   }
-  const double steps = std::ceil(run.duration / settings.time_step - 1e-9);
   const bool automatic = !(s.time_step > 0.0);
+  double steps = std::ceil(run.duration / settings.time_step - 1e-9);
   if (automatic && !(settings.time_step <= run.duration && steps <= 1e12))
     blame_contact_duration(c, run, t_contact, speed, speed_key,
                            !(t_contact / s.steps_per_contact <= run.duration));
@@ -302,6 +330,8 @@ void choose_time_step(const Case& c, RunSetup& run,
       << " s, automatic)";
     c.fail(s.duration, m.str());
   }
+  if (automatic && steps <= 1e12 && fit_step_to_frames(c, run))
+    steps = std::ceil(run.duration / settings.time_step - 1e-9);
   if (!(steps <= 1e12))
     c.config().fail(automatic ? c.key(s.duration) : c.key(s.time_step),
                     "needs " + rounded_text(steps) + " steps of " +

@@ -395,20 +395,32 @@ class Output(unittest.TestCase):
                      "energy balance"):
             self.assertIn(word, self.stdout)
 
-    def test_summary_says_when_frames_miss_the_interval_asked(self):
-        """The default case asks for a frame every 2e-6 s; its automatic step does not divide
-        that, and the summary says what the frames' interval is, as the file's times show."""
+    def test_frames_fall_on_the_interval_asked(self):
+        """The default case asks for a frame every 2e-6 s over 1 ms: its automatic step is
+        shortened to a whole fraction of that, and the file has the 501 frames asked for, each
+        on its time."""
         t = self.f["particles/chain/velocity/time"][()]
-        interval = t[1] - t[0]
-        self.assertNotAlmostEqual(interval, 2e-6, delta=1e-12)
-        line = next(x for x in self.stdout.splitlines() if x.startswith("  output interval"))
-        self.assertAlmostEqual(float(line.split()[2]), interval, delta=1e-5 * interval)
-        self.assertIn("asked 2e-06 s", line)
-        with tempfile.TemporaryDirectory() as tmp:  # a step that divides it: nothing to say
-            r = chaindem("run", DEFAULT_CASE, "-o", os.path.join(tmp, "x.h5"), "--set",
-                         "simulation.time_step=5e-7", "--set", "simulation.duration=1e-4")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertNotIn("output interval", r.stdout)
+        self.assertEqual(len(t), 501)
+        np.testing.assert_allclose(t, 2e-6 * np.arange(501), rtol=1e-12, atol=1e-18)
+        dt = self.f["summary"].attrs["time_step"]
+        steps_per_frame = 2e-6 / dt
+        self.assertAlmostEqual(steps_per_frame, round(steps_per_frame), delta=1e-9)
+        self.assertFalse([x for x in self.stdout.splitlines() if x.startswith("  output interval")])
+        self.assertIn("so that the output interval (2e-06 s) is 5 steps", self.stdout)
+
+    def test_summary_says_when_a_given_step_misses_the_interval(self):
+        """A given step of 3e-7 s does not divide 2e-6 s: frames come every 7 steps, and the
+        summary says so, as the file's times show."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "x.h5")
+            r = chaindem("run", DEFAULT_CASE, "-o", path, "--set", "simulation.time_step=3e-7",
+                         "--set", "simulation.duration=1e-4")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(path, "r") as f:
+                t = f["particles/chain/velocity/time"][()]
+        self.assertAlmostEqual(t[1] - t[0], 2.1e-6, delta=1e-15)
+        line = next(x for x in r.stdout.splitlines() if x.startswith("  output interval"))
+        self.assertIn("2.1e-06 s, every 7 steps (asked 2e-06 s", line)
 
     def test_summary_names_its_policies_and_the_striker_rebound(self):
         s = self.f["summary"].attrs
