@@ -85,7 +85,7 @@ def ns_per_bead_step(tmp, n, steps, law="edem_hertz_mindlin", law_params="restit
     best_process = float("inf")
     for _ in range(REPEATS):
         start = time.perf_counter()
-        subprocess.run([CHAINDEM, "run", case, "-o", out, "--quiet"], check=True)
+        subprocess.run([CHAINDEM, "run", case, "-o", out, "--quiet", "--force"], check=True)
         process = time.perf_counter() - start
         with h5py.File(out, "r") as f:
             best = min(best, float(f["summary"].attrs["ns_per_bead_step"]))

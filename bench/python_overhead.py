@@ -45,7 +45,7 @@ def main():
     cli_engine, cli_total, py_engine, py_total = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.h5")
-        args = [CHAINDEM, "run", BASE, "-o", out, "--quiet"]
+        args = [CHAINDEM, "run", BASE, "-o", out, "--quiet", "--force"]
         for k, v in keys.items():
             args += ["--set", f"{k}={v}"]
         for _ in range(REPEATS):

@@ -41,10 +41,10 @@ with tempfile.TemporaryDirectory() as tmp:
     ceilings = []
     for r in range(repeats):
         start = time.perf_counter()
-        subprocess.run(job + ["-o", os.path.join(tmp, "alone.h5")], check=True)
+        subprocess.run(job + ["-o", os.path.join(tmp, "alone.h5"), "--force"], check=True)
         alone = time.perf_counter() - start
         start = time.perf_counter()
-        pair = [subprocess.Popen(job + ["-o", os.path.join(tmp, f"pair{k}.h5")]) for k in (0, 1)]
+        pair = [subprocess.Popen(job + ["-o", os.path.join(tmp, f"pair{k}.h5"), "--force"]) for k in (0, 1)]
         for proc in pair:
             proc.wait()
         ceilings.append(2 * alone / (time.perf_counter() - start))

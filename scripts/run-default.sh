@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-mkdir -p out
-build/chaindem run cases/default.ini -o out/default.h5
+# --force: each run of this script replaces the default case's result of the previous one.
+build/chaindem run cases/default.ini --force

@@ -56,7 +56,7 @@ TEST(CaseFile, ValidCaseResolvesDefaults) {
   EXPECT_DOUBLE_EQ(reference.settings.reference_velocity,
                    reference.scene.particles.velocity.col(0).maxCoeff());
   EXPECT_GT(run.settings.time_step, 0.0);
-  EXPECT_EQ(run.output_file, "base.h5");
+  EXPECT_EQ(run.output_file, "");  // none given: the command chooses (out/...)
 }
 
 TEST(CaseFile, CommandLineOverridesWin) {

@@ -66,7 +66,7 @@ WrittenRun write_run(const std::string& name, const OutputSelection& output,
   Simulation sim = test::simulation_from(test::bead_between_walls());
   RunMetadata meta;
   meta.case_origin = "test.ini";
-  H5mdWriter writer(r.path, meta, sim, output);
+  H5mdWriter writer(r.path, Existing::refuse, meta, sim, output);
   auto touching = [&] {
     for (const ContactList* cl : {&sim.pair_contacts(), &sim.wall_contacts()})
       for (const auto t : cl->touching)

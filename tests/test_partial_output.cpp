@@ -51,7 +51,7 @@ void replaced_before_adoption(hid_t access) {
   ASSERT_EQ(::unlink(partial.c_str()), 0);
   std::ofstream(partial) << "another file\n";
   {
-    PartialOutput out(output);
+    PartialOutput out(output, Existing::refuse);
     out.adopt_hdf5(file);
     try {
       out.sync();
@@ -78,7 +78,7 @@ TEST(PartialOutput, UnreplacedFileIsSyncedAndCommitted) {
   for (const hid_t access : {hdf5::file_access(), hdf5::journaled_file_access()}) {
     TempDir dir;
     const std::string output = (dir.path / "out.h5").string();
-    PartialOutput out(output);
+    PartialOutput out(output, Existing::refuse);
     out.adopt_hdf5(H5Fcreate((output + ".partial").c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access));
     ASSERT_GE(out.file(), 0);
     EXPECT_NO_THROW(out.sync());
@@ -86,6 +86,47 @@ TEST(PartialOutput, UnreplacedFileIsSyncedAndCommitted) {
     EXPECT_TRUE(fs::is_regular_file(output));
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
   }
+}
+
+// A file that appears under the output's name while chaindem computes is not replaced unless the
+// user allowed it: the commit refuses, saying so, and leaves that file and nothing else; allowed,
+// the commit replaces it.
+TEST(PartialOutput, FileThatAppearsUnderTheNameIsReplacedOnlyWhenAllowed) {
+  for (const Existing existing : {Existing::refuse, Existing::replace}) {
+    TempDir dir;
+    const std::string output = (dir.path / "out.h5").string();
+    {
+      PartialOutput out(output, existing);
+      ASSERT_GE(out.create_hdf5(), 0);
+      std::ofstream(output) << "a result of another run\n";
+      if (existing == Existing::refuse) {
+        try {
+          out.commit();
+          ADD_FAILURE() << "commit() replaced a file it was not allowed to";
+        } catch (const OutputError& e) {
+          EXPECT_NE(std::string(e.what()).find("exists"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos) << e.what();
+        }
+      } else {
+        EXPECT_NO_THROW(out.commit());
+      }
+    }  // its lock released
+    EXPECT_EQ(read(output) == "a result of another run\n", existing == Existing::refuse);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()), 1);
+  }
+}
+
+// Before anything runs, an output that exists is refused unless it may be replaced.
+TEST(PartialOutput, ExistingOutputIsRefusedBeforeTheRunUnlessAllowed) {
+  TempDir dir;
+  const std::string output = (dir.path / "out.h5").string();
+  std::ofstream(output) << "a result\n";
+  EXPECT_THROW(check_output_path(output, {}, Existing::refuse), OutputPathError);
+  EXPECT_NO_THROW(check_output_path(output, {}, Existing::replace));
+  // A dangling symbolic link under the name is a name taken, too.
+  const std::string link = (dir.path / "link.h5").string();
+  fs::create_symlink(dir.path / "nowhere.h5", link);
+  EXPECT_THROW(check_output_path(link, {}, Existing::refuse), OutputPathError);
 }
 
 // While it lives, a write that would make a file longer fails (EFBIG), as on a full disk: HDF5
@@ -139,7 +180,7 @@ void swapped_after_a_failed_creation(hid_t access) {
   const std::string partial = output + ".partial", other = (dir.path / "other").string();
   std::ofstream(other) << "another file\n";
   {
-    PartialOutput out(output);
+    PartialOutput out(output, Existing::refuse);
     SwapOnFailure swap(partial, other);
     FilesCannotGrow full;
     try {
@@ -174,7 +215,7 @@ TEST(PartialOutput, FailedCreationLeavesNothing) {
     TempDir dir;
     const std::string output = (dir.path / "out.h5").string();
     {
-      PartialOutput out(output);
+      PartialOutput out(output, Existing::refuse);
       FilesCannotGrow full;
       EXPECT_THROW(out.create_hdf5(access), OutputError);
     }
@@ -238,7 +279,7 @@ void replaced_at_reopening(bool while_reopening) {
     std::ofstream(other) << "another file\n";
   const std::string theirs = read(other);
   {
-    PartialOutput out(output);
+    PartialOutput out(output, Existing::refuse);
     ASSERT_GE(H5Fstart_swmr_write(out.create_hdf5(hdf5::swmr_file_access())), 0);
     std::optional<SwapOnReopening> swap;
     if (while_reopening) {

@@ -568,14 +568,14 @@ void discard_earlier_run(const CaseConfig& cfg, const std::string& path, bool di
 }  // namespace
 
 RunSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
-                       const RunControl& control) {
+                       Existing existing, const RunControl& control) {
   const CheckpointPlan* plan = control.checkpoint;
   // SWMR keeps the file on disk consistent whatever happens to the process: needed by periodic
   // checkpoints, and by a restart, whose checkpoint counts frames of the file it now writes.
   const bool swmr = plan && (plan->interval > 0.0 || plan->restart);
   auto make_writer = [&](const RunMetadata& meta, const Simulation& sim,
                          const layout::OutputSelection& output) {
-    return std::make_unique<H5mdWriter>(path, meta, sim, output, swmr);
+    return std::make_unique<H5mdWriter>(path, existing, meta, sim, output, swmr);
   };
   if (!plan) {
     PendingRun done = run_case(cfg, std::move(run), make_writer, control);

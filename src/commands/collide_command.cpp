@@ -29,9 +29,9 @@ namespace po = boost::program_options;
 namespace chaindem {
 namespace {
 
-void write_loop(const std::string& path, const CollisionReport& r) {
+void write_loop(const std::string& path, Existing existing, const CollisionReport& r) {
   using namespace hdf5;
-  PartialOutput output(path);
+  PartialOutput output(path, existing);
   const hid_t f = output.create_hdf5();
   try {
     const auto n = static_cast<hsize_t>(r.result.history.size());
@@ -121,6 +121,7 @@ struct CollideInput {
   std::vector<std::string> sets;
   ImpactBodies bodies;
   bool json = false, dimensionless = false;
+  bool force = false;  // replace the output if it exists
   double velocity = 0;
 };
 
@@ -144,6 +145,7 @@ void add_collide_options(po::options_description& desc, CollideInput& in) {
       "the unified frame of Banerjee et al. (2017): unit mass against a rigid wall, K = 1, v0 = 1 "
       "(no body options)")("json", po::bool_switch(&in.json), "print the results as JSON")(
       "output,o", po::value(&in.output), "write force, overlap and velocity through the contact");
+  add_force_option(desc, &in.force);
 }
 
 void print_collide_usage(std::ostream& out, const po::options_description& desc) {
@@ -421,7 +423,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
     install_stop_handlers();         // Ctrl-C, SIGTERM or SIGHUP: no output, no file left
     std::optional<OutputLock> lock;  // held from here, so a second writer is told at once
     if (vm.count("output")) {
-      check_output_path(in.output, {});
+      check_output_path(in.output, {}, existing_output(in.force));
       check_nothing_to_resume(in.output);
       lock.emplace(in.output);
     }
@@ -431,7 +433,7 @@ int collide_command(const std::vector<std::string>& args, std::ostream& out, std
       return exit_on_signal + signal;
     }
     print_collision(out, r, in.velocity, in.policy, in.json, in.dimensionless);
-    if (!in.output.empty()) write_loop(in.output, r);
+    if (!in.output.empty()) write_loop(in.output, existing_output(in.force), r);
     return exit_done;
   } catch (...) {
     return report_failure(std::current_exception(), {"chaindem collide", &err});

@@ -1,8 +1,12 @@
 #include "chaindem/commands/command_line.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <new>
 #include <system_error>
 
@@ -89,6 +93,37 @@ int command_threads(const po::variables_map& options) {
     throw CaseError("--threads: " + std::to_string(threads) + " is out of range: allowed 1 to " +
                     std::to_string(max_threads));
   return threads;
+}
+
+void add_force_option(po::options_description& options, bool* force) {
+  options.add_options()("force", po::bool_switch(force),
+                        "replace the output file if it exists (refused otherwise)");
+}
+
+std::string default_output_path(const std::string& input, std::string_view suffix,
+                                const std::vector<std::string>& overrides,
+                                const std::vector<std::string>& unset) {
+  std::string name = std::filesystem::path(input).stem().string();
+  auto add = [&name](std::string_view prefix, const std::string& change) {
+    name += prefix;
+    for (const char ch : change)
+      name += std::isalnum(static_cast<unsigned char>(ch)) || (ch && std::strchr(".=+-", ch)) ? ch
+                                                                                              : '-';
+  };
+  for (const std::string& o : overrides) add("_", o);
+  for (const std::string& u : unset) add("_-", u);
+  if (name.size() > 100) {  // FNV-1a of the whole name keeps cut names apart
+    std::uint32_t hash = 2166136261u;
+    for (const char ch : name) hash = (hash ^ static_cast<unsigned char>(ch)) * 16777619u;
+    char tail[10];
+    std::snprintf(tail, sizeof tail, "-%08x", hash);
+    name = name.substr(0, 91) + tail;
+  }
+  const std::filesystem::path folder = "out";
+  std::error_code ec;
+  std::filesystem::create_directory(folder, ec);  // a failure shows when the output is checked
+  name += suffix;
+  return (folder / name).string();
 }
 
 std::string failure_text(const std::exception& e) {

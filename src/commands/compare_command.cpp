@@ -219,6 +219,7 @@ struct CompareInput {
   std::vector<std::string> sets, unset;
   int threads = 1;  // --threads, or the OpenMP default (command_threads)
   bool json = false, beads_given = false, quantity_given = false;
+  bool force = false;  // replace the output if it exists
 
   // The reference as the printed results name it.
   const std::string& reference_name() const {
@@ -244,7 +245,8 @@ void add_compare_options(po::options_description& desc, CompareInput& in) {
       "wall), every other contact keeping its own (default: the laws of [contact])")(
       "reference-quantity", po::value(&in.quantity),
       "what the CSV columns are: velocity [m/s] (default) or force [N]")(
-      "output,o", po::value(&in.output), "HDF5 output (default: CASE-compare.h5)")(
+      "output,o", po::value(&in.output),
+      "HDF5 output (default: out/CASE[_KEY=VALUE...]-compare.h5)")(
       "set", po::value(&in.sets)->composing(), "a case key: --set section.key=value")(
       "unset", po::value(&in.unset)->composing(),
       "remove a key the case file gives: --unset section.key (its default applies)")(
@@ -254,6 +256,7 @@ void add_compare_options(po::options_description& desc, CompareInput& in) {
       ("OpenMP threads, one law per thread: 1 to " + std::to_string(max_threads) +
        " (default: OMP_NUM_THREADS or all cores)")
           .c_str())("json", po::bool_switch(&in.json), "print the errors as JSON");
+  add_force_option(desc, &in.force);
 }
 
 void print_compare_usage(std::ostream& out, const po::options_description& desc) {
@@ -646,7 +649,7 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
                           std::ostream& err) {
   using namespace hdf5;
   try {
-    PartialOutput output(in.output);
+    PartialOutput output(in.output, existing_output(in.force));
     const hid_t file = output.create_hdf5();
     try {
       write_h5md_metadata(file, version);
@@ -710,8 +713,9 @@ int compare_command(const std::vector<std::string>& args, std::ostream& out, std
     plan = plan_comparison(in);
     report.under_way = {};
     for (const std::string& note : plan.notes) err << "chaindem compare: note: " << note << "\n";
-    if (in.output.empty()) in.output = fs::path(in.case_path).stem().string() + "-compare.h5";
-    check_output_path(in.output, {in.case_path, in.reference_data});
+    if (in.output.empty())
+      in.output = default_output_path(in.case_path, "-compare.h5", in.sets, in.unset);
+    check_output_path(in.output, {in.case_path, in.reference_data}, existing_output(in.force));
     check_nothing_to_resume(in.output);
     lock.emplace(in.output);
   } catch (...) {

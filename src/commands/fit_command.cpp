@@ -71,6 +71,7 @@ void add_fit_options(po::options_description& desc, po::options_description& bod
       "json", po::bool_switch(&in.json), "print the results as JSON")(
       "output,o", po::value(&in.output),
       "HDF5 file of the fits, with each law's curves (chaindem-plot fit draws it)");
+  add_force_option(desc, &in.force);
 }
 
 void print_fit_usage(std::ostream& out, const po::options_description& desc) {
@@ -126,7 +127,7 @@ void check_fit_options(const FitInput& in, const po::variables_map& vm) {
 void claim_output(const FitInput& in, std::optional<OutputLock>& lock) {
   std::vector<std::string> inputs{in.data};
   if (!in.case_path.empty()) inputs.push_back(in.case_path);
-  check_output_path(in.output, inputs);
+  check_output_path(in.output, inputs, existing_output(in.force));
   check_nothing_to_resume(in.output);
   lock.emplace(in.output);
 }

@@ -41,6 +41,7 @@ struct FitInput {
   int block = 0;       // its block length (0: automatic)
   int threads = 1;     // laws fitted at once; a lone law's bootstrap refits at once
   bool json = false;
+  bool force = false;  // replace the output if it exists
 };
 
 // --bounds key=low:high, a narrower range for a fitted parameter than the law's.

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <iomanip>
 
+#include "chaindem/commands/command_line.hpp"  // existing_output
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
@@ -94,7 +95,7 @@ void print_json(std::ostream& out, const FitInput& in, const DataReport& d,
 void write_fit_file(const std::string& path, const FitInput& in, const DataReport& d,
                     const std::vector<LawFit>& fits) {
   using namespace hdf5;
-  PartialOutput output(path);
+  PartialOutput output(path, existing_output(in.force));
   const hid_t f = output.create_hdf5();
   try {
     write_h5md_metadata(f, version);

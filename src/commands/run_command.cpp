@@ -22,8 +22,10 @@ namespace chaindem {
 namespace {
 
 void add_run_options(po::options_description& desc, RunOptions& o) {
-  desc.add_options()("help,h", "this help")("output,o", po::value(&o.output),
-                                            "output HDF5 file (default: output.file of the case)")(
+  desc.add_options()("help,h", "this help")(
+      "output,o", po::value(&o.output),
+      "output HDF5 file (default: output.file of the case, else "
+      "out/CASE[_KEY=VALUE...].h5)")(
       "set", po::value(&o.overrides)->composing(),
       "override a case key: --set section.key=value (repeatable; wins over the file)")(
       "unset", po::value(&o.unset)->composing(),
@@ -35,6 +37,7 @@ void add_run_options(po::options_description& desc, RunOptions& o) {
       "run's")("discard-checkpoint", po::bool_switch(&o.discard_checkpoint),
                "start over although OUT.h5.checkpoint holds this case's interrupted run (deletes "
                "it and OUT.h5.partial; without --restart or this, such a run is refused)");
+  add_force_option(desc, &o.force);
 }
 
 void print_run_help(std::ostream& out, const po::options_description& desc) {
@@ -68,10 +71,13 @@ PreparedRun build_case(const RunOptions& options, std::ostream& err) {
 // The output file, -o or the case's, checked (OutputPathError) not to replace an input, and the
 // restart options checked against each other.
 void check_output(const RunOptions& options, PreparedRun& p) {
-  p.output = options.output.empty() ? p.run.output_file : options.output;
+  p.output = options.output;
+  if (p.output.empty()) p.output = p.run.output_file;
+  if (p.output.empty())
+    p.output = default_output_path(options.case_path, ".h5", options.overrides, options.unset);
   std::vector<std::string> inputs = p.run.input_files;  // initial.file, for one
   inputs.push_back(options.case_path);
-  check_run_output(p.output, inputs);
+  check_run_output(p.output, inputs, existing_output(options.force));
   if (options.restart && options.discard_checkpoint)
     throw CaseError(
         "--restart continues the checkpoint and --discard-checkpoint deletes it: give one of "
@@ -110,7 +116,7 @@ layout::RunSummary run_into_file(const RunOptions& options, PreparedRun& p, std:
                                    options.discard_checkpoint};
   install_stop_handlers();
   try {
-    return run_to_file(p.cfg, std::move(p.run), p.output,
+    return run_to_file(p.cfg, std::move(p.run), p.output, existing_output(options.force),
                        RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints});
   } catch (const CheckpointError& e) {
     if (!options.restart) throw;

@@ -51,6 +51,7 @@ struct SweepOptions {
   int threads = 1;                   // --threads, or the OpenMP default (command_threads)
   double checkpoint_interval = 5.0;  // seconds between checkpoints of the partial file
   bool quiet = false;
+  bool force = false;  // replace the output if it exists
 };
 
 // The options; false when the command ends here (--help). Throws what refuses them.
@@ -58,7 +59,8 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
                    SweepOptions& o) {
   po::options_description desc("chaindem sweep options");
   desc.add_options()("help,h", "this help")(
-      "output,o", po::value(&o.output), "output HDF5 file (default: sweep.output, or SWEEP.h5)")(
+      "output,o", po::value(&o.output),
+      "output HDF5 file (default: sweep.output, else out/SWEEP[_KEY=VALUE...].h5)")(
       "threads", po::value(&o.threads),
       ("OpenMP threads: 1 to " + std::to_string(max_threads) +
        " (default: OMP_NUM_THREADS or all cores)")
@@ -69,6 +71,7 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
       "checkpoint-interval", po::value(&o.checkpoint_interval),
       "seconds between checkpoints of the partial file, to which a killed sweep returns: "
       "0.01 to 1e9 (default 5)")("quiet,q", po::bool_switch(&o.quiet), "no progress");
+  add_force_option(desc, &o.force);
   const po::variables_map vm = parse_command_line(args, desc, &o.sweep_path, "sweep");
   if (vm.count("help")) {
     if (rank == 0)
@@ -116,6 +119,8 @@ ValidSweep validate(const SweepOptions& o) {
   v.d = read_sweep(o.sweep_path, o.sets);
   v.d.unset = o.unset;
   if (!o.output.empty()) v.d.output = o.output;
+  if (v.d.output.empty()) v.d.output = default_output_path(o.sweep_path, ".h5", o.sets, o.unset);
+  v.d.existing = existing_output(o.force);
   const std::size_t n = v.d.cases.size();
   v.cost.assign(n, 0.0);
   v.configs.resize(n);
@@ -164,7 +169,7 @@ struct PartialFile {
 void create_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig) {
   using namespace hdf5;
   try {
-    PartialOutput created(d.output, p.path);
+    PartialOutput created(d.output, d.existing, p.path);
     const hid_t f = created.create_hdf5(journaled_file_access());
     try {
       write_definition(f, d, sig);
@@ -580,7 +585,7 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
         check(H5Fopen(other.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + quoted_path(other)),
         H5Fclose);
   }
-  PartialOutput output(d.output, partial.path);
+  PartialOutput output(d.output, d.existing, partial.path);
   output.adopt_hdf5(partial.file.release());
   int failed_cases = 0;
   try {
@@ -648,7 +653,7 @@ std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const Swee
   hdf5::Handle& cases_group = partial.cases;
   if (mpi.max(r.write_failure.empty() ? 0 : 1)) {
     if (!r.write_failure.empty()) {  // this rank's file is given up
-      PartialOutput given_up(d.output, partial.path);
+      PartialOutput given_up(d.output, d.existing, partial.path);
       given_up.adopt_hdf5(partial.file.release());
       err << "chaindem sweep: error: "
           << give_up(given_up, cases_group, partial.done.size() + r.checkpointed, r.write_failure)
@@ -674,7 +679,7 @@ std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const Swee
 // removed if that fails. False then.
 bool close_for_collection(const SweepDefinition& d, PartialFile& partial, int rank,
                           std::ostream& err) {
-  PartialOutput mine(d.output, partial.path);
+  PartialOutput mine(d.output, d.existing, partial.path);
   mine.adopt_hdf5(partial.file.release());
   try {
     try {
@@ -758,7 +763,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     report.under_way = {};
     if (log)
       for (const std::string& note : v.notes) *log << "chaindem sweep: note: " << note << "\n";
-    check_output_path(v.d.output, {o.sweep_path, v.d.base});
+    check_output_path(v.d.output, {o.sweep_path, v.d.base}, v.d.existing);
     lock = lock_output(v.d.output, mpi);
   } catch (...) {
     return report_failure(std::current_exception(), report);

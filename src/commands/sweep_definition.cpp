@@ -302,7 +302,6 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   }
   d.fixed_sources.resize(d.fixed.size(), "--set");
   check_each_key_once(d, file);
-  if (d.output.empty()) d.output = fs::path(path).stem().string() + ".h5";
   d.cases = sweep_cases(d, file);
   return d;
 }

@@ -98,15 +98,16 @@ struct Frame {
 
 }  // namespace
 
-void check_run_output(const std::string& path, const std::vector<std::string>& inputs) {
-  check_output_path(path, inputs);
+void check_run_output(const std::string& path, const std::vector<std::string>& inputs,
+                      Existing existing) {
+  check_output_path(path, inputs, existing);
   const std::string xdmf = xdmf_path_for(path);
   if (std::filesystem::path(xdmf).lexically_normal() ==
       std::filesystem::path(path).lexically_normal())
     throw OutputPathError("output '" + quoted_path(path) +
                           "': the XDMF file written beside it would have the same name; give a "
                           "name that does not end in .xdmf");
-  check_output_path(xdmf, inputs, true);
+  check_output_path(xdmf, inputs, existing, true);
 }
 
 struct H5mdWriter::Impl {
@@ -282,10 +283,10 @@ std::size_t H5mdWriter::buffered_bytes() const {
   return impl_ ? impl_->buffered_bytes() : 0;
 }
 
-H5mdWriter::H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
-                       const layout::OutputSelection& output, bool swmr)
+H5mdWriter::H5mdWriter(std::string path, Existing existing, const RunMetadata& meta,
+                       const Simulation& sim, const layout::OutputSelection& output, bool swmr)
     : impl_(std::make_unique<Impl>(meta, sim, output, nullptr)),
-      output_(std::make_unique<PartialOutput>(path)),
+      output_(std::make_unique<PartialOutput>(path, existing)),
       path_(std::move(path)),
       swmr_(swmr),
       output_selection_(output) {

@@ -8,6 +8,7 @@
 #include <ext/stdio_filebuf.h>
 
 #include <cerrno>
+#include <cstdio>  // renameat2
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -63,10 +64,43 @@ void check_target(const std::string& output, const fs::path& file,
   }
 }
 
+// Why an output that exists is not replaced, and how to replace it.
+std::string already_there(const std::string& path) {
+  return "output " + in_quotes(path) +
+         " exists; chaindem replaces an output only when told to: give --force (force=True "
+         "in Python), or another output name";
+}
+
+// Renames `from` to `to`; unless `existing` allows it, not over a file `to` that exists, checked
+// in the same system call where the file system can (renameat2 RENAME_NOREPLACE), else by a
+// hard link, which fails on an existing name.
+void place(const std::string& from, const std::string& to, Existing existing) {
+  std::error_code ec;
+  if (existing == Existing::replace) {
+    fs::rename(from, to, ec);
+    if (ec) throw std::runtime_error("renaming " + in_quotes(from) + ": " + ec.message());
+    return;
+  }
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return;
+  int error_number = errno;
+  if (error_number == EINVAL || error_number == ENOSYS) {  // no RENAME_NOREPLACE here
+    if (::link(from.c_str(), to.c_str()) == 0) {
+      ::unlink(from.c_str());
+      return;
+    }
+    error_number = errno;
+  }
+  if (error_number == EEXIST)
+    throw std::runtime_error(already_there(to) +
+                             " (it appeared while "
+                             "chaindem computed)");
+  throw std::runtime_error("renaming " + in_quotes(from) + ": " + std::strerror(error_number));
+}
+
 }  // namespace
 
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs,
-                       bool companion) {
+                       Existing existing, bool companion) {
   if (path.empty()) throw OutputPathError("the output path is empty");
   const fs::path file(path);
   const fs::path parent = file.parent_path().empty() ? fs::path(".") : file.parent_path();
@@ -93,6 +127,8 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
                           "output for ParaView (the XDMF file); choose another name");
   check_target(path, file, inputs);
   check_target(path, path + ".partial", inputs);
+  if (existing == Existing::refuse && fs::exists(fs::symlink_status(file, ec)))
+    throw OutputPathError(already_there(path));
   // None of them is ever written through a link, nor may one be a folder or a device, which
   // would make the command fail only once it has computed.
   for (const SideFile& side : side_files())
@@ -221,9 +257,10 @@ OutputLock::~OutputLock() {
   held.erase(it);
 }
 
-PartialOutput::PartialOutput(std::string path, std::string partial_path)
+PartialOutput::PartialOutput(std::string path, Existing existing, std::string partial_path)
     : path_(std::move(path)),
       partial_(partial_path.empty() ? path_ + ".partial" : partial_path),
+      existing_(existing),
       locks_(partial_path.empty()) {}
 
 PartialOutput::~PartialOutput() {
@@ -364,11 +401,11 @@ void PartialOutput::write_companion(Companion& c) {
   // Renamed only while the name is still the file written here.
   if (identity_of(partial) != c.id)
     throw error(quoted_path(partial) + " was replaced by another file while it was written");
-  std::error_code ec;
-  fs::rename(partial, c.path, ec);
-  if (ec)
-    throw error("renaming " + quoted_path(partial) + " to " + quoted_path(c.path) + ": " +
-                ec.message());
+  try {
+    place(partial, c.path, existing_);
+  } catch (const std::runtime_error& e) {
+    throw error(e.what());
+  }
   c.placed = true;
 }
 
@@ -388,9 +425,7 @@ void PartialOutput::commit() {
     for (Companion& c : companions_) write_companion(c);
     if (identity_of(partial_) != created_)
       throw error(quoted_path(partial_) + " was replaced by another file while it was written");
-    std::error_code ec;
-    fs::rename(partial_, path_, ec);
-    if (ec) throw error("renaming " + quoted_path(partial_) + ": " + ec.message());
+    place(partial_, path_, existing_);
     committed_ = true;
   } catch (const OutputError&) {
     discard();

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "chaindem/commands/case_runner.hpp"
+#include "chaindem/commands/command_line.hpp"  // existing_output
 #include "chaindem/commands/command_registry.hpp"
 #include "chaindem/laws/law.hpp"
 #include "chaindem/output/checkpoint_file.hpp"
@@ -130,19 +131,19 @@ hdf5::Handle memory_file() {
   return hdf5::Handle(hdf5::check(file, "memory file"), H5Fclose);
 }
 
-// run(text, origin, is_path, overrides, unset, output, progress, note) -> the run's group read
-// whole (hdf5_tree.hpp), from memory or from the file `output` it wrote. `note` receives the
+// run(text, origin, is_path, overrides, unset, output, force, progress, note) -> the run's group
+// read whole (hdf5_tree.hpp), from memory or from the file `output` it wrote. `note` receives the
 // case's notes before the run starts.
 py::tuple run_case(const std::string& text, const std::string& origin, bool is_path,
                    const std::vector<std::string>& overrides, const std::vector<std::string>& unset,
-                   const std::optional<std::string>& output, bool progress,
+                   const std::optional<std::string>& output, bool force, bool progress,
                    const py::function& note) {
   PreparedCase p = prepare(text, origin, is_path, overrides, unset);
   for (const std::string& n : p.run.notes) note(n);
   if (output) {
     std::vector<std::string> inputs = p.run.input_files;
     if (is_path) inputs.push_back(text);
-    check_run_output(*output, inputs);
+    check_run_output(*output, inputs, existing_output(force));
   }
   const RunControl control{progress ? &std::cerr : nullptr, stop_flag(), nullptr};
   hdf5::Handle file;
@@ -150,7 +151,7 @@ py::tuple run_case(const std::string& text, const std::string& origin, bool is_p
     StopScope stop;
     py::gil_scoped_release released;
     if (output) {
-      run_to_file(p.cfg, std::move(p.run), *output, control);
+      run_to_file(p.cfg, std::move(p.run), *output, existing_output(force), control);
       hdf5::quiet_errors();
       file = hdf5::Handle(
           hdf5::check(H5Fopen(output->c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "open " + *output),
@@ -261,8 +262,8 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   m.def("run", &run_case, py::arg("text"), py::arg("origin"), py::arg("is_path"),
-        py::arg("overrides"), py::arg("unset"), py::arg("output"), py::arg("progress"),
-        py::arg("note"));
+        py::arg("overrides"), py::arg("unset"), py::arg("output"), py::arg("force"),
+        py::arg("progress"), py::arg("note"));
   m.def("laws", [] {
     py::list laws;
     for (const LawEntry& law : all_laws()) laws.append(law_record(law));

@@ -448,8 +448,9 @@ void body_keys(std::vector<KeyEntry>& k) {
 void output_keys(std::vector<KeyEntry>& k) {
   constexpr auto s = &CaseSpec::output;
   k.push_back(key(s, &OutputSpec::file, "output.file",
-                  {.description = "HDF5 output file (default: the case file name with .h5, in the "
-                                  "current directory; `run -o` overrides)",
+                  {.description = "HDF5 output file (default: out/CASE.h5, named after the case "
+                                  "file and the command line's changes, docs/output-format.md; "
+                                  "`run -o` overrides)",
                    .changes_no_result = true},
                   ValueKind::text));
   k.push_back(key(s, &OutputSpec::interval, "output.interval",

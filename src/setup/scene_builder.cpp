@@ -25,8 +25,6 @@ void set_output(const Case& c, RunSetup& run) {
   if (s.file) {
     run.output_file = *s.file;
     if (run.output_file.empty()) c.fail(s.file, "is empty");
-  } else {
-    run.output_file = std::filesystem::path(c.config().origin()).stem().string() + ".h5";
   }
   // Checked here, with the rest of the case, so that a run or a sweep refuses a bead outside the
   // chain before anything runs.

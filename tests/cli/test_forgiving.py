@@ -195,7 +195,7 @@ class Printed(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             for case in sorted(glob.glob(os.path.join(SOURCE, "cases", "*.ini"))):
                 with self.subTest(os.path.basename(case)):
-                    r = chaindem("run", case, "-o", os.path.join(tmp, "o.h5"))
+                    r = chaindem("run", case, "-o", os.path.join(tmp, "o.h5"), "--force")
                     self.assertEqual(r.returncode, 0, r.stderr)
                     self.assertNotRegex(r.stdout + r.stderr, r"(?i)\bnan\b")
 

@@ -99,7 +99,7 @@ class MalformedCollide(unittest.TestCase):
         """The inputs the rows spoil are valid as they are: each row fails for its own cell."""
         with tempfile.TemporaryDirectory() as tmp:
             for args in (collide_row("", {}, [])[1], collide_row("", {**MASSES, "wall": True}, [])[1]):
-                r = subprocess.run([CHAINDEM, *args], cwd=tmp, capture_output=True, text=True,
+                r = subprocess.run([CHAINDEM, *args, "--force"], cwd=tmp, capture_output=True, text=True,
                                    timeout=300)
                 self.assertEqual(r.returncode, 0, f"{args}\n{r.stderr}")
 

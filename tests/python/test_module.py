@@ -79,7 +79,7 @@ def test_run_equals_the_command_line_file(case, sets, tmp_path):
     overrides = dict(s.split("=", 1) for s in sets)
     tree = chaindem._core.run(os.path.join(CASES, case), os.path.join(CASES, case), True,
                               [f"{k}={v}" for k, v in overrides.items()], [], None, False,
-                              lambda note: None)
+                              False, lambda note: None)
     assert_same_as_file(Group(*tree), path)
     run = chaindem.run(os.path.join(CASES, case), overrides=overrides)
     with h5py.File(path, "r") as f:

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/output/output_file.hpp"  // Existing
 #include "chaindem/output/output_layout.hpp"
 #include "chaindem/setup/case_file.hpp"
 #include "chaindem/setup/scene_builder.hpp"
@@ -78,9 +79,10 @@ void hold_stop_handlers(bool hold);
 /// Throws Interrupted, OutputError when the file cannot be written, CheckpointError when a
 /// restart finds no checkpoint of this case, or std::runtime_error when the integration
 /// diverges; none leaves a file behind, but for the checkpoint of an interruption (Interrupted)
-/// and the checkpoint a failed restart started from.
+/// and the checkpoint a failed restart started from. `existing`: whether the finished file may
+/// replace one at `path`.
 layout::RunSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
-                               const RunControl& control = {});
+                               Existing existing, const RunControl& control = {});
 
 class H5mdWriter;
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "chaindem/commands/exit_status.hpp"  // Refusal, report_failure: how commands fail
+#include "chaindem/output/output_file.hpp"    // Existing: outputs that exist
 #include "chaindem/setup/case_file.hpp"       // trimmed, option_number: what commands read
 #include "chaindem/text.hpp"                  // quoted_text, number_text: what commands quote
 
@@ -34,6 +35,23 @@ std::vector<std::string> comma_list(const std::string& option, const std::string
 /// OpenMP default (OMP_NUM_THREADS, else all cores). Throws CaseError, naming the option (or
 /// OMP_NUM_THREADS) and the allowed range, when the count is not in 1..max_threads.
 int command_threads(const boost::program_options::variables_map& options);
+
+/// Adds --force, which lets the command replace an output file that exists (refused otherwise),
+/// setting `*force`.
+void add_force_option(boost::program_options::options_description& options, bool* force);
+/// What the command does with an output that exists: replace it under --force, else refuse it.
+inline Existing existing_output(bool force) {
+  return force ? Existing::replace : Existing::refuse;
+}
+
+/// The output a command writes when not told where: out/NAME`suffix` under the current folder
+/// (made if missing), NAME being the stem of `input` followed by the command line's changes to
+/// it, `_KEY=VALUE` per --set and `_-KEY` per --unset, in their order (characters other than
+/// letters, digits and `.=+-` become `-`; a name over 100 characters is cut and ends in a hash
+/// of the whole). Runs of one case with different --set values so go to files of their own.
+std::string default_output_path(const std::string& input, std::string_view suffix,
+                                const std::vector<std::string>& overrides = {},
+                                const std::vector<std::string>& unset = {});
 
 /// What a message says of a failure `e`: its own text, or that memory ran out for
 /// std::bad_alloc, whose text names only its type.

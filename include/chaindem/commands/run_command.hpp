@@ -9,12 +9,13 @@ namespace chaindem {
 
 struct RunOptions {
   std::string case_path;
-  std::string output;                  ///< empty: from the case
+  std::string output;                  ///< empty: output.file, else default_output_path
   std::vector<std::string> overrides;  ///< "section.key=value"
   std::vector<std::string> unset;      ///< keys removed from the case
   bool quiet = false;                  ///< no progress and no summary
   bool restart = false;                ///< continue from the output's checkpoint
   bool discard_checkpoint = false;     ///< start over though a checkpoint of this case is there
+  bool force = false;                  ///< replace the output if it exists
 };
 
 /// The command: its options, then run_case. Returns the process exit code.

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/output/output_file.hpp"  // Existing
+
 namespace chaindem::sweep {
 
 /// The most cases a sweep may have. Every case is parsed and checked before any runs, and each
@@ -29,7 +31,8 @@ struct SweepDefinition {
   std::string name;  // the sweep file as messages name it (quoted_path of the given path)
   std::string base;  // base case file, resolved against the sweep file's folder
   std::string combine = "grid";
-  std::string output;
+  std::string output;  // sweep.output; empty: the command's default (default_output_path)
+  Existing existing = Existing::refuse;    // whether the sweep may replace `output` (--force)
   std::vector<std::string> fixed;          // "key=value" applied to every case
   std::vector<std::string> fixed_sources;  // where each comes from: "SWEEP.ini [set]", "--set"
   std::vector<std::string> unset;  // keys of the base case removed from every case (--unset)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/output/output_file.hpp"  // Existing
 #include "chaindem/output/output_layout.hpp"
 
 namespace chaindem {
@@ -26,8 +27,9 @@ class PartialOutput;
 
 /// Refuses (OutputPathError) a run's output `path` that check_output_path() refuses, or whose
 /// XDMF file beside it would be: the pair must not replace each other, an input, or what is not
-/// a regular file.
-void check_run_output(const std::string& path, const std::vector<std::string>& inputs);
+/// a regular file; unless `existing` allows it, neither may exist.
+void check_run_output(const std::string& path, const std::vector<std::string>& inputs,
+                      Existing existing);
 
 struct RunMetadata {
   std::map<std::string, std::string> parameters;  ///< resolved case keys
@@ -55,8 +57,9 @@ class H5mdWriter {
   /// Creates `path`.partial and writes the static parts. `swmr`: the file is written in SWMR
   /// mode (HDF5 1.10 format), so that it stays readable, up to its last sync(), if the process
   /// is killed (read it with h5py.File(path, "r", swmr=True) until it completes).
-  /// `output`: the quantities it writes over time.
-  H5mdWriter(std::string path, const RunMetadata& meta, const Simulation& sim,
+  /// `output`: the quantities it writes over time. `existing`: whether the finished file may
+  /// replace one at `path`.
+  H5mdWriter(std::string path, Existing existing, const RunMetadata& meta, const Simulation& sim,
              const layout::OutputSelection& output, bool swmr = false);
   /// Writes the run into a new group `group_name` of an open file, which several writers may
   /// share. Nothing touches HDF5 before finish() (or before the buffers of a long run reach

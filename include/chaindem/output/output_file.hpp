@@ -32,7 +32,12 @@ struct OutputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What a command does with an output that exists already: refuse it (the default: a result is
+/// replaced only when the user says so, `--force`), or replace it.
+enum class Existing { refuse, replace };
+
 /// Throws OutputPathError, naming `path` and why, if the file cannot be written safely: `path`
+/// exists and `existing` refuses it,
 /// or `path`.partial exists and is not a regular file (for `path`, a symbolic link counts as
 /// what it points to), either is the same file as one of `inputs` (however spelled or linked),
 /// the directory of `path` does not exist, a file beside it (side_files) is a symbolic link or
@@ -40,7 +45,7 @@ struct OutputError : std::runtime_error {
 /// `companion`: `path` is a file written beside an output (a run's XDMF file), whose name may
 /// end in .xdmf.
 void check_output_path(const std::string& path, const std::vector<std::string>& inputs,
-                       bool companion = false);
+                       Existing existing, bool companion = false);
 
 /// Throws OutputPathError if `path`.partial holds work another command resumes: the frames of an
 /// interrupted run that `path`.checkpoint continues (run --restart), or the finished cases of a
@@ -78,8 +83,9 @@ class OutputLock {
 class PartialOutput {
  public:
   /// Nothing is created yet; the partial file is `path`.partial unless given (the caller then
-  /// holds the output's lock).
-  explicit PartialOutput(std::string path, std::string partial_path = "");
+  /// holds the output's lock). `existing`: whether commit() may replace a file `path` (or a
+  /// companion's) that exists by then.
+  PartialOutput(std::string path, Existing existing, std::string partial_path = "");
   ~PartialOutput();
   PartialOutput(const PartialOutput&) = delete;
   PartialOutput& operator=(const PartialOutput&) = delete;
@@ -151,6 +157,7 @@ class PartialOutput {
   FileId identity_of_open(hid_t file) const;
 
   std::string path_, partial_;
+  Existing existing_;
   /// The output's lock, from create_hdf5() on; taken only with the default partial name: a
   /// sweep's ranks write partial files of their own under the lock the sweep holds.
   std::unique_ptr<OutputLock> lock_;

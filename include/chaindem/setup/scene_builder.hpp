@@ -26,7 +26,7 @@ struct RunSetup {
   /// The chain beads watched for the pulse (output.arrival_beads, negative ones resolved from the
   /// end), each checked to be in the chain.
   std::vector<long long> arrival_beads;
-  std::string output_file;          ///< from the case (the command line may override it)
+  std::string output_file;          ///< output.file of the case; empty when it gives none
   std::string time_step_note;       ///< how the time step was chosen
   std::size_t memory_estimate = 0;  ///< peak memory of the run, estimated before building [bytes]
   /// Files the run reads besides the case file (initial.file, resolved): inputs that its output

@@ -50,13 +50,14 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 def run(case: Case, *, output_file: Optional[PathLike] = None, threads: Optional[int] = None,
         progress: bool = False, overrides: Optional[Mapping[str, Any]] = None,
-        unset: Iterable[str] = (), **sections: Mapping[str, Any]) -> Run:
+        unset: Iterable[str] = (), force: bool = False, **sections: Mapping[str, Any]) -> Run:
     """Runs a case, as `chaindem run` does, and returns its results in memory.
 
     case: a path to an INI case file, INI text, or a mapping of case keys.
     output_file: also write the run's HDF5 file (and its XDMF file) there, exactly as the
         command line does; the results are then read back from it. Without it nothing is
-        written (the case's output.file is not used).
+        written (the case's output.file is not used). An output_file that exists is refused
+        (InputError) unless force=True, as the command line's --force.
     threads: OpenMP threads of the run (the key simulation.threads; 0: all cores).
     progress: print the command line's progress lines on stderr.
     overrides: case keys that win over the case: {"chain.count": 50, ...}.
@@ -74,7 +75,7 @@ def run(case: Case, *, output_file: Optional[PathLike] = None, threads: Optional
     removed = require_names("unset", unset)
     with claimed_output(output_file) as path:
         tree = _core.run(text, origin, is_path, keys, removed, path,
-                         require_bool("progress", progress),
+                         require_bool("force", force), require_bool("progress", progress),
                          lambda note: warnings.warn(note, CaseNote, stacklevel=3))
     return run_from_group(Group(*tree), path or "")
 
@@ -84,7 +85,7 @@ def sweep(definition: Optional[Union[PathLike, str]] = None, *, base: Optional[C
           fixed: Optional[Mapping[str, Any]] = None, output_file: Optional[PathLike] = None,
           threads: Optional[int] = None, overrides: Optional[Mapping[str, Any]] = None,
           unset: Iterable[str] = (), checkpoint_interval: Optional[float] = None,
-          progress: bool = False, table_kind: str = "numpy"):
+          progress: bool = False, table_kind: str = "numpy", force: bool = False):
     """Runs a sweep, as `chaindem sweep` does; returns its summary table: one row per case, a
     column per axis and per result (docs/sweeps.md), as a numpy structured array (or a pandas
     DataFrame with table_kind="pandas").
@@ -96,6 +97,7 @@ def sweep(definition: Optional[Union[PathLike, str]] = None, *, base: Optional[C
     interrupted sweep resumes from. Without it the file goes to a temporary folder and is
     removed (the sweep file's output key is not used). threads, overrides (--set), unset,
     checkpoint_interval: as the command's options; progress: its progress lines on stderr.
+    An output_file that exists is refused unless force=True (--force).
     """
     if definition is not None and any(x is not None for x in (base, axes, combine, fixed)):
         raise InputError("sweep: give a sweep file, or base=, axes= (combine=, fixed=); not both")
@@ -120,6 +122,8 @@ def sweep(definition: Optional[Union[PathLike, str]] = None, *, base: Optional[C
             raise TypeError(f"definition: a sweep file, not {type(definition).__name__}")
         out = kept or os.path.join(folder, "s.h5")
         args = [os.fspath(definition), "-o", out]
+        if require_bool("force", force):
+            args.append("--force")
         if not require_bool("progress", progress):
             args.append("--quiet")
         args += option_args({"threads": require_int("threads", threads),
@@ -146,7 +150,7 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
             reference_data: Optional[PathLike] = None, reference_quantity: Optional[str] = None,
             output_file: Optional[PathLike] = None, threads: Optional[int] = None,
             overrides: Optional[Mapping[str, Any]] = None, unset: Iterable[str] = (),
-            table_kind: str = "numpy", **sections: Mapping[str, Any]):
+            table_kind: str = "numpy", force: bool = False, **sections: Mapping[str, Any]):
     """Runs the case under each law and compares them with a reference law or measured data,
     as `chaindem compare` does (docs/compare.md). Returns one row per law, the reference
     first: law; impact_velocity (the policy of v0 for laws with v0 in their damping, "none"
@@ -155,7 +159,8 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
     [%] against the reference (<metric>_error_percent), the mean error and the number of beads
     compared. The reference's row holds its values, errors 0 where it has a value. As a numpy
     structured array, or a pandas DataFrame with table_kind="pandas". output_file keeps the
-    command's HDF5 file (every law's run); without it, it goes to a temporary folder.
+    command's HDF5 file (every law's run); without it, it goes to a temporary folder. An
+    output_file that exists is refused unless force=True (--force).
     """
     names = require_names("laws", laws)
     keys = _override_list(overrides, sections, None)
@@ -164,6 +169,8 @@ def compare(case: Case, laws: Sequence[str], *, reference: Optional[str] = None,
         path, origin = case_file(case, folder, "case.ini")
         out = kept or os.path.join(folder, "c.h5")
         args = [path, "--laws", ",".join(names), "-o", out]
+        if require_bool("force", force):
+            args.append("--force")
         args += option_args({"reference": reference, "reference_data": reference_data,
                              "reference_quantity": reference_quantity,
                              "threads": require_int("threads", threads)})
@@ -190,7 +197,7 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         confidence: Optional[float] = None, output_file: Optional[PathLike] = None,
         case: Optional[PathLike] = None, quantity: Optional[str] = None,
         sigma: Optional[float] = None, threads: Optional[int] = None,
-        bootstrap: Optional[int] = None, block: Optional[int] = None,
+        bootstrap: Optional[int] = None, block: Optional[int] = None, force: bool = False,
         **bodies: Any) -> dict[str, Any]:
     """Fits laws to measured binary impacts, or to the measured history of a chain, as `chaindem
     fit` does (docs/fit.md): each law's free parameters with their intervals, the laws ranked by
@@ -203,7 +210,8 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
     start: where the search starts, {"yield_stress": 2e8}; bounds: narrower ranges than the
     laws', {"restitution": (0.5, 0.9)}; fixed: parameters held (--set). bodies: as collide()
     takes them (radius=, youngs_modulus=, poisson_ratio=, density=, wall=True, mass=, ...).
-    output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit). threads: laws fitted
+    output_file: the fit's HDF5 file (chaindem.post.load_fit, plots.fit; one that exists is
+    refused unless force=True, as --force). threads: laws fitted
     at once. bootstrap: intervals from this many refits to resampled residuals instead, in
     blocks of `block` consecutive points (default: 1 for impacts, from the residuals'
     correlation for a chain).
@@ -259,6 +267,8 @@ def fit(data: Union[PathLike, Mapping[str, Any]], laws: Optional[Sequence[str]] 
         else:
             raise TypeError(f"data: a CSV file or a mapping of columns, not {type(data).__name__}")
         args = ["--data", path, "--json"]
+        if require_bool("force", force):
+            args.append("--force")
         if laws is not None:
             args += ["--laws", ",".join(require_names("laws", laws))]
         if free is not None:

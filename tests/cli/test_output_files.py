@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""Where each command's output goes and when it may replace one: the default output under out/,
+named after the case and its changes; an output that exists refused unless --force, the file
+left as it was; --force replacing it.
+
+Run by ctest with Debian's /usr/bin/python3 (h5py):
+    test_output_files.py CHAINDEM_BINARY SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+
+CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
+CASE = os.path.join(SOURCE, "cases", "default.ini")
+SHORT = ["--set", "simulation.duration=1e-4"]
+
+
+def chaindem(*args, cwd):
+    return subprocess.run([CHAINDEM, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def striker_velocity(path):
+    with h5py.File(path, "r") as f:
+        return f["parameters"].attrs["striker.velocity"]
+
+
+class DefaultOutput(unittest.TestCase):
+    def test_run_writes_under_out_named_after_the_case_and_its_changes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = chaindem("run", CASE, *SHORT, cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            named = os.path.join("out", "default_simulation.duration=1e-4.h5")
+            self.assertIn("-> " + named, r.stdout)  # the summary says where it went
+            self.assertTrue(os.path.isfile(os.path.join(tmp, named)))
+            self.assertTrue(os.path.isfile(os.path.join(tmp, named[:-3] + ".xdmf")))
+            # Another value of a key: another file, beside the first.
+            r = chaindem("run", CASE, *SHORT, "--set", "striker.velocity=2", "--unset",
+                         "chain.gap", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            other = os.path.join(
+                tmp, "out", "default_simulation.duration=1e-4_striker.velocity=2_-chain.gap.h5")
+            self.assertEqual(striker_velocity(other), "2")
+            self.assertEqual(striker_velocity(os.path.join(tmp, named)), "1.0")
+
+    def test_a_long_name_is_cut_and_kept_apart_by_a_hash(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for v in ("0.5", "0.6"):  # the names differ only past the cut
+                sets = [*SHORT, "--set", "chain.gap=1e-6", "--set", "output.interval=2e-6",
+                        "--set", "output.arrival_threshold=0.2", "--set", "striker.velocity=" + v]
+                r = chaindem("run", CASE, *sets, "-q", cwd=tmp)
+                self.assertEqual(r.returncode, 0, r.stderr)
+            names = sorted(os.listdir(os.path.join(tmp, "out")))
+            self.assertEqual(len(names), 4)  # two .h5, two .xdmf
+            for name in names:
+                self.assertLessEqual(len(name), 100 + len(".xdmf"))
+
+    def test_sweep_and_compare_write_under_out(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = os.path.join(tmp, "s.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {CASE}\n[set]\nsimulation.duration = 1e-4\n"
+                        "[axes]\nstriker.velocity = 1, 2\n")
+            r = chaindem("sweep", sweep, "-q", "--threads", "1", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.isfile(os.path.join(tmp, "out", "s.h5")))
+            r = chaindem("compare", CASE, *SHORT, "--laws", "hertz,hunt_crossley",
+                         "--reference", "tsuji", "--threads", "1", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.isfile(
+                os.path.join(tmp, "out", "default_simulation.duration=1e-4-compare.h5")))
+
+
+class Existing(unittest.TestCase):
+    """Each command refuses, before it computes anything, an output that exists, and leaves it
+    as it was; --force replaces it."""
+
+    def check(self, command, make_args):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o.h5")
+            with open(out, "w") as f:
+                f.write("an earlier result\n")
+            r = chaindem(*make_args(out), cwd=tmp)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("exists", r.stderr)
+            self.assertIn("--force", r.stderr)
+            with open(out) as f:
+                self.assertEqual(f.read(), "an earlier result\n")
+            self.assertEqual(sorted(os.listdir(tmp)), ["o.h5"])
+            r = chaindem(*make_args(out), "--force", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(h5py.is_hdf5(out), command)
+
+    def test_run(self):
+        self.check("run", lambda out: ["run", CASE, *SHORT, "-q", "-o", out])
+
+    def test_run_whose_xdmf_file_exists(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o.h5")
+            with open(os.path.join(tmp, "o.xdmf"), "w") as f:
+                f.write("<Xdmf/>\n")
+            r = chaindem("run", CASE, *SHORT, "-q", "-o", out, cwd=tmp)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("o.xdmf", r.stderr)
+            self.assertFalse(os.path.exists(out))
+
+    def test_sweep(self):
+        def args(out):
+            sweep = os.path.join(os.path.dirname(out), "s.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {CASE}\n[set]\nsimulation.duration = 1e-4\n"
+                        "[axes]\nstriker.velocity = 1, 2\n")
+            return ["sweep", sweep, "-q", "--threads", "1", "-o", out]
+        self.check_with_extra_file("sweep", args, "s.ini")
+
+    def check_with_extra_file(self, command, make_args, extra):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "o.h5")
+            with open(out, "w") as f:
+                f.write("an earlier result\n")
+            r = chaindem(*make_args(out), cwd=tmp)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("--force", r.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), sorted(["o.h5", extra]))
+            r = chaindem(*make_args(out), "--force", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(h5py.is_hdf5(out), command)
+
+    def test_compare(self):
+        self.check("compare", lambda out: ["compare", CASE, *SHORT, "--laws", "hertz",
+                                           "--reference", "tsuji", "--threads", "1", "-o", out])
+
+    def test_fit(self):
+        def args(out):
+            data = os.path.join(os.path.dirname(out), "d.csv")
+            with open(data, "w") as f:
+                f.write("velocity,restitution\n0.5,0.9\n1,0.85\n2,0.8\n3,0.77\n")
+            return ["fit", "--data", data, "--laws", "hunt_crossley", "--radius", "0.005",
+                    "--youngs-modulus", "2e11", "--poisson-ratio", "0.3", "--density", "7800",
+                    "--wall", "-o", out]
+        self.check_with_extra_file("fit", args, "d.csv")
+
+    def test_collide(self):
+        self.check("collide", lambda out: ["collide", "--law", "hertz", "--velocity", "1",
+                                           "--mass", "1", "--stiffness", "1e9", "--wall",
+                                           "-o", out])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)
