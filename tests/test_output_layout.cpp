@@ -138,7 +138,7 @@ TEST(OutputLayout, EveryDeclaredQuantityIsWhereTheTablesSay) {
     EXPECT_EQ(path, std::string("particles/chain/") + c.name + "/value");
     ASSERT_TRUE(f.has(path)) << path;
     EXPECT_EQ(f.shape(path), (std::vector<hsize_t>{frames, n, 3})) << path;
-    EXPECT_EQ(f.unit(path), c.unit) << path;
+    EXPECT_EQ(f.unit(path), h5md_unit(c.unit)) << path;
   }
   std::set<std::string> observables;
   for (const ObservableColumn& c : observable_columns) {
@@ -147,7 +147,7 @@ TEST(OutputLayout, EveryDeclaredQuantityIsWhereTheTablesSay) {
     std::vector<hsize_t> shape{frames};
     if (c.components > 1) shape.push_back(c.components);
     EXPECT_EQ(f.shape(path), shape) << path;
-    EXPECT_EQ(f.unit(path), c.unit) << path;
+    EXPECT_EQ(f.unit(path), h5md_unit(c.unit)) << path;
     observables.insert(c.name);
   }
   EXPECT_EQ(f.members(observables_group), observables);  // nothing the tables do not declare
@@ -161,7 +161,7 @@ TEST(OutputLayout, EveryDeclaredQuantityIsWhereTheTablesSay) {
     const std::string path = value_path(c.id);
     ASSERT_TRUE(f.has(path)) << path;
     EXPECT_EQ(f.shape(path), std::vector<hsize_t>{rows}) << path;
-    EXPECT_EQ(f.unit(path), c.unit) << path;
+    EXPECT_EQ(f.unit(path), h5md_unit(c.unit)) << path;
     contacts.insert(c.name);
   }
   EXPECT_EQ(f.members(contacts_group), contacts);
@@ -260,4 +260,30 @@ TEST(OutputLayout, ASelectionLeavesOutWhatItDoesNotSelect) {
 }
 
 }  // namespace
+// Units as the H5MD units module writes them: base units, signed integer powers, each symbol
+// once; derived units expanded. Every unit of the layout's tables has that form.
+TEST(OutputLayout, UnitsInTheFormOfTheH5mdUnitsModule) {
+  EXPECT_EQ(h5md_unit("m/s"), "m s-1");
+  EXPECT_EQ(h5md_unit("N"), "kg m s-2");
+  EXPECT_EQ(h5md_unit("J"), "kg m+2 s-2");
+  EXPECT_EQ(h5md_unit("kg m/s"), "kg m s-1");
+  EXPECT_EQ(h5md_unit("Pa"), "kg m-1 s-2");
+  EXPECT_EQ(h5md_unit("N/m"), "kg s-2");  // m cancels
+  EXPECT_EQ(h5md_unit("kg/m^3"), "kg m-3");
+  EXPECT_EQ(h5md_unit("m2"), "m+2");
+  EXPECT_EQ(h5md_unit("ns"), "ns");
+  EXPECT_EQ(h5md_unit("%"), "0.01");
+  EXPECT_EQ(h5md_unit(""), "");
+  EXPECT_THROW(h5md_unit("N/m^1.5"), std::invalid_argument);  // no fractional power
+  std::vector<const char*> units;
+  for (const auto& c : particle_columns) units.push_back(c.unit);
+  for (const auto& c : observable_columns) units.push_back(c.unit);
+  for (const auto& c : contact_columns) units.push_back(c.unit);
+  for (const auto& c : summary_scalars) units.push_back(c.unit);
+  for (const auto& c : summary_arrays) units.push_back(c.unit);
+  for (const auto& c : comparison_metrics) units.push_back(c.unit);
+  for (const auto& c : loop_columns) units.push_back(c.unit);
+  for (const char* unit : units) EXPECT_NO_THROW(h5md_unit(unit)) << unit;
+}
+
 }  // namespace chaindem

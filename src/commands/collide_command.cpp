@@ -2,6 +2,7 @@
 #include "chaindem/commands/collide_command.hpp"
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/commands/impact_bodies.hpp"
+#include "chaindem/version.hpp"
 
 #include <boost/program_options.hpp>
 #include <cmath>
@@ -34,6 +35,7 @@ void write_loop(const std::string& path, Existing existing, const CollisionRepor
   PartialOutput output(path, existing);
   const hid_t f = output.create_hdf5();
   try {
+    write_h5md_metadata(f, version);
     const auto n = static_cast<hsize_t>(r.result.history.size());
     std::vector<double> t, d, v, force;
     for (const auto& s : r.result.history) {

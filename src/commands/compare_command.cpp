@@ -528,15 +528,15 @@ void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan
   attr_strings(cmp, "laws", laws);
   {  // per law of `laws`, in its order
     std::vector<std::string> policies;
-    std::vector<double> hits;
+    std::vector<std::int64_t> hits;  // counts
     for (const auto& law : laws) {
       const auto l = static_cast<std::size_t>(
           std::find(plan.run_laws.begin(), plan.run_laws.end(), law) - plan.run_laws.begin());
       policies.push_back(runs.policy[l]);
-      hits.push_back(runs.floor_hits[l]);
+      hits.push_back(std::llround(runs.floor_hits[l]));
     }
     attr_strings(cmp, "impact_velocity", policies);
-    dataset_fixed(cmp, "impact_velocity_floor_hits", {hits.size()}, hits.data(), H5T_NATIVE_DOUBLE);
+    dataset_fixed(cmp, "impact_velocity_floor_hits", {hits.size()}, hits.data(), H5T_NATIVE_INT64);
   }
   const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(plan.beads);
   for (const layout::ComparisonMetric& metric : comparison_metrics) {
@@ -566,8 +566,10 @@ void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan
                   H5T_NATIVE_DOUBLE, "%");
     dataset_fixed(cmp, name + layout::mean_error_percent_suffix, {n_laws},
                   errors.mean_error[name].data(), H5T_NATIVE_DOUBLE, "%");
-    dataset_fixed(cmp, name + layout::beads_compared_suffix, {n_laws}, errors.compared[name].data(),
-                  H5T_NATIVE_DOUBLE);
+    const std::vector<std::int64_t> compared(errors.compared[name].begin(),
+                                             errors.compared[name].end());  // counts
+    dataset_fixed(cmp, name + layout::beads_compared_suffix, {n_laws}, compared.data(),
+                  H5T_NATIVE_INT64);
   }
 }
 

@@ -139,11 +139,16 @@ void write_fit_file(const std::string& path, const FitInput& in, const DataRepor
       attr_strings(g.get(), "units", units);
       attr_strings(g.get(), "interval_methods", methods);
       const hsize_t free = keys.size();
-      dataset_fixed(g.get(), "values", {free}, r.values.data(), H5T_NATIVE_DOUBLE);
-      dataset_fixed(g.get(), "standard_errors", {free}, r.standard_errors.data(),
-                    H5T_NATIVE_DOUBLE);
-      dataset_fixed(g.get(), "low", {free}, low.data(), H5T_NATIVE_DOUBLE);
-      dataset_fixed(g.get(), "high", {free}, high.data(), H5T_NATIVE_DOUBLE);
+      // One row per parameter, each in its own unit: the datasets carry `units`, one per row.
+      for (const auto& [name, column] : {std::pair{"values", r.values.data()},
+                                         {"standard_errors", r.standard_errors.data()},
+                                         {"low", low.data()},
+                                         {"high", high.data()}}) {
+        dataset_fixed(g.get(), name, {free}, column, H5T_NATIVE_DOUBLE);
+        Handle rows(check(H5Dopen2(g.get(), name, H5P_DEFAULT), name), H5Dclose);
+        attr_strings(rows.get(), "units", units);
+        rows.close(name);
+      }
       const auto residuals = d.residuals(r);
       const hsize_t m = fitted.curve_x.size();
       dataset_fixed(g.get(), "curve_" + d.x_name, {m}, fitted.curve_x.data(), H5T_NATIVE_DOUBLE,

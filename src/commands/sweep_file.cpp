@@ -70,6 +70,19 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   group(f, layout::cases_group);
 }
 
+// A column of the summary table: float64, or int64 for counts and bead indices, where a case
+// without that value (NaN) holds -1.
+void write_column(hid_t summary, const char* name, const std::vector<hsize_t>& shape,
+                  const std::vector<double>& values, bool integer, const char* unit) {
+  if (!integer) {
+    hdf5::dataset_fixed(summary, name, shape, values.data(), H5T_NATIVE_DOUBLE, unit);
+    return;
+  }
+  std::vector<std::int64_t> counts;
+  for (const double v : values) counts.push_back(std::isnan(v) ? -1 : std::llround(v));
+  hdf5::dataset_fixed(summary, name, shape, counts.data(), H5T_NATIVE_INT64, unit);
+}
+
 // The summary table: one row per case, read back from the cases' own /summary groups.
 void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseRecord>& records) {
   using namespace hdf5;
@@ -98,7 +111,8 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
       column.push_back(value.value_or(nan));
     }
     if (any)
-      dataset_fixed(summary.get(), scalar.name, {n}, column.data(), H5T_NATIVE_DOUBLE, scalar.unit);
+      write_column(summary.get(), scalar.name, {n}, column, layout::is_integer(scalar),
+                   scalar.unit);
   }
   const bool any_summary =
       std::any_of(records.begin(), records.end(), [](const CaseRecord& r) { return r.summary; });
@@ -119,8 +133,8 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
     std::vector<double> table(d.cases.size() * width, nan);
     for (std::size_t k = 0; k < records.size(); ++k)
       std::copy(rows[k].begin(), rows[k].end(), table.begin() + static_cast<long>(k * width));
-    dataset_fixed(summary.get(), array.name, {n, static_cast<hsize_t>(width)}, table.data(),
-                  H5T_NATIVE_DOUBLE, array.unit);
+    write_column(summary.get(), array.name, {n, static_cast<hsize_t>(width)}, table,
+                 layout::is_integer(array), array.unit);
   }
   std::vector<std::string> status;
   for (const auto& r : records) status.push_back(r.status);

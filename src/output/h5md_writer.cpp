@@ -353,8 +353,11 @@ void H5mdWriter::Impl::create() {
   dataset_fixed(chain.get(), particle_mass.name, {n}, mass.data(), H5T_NATIVE_DOUBLE,
                 particle_mass.unit);
   dataset_fixed(chain.get(), particle_species.name, {n}, species.data(), H5T_NATIVE_INT);
-  if (!species_names.empty())
-    attr_strings(chain.get(), layout::species_names_attribute, species_names);
+  if (!species_names.empty()) {  // the names of the indices, on the dataset that holds them
+    Handle s(check(H5Dopen2(chain.get(), particle_species.name, H5P_DEFAULT), "species"), H5Dclose);
+    attr_strings(s.get(), layout::species_names_attribute, species_names);
+    s.close("species");
+  }
   attr_numbers<std::int64_t>(chain.get(), layout::striker_attribute, {striker}, H5T_NATIVE_INT64);
   attr_numbers<std::int64_t>(chain.get(), layout::chain_first_attribute, {chain_first},
                              H5T_NATIVE_INT64);
@@ -595,15 +598,25 @@ void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
     for (Growing* g : contact_datasets()) g->close();
   {
     Handle s = group(root, layout::summary_group);
-    for (const layout::SummaryScalar& scalar : layout::summary_scalars)
-      if (const std::optional<double> value = layout::value_of(scalar, summary))
+    for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
+      const std::optional<double> value = layout::value_of(scalar, summary);
+      if (!value) continue;
+      if (layout::is_integer(scalar))
+        attr_numbers<std::int64_t>(s.get(), scalar.name, {std::llround(*value)}, H5T_NATIVE_INT64);
+      else
         attr_numbers<double>(s.get(), scalar.name, {*value}, H5T_NATIVE_DOUBLE);
+    }
     for (const layout::SummaryText& text : layout::summary_texts)
       attr_string(s.get(), text.name, summary.*text.field);
     for (const layout::SummaryArray& array : layout::summary_arrays) {
       const std::vector<double> values = layout::values_of(array, summary);
-      dataset_fixed(s.get(), array.name, {static_cast<hsize_t>(values.size())}, values.data(),
-                    H5T_NATIVE_DOUBLE, array.unit);
+      const std::vector<hsize_t> shape{values.size()};
+      if (layout::is_integer(array)) {
+        const std::vector<std::int64_t> counts(values.begin(), values.end());
+        dataset_fixed(s.get(), array.name, shape, counts.data(), H5T_NATIVE_INT64, array.unit);
+      } else {
+        dataset_fixed(s.get(), array.name, shape, values.data(), H5T_NATIVE_DOUBLE, array.unit);
+      }
     }
     if (several) output_detail::write_model_summary(s.get(), summary.models);
     s.close("/summary");

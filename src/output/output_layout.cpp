@@ -124,6 +124,10 @@ bool is_integer(const SummaryScalar& scalar) {
   return std::holds_alternative<std::int64_t RunSummary::*>(scalar.field);
 }
 
+bool is_integer(const SummaryArray& array) {
+  return std::holds_alternative<std::vector<long long> RunSummary::*>(array.field);
+}
+
 std::vector<double> values_of(const SummaryArray& array, const RunSummary& s) {
   return std::visit(
       [&](auto field) {

@@ -458,10 +458,11 @@ class Hdf5Reader {
   }
 
   std::vector<std::string> species_names() const {
-    auto names = strings_attribute(chain_path, layout::species_names_attribute);
+    auto names = strings_attribute(species_path, layout::species_names_attribute);
+    if (!names) names = strings_attribute(chain_path, layout::species_names_attribute);  // 0.1
     if (!names)
       fail_file(file_, std::string("has no attribute ") + layout::species_names_attribute + " on " +
-                           chain_path +
+                           species_path +
                            " (the material name of each species; a chaindem run's output has "
                            "it)");
     return *names;

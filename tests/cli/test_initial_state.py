@@ -132,8 +132,8 @@ class FromOutput(unittest.TestCase):
         with h5py.File(out, "r") as f, h5py.File(self.source, "r") as s:
             chain, source = f["particles/chain"], s["particles/chain"]
             np.testing.assert_array_equal(chain["radius"][:], source["radius"][:])
-            names = list(chain.attrs["species_names"])
-            source_names = list(source.attrs["species_names"])
+            names = list(chain["species"].attrs["species_names"])
+            source_names = list(source["species"].attrs["species_names"])
             self.assertEqual([names[k] for k in chain["species"][:]],
                              [source_names[k] for k in source["species"][:]])
             # The masses follow from the radii and the densities.
@@ -192,7 +192,7 @@ class FromCsv(unittest.TestCase):
                 chain = f["particles/chain"]
                 return ({k: chain[f"{k}/value"][0] for k in ("position", "velocity")},
                         chain["radius"][:], chain["mass"][:],
-                        [list(chain.attrs["species_names"])[k] for k in chain["species"][:]],
+                        [list(chain["species"].attrs["species_names"])[k] for k in chain["species"][:]],
                         r.stdout)
 
     def test_required_columns_only(self):

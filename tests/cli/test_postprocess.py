@@ -211,7 +211,7 @@ class Figures(unittest.TestCase):
             chain = f["particles/chain"]
             first, count = chain.attrs["chain_first"], chain.attrs["chain_count"]
             species = chain["species"][first:first + count]
-            names = [str(n) for n in chain.attrs["species_names"]]
+            names = [str(n) for n in chain["species"].attrs["species_names"]]
         changes = np.flatnonzero(np.diff(species)) + 1
         materials = [names[species[b]] for b in np.r_[0, changes]]
         return list(changes - 0.5), materials

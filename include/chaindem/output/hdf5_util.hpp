@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/output/h5md_units.hpp"
+
 namespace chaindem::hdf5 {
 
 /// A failed HDF5 call: what was being done and, from HDF5's error stack, why.
@@ -150,12 +152,20 @@ inline hid_t utf8_string_type() {
   }();
   return type;
 }
-// The value of the variable-length string attribute `name` of `object`, or "" if it has none.
+// The value of the string attribute `name` of `object` (variable or fixed length, one value), or
+// "" if it has none.
 inline std::string read_string_attr(hid_t object, const char* name) {
   if (H5Aexists(object, name) <= 0) return "";
   Handle attr(check(H5Aopen(object, name, H5P_DEFAULT), name), H5Aclose);
   Handle type(check(H5Aget_type(attr.get()), "type"), H5Tclose);
-  if (H5Tis_variable_str(type.get()) <= 0) return "";
+  if (H5Tget_class(type.get()) != H5T_STRING) return "";
+  if (H5Tis_variable_str(type.get()) <= 0) {  // fixed length (H5MD's ASCII: units, metadata)
+    Handle space(check(H5Aget_space(attr.get()), "space"), H5Sclose);
+    if (H5Sget_simple_extent_npoints(space.get()) != 1) return "";
+    std::string buffer(H5Tget_size(type.get()), '\0');
+    check_status(H5Aread(attr.get(), type.get(), buffer.data()), name);
+    return buffer.substr(0, buffer.find('\0'));
+  }
   char* value = nullptr;
   check_status(H5Aread(attr.get(), utf8_string_type(), &value), name);
   std::string out = value ? value : "";
@@ -280,6 +290,13 @@ inline void dataset_strings(hid_t parent, const std::string& name,
   d.close("dataset " + name);
 }
 
+// The `unit` attribute of a dataset: `readable` ("m/s") in the H5MD form ("m s-1", h5md_unit),
+// ASCII, as the H5MD units module asks; none for "" (a count, a ratio).
+inline void attr_unit(hid_t dataset, std::string_view readable) {
+  if (readable.empty()) return;
+  attr_fixed_strings(dataset, "unit", {h5md_unit(readable)}, true);
+}
+
 // A fixed dataset of doubles or ints with shape `dims`.
 template <class T>
 void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
@@ -292,20 +309,35 @@ void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsiz
                  "dataset " + name),
            H5Dclose);
   check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + name);
-  if (!unit.empty()) attr_string(d.get(), "unit", unit);
+  attr_unit(d.get(), unit);
   d.close("dataset " + name);
 }
 
-// The /h5md group of H5MD 1.1: version, author, creator.
+// Who ran it, for /h5md/author: CHAINDEM_AUTHOR (a person's name, as H5MD asks), else the
+// login name (USER, LOGNAME), else "unknown".
+inline std::string author_name() {
+  for (const char* variable : {"CHAINDEM_AUTHOR", "USER", "LOGNAME"})
+    if (const char* value = std::getenv(variable); value && *value) return value;
+  return "unknown";
+}
+
+// The /h5md group of H5MD 1.1: version, author, creator, and the units module.
 inline void write_h5md_metadata(hid_t file, const std::string& creator_version) {
   Handle h5md = group(file, "h5md");
   attr_numbers<int>(h5md.get(), "version", {1, 1}, H5T_NATIVE_INT);
   Handle author = group(h5md.get(), "author");
-  const char* user = std::getenv("USER");
-  attr_fixed_strings(author.get(), "name", {user ? user : "unknown"}, true);
+  attr_fixed_strings(author.get(), "name", {author_name()}, true);
+  if (const char* email = std::getenv("CHAINDEM_AUTHOR_EMAIL"); email && *email)
+    attr_fixed_strings(author.get(), "email", {email}, true);
   Handle creator = group(h5md.get(), "creator");
   attr_fixed_strings(creator.get(), "name", {"chaindem"}, true);
   attr_fixed_strings(creator.get(), "version", {creator_version}, true);
+  Handle modules = group(h5md.get(), "modules");
+  Handle units = group(modules.get(), "units");  // every `unit` attribute is in its form
+  attr_numbers<int>(units.get(), "version", {1, 0}, H5T_NATIVE_INT);
+  attr_fixed_strings(units.get(), "system", {"SI"}, true);
+  units.close("/h5md/modules/units");
+  modules.close("/h5md/modules");
   creator.close("/h5md/creator");
   author.close("/h5md/author");
   h5md.close("/h5md");
@@ -464,7 +496,7 @@ class Growing {
                          plist.get() >= 0 ? plist.get() : numeric_dataset_creation(), H5P_DEFAULT),
               "dataset " + name_),
         H5Dclose);
-    if (!unit_.empty()) attr_string(dataset_.get(), "unit", unit_);
+    attr_unit(dataset_.get(), unit_);
     created_ = true;
   }
 

@@ -49,8 +49,10 @@ struct Column {
 inline constexpr Column particle_radius{"radius", "m"};
 inline constexpr Column particle_mass{"mass", "kg"};
 inline constexpr Column particle_species{"species", ""};  ///< material index (int)
-/// Attributes of /particles/chain.
+/// Of /particles/chain/species: the material name of each index (files of chaindem 0.1 have it
+/// on /particles/chain instead, where readers look when the dataset has none).
 inline constexpr const char* species_names_attribute = "species_names";
+/// Attributes of /particles/chain.
 inline constexpr const char* striker_attribute = "striker";
 inline constexpr const char* chain_first_attribute = "chain_first";
 inline constexpr const char* chain_count_attribute = "chain_count";
@@ -265,7 +267,8 @@ struct RunSummary {
 /// Where a number of the summary is in a RunSummary: a field, or one of its final energies.
 using SummaryField = std::variant<std::int64_t RunSummary::*, double RunSummary::*,
                                   std::optional<double> RunSummary::*, double EnergyReport::*>;
-/// A number of the summary, an attribute of /summary (float64 in the file).
+/// A number of the summary, an attribute of /summary (int64 in the file for a count, else
+/// float64).
 struct SummaryScalar {
   const char* name;
   const char* unit;  ///< "" for counts and ratios
@@ -319,7 +322,8 @@ inline constexpr std::array summary_texts{
     SummaryText{"integrator", &RunSummary::integrator},
 };
 
-/// A per-bead array of the summary: a dataset of /summary (float64 in the file).
+/// A per-bead array of the summary: a dataset of /summary (int64 in the file for bead indices,
+/// else float64).
 struct SummaryArray {
   const char* name;
   const char* unit;  ///< "" for bead indices
@@ -333,6 +337,8 @@ inline constexpr std::array summary_arrays{
     SummaryArray{"peak_velocity", "m/s", &RunSummary::peak_velocity},
 };
 std::vector<double> values_of(const SummaryArray& array, const RunSummary& s);
+/// Whether it holds integers (bead indices).
+bool is_integer(const SummaryArray& array);
 void set_values(const SummaryArray& array, RunSummary& s, const std::vector<double>& values);
 
 // ---- a run of several contact models -------------------------------------------------------
