@@ -1,6 +1,8 @@
 // EngineState: the state both engines advance, and what they do to it alike (engine_state.hpp).
 #include "engine_state.hpp"
 
+#include <cstring>
+
 #include "chaindem/text.hpp"
 
 namespace chaindem {
@@ -179,6 +181,18 @@ PairCoeffs EngineState::wall_coeffs(int i, int w) const {
   return m.law->prepare(*m.law, wall_input(scene, i, static_cast<std::size_t>(w)), m.params);
 }
 
+const PairCoeffs& RecentCoeffs::of(const EngineState& st, int model, const PairInput& in) {
+  for (std::size_t k = 0; k < size_; ++k)
+    if (entries_[k].model == model && std::memcmp(&entries_[k].input, &in, sizeof(PairInput)) == 0)
+      return entries_[k].coeffs;
+  Entry& e = entries_[next_];
+  next_ = (next_ + 1) % entries_.size();
+  size_ = std::min(size_ + 1, entries_.size());
+  const ContactModel& m = st.models[static_cast<std::size_t>(model)];
+  e = {model, in, m.law->prepare(*m.law, in, m.params)};
+  return e.coeffs;
+}
+
 int EngineState::common_model() const {
   int common = -1;
   for (const ContactList* cl : {&pairs, &wall_contacts})
@@ -262,7 +276,7 @@ void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int
   // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
   // them in its two half kicks.
   const double parting =
-      cl.end_rate[c] - settings.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
+      cl.end_rate[c] - settings.time_step * cl.force[c] / cl.coeffs_of(c).effective_mass;
   const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
   isolated_logs[std::min(thread, isolated_logs.size() - 1)].push_back(
       {at, first, second, approach, -parting / approach, cl.model[c]});

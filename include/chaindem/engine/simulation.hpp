@@ -165,10 +165,16 @@ struct ContactList {
   std::vector<std::int64_t> onset_step, end_step;
   /// The contact's model (SimulationSettings::model), from the bodies' materials.
   std::vector<std::uint8_t> model;
+  /// Every entry has the coefficients coeffs[0], the column's one record: set before resize()
+  /// for a list whose contacts all join equal bodies (the pairs of a uniform chain, 128 bytes
+  /// less per contact).
+  bool shared_coeffs = false;
 
   std::size_t size() const { return first.size(); }
+  /// The coefficients of entry c.
+  const PairCoeffs& coeffs_of(std::size_t c) const { return coeffs[shared_coeffs ? 0 : c]; }
   /// Every column, once: resize, copy_entry and bytes_per_entry walk this list, so that a new
-  /// column is one more name here.
+  /// column is one more name here (coeffs holds one record when shared_coeffs).
   auto columns() {
     return std::tie(first, second, coeffs, state, overlap, force, nx, ny, nz, touching, work, power,
                     floor_hits, onset_rate, end_rate, onset_step, end_step, model);
