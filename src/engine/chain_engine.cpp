@@ -161,7 +161,8 @@ void ChainEngine::build_segments() {
     for (std::size_t c = b; c < g.end; ++c) {
       g.min_radius = std::min(g.min_radius, p.radius(static_cast<Eigen::Index>(c + 1)));
       g.uniform = g.uniform && radius_sum_[c] == radius_sum_[b] &&
-                  std::memcmp(&pairs.coeffs_of(c), &pairs.coeffs_of(b), sizeof(PairCoeffs)) == 0;
+                  (pairs.shared_coeffs ||
+                   std::memcmp(&pairs.coeffs_of(c), &pairs.coeffs_of(b), sizeof(PairCoeffs)) == 0);
     }
     with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
       using KernelT = decltype(kernel);

@@ -40,17 +40,20 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
   return in;
 }
 
-std::size_t simulation_bytes(std::size_t particles, std::size_t contacts) {
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts, bool chain,
+                             bool shared_coeffs) {
   // Per particle: Particles' columns (position, velocity, force, load; radius, mass, inverse
-  // mass; material), the look-ahead, the load flag, the peaks, the incidence offsets and the
-  // chain engine's base force.
+  // mass; material), the look-ahead, the load flag, the peaks and the incidence offsets; the
+  // chain engine's base force, or the general engine's positions at the last rebuild.
   const std::size_t per_particle = 4 * sizeof(Eigen::Vector3d) + 3 * sizeof(double) + sizeof(int) +
                                    sizeof(Eigen::Vector3d) + 1 + 2 * sizeof(double) + sizeof(int) +
-                                   sizeof(double);
-  // Per contact: its columns, two incidence entries, the chain engine's radius sum and its
-  // history columns (at most seven doubles, for the plastic laws).
+                                   (chain ? sizeof(double) : sizeof(Eigen::Vector3d));
+  // Per contact: its columns (but one coefficient record for them all, when shared), two
+  // incidence entries, and the chain engine's radius sum, or the general engine's candidate pair
+  // and the history kept across a rebuild.
   const std::size_t per_contact =
-      ContactList::bytes_per_entry() + 2 * sizeof(int) + sizeof(double) + 7 * sizeof(double);
+      ContactList::bytes_per_entry() - (shared_coeffs ? sizeof(PairCoeffs) : 0) + 2 * sizeof(int) +
+      (chain ? sizeof(double) : sizeof(std::pair<int, int>) + sizeof(ContactState));
   return particles * per_particle + contacts * per_contact;
 }
 

@@ -26,9 +26,12 @@ class Engine;        // the chain engine or the general engine
 }  // namespace detail
 
 /// The memory a simulation of `particles` particles and `contacts` candidate contacts holds
-/// [bytes]: the particle columns, the contact lists and what the engines add per particle and
-/// per contact (src/engine/engine_state.cpp).
-std::size_t simulation_bytes(std::size_t particles, std::size_t contacts);
+/// while it steps, its per-particle extremes tracked (track_extremes) [bytes]: the particle
+/// columns, the contact lists and what the engine adds per particle and per contact: the chain
+/// engine (`chain`), or the general one. `shared_coeffs`: the pairs hold one coefficient record
+/// (a uniform chain, ContactList::shared_coeffs). src/engine/engine_state.cpp.
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts, bool chain = false,
+                             bool shared_coeffs = false);
 
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
