@@ -45,21 +45,33 @@ std::size_t available_memory() {
 // allocate at start, as the resident size of a run of a few beads measures it.
 constexpr std::size_t program_bytes = std::size_t{24} << 20;
 
+// How fast the writer's thread compresses and writes frames [bytes/s], and how fast the steps
+// go at most [s per bead and step] (the chain engine on two threads): what decides whether frames
+// wait in its queue.
+constexpr double write_rate = 150e6;
+constexpr double fastest_step = 1e-9;
+
 // What a run holds at its peak besides the simulation (simulation_bytes), for `particles`
-// particles and `frames` frames of `frame` bytes.
-std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t frames) {
+// particles and `frames` frames of `frame` bytes, one every `every` steps.
+std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t frames,
+                      std::int64_t every) {
   // The writer's copy of the radii, masses and species, and the per-bead results the summary
   // takes from the simulation when the run ends (largest force and velocity).
   const std::size_t per_particle = 2 * sizeof(double) + sizeof(int) + 2 * sizeof(double);
   // Frames: the one the writer's thread writes and the one the run copies out meanwhile, and
-  // those queued for the writer. It writes while a core is free, so its queue fills when the
-  // run's threads take every core, up to H5mdWriter::queue_bytes: a bound, which a run of fewer
-  // frames does not reach. Each dataset buffers its rows up to Growing::spill_bytes before
-  // writing them, and compressing a frame's largest dataset takes about twice its rows.
+  // those waiting in its queue: the share of the frames that the steps between two of them take
+  // less time to make than the writer takes to write one, up to H5mdWriter::queue_bytes (a
+  // bound, which a run of fewer or sparser frames does not reach). Each dataset buffers its
+  // rows up to Growing::spill_bytes before writing them, and compressing a frame's largest
+  // dataset takes about twice its rows.
   const auto count = static_cast<std::size_t>(std::max<std::int64_t>(frames, 1));
   const std::size_t held = std::min<std::size_t>(count, 2) * frame;
-  const std::size_t queued =
-      std::min((count - std::min<std::size_t>(count, 2)) * frame, H5mdWriter::queue_bytes);
+  const double making = static_cast<double>(every) * static_cast<double>(particles) * fastest_step;
+  const double writing = static_cast<double>(frame) / write_rate;
+  const double waiting = writing > making ? 1.0 - making / writing : 0.0;
+  const auto queued = static_cast<std::size_t>(
+      std::min(waiting * static_cast<double>((count - std::min<std::size_t>(count, 2)) * frame),
+               static_cast<double>(H5mdWriter::queue_bytes)));
   const std::size_t buffered = std::min(count * frame, 3 * hdf5::Growing::spill_bytes);
   return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
 }
@@ -76,7 +88,8 @@ std::size_t check_memory(const Case& c, std::size_t particles,
       simulation_bytes(particles, contacts) + particles * (sizeof(Body) + sizeof(double)) +
       run_bytes(
           particles,
-          H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2);
+          H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2,
+          1);
   const std::size_t available = available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
@@ -119,7 +132,8 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
   const std::size_t frame =
       H5mdWriter::frame_bytes(particles, contacts, run.output, run.settings.model_count() > 1);
   return simulation_bytes(particles, contacts, chain, chain && equal_bodies) +
-         contacts * history * sizeof(double) + setup::run_bytes(particles, frame, frames);
+         contacts * history * sizeof(double) +
+         setup::run_bytes(particles, frame, frames, run.output_every);
 }
 
 }  // namespace chaindem

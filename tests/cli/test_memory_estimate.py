@@ -53,8 +53,13 @@ class MemoryEstimate(unittest.TestCase):
                 self.check(beads, "wall_end.enabled=false", "output.contacts=false",
                            "output.interval=1")
 
-    def test_frames_with_contacts(self):
-        """A frame every 50 steps with the contacts: the frames waiting to be written count."""
+    def test_frames_waiting(self):
+        """A frame every 4 steps, with the contacts: the writer falls behind, and the frames
+        waiting to be written count."""
+        self.check(10_000, "output.interval=2e-6", "simulation.duration=2e-4")
+
+    def test_sparse_frames(self):
+        """A frame every 200 steps, with the contacts: the writer mostly keeps up."""
         self.check(10_000, "output.interval=1e-4", "simulation.duration=1e-3")
 
     def test_several_media(self):
