@@ -34,7 +34,7 @@ SETS = ["wall_end.enabled=false", "output.contacts=false", "output.interval=1",
 
 def peak_of_run(beads, directory):
     """Peak resident memory [bytes] and wall time [s] of `chaindem run` on `beads` beads."""
-    argv = [CHAINDEM, "run", CASE, "-q", "-o", os.path.join(directory, "out.h5")]
+    argv = [CHAINDEM, "run", CASE, "-q", "--force", "-o", os.path.join(directory, "out.h5")]
     for s in SETS + [f"chain.count={beads}"]:
         argv += ["--set", s]
     start = time.monotonic()

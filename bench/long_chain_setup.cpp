@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     Simulation sim(std::move(run.scene), run.settings);
     sim.track_extremes();
     const auto t2 = Clock::now();
-    const H5mdWriter writer(argv[2], RunMetadata{}, sim, run.output);
+    const H5mdWriter writer(argv[2], Existing::replace, RunMetadata{}, sim, run.output);
     const auto t3 = Clock::now();
     std::cout << "{\"particles\": " << sim.particles().size() << ", \"build\": " << seconds(t0, t1)
               << ", \"simulation\": " << seconds(t1, t2) << ", \"writer\": " << seconds(t2, t3)
