@@ -129,13 +129,12 @@ void write_frame(const Simulation& sim, H5mdWriter& writer, EnergyBalance& balan
   }
 }
 
-// The per-bead results, before the run: extremes at their starting values, and the beads the
-// case watches for the pulse (build_run resolved and checked them), not yet reached.
-RunSummary empty_summary(const RunSetup& run, Eigen::Index count) {
+// The results before the run: the beads the case watches for the pulse (build_run resolved and
+// checked them), not yet reached. The per-bead extremes are the simulation's own
+// (track_extremes) until the run ends: finish_summary copies them then, so that the run does not
+// hold them twice.
+RunSummary empty_summary(const RunSetup& run) {
   RunSummary summary;
-  summary.max_contact_force.assign(static_cast<std::size_t>(count), 0.0);
-  summary.peak_velocity.assign(static_cast<std::size_t>(count),
-                               -std::numeric_limits<double>::infinity());
   summary.arrival_beads = run.arrival_beads;
   summary.arrival_time.assign(summary.arrival_beads.size(), nan);
   return summary;
@@ -340,10 +339,10 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
   const Scene& scene = sim.scene();
   const Particles& p = sim.particles();
   const Eigen::Index first = scene.chain_first, count = scene.chain_count;
-  for (Eigen::Index k = 0; k < count; ++k) {
-    summary.max_contact_force[static_cast<std::size_t>(k)] = sim.peak_contact_force()(first + k);
-    summary.peak_velocity[static_cast<std::size_t>(k)] = sim.peak_velocity_x()(first + k);
-  }
+  const Eigen::ArrayXd& peak_force = sim.peak_contact_force();
+  const Eigen::ArrayXd& peak_velocity = sim.peak_velocity_x();
+  summary.max_contact_force.assign(peak_force.data() + first, peak_force.data() + first + count);
+  summary.peak_velocity.assign(peak_velocity.data() + first, peak_velocity.data() + first + count);
 
   const Eigen::Index last = first + count - 1;
   const EnergyReport e = sim.energies();
@@ -421,7 +420,7 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
       make_writer(run_metadata(cfg, run, sim, labels), sim, run.output);
 
   RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts(sim.settings().model_count()),
-                     empty_summary(run, sim.scene().chain_count)};
+                     empty_summary(run)};
   const ArrivalWatch arrival = watch_arrival(run, sim, records.summary);
   const Scene& scene = sim.scene();
   const double striker_initial_velocity =

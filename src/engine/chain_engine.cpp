@@ -74,6 +74,22 @@ ChainEngine::ChainEngine(EngineState& state) : state_(state) {
   state_.book_wall_power();
 }
 
+// Whether every pair joins bodies of the same materials, radii and masses, and so (under one
+// model) has the same coefficients: a uniform chain, whose pairs then hold them once.
+bool ChainEngine::equal_pairs() const {
+  const Scene& scene = state_.scene;
+  const Eigen::Index n = scene.particles.size();
+  const PairInput first = pair_input(scene, 0, 1);
+  const int model = state_.pair_model(0, 1);
+  for (Eigen::Index i = 1; i + 1 < n; ++i) {
+    const PairInput in = pair_input(scene, i, i + 1);
+    if (state_.pair_model(static_cast<int>(i), static_cast<int>(i + 1)) != model ||
+        std::memcmp(&in, &first, sizeof(PairInput)) != 0)
+      return false;
+  }
+  return true;
+}
+
 // The chain's pairs are fixed: each watched pair is looked up once.
 void ChainEngine::watch_changed() {
   watched_chain_pair_.clear();
@@ -87,17 +103,20 @@ void ChainEngine::watch_changed() {
 void ChainEngine::build_contacts() {
   const Particles& p = state_.scene.particles;
   const auto n = static_cast<std::size_t>(p.size());
+  state_.pairs.shared_coeffs = equal_pairs();
   state_.pairs.resize(n - 1);
   radius_sum_.resize(n - 1);
+  RecentCoeffs coeffs;
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
+    const int first = static_cast<int>(c), second = static_cast<int>(c + 1);
     radius_sum_[c] = p.radius(i) + p.radius(i + 1);
     const double d0 = radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0));
-    state_.pairs.start_entry(c, static_cast<int>(c), static_cast<int>(c + 1),
-                             state_.pair_coeffs(static_cast<int>(c), static_cast<int>(c + 1)),
+    const int model = state_.pair_model(first, second);
+    state_.pairs.start_entry(c, first, second,
+                             coeffs.of(state_, model, pair_input(state_.scene, i, i + 1)),
                              initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))),
-                             Eigen::Vector3d::UnitX(),
-                             state_.pair_model(static_cast<int>(c), static_cast<int>(c + 1)));
+                             Eigen::Vector3d::UnitX(), model);
   }
   std::vector<std::pair<int, int>> walls;
   for (std::size_t w = 0; w < state_.scene.walls.size(); ++w)
@@ -125,7 +144,6 @@ void ChainEngine::build_contacts() {
     zero_base_force_ = zero_base_force_ && base_force_x_[i] == 0.0;
   }
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
-  state_.pairs_share_coeffs = uniform_pairs_;
   state_.build_incidence();
 }
 
@@ -143,7 +161,8 @@ void ChainEngine::build_segments() {
     for (std::size_t c = b; c < g.end; ++c) {
       g.min_radius = std::min(g.min_radius, p.radius(static_cast<Eigen::Index>(c + 1)));
       g.uniform = g.uniform && radius_sum_[c] == radius_sum_[b] &&
-                  std::memcmp(&pairs.coeffs[c], &pairs.coeffs[b], sizeof(PairCoeffs)) == 0;
+                  (pairs.shared_coeffs ||
+                   std::memcmp(&pairs.coeffs_of(c), &pairs.coeffs_of(b), sizeof(PairCoeffs)) == 0);
     }
     with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
       using KernelT = decltype(kernel);

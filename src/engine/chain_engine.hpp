@@ -59,6 +59,7 @@ class ChainEngine final : public Engine {
     enum class Columns : std::uint8_t { none, plastic, v0 } columns = Columns::none;
   };
   void build_contacts();
+  bool equal_pairs() const;
   /// Cuts the pairs into segments_ and decides how each is evaluated.
   void build_segments();
   /// The contact and particle forces at construction.

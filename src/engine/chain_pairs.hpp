@@ -234,9 +234,9 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
         pass->note_fault(step, c, dc);
       }
       const double r = v[c] - v[c + 1];
-      const ContactEvent event = update_contact<KernelT>(
-          state_.pairs, c, dc, r, predicted_rate(r, look, c), rules,
-          uniform_pairs_ ? state_.pairs.coeffs[0] : state_.pairs.coeffs[c], run_step);
+      const ContactEvent event =
+          update_contact<KernelT>(state_.pairs, c, dc, r, predicted_rate(r, look, c), rules,
+                                  state_.pairs.coeffs_of(uniform_pairs_ ? 0 : c), run_step);
       if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
     }
   }
@@ -265,7 +265,7 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
   const std::size_t first = g.begin;
   const VectorPairs vp{
       p.position.col(0).data(),        p.velocity.col(0).data(), state_.lookahead.col(0).data(),
-      state_.pairs.coeffs[first],      radius_sum_[first],       state_.pairs.overlap.data(),
+      state_.pairs.coeffs_of(first),   radius_sum_[first],       state_.pairs.overlap.data(),
       state_.rules_of(g.model, false), state_.step + step + 1};
   // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
@@ -438,7 +438,7 @@ bool ChainEngine::vectorised(const Segment& g) const {
     if (!state_.settings.chain_vector_pairs || !g.uniform || g.end - g.begin < chain_block)
       return false;
     if constexpr (kernels::history_in_columns<KernelT>)
-      return KernelT::columns_usable(state_.pairs.coeffs[g.begin]);
+      return KernelT::columns_usable(state_.pairs.coeffs_of(g.begin));
     return true;
   }
 }

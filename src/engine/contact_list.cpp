@@ -1,16 +1,28 @@
 // ContactList: a contact list in columns (simulation.hpp).
 #include "chaindem/engine/simulation.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace chaindem {
 
 void ContactList::resize(std::size_t n) {
-  std::apply([n](auto&... column) { (column.resize(n), ...); }, columns());
+  auto fit = [&](auto& column) {
+    if constexpr (std::is_same_v<std::remove_reference_t<decltype(column)>,
+                                 std::vector<PairCoeffs>>)
+      column.resize(shared_coeffs ? std::min<std::size_t>(n, 1) : n);
+    else
+      column.resize(n);
+  };
+  std::apply([&](auto&... column) { (fit(column), ...); }, columns());
 }
 
 void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t from) {
+  if (shared_coeffs || o.shared_coeffs)  // the general engine's lists, which hold every record
+    throw std::logic_error("ContactList::copy_entry: a list of shared coefficients");
   auto into = columns();
   const auto out = const_cast<ContactList&>(o).columns();  // read only
   [&]<std::size_t... k>(std::index_sequence<k...>) {
@@ -23,7 +35,7 @@ void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, 
                               const Eigen::Vector3d& n, int m) {
   first[k] = i;
   second[k] = j;
-  coeffs[k] = c;
+  coeffs[shared_coeffs ? 0 : k] = c;
   state[k] = ContactState{};
   touching[k] = 0;
   work[k] = power[k] = 0.0;

@@ -39,10 +39,7 @@ Books books_of(const EngineState& st, int only) {
   const bool several = st.models.size() > 1;
   const int fixed = several ? only : 0;  // the model of every contact visited, or -1
   for (const ContactList* cl : {&st.pairs, &st.wall_contacts}) {
-    const bool shared = cl == &st.pairs && st.pairs_share_coeffs;
-    auto add = [&]<class KernelT>(std::size_t c) {
-      b.add<KernelT>(*cl, c, cl->coeffs[shared ? 0 : c]);
-    };
+    auto add = [&]<class KernelT>(std::size_t c) { b.add<KernelT>(*cl, c, cl->coeffs_of(c)); };
     if (fixed >= 0) {
       with_kernel(st.kernel_of(fixed), [&](auto kernel) {
         for (std::size_t c = 0; c < cl->size(); ++c)
@@ -90,13 +87,11 @@ std::vector<double> EngineState::stored_energy_by_particle() const {
   std::vector<double> out(static_cast<std::size_t>(scene.particles.size()), 0.0);
   for (const ContactList* cl : {&pairs, &wall_contacts}) {
     const bool wall = cl == &wall_contacts;
-    const bool shared = cl == &pairs && pairs_share_coeffs;
     for (std::size_t c = 0; c < cl->size(); ++c) {
       if (!cl->touching[c]) continue;
       // As Books::add sums it, so that the shares add up to energies().stored.
       const double u = with_kernel(kernel_of(cl->model[c]), [&](auto kernel) {
-        return decltype(kernel)::potential(cl->coeffs[shared ? 0 : c], cl->state[c],
-                                           cl->overlap[c]);
+        return decltype(kernel)::potential(cl->coeffs_of(c), cl->state[c], cl->overlap[c]);
       });
       const auto i = static_cast<std::size_t>(cl->first[c]);
       if (wall) {

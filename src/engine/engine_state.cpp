@@ -1,6 +1,8 @@
 // EngineState: the state both engines advance, and what they do to it alike (engine_state.hpp).
 #include "engine_state.hpp"
 
+#include <cstring>
+
 #include "chaindem/text.hpp"
 
 namespace chaindem {
@@ -38,17 +40,20 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
   return in;
 }
 
-std::size_t simulation_bytes(std::size_t particles, std::size_t contacts) {
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts, bool chain,
+                             bool shared_coeffs) {
   // Per particle: Particles' columns (position, velocity, force, load; radius, mass, inverse
-  // mass; material), the look-ahead, the load flag, the peaks, the incidence offsets and the
-  // chain engine's base force.
+  // mass; material), the look-ahead, the load flag, the peaks and the incidence offsets; the
+  // chain engine's base force, or the general engine's positions at the last rebuild.
   const std::size_t per_particle = 4 * sizeof(Eigen::Vector3d) + 3 * sizeof(double) + sizeof(int) +
                                    sizeof(Eigen::Vector3d) + 1 + 2 * sizeof(double) + sizeof(int) +
-                                   sizeof(double);
-  // Per contact: its columns, two incidence entries, the chain engine's radius sum and its
-  // history columns (at most seven doubles, for the plastic laws).
+                                   (chain ? sizeof(double) : sizeof(Eigen::Vector3d));
+  // Per contact: its columns (but one coefficient record for them all, when shared), two
+  // incidence entries, and the chain engine's radius sum, or the general engine's candidate pair
+  // and the history kept across a rebuild.
   const std::size_t per_contact =
-      ContactList::bytes_per_entry() + 2 * sizeof(int) + sizeof(double) + 7 * sizeof(double);
+      ContactList::bytes_per_entry() - (shared_coeffs ? sizeof(PairCoeffs) : 0) + 2 * sizeof(int) +
+      (chain ? sizeof(double) : sizeof(std::pair<int, int>) + sizeof(ContactState));
   return particles * per_particle + contacts * per_contact;
 }
 
@@ -179,6 +184,18 @@ PairCoeffs EngineState::wall_coeffs(int i, int w) const {
   return m.law->prepare(*m.law, wall_input(scene, i, static_cast<std::size_t>(w)), m.params);
 }
 
+const PairCoeffs& RecentCoeffs::of(const EngineState& st, int model, const PairInput& in) {
+  for (std::size_t k = 0; k < size_; ++k)
+    if (entries_[k].model == model && std::memcmp(&entries_[k].input, &in, sizeof(PairInput)) == 0)
+      return entries_[k].coeffs;
+  Entry& e = entries_[next_];
+  next_ = (next_ + 1) % entries_.size();
+  size_ = std::min(size_ + 1, entries_.size());
+  const ContactModel& m = st.models[static_cast<std::size_t>(model)];
+  e = {model, in, m.law->prepare(*m.law, in, m.params)};
+  return e.coeffs;
+}
+
 int EngineState::common_model() const {
   int common = -1;
   for (const ContactList* cl : {&pairs, &wall_contacts})
@@ -262,7 +279,7 @@ void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int
   // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
   // them in its two half kicks.
   const double parting =
-      cl.end_rate[c] - settings.time_step * cl.force[c] / cl.coeffs[c].effective_mass;
+      cl.end_rate[c] - settings.time_step * cl.force[c] / cl.coeffs_of(c).effective_mass;
   const std::size_t thread = static_cast<std::size_t>(omp_get_thread_num());
   isolated_logs[std::min(thread, isolated_logs.size() - 1)].push_back(
       {at, first, second, approach, -parting / approach, cl.model[c]});

@@ -3,6 +3,7 @@
 // history, the energy books, the logs observers read) and the contract each engine keeps.
 // Private to src/engine/; Simulation (simulation.hpp) is the public face.
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -47,9 +48,6 @@ struct EngineState {
 
   ContactList pairs;
   ContactList wall_contacts;
-  /// Every pair's coefficients equal pairs.coeffs[0] (a uniform chain): loops may read that one
-  /// record, which is less to read per step and per frame.
-  bool pairs_share_coeffs = false;
   // Per-particle incidence (CSR) into the contact lists, in a fixed order, so that force sums
   // are bitwise identical for any thread count.
   std::vector<int> incidence_offset;
@@ -155,6 +153,23 @@ struct EngineState {
   }
 };
 
+/// Coefficients of contacts, prepared once per distinct contact among the last few: a law's
+/// prepare() is a function of the model and the bodies' effective quantities (PairInput), and a
+/// chain repeats a few kinds of pairs over and over.
+class RecentCoeffs {
+ public:
+  const PairCoeffs& of(const EngineState& st, int model, const PairInput& in);
+
+ private:
+  struct Entry {
+    int model = -1;
+    PairInput input{};
+    PairCoeffs coeffs;
+  };
+  std::array<Entry, 4> entries_{};
+  std::size_t size_ = 0, next_ = 0;
+};
+
 /// What an engine does. It is built on an EngineState, whose contacts it creates and whose forces
 /// it evaluates once (step 0); advance(n) then moves the state by n steps, leaving every shared
 /// column (positions, velocities, forces, contact lists, energy books, isolated contacts logged
@@ -189,7 +204,7 @@ ContactEvent EngineState::update_wall(std::size_t c, const Eigen::Vector3d& poin
   cl.nz[c] = -wall.normal.z();
   const double rate = (wall.velocity - v).dot(wall.normal);
   return update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, rate - ahead.dot(wall.normal),
-                                 rules, cl.coeffs[c], at);
+                                 rules, cl.coeffs_of(c), at);
 }
 
 }  // namespace chaindem::detail

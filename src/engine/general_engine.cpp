@@ -131,7 +131,7 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
     cl.nz[c] = nz;
     const double d = p.radius(i) + p.radius(j) - dist;
     if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d), d);
-    update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs[c], step);
+    update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs_of(c), step);
   };
   // Each pair writes only its own entry: any grouping and any thread count give the same bits.
   if (!group)

@@ -34,9 +34,10 @@ void restore_list(const StateArchive& a, const std::string& name, ContactList& c
       },
       cl.columns());
   const std::size_t n = cl.first.size();
+  const std::size_t coeffs = cl.shared_coeffs ? std::min<std::size_t>(n, 1) : n;
   std::apply(
       [&](auto&... column) {
-        if (((column.size() != n) || ...))
+        if (((column.size() != (&column == static_cast<void*>(&cl.coeffs) ? coeffs : n)) || ...))
           throw StateArchiveError("checkpoint contact list '" + name +
                                   "' has columns of different lengths");
       },

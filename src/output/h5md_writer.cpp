@@ -78,8 +78,8 @@ using layout::particle_columns;
 struct Frame {
   std::int64_t step = 0;
   double time = 0.0;
-  // Per particle column: N x 3 as the simulation holds them, column after column (a plain
-  // copy); Impl::append writes them particle-major.
+  // Per particle column: N x 3, particle-major as the file holds them (copied so from the
+  // simulation's columns, so that writing needs no second N x 3 buffer).
   std::array<std::vector<double>, particle_columns.size()> particles;
   std::array<double, layout::observable_values> observables{};  // column after column
   std::vector<double> walls;                                    // walls x 3
@@ -130,11 +130,10 @@ struct H5mdWriter::Impl {
   bool several = false;
   std::vector<output_detail::ChainSection> sections;  // several models only
 
-  bool created = false;            // every object of the run exists
-  std::vector<double> transposed;  // append(): one N x 3 block, particle-major
-  bool group_made = false;         // shared file: the run's group exists (perhaps half-filled)
-  hid_t root = -1;                 // the run's own file, or run_group
-  Handle run_group;                // shared file: the group that holds this run
+  bool created = false;     // every object of the run exists
+  bool group_made = false;  // shared file: the run's group exists (perhaps half-filled)
+  hid_t root = -1;          // the run's own file, or run_group
+  Handle run_group;         // shared file: the group that holds this run
   Handle particles, chain, observables, contacts_group, walls_group;
   // The time series, one per row of the layout's tables; those of quantities not selected stay
   // empty and are not written.
@@ -490,7 +489,10 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   for (std::size_t k = 0; k < particle_columns.size(); ++k) {
     if (!m.output.has(particle_columns[k].id)) continue;
     const Vec3Array& source = p.*particle_columns[k].value;
-    f.particles[k].assign(source.data(), source.data() + source.size());
+    std::vector<double>& rows = f.particles[k];
+    rows.resize(static_cast<std::size_t>(source.size()));
+    for (Eigen::Index i = 0; i < source.rows(); ++i)
+      for (Eigen::Index c = 0; c < 3; ++c) rows[static_cast<std::size_t>(3 * i + c)] = source(i, c);
   }
   f.walls.clear();
   for (auto& v : f.contact_values) v.clear();
@@ -536,17 +538,9 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
 
 void H5mdWriter::Impl::append(const Frame& f) {
   clock.append(f.step, f.time);
-  // frames x N x 3 in the file: particle-major rows.
-  auto particle_major = [&](const std::vector<double>& columns) {
-    const std::size_t n = columns.size() / 3;
-    transposed.resize(columns.size());
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t c = 0; c < 3; ++c) transposed[3 * i + c] = columns[c * n + i];
-    return transposed.data();
-  };
   for (std::size_t k = 0; k < particle_columns.size(); ++k)
     if (output.has(particle_columns[k].id))
-      particle_series[k].value.append(particle_major(f.particles[k]), 1);
+      particle_series[k].value.append(f.particles[k].data(), 1);
   const double* value = f.observables.data();
   for (std::size_t k = 0; k < observable_columns.size(); ++k) {
     if (output.has(observable_columns[k].id)) observable_series[k].value.append(value, 1);

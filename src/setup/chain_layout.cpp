@@ -215,11 +215,12 @@ std::vector<double> surface_separations(const Case& c, const RunSetup& run, cons
   const Scene& scene = run.scene;
   const Particles& p = scene.particles;
   std::vector<double> separation(static_cast<std::size_t>(at.bodies), 0.0);
+  ContactPreparer contacts;
   for (Eigen::Index k = 1; k < at.bodies; ++k) {
     const bool after_striker = k == at.first_bead && striker;
     double s = after_striker ? c.spec().striker.gap : chain.gap - chain.overlap;
     if (chain.static_overlap && k > at.first_bead)
-      s = -static_overlap_of(prepare_pair(c, run, k - 1, k), chain.end_force);
+      s = -static_overlap_of(contacts.pair(c, run, k - 1, k), chain.end_force);
     if (-s >= std::min(p.radius(k - 1), p.radius(k))) {
       const std::string what = "overlap " + rounded_text(-s) +
                                " m reaches a bead radius: allowed below " +

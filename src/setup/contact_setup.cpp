@@ -2,6 +2,7 @@
 // coefficients (setup_parts.hpp).
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
@@ -260,6 +261,33 @@ PreparedContact prepare_wall(const Case& c, const RunSetup& run, Eigen::Index i,
   const Scene& scene = run.scene;
   const int k = run.settings.contact_table.of_wall(w, material_of(scene, i));
   return prepare(c, run, wall_input(scene, i, w), k);
+}
+
+const PreparedContact& ContactPreparer::pair(const Case& c, const RunSetup& run, Eigen::Index i,
+                                             Eigen::Index j) {
+  const Scene& scene = run.scene;
+  const int k = run.settings.contact_table.of_pair(material_of(scene, i), material_of(scene, j));
+  return of(c, run, pair_input(scene, i, j), k);
+}
+
+const PreparedContact& ContactPreparer::wall(const Case& c, const RunSetup& run, Eigen::Index i,
+                                             std::size_t w) {
+  const Scene& scene = run.scene;
+  const int k = run.settings.contact_table.of_wall(w, material_of(scene, i));
+  return of(c, run, wall_input(scene, i, w), k);
+}
+
+const PreparedContact& ContactPreparer::of(const Case& c, const RunSetup& run, const PairInput& in,
+                                           int k) {
+  for (std::size_t e = 0; e < size_; ++e)
+    if (entries_[e].model == k &&
+        std::memcmp(&entries_[e].contact.input, &in, sizeof(PairInput)) == 0)
+      return entries_[e].contact;
+  Entry& e = entries_[next_];
+  next_ = (next_ + 1) % entries_.size();
+  size_ = std::min(size_ + 1, entries_.size());
+  e = {k, prepare(c, run, in, k)};
+  return e.contact;
 }
 
 double static_overlap_of(const PreparedContact& contact, double force) {

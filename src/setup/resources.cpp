@@ -1,15 +1,19 @@
 // The set-up's resource step: the memory a run needs, checked against what the machine has
 // before anything is allocated (setup_parts.hpp).
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <optional>
 #include <sstream>
 
+#include "chaindem/laws/contact_law.hpp"
 #include "chaindem/output/h5md_writer.hpp"
+#include "chaindem/output/hdf5_util.hpp"
 #include "setup_parts.hpp"
 
-namespace chaindem::setup {
+namespace chaindem {
+namespace setup {
 namespace {
 
 // Memory this process may still take [bytes]: the kernel's estimate of what is available
@@ -37,20 +41,55 @@ std::size_t available_memory() {
   return available;
 }
 
+// The program itself: its code, its libraries (HDF5, the C++ and OpenMP runtimes) and what they
+// allocate at start, as the resident size of a run of a few beads measures it.
+constexpr std::size_t program_bytes = std::size_t{24} << 20;
+
+// How fast the writer's thread compresses and writes frames [bytes/s], and how fast the steps
+// go at most [s per bead and step] (the chain engine on two threads): what decides whether frames
+// wait in its queue.
+constexpr double write_rate = 150e6;
+constexpr double fastest_step = 1e-9;
+
+// What a run holds at its peak besides the simulation (simulation_bytes), for `particles`
+// particles and `frames` frames of `frame` bytes, one every `every` steps.
+std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t frames,
+                      std::int64_t every) {
+  // The writer's copy of the radii, masses and species, and the per-bead results the summary
+  // takes from the simulation when the run ends (largest force and velocity).
+  const std::size_t per_particle = 2 * sizeof(double) + sizeof(int) + 2 * sizeof(double);
+  // Frames: the one the writer's thread writes and the one the run copies out meanwhile, and
+  // those waiting in its queue: the share of the frames that the steps between two of them take
+  // less time to make than the writer takes to write one, up to H5mdWriter::queue_bytes (a
+  // bound, which a run of fewer or sparser frames does not reach). Each dataset buffers its
+  // rows up to Growing::spill_bytes before writing them, and compressing a frame's largest
+  // dataset takes about twice its rows.
+  const auto count = static_cast<std::size_t>(std::max<std::int64_t>(frames, 1));
+  const std::size_t held = std::min<std::size_t>(count, 2) * frame;
+  const double making = static_cast<double>(every) * static_cast<double>(particles) * fastest_step;
+  const double writing = static_cast<double>(frame) / write_rate;
+  const double waiting = writing > making ? 1.0 - making / writing : 0.0;
+  const auto queued = static_cast<std::size_t>(
+      std::min(waiting * static_cast<double>((count - std::min<std::size_t>(count, 2)) * frame),
+               static_cast<double>(H5mdWriter::queue_bytes)));
+  const std::size_t buffered = std::min(count * frame, 3 * hdf5::Growing::spill_bytes);
+  return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
+}
+
 }  // namespace
 
-// The run must fit in memory before anything is allocated: the simulation (simulation_bytes),
-// what building it holds at once (the bodies, their separations, the contact time scales), the
-// per-bead results, and the writer's queue of frames plus the three frames it may hold outside
-// the queue (being copied, being written, recycled).
+// The run must fit in memory before anything is allocated: the simulation (simulation_bytes, on
+// the general engine, which takes more), what the run adds (run_bytes), and what building it
+// holds at once (the bodies and their separations), for a run of two frames at least.
 std::size_t check_memory(const Case& c, std::size_t particles,
                          const layout::OutputSelection& output) {
   const std::size_t contacts = particles + 1;
   const std::size_t need =
-      simulation_bytes(particles, contacts) +
-      particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
-      contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
-      3 * H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty());
+      simulation_bytes(particles, contacts) + particles * (sizeof(Body) + sizeof(double)) +
+      run_bytes(
+          particles,
+          H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2,
+          1);
   const std::size_t available = available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
@@ -62,4 +101,39 @@ std::size_t check_memory(const Case& c, std::size_t particles,
   c.fail(c.spec().chain.count, m.str());
 }
 
-}  // namespace chaindem::setup
+}  // namespace setup
+
+std::size_t estimated_peak_memory(const RunSetup& run) {
+  const Scene& scene = run.scene;
+  const Particles& p = scene.particles;
+  const auto particles = static_cast<std::size_t>(p.size());
+  const bool chain =
+      run.settings.engine != SimulationSettings::EngineChoice::general && forms_chain(scene);
+  // The chain engine's pairs join neighbours; the general engine's candidates are about as many.
+  const std::size_t contacts = chain ? particles - 1 + scene.walls.size() : particles + 1;
+  // Equal bodies make equal pairs, which share their coefficients (ChainEngine).
+  const bool equal_bodies =
+      p.size() > 0 && (p.radius == p.radius(0)).all() && (p.mass == p.mass(0)).all() &&
+      std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; });
+  // The chain engine's history columns: plastic laws keep seven doubles per pair, the laws that
+  // read v0 five.
+  std::size_t history = 0;
+  if (chain)
+    for (int k = 0; k < run.settings.model_count(); ++k)
+      history = std::max(history, with_kernel(run.settings.model(k).law->kernel, [](auto kernel) {
+                           using KernelT = decltype(kernel);
+                           return kernels::history_in_columns<KernelT>           ? std::size_t{7}
+                                  : kernels::reads_only_impact_velocity<KernelT> ? std::size_t{5}
+                                                                                 : std::size_t{0};
+                         }));
+  // The first frame, one every output_every steps, and the last.
+  const std::int64_t frames =
+      1 + run.steps / run.output_every + (run.steps % run.output_every != 0 ? 1 : 0);
+  const std::size_t frame =
+      H5mdWriter::frame_bytes(particles, contacts, run.output, run.settings.model_count() > 1);
+  return simulation_bytes(particles, contacts, chain, chain && equal_bodies) +
+         contacts * history * sizeof(double) +
+         setup::run_bytes(particles, frame, frames, run.output_every);
+}
+
+}  // namespace chaindem

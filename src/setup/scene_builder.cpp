@@ -77,9 +77,8 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   ChainIndices& at = layout.at;
   std::vector<double>& separation = layout.separation;
   const std::vector<ExtraParticle> extra = parse_extra(c);
-  run.memory_estimate =
-      check_memory(c, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
-                   layout::case_output(c.spec().output.contacts));
+  check_memory(c, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
+               layout::case_output(c.spec().output.contacts));
   const std::vector<Body> bodies = chain_bodies(c, materials, chain, striker);
   at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
   // A state from data replaces the bodies' set-up: their places, velocities, and where given
@@ -138,6 +137,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   choose_time_step(c, run, time_scale_pairs, speed,
                    fastest_key(c, scene, run.duration, layout.from_data));
   set_output(c, run);
+  run.memory_estimate = estimated_peak_memory(run);
   return run;
 }
 

@@ -10,6 +10,7 @@
 // the key of the field at fault.
 
 #include <Eigen/Core>
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -82,6 +83,23 @@ struct PreparedContact {
 /// Particles i and j, or particle i and wall w, prepared by their model.
 PreparedContact prepare_pair(const Case& c, const RunSetup& run, Eigen::Index i, Eigen::Index j);
 PreparedContact prepare_wall(const Case& c, const RunSetup& run, Eigen::Index i, std::size_t w);
+/// prepare_pair and prepare_wall for the many contacts of a chain, which are of a few kinds: each
+/// distinct contact (its model and PairInput, of which a law's coefficients are a function) is
+/// prepared once among the last few asked for.
+class ContactPreparer {
+ public:
+  const PreparedContact& pair(const Case& c, const RunSetup& run, Eigen::Index i, Eigen::Index j);
+  const PreparedContact& wall(const Case& c, const RunSetup& run, Eigen::Index i, std::size_t w);
+
+ private:
+  const PreparedContact& of(const Case& c, const RunSetup& run, const PairInput& in, int k);
+  struct Entry {
+    int model = -1;
+    PreparedContact contact{};
+  };
+  std::array<Entry, 4> entries_{};
+  std::size_t size_ = 0, next_ = 0;
+};
 /// The overlap at which the contact's elastic force carries `force`.
 double static_overlap_of(const PreparedContact& contact, double force);
 

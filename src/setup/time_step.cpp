@@ -4,7 +4,10 @@
 #include <boost/math/tools/roots.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numbers>
 #include <set>
@@ -343,6 +346,9 @@ void choose_time_step(const Case& c, RunSetup& run,
 // Contact time scales: the consecutive bodies, every extra particle with every other, and every
 // particle with every wall. A contact loaded by the end force (now or once the load has
 // travelled) is counted at its static overlap; overlaps from rounding (< 1e-9 R) are not loads.
+// A time scale equal to one of the last few is not repeated: the time step is a minimum over
+// them (shortest_contact_time, the damping's limit), and a chain of N beads has N contacts of a
+// few kinds.
 std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& run,
                                                const std::vector<double>& separation,
                                                const WallSlots& walls, double end_force,
@@ -350,23 +356,37 @@ std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& ru
   const Scene& scene = run.scene;
   const Particles& p = scene.particles;
   std::vector<TimeScalePair> time_scale_pairs;
+  auto same = [](const TimeScalePair& a, const TimeScalePair& b) {
+    return std::memcmp(&a.coeffs, &b.coeffs, sizeof(PairCoeffs)) == 0 &&
+           std::bit_cast<std::uint64_t>(a.effective_mass) ==
+               std::bit_cast<std::uint64_t>(b.effective_mass) &&
+           std::bit_cast<std::uint64_t>(a.initial_overlap) ==
+               std::bit_cast<std::uint64_t>(b.initial_overlap) &&
+           a.kernel == b.kernel;
+  };
+  constexpr std::size_t recent = 4;
+  ContactPreparer contacts;
   auto add_scale = [&](const PreparedContact& contact, double d0, bool carries_load) {
     if (d0 < 1e-9 * contact.input.effective_radius) d0 = 0.0;
     if (carries_load && end_force > 0.0) d0 = std::max(d0, static_overlap_of(contact, end_force));
-    time_scale_pairs.push_back({contact.coeffs, contact.input.effective_mass, d0, contact.kernel});
+    const TimeScalePair scale{contact.coeffs, contact.input.effective_mass, d0, contact.kernel};
+    const std::size_t n = time_scale_pairs.size();
+    for (std::size_t k = n - std::min(n, recent); k < n; ++k)
+      if (same(time_scale_pairs[k], scale)) return;
+    time_scale_pairs.push_back(scale);
   };
   for (Eigen::Index k = 1; k < at.bodies; ++k)
-    add_scale(prepare_pair(c, run, k - 1, k), -separation[static_cast<std::size_t>(k)],
+    add_scale(contacts.pair(c, run, k - 1, k), -separation[static_cast<std::size_t>(k)],
               k > at.first_bead);
   for (Eigen::Index e = at.bodies; e < p.size(); ++e)
     for (Eigen::Index j = 0; j < e; ++j)
-      add_scale(prepare_pair(c, run, j, e),
+      add_scale(contacts.pair(c, run, j, e),
                 p.radius(e) + p.radius(j) -
                     std::sqrt((p.position.row(e) - p.position.row(j)).square().sum()),
                 false);
   for (std::size_t w = 0; w < scene.walls.size(); ++w)
     for (Eigen::Index i = 0; i < p.size(); ++i)
-      add_scale(prepare_wall(c, run, i, w),
+      add_scale(contacts.wall(c, run, i, w),
                 p.radius(i) - (p.position.row(i).transpose().matrix() - scene.walls[w].point)
                                   .dot(scene.walls[w].normal),
                 (walls.start == w && i == 0) || (walls.end == w && i == at.last_bead));

@@ -84,12 +84,12 @@ class MalformedFailedRuns(unittest.TestCase):
         check_rows(self, TABLE)
 
     def test_memory_running_out(self):
-        """Under a limit of 1 GiB of address space (ulimit -v), a chain of 3 million beads
-        (about 1.5 GB) cannot be built: the run failed (status 1, not 2, which says the input
-        is wrong), memory ran out, and nothing is left behind."""
+        """Under a limit of 1 GiB of address space (ulimit -v), a chain of 10 million beads
+        (whose particle columns alone take 1.2 GB) cannot be built: the run failed (status 1,
+        not 2, which says the input is wrong), memory ran out, and nothing is left behind."""
         def limited():
             resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-        big = "chain.count=3000000"
+        big = "chain.count=10000000"
         commands = {
             "run": ["run", CASE, "-o", "out.h5", "--set", big],
             "sweep": ["sweep", "s.ini", "-o", "s.h5"],

@@ -26,9 +26,12 @@ class Engine;        // the chain engine or the general engine
 }  // namespace detail
 
 /// The memory a simulation of `particles` particles and `contacts` candidate contacts holds
-/// [bytes]: the particle columns, the contact lists and what the engines add per particle and
-/// per contact (src/engine/engine_state.cpp).
-std::size_t simulation_bytes(std::size_t particles, std::size_t contacts);
+/// while it steps, its per-particle extremes tracked (track_extremes) [bytes]: the particle
+/// columns, the contact lists and what the engine adds per particle and per contact: the chain
+/// engine (`chain`), or the general one. `shared_coeffs`: the pairs hold one coefficient record
+/// (a uniform chain, ContactList::shared_coeffs). src/engine/engine_state.cpp.
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts, bool chain = false,
+                             bool shared_coeffs = false);
 
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
@@ -165,10 +168,16 @@ struct ContactList {
   std::vector<std::int64_t> onset_step, end_step;
   /// The contact's model (SimulationSettings::model), from the bodies' materials.
   std::vector<std::uint8_t> model;
+  /// Every entry has the coefficients coeffs[0], the column's one record: set before resize()
+  /// for a list whose contacts all join equal bodies (the pairs of a uniform chain, 128 bytes
+  /// less per contact).
+  bool shared_coeffs = false;
 
   std::size_t size() const { return first.size(); }
+  /// The coefficients of entry c.
+  const PairCoeffs& coeffs_of(std::size_t c) const { return coeffs[shared_coeffs ? 0 : c]; }
   /// Every column, once: resize, copy_entry and bytes_per_entry walk this list, so that a new
-  /// column is one more name here.
+  /// column is one more name here (coeffs holds one record when shared_coeffs).
   auto columns() {
     return std::tie(first, second, coeffs, state, overlap, force, nx, ny, nz, touching, work, power,
                     floor_hits, onset_rate, end_rate, onset_step, end_step, model);

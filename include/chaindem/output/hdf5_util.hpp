@@ -392,12 +392,19 @@ class Growing {
 
   void append(const void* data, hsize_t rows) {
     const auto* bytes = static_cast<const char*>(data);
-    buffer_.insert(buffer_.end(), bytes, bytes + rows * row_elements_ * element_size_);
+    const std::size_t size = rows * row_elements_ * element_size_;
+    if (parent_ >= 0 && buffer_.empty() && size >= spill_bytes) {
+      // Rows that would spill at once (a frame of a long chain) go to the file from where they
+      // are: a copy would hold them twice.
+      pending_ = rows;
+      spill_rows(bytes);
+      return;
+    }
+    buffer_.insert(buffer_.end(), bytes, bytes + size);
     pending_ += rows;
     if (parent_ >= 0 && buffer_.size() >= spill_bytes) {
-      std::unique_lock guard = lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>();
-      quiet_errors();
-      write(true);
+      spill_rows(buffer_.data());
+      if (buffer_.capacity() > 2 * spill_bytes) std::vector<char>().swap(buffer_);
     }
   }
 
@@ -478,7 +485,8 @@ class Growing {
                        "space"),
                  H5Sclose);
     Handle plist;  // a copy only for chunks and filters: most datasets of a sweep are small
-    const bool large = buffer_.size() >= (64u << 10);  // small datasets: compression is no gain
+    // Small datasets: compression is no gain.
+    const bool large = pending_ * row_elements_ * element_size_ >= (64u << 10);
     if (extendible || large) {
       plist = Handle(check(H5Pcopy(numeric_dataset_creation()), "plist"), H5Pclose);
       std::vector<hsize_t> chunk = with_rows(1);
@@ -500,14 +508,22 @@ class Growing {
     created_ = true;
   }
 
-  void write(bool spill) {
+  void spill_rows(const char* rows) {
+    std::unique_lock guard = lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>();
+    quiet_errors();
+    write(true, rows);
+  }
+
+  /// Writes the pending rows, which are at `rows` (the buffer, unless given).
+  void write(bool spill, const char* rows = nullptr) {
+    if (!rows) rows = buffer_.data();
     if (!created_) {
       create(spill);
       if (!spill) {  // final size known: one write of everything
         if (pending_ > 0)
-          check_status(H5Dwrite(dataset_.get(), native_type(scalar_), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                buffer_.data()),
-                       "write " + name_);
+          check_status(
+              H5Dwrite(dataset_.get(), native_type(scalar_), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows),
+              "write " + name_);
         rows_ = pending_;
         pending_ = 0;
         buffer_.clear();
@@ -527,7 +543,7 @@ class Growing {
         check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
         H5Sclose);
     check_status(H5Dwrite(dataset_.get(), native_type(scalar_), mem_space.get(), file_space.get(),
-                          H5P_DEFAULT, buffer_.data()),
+                          H5P_DEFAULT, rows),
                  "write " + name_);
     rows_ += pending_;
     pending_ = 0;
