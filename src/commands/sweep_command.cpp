@@ -183,7 +183,8 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
       throw created.error(e.what());
     }
     p.file = Handle(created.keep_partial(), H5Fclose);
-    p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
+    if (d.keep_cases)
+      p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
   } catch (const OutputError& e) {
     p.cases.reset();
     p.file.reset();
@@ -192,7 +193,8 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
   }
 }
 
-// The partial file of an earlier attempt at this sweep: its complete cases, for this rank.
+// The partial file of an earlier attempt at this sweep: its complete cases, for this rank (none
+// for a sweep that keeps only its table: its rows are written at the end).
 void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig, int rank,
                     int ranks) {
   using namespace hdf5;
@@ -221,6 +223,7 @@ void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string&
     p.status = 2;
     return;
   }
+  if (!d.keep_cases) return;
   p.cases = Handle(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
   const Handle& cases = p.cases;
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
@@ -410,7 +413,8 @@ struct RunOutcome {
 // with this invocation's id; every --checkpoint-interval (5 s) after a case was written, the file
 // is flushed (a flush costs more as the file grows) and that becomes its checkpoint
 // (Checkpoints): a later kill, even SIGKILL at any instant, leaves a file that reopens with every
-// case written before the checkpoint.
+// case written before the checkpoint. A sweep that keeps only its table runs its cases without a
+// writer and keeps their summary rows in memory for the summary (`cases_group` is then none).
 RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
                      const std::vector<std::size_t>& todo, const SweepOptions& o,
                      Progress& progress) {
@@ -483,16 +487,24 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       auto start = Clock::now();
       try {
         const CaseConfig& cfg = *v.configs[k];
-        PendingRun run = run_to_group(cfg, build_run(cfg), cases_group, case_name(k), &h5,
-                                      RunControl{nullptr, stop_flag()}, invocation_label);
+        const RunControl control{nullptr, stop_flag()};
+        // Without its group, the case's summary row is all that is kept of it.
+        std::optional<PendingRun> run;
+        if (v.d.keep_cases)
+          run = run_to_group(cfg, build_run(cfg), cases_group, case_name(k), &h5, control,
+                             invocation_label);
+        else
+          r.records[k] = {"ok", run_summary_only(cfg, build_run(cfg), control)};
         v.configs[k].reset();
         const double seconds = seconds_since(start);
         clock[0] += seconds;
         order.computed(k, seconds);
-        // Its frames, and a case's fixed share (writer state, metadata, summary).
-        const std::size_t bytes = run.buffered_bytes() + (std::size_t{64} << 10);
-        writes.push({k, std::move(run)}, bytes);
-        clock[1] += seconds_since(start);
+        if (run) {
+          // Its frames, and a case's fixed share (writer state, metadata, summary).
+          const std::size_t bytes = run->buffered_bytes() + (std::size_t{64} << 10);
+          writes.push({k, std::move(*run)}, bytes);
+          clock[1] += seconds_since(start);
+        }
       } catch (const Interrupted&) {
       } catch (const hdf5::Error& e) {  // a long run writes while it computes
         fail_write(k, e.what());
@@ -668,10 +680,14 @@ std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const Swee
   if (!interrupted) return std::nullopt;
   cases_group.reset();
   partial.file.reset();
-  if (mpi.rank == 0)
+  if (mpi.rank == 0 && d.keep_cases)
     err << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
         << "kept in " << quoted_path(mpi.size == 1 ? partial.path : d.output + ".rank*.partial")
         << ", run the same command to resume\n";
+  else if (mpi.rank == 0)
+    err << "chaindem sweep: interrupted by signal " << interrupted
+        << "; a sweep that keeps only its table (sweep.keep = table) keeps no case until the "
+           "last has run: run the same command to run them again\n";
   return exit_on_signal + interrupted;
 }
 
@@ -721,10 +737,17 @@ int run_sweep(ValidSweep& v, const SweepOptions& o, const Ranks& mpi, std::ostre
   phase("run cases");
   if (phase.log()) report_timing(*phase.log(), r);
   if (const std::optional<int> status = stopped_early(partial, r, d, mpi, err)) return *status;
-  // Failure messages travel to rank 0, one string per case.
+  // Failure messages travel to rank 0, one string per case; so do the summary rows of a sweep
+  // that keeps no case group, which rank 0 could not read from the other ranks' files.
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
-    if (owner != 0) mpi.gather_string(owner, r.failures[k]);
+    if (owner == 0) continue;
+    mpi.gather_string(owner, r.failures[k]);
+    if (d.keep_cases) continue;
+    CaseRecord& record = r.records[k];
+    std::string row = rank == owner && record.summary ? summary_bytes(*record.summary) : "";
+    mpi.gather_string(owner, row);
+    if (rank == 0 && !row.empty()) record = {"ok", summary_from_bytes(row)};
   }
   const bool closed = rank == 0 || close_for_collection(d, partial, rank, err);
   mpi.barrier();  // every rank's file is closed and complete, or removed

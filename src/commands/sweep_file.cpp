@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
@@ -49,7 +51,7 @@ std::optional<std::vector<double>> numeric(const std::vector<std::string>& value
 }
 
 // A new sweep file: H5MD metadata, the sweep definition (with the signature a resume checks),
-// and the group the cases go into.
+// and the group the cases go into (if it keeps them).
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature) {
   using namespace hdf5;
   write_h5md_metadata(f, version);
@@ -67,7 +69,7 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   attr_strings(sweep.get(), "fixed", fixed);
   Handle axes = group(sweep.get(), layout::sweep_axes_group);
   for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
-  group(f, layout::cases_group);
+  if (d.keep_cases) group(f, layout::cases_group);
 }
 
 // The summary table: one row per case, read back from the cases' own /summary groups.
@@ -125,6 +127,76 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
   std::vector<std::string> status;
   for (const auto& r : records) status.push_back(r.status);
   write_string_column(summary.get(), layout::sweep_status_column, status);
+}
+
+namespace {
+
+template <class T>
+void put(std::string& bytes, const T& value) {
+  bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// Reads the bytes `put` appended, in the same order; throws when they run out (bytes that are
+// not a row).
+class Taker {
+ public:
+  explicit Taker(const std::string& bytes) : bytes_(bytes) {}
+  template <class T>
+  T take() {
+    T value{};
+    std::memcpy(&value, span(sizeof value), sizeof value);
+    return value;
+  }
+  std::string take_string(std::size_t size) { return {span(size), size}; }
+
+ private:
+  const char* span(std::size_t size) {
+    if (size > bytes_.size() - at_) throw std::runtime_error("a summary row cut short");
+    const char* p = bytes_.data() + at_;
+    at_ += size;
+    return p;
+  }
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+// Each scalar (a byte: whether the case has it, then its value), each text and each array
+// (its size, then its values), in the order of their tables.
+std::string summary_bytes(const layout::RunSummary& s) {
+  std::string bytes;
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
+    const std::optional<double> value = value_of(scalar, s);
+    put(bytes, static_cast<char>(value.has_value()));
+    if (value) put(bytes, *value);
+  }
+  for (const layout::SummaryText& text : layout::summary_texts) {
+    put(bytes, (s.*text.field).size());
+    bytes += s.*text.field;
+  }
+  for (const layout::SummaryArray& array : layout::summary_arrays) {
+    const std::vector<double> values = values_of(array, s);
+    put(bytes, values.size());
+    for (const double x : values) put(bytes, x);
+  }
+  return bytes;
+}
+
+layout::RunSummary summary_from_bytes(const std::string& bytes) {
+  layout::RunSummary s;
+  Taker in(bytes);
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars)
+    if (in.take<char>()) set_value(scalar, s, in.take<double>());
+  for (const layout::SummaryText& text : layout::summary_texts)
+    s.*text.field = in.take_string(in.take<std::size_t>());
+  for (const layout::SummaryArray& array : layout::summary_arrays) {
+    const auto size = in.take<std::size_t>();
+    std::vector<double> values;
+    for (std::size_t k = 0; k < size; ++k) values.push_back(in.take<double>());
+    set_values(array, s, values);
+  }
+  return s;
 }
 
 }  // namespace chaindem::sweep

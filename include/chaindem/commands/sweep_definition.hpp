@@ -33,6 +33,9 @@ struct SweepDefinition {
   std::string combine = "grid";
   std::string output;  // sweep.output; empty: the command's default (default_output_path)
   Existing existing = Existing::refuse;    // whether the sweep may replace `output` (--force)
+  /// sweep.keep: cases (true), a group per case under /cases and the summary table; table
+  /// (false), the summary table only (no case writes a frame).
+  bool keep_cases = true;
   std::vector<std::string> fixed;          // "key=value" applied to every case
   std::vector<std::string> fixed_sources;  // where each comes from: "SWEEP.ini [set]", "--set"
   std::vector<std::string> unset;  // keys of the base case removed from every case (--unset)
