@@ -1,8 +1,10 @@
 // The set-up's resource step: the memory a run needs, checked against what the machine has
 // before anything is allocated (setup_parts.hpp).
 
+#include <chrono>
 #include <fstream>
 #include <iomanip>
+#include <mutex>
 #include <optional>
 #include <sstream>
 
@@ -37,6 +39,22 @@ std::size_t available_memory() {
   return available;
 }
 
+// available_memory(), read again at most every 0.1 s: a sweep sets up thousands of small cases
+// a second, and reading the kernel's figures cost more than setting up one of them.
+std::size_t recent_available_memory() {
+  using Clock = std::chrono::steady_clock;
+  static std::mutex lock;
+  static std::optional<Clock::time_point> read_at;
+  static std::size_t available = 0;
+  const std::lock_guard guard(lock);
+  const Clock::time_point now = Clock::now();
+  if (!read_at || now - *read_at > std::chrono::milliseconds(100)) {
+    available = available_memory();
+    read_at = now;
+  }
+  return available;
+}
+
 }  // namespace
 
 // The run must fit in memory before anything is allocated: the simulation (simulation_bytes),
@@ -51,7 +69,7 @@ std::size_t check_memory(const Case& c, std::size_t particles,
       particles * (sizeof(Body) + sizeof(double) + 4 * sizeof(double)) +
       contacts * sizeof(TimeScalePair) + H5mdWriter::queue_bytes +
       3 * H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty());
-  const std::size_t available = available_memory();
+  const std::size_t available = recent_available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
   std::ostringstream m;
