@@ -80,7 +80,7 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
              "-DCHAINDEM_MPI=ON)\n\n"
              "SWEEP.ini:\n"
              "  [sweep]  base = CASE.ini (relative to SWEEP.ini); combine = grid | zip;\n"
-             "           output = OUT.h5\n"
+             "           output = OUT.h5; keep = cases | table (table: /summary alone)\n"
              "  [set]    case keys for every case, e.g. chain.count = 10\n"
              "  [axes]   one swept case key per line: a list 'a, b, c' or a range\n"
              "           'start:stop:step' (inclusive), e.g. contact.restitution = 0.1:1:0.1\n"
@@ -89,8 +89,9 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
           << " cases per sweep\n\n"
              "Runs every case single-threaded, in parallel over OpenMP threads (and MPI ranks),\n"
              "into OUT.h5.partial; rerunning the same command after an interruption keeps the\n"
-             "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`),\n"
-             "/sweep (the definition) and /summary (one row per case). docs/sweeps.md.\n\n"
+             "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`;\n"
+             "not with keep = table), /sweep (the definition) and /summary (one row per case).\n"
+             "docs/sweeps.md.\n\n"
           << desc;
     return false;
   }
