@@ -24,24 +24,6 @@ CaseRecord read_case(hid_t file, const std::string& case_group) {
   return {"ok", read_run_summary(file, case_group)};
 }
 
-void write_string_column(hid_t group, const std::string& name,
-                         const std::vector<std::string>& values) {
-  using namespace hdf5;
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "charset");
-  const hsize_t n = values.size();
-  Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
-  Handle d(check(H5Dcreate2(group, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 "dataset " + name),
-           H5Dclose);
-  std::vector<const char*> p;
-  for (const auto& v : values) p.push_back(v.c_str());
-  if (n > 0)
-    check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), name);
-}
-
 // The values as numbers, when every one is a number (an axis of a numeric key).
 std::optional<std::vector<double>> numeric(const std::vector<std::string>& values) {
   std::vector<double> x(values.size());
@@ -68,7 +50,7 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   if (fixed.empty()) fixed.push_back("");
   attr_strings(sweep.get(), "fixed", fixed);
   Handle axes = group(sweep.get(), layout::sweep_axes_group);
-  for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
+  for (const auto& a : d.axes) dataset_strings(axes.get(), a.key, a.values);
   if (d.keep_cases) group(f, layout::cases_group);
 }
 
@@ -88,7 +70,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
       const std::string unit = key && key->unit != "-" ? key->unit : "";
       dataset_fixed(summary.get(), d.axes[a].key, {n}, x->data(), H5T_NATIVE_DOUBLE, unit);
     } else {
-      write_string_column(summary.get(), d.axes[a].key, column);
+      dataset_strings(summary.get(), d.axes[a].key, column);
     }
   }
   for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
@@ -108,7 +90,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
     if (!any_summary) break;
     std::vector<std::string> column;
     for (const auto& r : records) column.push_back(r.summary ? (*r.summary).*text.field : "");
-    write_string_column(summary.get(), text.name, column);
+    dataset_strings(summary.get(), text.name, column);
   }
   for (const layout::SummaryArray& array : layout::summary_arrays) {
     std::vector<std::vector<double>> rows(records.size());
@@ -126,7 +108,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
   }
   std::vector<std::string> status;
   for (const auto& r : records) status.push_back(r.status);
-  write_string_column(summary.get(), layout::sweep_status_column, status);
+  dataset_strings(summary.get(), layout::sweep_status_column, status);
 }
 
 namespace {
