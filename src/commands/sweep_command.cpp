@@ -30,6 +30,7 @@
 #include "chaindem/commands/sweep_definition.hpp"
 #include "chaindem/commands/sweep_file.hpp"
 #include "chaindem/commands/sweep_scheduler.hpp"
+#include "chaindem/commands/sweep_validation.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/journaled_file.hpp"
 #include "chaindem/output/output_file.hpp"
@@ -101,93 +102,6 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
     throw CaseError("--checkpoint-interval: " + number_text(o.checkpoint_interval) +
                     " s is outside the allowed range 0.01 to 1e9 s");
   return true;
-}
-
-// Every case, parsed and built once before any runs, and its cost (steps x particles).
-struct ValidSweep {
-  std::vector<std::string> notes;  // how cases were read (law parameters ignored), each once
-  SweepDefinition d;
-  std::vector<double> cost;
-  std::vector<std::optional<CaseConfig>> configs;  // parsed once, kept for the run
-  // Built once, kept for the run when small: this rank's cases while the set-ups kept take at
-  // most kept_setup_bytes (the others are built again when they run).
-  std::vector<std::optional<RunSetup>> setups;
-};
-
-// Memory for the set-ups kept from validation: a small case's set-up costs as much time as its
-// steps, and a large one is built again (its set-up is then a small part of its run).
-constexpr std::size_t kept_setup_bytes = std::size_t{256} << 20;
-
-// What a kept set-up holds in memory [bytes]: its particles' arrays and a fixed part (the typed
-// case, the law's tables), rounded up from what a 10-bead and a 2000-bead chain measured (about
-// 2.3 kB, and 100 bytes per particle).
-std::size_t setup_bytes(const RunSetup& run) {
-  return (std::size_t{4} << 10) + run.scene.particles.size() * 128;
-}
-
-// Reads the sweep and validates every case, in parallel: all that `chaindem run` would refuse of
-// a case is refused here, before any case runs; the first invalid case (lowest index) is reported
-// (CaseError). The cost orders the work, longest first, so that no thread is left with one long
-// case at the end.
-ValidSweep validate(const SweepOptions& o, const Ranks& mpi) {
-  ValidSweep v;
-  v.d = read_sweep(o.sweep_path, o.sets);
-  v.d.unset = o.unset;
-  if (!o.output.empty()) v.d.output = o.output;
-  if (v.d.output.empty()) v.d.output = default_output_path(o.sweep_path, ".h5", o.sets, o.unset);
-  v.d.existing = existing_output(o.force);
-  const std::size_t n = v.d.cases.size();
-  v.cost.assign(n, 0.0);
-  v.configs.resize(n);
-  v.setups.resize(n);
-  std::atomic<std::size_t> kept_bytes = 0;
-  std::vector<std::string> invalid(n);
-  std::vector<std::vector<std::string>> notes(n);
-  std::atomic<bool> out_of_memory = false;  // not the input's fault: reported as a failure
-  // The first case is read from the files; the others differ from it only in the values of
-  // their axes (CaseConfig::with_values), so the base case is read once, not once per case.
-  const std::vector<std::string> sources = case_sources(v.d);
-  const auto axes_begin = static_cast<std::ptrdiff_t>(v.d.fixed.size());
-  const auto axes_end = axes_begin + static_cast<std::ptrdiff_t>(v.d.axes.size());
-  const std::vector<std::string> axis_sources(sources.begin() + axes_begin,
-                                              sources.begin() + axes_end);
-  std::optional<CaseConfig> first;
-  try {
-    first = CaseConfig::load(v.d.base, case_overrides(v.d, 0), v.d.unset, sources);
-  } catch (const CaseError& e) {
-    throw CaseError(case_label(v.d, 0) + ": " + e.what());
-  }
-#pragma omp parallel for schedule(dynamic, 8) num_threads(o.threads)
-  for (std::size_t k = 0; k < n; ++k) {
-    try {
-      const std::vector<std::string> overrides = case_overrides(v.d, k);
-      v.configs[k] = first->with_values(
-          {overrides.begin() + axes_begin, overrides.begin() + axes_end}, axis_sources);
-      RunSetup run = build_run(*v.configs[k]);
-      notes[k] = run.notes;
-      v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
-      const std::size_t bytes = setup_bytes(run);
-      if (k % static_cast<std::size_t>(mpi.size) == static_cast<std::size_t>(mpi.rank)) {
-        if (kept_bytes.fetch_add(bytes) + bytes <= kept_setup_bytes)
-          v.setups[k] = std::move(run);
-        else
-          kept_bytes -= bytes;
-      }
-    } catch (const std::bad_alloc&) {  // none may leave the parallel loop
-      v.configs[k].reset();
-      v.setups[k].reset();
-      out_of_memory = true;
-    } catch (const std::exception& e) {
-      invalid[k] = case_label(v.d, k) + ": " + e.what();
-    }
-  }
-  if (out_of_memory) throw std::bad_alloc();
-  for (const auto& message : invalid)
-    if (!message.empty()) throw CaseError(message);
-  for (const auto& case_notes : notes)
-    for (const std::string& note : case_notes)
-      if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end()) v.notes.push_back(note);
-  return v;
 }
 
 // This rank's partial file: OUT.h5.partial with one rank, else OUT.h5.rankR-of-N.partial, merged
@@ -447,6 +361,26 @@ struct RunOutcome {
   std::size_t checkpointed = 0;  // cases of this run in the file at its last checkpoint
 };
 
+// Computes case k (its set-up kept from validation, or built now) and lets go of its input: the
+// run, its output in memory, for `cases_group` (whose HDF5 calls hold `h5`); or, when the sweep
+// keeps only its table, none, and its summary row in `record`.
+std::optional<PendingRun> compute_case(ValidSweep& v, std::size_t k, hid_t cases_group,
+                                       std::mutex& h5,
+                                       const std::map<std::string, std::string>& labels,
+                                       CaseRecord& record) {
+  const CaseConfig& cfg = *v.configs[k];
+  RunSetup setup = v.setups[k] ? std::move(*v.setups[k]) : build_run(cfg);
+  v.setups[k].reset();
+  const RunControl control{nullptr, stop_flag()};
+  std::optional<PendingRun> run;
+  if (v.d.keep_cases)
+    run = run_to_group(cfg, std::move(setup), cases_group, case_name(k), &h5, control, labels);
+  else
+    record = {"ok", run_summary_only(cfg, std::move(setup), control)};
+  v.configs[k].reset();
+  return run;
+}
+
 // Runs `todo` (this rank's unfinished cases, longest first) on `threads` threads into
 // /cases of `partial`. A finished case is queued for writing (WriteQueue), its group labelled
 // with this invocation's id; every --checkpoint-interval (5 s) after a case was written, the file
@@ -525,18 +459,8 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       const std::size_t k = *next;
       auto start = Clock::now();
       try {
-        const CaseConfig& cfg = *v.configs[k];
-        RunSetup setup = v.setups[k] ? std::move(*v.setups[k]) : build_run(cfg);
-        v.setups[k].reset();
-        const RunControl control{nullptr, stop_flag()};
-        // Without its group, the case's summary row is all that is kept of it.
-        std::optional<PendingRun> run;
-        if (v.d.keep_cases)
-          run = run_to_group(cfg, std::move(setup), cases_group, case_name(k), &h5, control,
-                             invocation_label);
-        else
-          r.records[k] = {"ok", run_summary_only(cfg, std::move(setup), control)};
-        v.configs[k].reset();
+        std::optional<PendingRun> run =
+            compute_case(v, k, cases_group, h5, invocation_label, r.records[k]);
         const double seconds = seconds_since(start);
         clock[0] += seconds;
         order.computed(k, seconds);
@@ -823,7 +747,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   FailureReport report{"chaindem sweep", log, " while reading and checking the cases"};
   try {
     if (!parse_options(args, out, mpi.rank, o)) return exit_done;  // --help
-    v = validate(o, mpi);
+    v = validate_sweep(
+        {o.sweep_path, o.sets, o.unset, o.output, o.force, o.threads, mpi.rank, mpi.size});
     report.under_way = {};
     if (log)
       for (const std::string& note : v.notes) *log << "chaindem sweep: note: " << note << "\n";
