@@ -33,7 +33,7 @@ struct SweepDefinition {
   std::string base;  // base case file, resolved against the sweep file's folder
   std::string combine = "grid";
   std::string output;  // sweep.output; empty: the command's default (default_output_path)
-  Existing existing = Existing::refuse;    // whether the sweep may replace `output` (--force)
+  Existing existing = Existing::refuse;  // whether the sweep may replace `output` (--force)
   /// sweep.keep: cases (true), a group per case under /cases and the summary table; table
   /// (false), the summary table only (no case writes a frame).
   bool keep_cases = true;
