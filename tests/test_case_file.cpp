@@ -67,6 +67,49 @@ TEST(CaseFile, CommandLineOverridesWin) {
   EXPECT_EQ(run.settings.tension, TensionPolicy::allow);
 }
 
+// A sweep reads its first case and makes the others from it with their own axis values: each
+// must be what reading the files with those values gives, and be refused as that would be.
+TEST(CaseFile, OtherValuesGiveWhatReadingThemGives) {
+  const std::vector<std::string> sources{"s.ini [set]", "s.ini [axes]", "s.ini [axes]"};
+  const CaseConfig first = CaseConfig::parse(
+      base, "base.ini", {"chain.count=7", "contact.restitution=0.5", "striker.velocity=1"}, {},
+      sources);
+  const CaseConfig other = first.with_values({"contact.restitution= 0.25 ", "striker.velocity=2"},
+                                             {"s.ini [axes]", "s.ini [axes]"});
+  const CaseConfig read = CaseConfig::parse(
+      base, "base.ini", {"chain.count=7", "contact.restitution= 0.25 ", "striker.velocity=2"}, {},
+      sources);
+  EXPECT_EQ(other.resolved(), read.resolved());
+  EXPECT_EQ(other.text("contact.restitution"), "0.25");
+  EXPECT_EQ(first.text("contact.restitution"), "0.5");  // the first case is left as it was
+  for (const std::string key : {"contact.restitution", "chain.count", "contact.law"}) {
+    EXPECT_EQ(other.where(key), read.where(key)) << key;
+    EXPECT_EQ(other.given(key), read.given(key)) << key;
+  }
+  // A value refused as reading it refuses it, blamed on where it came from.
+  auto refusal = [](auto&& make) {
+    try {
+      make();
+    } catch (const CaseError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string message =
+      refusal([&] { first.with_values({"striker.velocity=2e4"}, {"s.ini [axes]"}); });
+  EXPECT_EQ(message, refusal([&] {
+              CaseConfig::parse(
+                  base, "base.ini",
+                  {"chain.count=7", "contact.restitution=0.5", "striker.velocity=2e4"}, {},
+                  sources);
+            }));
+  EXPECT_NE(message.find("s.ini [axes] striker.velocity: 2e4 is out of range"), std::string::npos)
+      << message;
+  // Only the values of keys an override of the same source set.
+  EXPECT_THROW(first.with_values({"chain.gap=1e-5"}, {"s.ini [axes]"}), std::logic_error);
+  EXPECT_THROW(first.with_values({"chain.count=8"}, {"s.ini [axes]"}), std::logic_error);
+}
+
 TEST(CaseFile, ChainBuilders) {
   const std::string mats =
       base + "[material.brass]\nyoungs_modulus = 100e9\npoisson_ratio = 0.34\ndensity = 8500\n";

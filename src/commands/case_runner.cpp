@@ -109,10 +109,10 @@ struct EnergyBalance {
   }
 };
 
-// Writes one output frame and checks the energy balance at it.
-void write_frame(const Simulation& sim, H5mdWriter& writer, EnergyBalance& balance) {
+// Writes one output frame (if the run has a writer) and checks the energy balance at it.
+void write_frame(const Simulation& sim, H5mdWriter* writer, EnergyBalance& balance) {
   const EnergyReport energies = sim.energies();
-  writer.write_frame(sim, energies);
+  if (writer) writer->write_frame(sim, energies);
   const double error = balance.error(energies);
   balance.worst = std::max(balance.worst, error);
   // An explicit integration that gains or loses this much energy has gone unstable; stop
@@ -276,10 +276,11 @@ struct Checkpointer {
   }
 };
 
-// Runs the steps, observing every step and writing every output frame; returns the wall time
-// [s]. A continued run (`resumed`) has its first frame in the file already.
+// Runs the steps, observing every step and writing every output frame (none without a
+// `writer`; `checkpoints` need one); returns the wall time [s]. A continued run (`resumed`) has
+// its first frame in the file already.
 double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control,
-                 H5mdWriter& writer, RunRecords& records, const ArrivalWatch& arrival,
+                 H5mdWriter* writer, RunRecords& records, const ArrivalWatch& arrival,
                  Checkpointer* checkpoints, bool resumed) {
   Progress progress(control.progress, run.steps, "run", "steps", false);
   const auto start = Clock::now();
@@ -304,8 +305,8 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
       // that continues a checkpoint keeps it on any stop: what was computed before this
       // invocation is not its to discard.
       if (checkpoints && (keeps_work(*control.stop) || resumed)) {
-        checkpoints->write(sim, writer, records, wall_time());
-        writer.keep_partial();
+        checkpoints->write(sim, *writer, records, wall_time());
+        writer->keep_partial();
         throw Interrupted(*control.stop, sim.time(), checkpoints->path);
       }
       throw Interrupted(*control.stop, sim.time());
@@ -326,7 +327,7 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
     if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps)
       write_frame(sim, writer, records.balance);
     if (checkpoints && checkpoints->due() && sim.step_count() < run.steps)
-      checkpoints->write(sim, writer, records, wall_time());
+      checkpoints->write(sim, *writer, records, wall_time());
     progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
   }
   return wall_time();
@@ -416,8 +417,9 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
                          const std::string& output, const Resume* resume) {
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
+  // Without a factory the run writes nothing: no metadata is gathered, no frame copied.
   std::unique_ptr<H5mdWriter> writer =
-      make_writer(run_metadata(cfg, run, sim, labels), sim, run.output);
+      make_writer ? make_writer(run_metadata(cfg, run, sim, labels), sim, run.output) : nullptr;
 
   RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts(sim.settings().model_count()),
                      empty_summary(run)};
@@ -442,7 +444,7 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
     std::filesystem::remove(resume->previous);
   }
 
-  const double wall_time = run_steps(sim, run, control, *writer, records, arrival,
+  const double wall_time = run_steps(sim, run, control, writer.get(), records, arrival,
                                      checkpoints ? &*checkpoints : nullptr, resume != nullptr);
   finish_summary(records.summary, sim, run, records.balance, records.isolated, wall_time,
                  striker_initial_velocity);
@@ -509,11 +511,11 @@ PendingRun& PendingRun::operator=(PendingRun&&) noexcept = default;
 PendingRun::~PendingRun() = default;
 
 std::size_t PendingRun::buffered_bytes() const {
-  return writer_->buffered_bytes();
+  return writer_ ? writer_->buffered_bytes() : 0;
 }
 
 void PendingRun::commit() {
-  writer_->finish(summary_);
+  if (writer_) writer_->finish(summary_);
 }
 
 namespace {
@@ -618,6 +620,11 @@ PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent
         return std::make_unique<H5mdWriter>(parent, name, meta, sim, output, lock);
       },
       control, labels);
+}
+
+layout::RunSummary run_summary_only(const CaseConfig& cfg, RunSetup run,
+                                    const RunControl& control) {
+  return run_case(cfg, std::move(run), nullptr, control).summary();
 }
 
 }  // namespace chaindem

@@ -30,6 +30,7 @@
 #include "chaindem/commands/sweep_definition.hpp"
 #include "chaindem/commands/sweep_file.hpp"
 #include "chaindem/commands/sweep_scheduler.hpp"
+#include "chaindem/commands/sweep_validation.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/output/journaled_file.hpp"
 #include "chaindem/output/output_file.hpp"
@@ -80,7 +81,7 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
              "-DCHAINDEM_MPI=ON)\n\n"
              "SWEEP.ini:\n"
              "  [sweep]  base = CASE.ini (relative to SWEEP.ini); combine = grid | zip;\n"
-             "           output = OUT.h5\n"
+             "           output = OUT.h5; keep = cases | table (table: /summary alone)\n"
              "  [set]    case keys for every case, e.g. chain.count = 10\n"
              "  [axes]   one swept case key per line: a list 'a, b, c' or a range\n"
              "           'start:stop:step' (inclusive), e.g. contact.restitution = 0.1:1:0.1\n"
@@ -89,8 +90,9 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
           << " cases per sweep\n\n"
              "Runs every case single-threaded, in parallel over OpenMP threads (and MPI ranks),\n"
              "into OUT.h5.partial; rerunning the same command after an interruption keeps the\n"
-             "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`),\n"
-             "/sweep (the definition) and /summary (one row per case). docs/sweeps.md.\n\n"
+             "finished cases. OUT.h5 holds /cases/case-NNNNNN (the layout of `chaindem run`;\n"
+             "not with keep = table), /sweep (the definition) and /summary (one row per case).\n"
+             "docs/sweeps.md.\n\n"
           << desc;
     return false;
   }
@@ -100,55 +102,6 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
     throw CaseError("--checkpoint-interval: " + number_text(o.checkpoint_interval) +
                     " s is outside the allowed range 0.01 to 1e9 s");
   return true;
-}
-
-// Every case, parsed and built once before any runs, and its cost (steps x particles).
-struct ValidSweep {
-  std::vector<std::string> notes;  // how cases were read (law parameters ignored), each once
-  SweepDefinition d;
-  std::vector<double> cost;
-  std::vector<std::optional<CaseConfig>> configs;  // parsed once, kept for the run
-};
-
-// Reads the sweep and validates every case, in parallel: all that `chaindem run` would refuse of
-// a case is refused here, before any case runs; the first invalid case (lowest index) is reported
-// (CaseError). The cost orders the work, longest first, so that no thread is left with one long
-// case at the end.
-ValidSweep validate(const SweepOptions& o) {
-  ValidSweep v;
-  v.d = read_sweep(o.sweep_path, o.sets);
-  v.d.unset = o.unset;
-  if (!o.output.empty()) v.d.output = o.output;
-  if (v.d.output.empty()) v.d.output = default_output_path(o.sweep_path, ".h5", o.sets, o.unset);
-  v.d.existing = existing_output(o.force);
-  const std::size_t n = v.d.cases.size();
-  v.cost.assign(n, 0.0);
-  v.configs.resize(n);
-  std::vector<std::string> invalid(n);
-  std::vector<std::vector<std::string>> notes(n);
-  std::atomic<bool> out_of_memory = false;  // not the input's fault: reported as a failure
-#pragma omp parallel for schedule(dynamic, 8) num_threads(o.threads)
-  for (std::size_t k = 0; k < n; ++k) {
-    try {
-      v.configs[k] =
-          CaseConfig::load(v.d.base, case_overrides(v.d, k), v.d.unset, case_sources(v.d));
-      const RunSetup run = build_run(*v.configs[k]);
-      notes[k] = run.notes;
-      v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
-    } catch (const std::bad_alloc&) {  // none may leave the parallel loop
-      v.configs[k].reset();
-      out_of_memory = true;
-    } catch (const std::exception& e) {
-      invalid[k] = case_label(v.d, k) + ": " + e.what();
-    }
-  }
-  if (out_of_memory) throw std::bad_alloc();
-  for (const auto& message : invalid)
-    if (!message.empty()) throw CaseError(message);
-  for (const auto& case_notes : notes)
-    for (const std::string& note : case_notes)
-      if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end()) v.notes.push_back(note);
-  return v;
 }
 
 // This rank's partial file: OUT.h5.partial with one rank, else OUT.h5.rankR-of-N.partial, merged
@@ -183,7 +136,8 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
       throw created.error(e.what());
     }
     p.file = Handle(created.keep_partial(), H5Fclose);
-    p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
+    if (d.keep_cases)
+      p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
   } catch (const OutputError& e) {
     p.cases.reset();
     p.file.reset();
@@ -192,7 +146,8 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
   }
 }
 
-// The partial file of an earlier attempt at this sweep: its complete cases, for this rank.
+// The partial file of an earlier attempt at this sweep: its complete cases, for this rank (none
+// for a sweep that keeps only its table: its rows are written at the end).
 void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string& sig, int rank,
                     int ranks) {
   using namespace hdf5;
@@ -221,6 +176,7 @@ void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string&
     p.status = 2;
     return;
   }
+  if (!d.keep_cases) return;
   p.cases = Handle(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
   const Handle& cases = p.cases;
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
@@ -405,12 +361,33 @@ struct RunOutcome {
   std::size_t checkpointed = 0;  // cases of this run in the file at its last checkpoint
 };
 
+// Computes case k (its set-up kept from validation, or built now) and lets go of its input: the
+// run, its output in memory, for `cases_group` (whose HDF5 calls hold `h5`); or, when the sweep
+// keeps only its table, none, and its summary row in `record`.
+std::optional<PendingRun> compute_case(ValidSweep& v, std::size_t k, hid_t cases_group,
+                                       std::mutex& h5,
+                                       const std::map<std::string, std::string>& labels,
+                                       CaseRecord& record) {
+  const CaseConfig& cfg = *v.configs[k];
+  RunSetup setup = v.setups[k] ? std::move(*v.setups[k]) : build_run(cfg);
+  v.setups[k].reset();
+  const RunControl control{nullptr, stop_flag()};
+  std::optional<PendingRun> run;
+  if (v.d.keep_cases)
+    run = run_to_group(cfg, std::move(setup), cases_group, case_name(k), &h5, control, labels);
+  else
+    record = {"ok", run_summary_only(cfg, std::move(setup), control)};
+  v.configs[k].reset();
+  return run;
+}
+
 // Runs `todo` (this rank's unfinished cases, longest first) on `threads` threads into
 // /cases of `partial`. A finished case is queued for writing (WriteQueue), its group labelled
 // with this invocation's id; every --checkpoint-interval (5 s) after a case was written, the file
 // is flushed (a flush costs more as the file grows) and that becomes its checkpoint
 // (Checkpoints): a later kill, even SIGKILL at any instant, leaves a file that reopens with every
-// case written before the checkpoint.
+// case written before the checkpoint. A sweep that keeps only its table runs its cases without a
+// writer and keeps their summary rows in memory for the summary (`cases_group` is then none).
 RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
                      const std::vector<std::size_t>& todo, const SweepOptions& o,
                      Progress& progress) {
@@ -482,17 +459,17 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       const std::size_t k = *next;
       auto start = Clock::now();
       try {
-        const CaseConfig& cfg = *v.configs[k];
-        PendingRun run = run_to_group(cfg, build_run(cfg), cases_group, case_name(k), &h5,
-                                      RunControl{nullptr, stop_flag()}, invocation_label);
-        v.configs[k].reset();
+        std::optional<PendingRun> run =
+            compute_case(v, k, cases_group, h5, invocation_label, r.records[k]);
         const double seconds = seconds_since(start);
         clock[0] += seconds;
         order.computed(k, seconds);
-        // Its frames, and a case's fixed share (writer state, metadata, summary).
-        const std::size_t bytes = run.buffered_bytes() + (std::size_t{64} << 10);
-        writes.push({k, std::move(run)}, bytes);
-        clock[1] += seconds_since(start);
+        if (run) {
+          // Its frames, and a case's fixed share (writer state, metadata, summary).
+          const std::size_t bytes = run->buffered_bytes() + (std::size_t{64} << 10);
+          writes.push({k, std::move(*run)}, bytes);
+          clock[1] += seconds_since(start);
+        }
       } catch (const Interrupted&) {
       } catch (const hdf5::Error& e) {  // a long run writes while it computes
         fail_write(k, e.what());
@@ -668,10 +645,14 @@ std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const Swee
   if (!interrupted) return std::nullopt;
   cases_group.reset();
   partial.file.reset();
-  if (mpi.rank == 0)
+  if (mpi.rank == 0 && d.keep_cases)
     err << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
         << "kept in " << quoted_path(mpi.size == 1 ? partial.path : d.output + ".rank*.partial")
         << ", run the same command to resume\n";
+  else if (mpi.rank == 0)
+    err << "chaindem sweep: interrupted by signal " << interrupted
+        << "; a sweep that keeps only its table (sweep.keep = table) keeps no case until the "
+           "last has run: run the same command to run them again\n";
   return exit_on_signal + interrupted;
 }
 
@@ -721,10 +702,17 @@ int run_sweep(ValidSweep& v, const SweepOptions& o, const Ranks& mpi, std::ostre
   phase("run cases");
   if (phase.log()) report_timing(*phase.log(), r);
   if (const std::optional<int> status = stopped_early(partial, r, d, mpi, err)) return *status;
-  // Failure messages travel to rank 0, one string per case.
+  // Failure messages travel to rank 0, one string per case; so do the summary rows of a sweep
+  // that keeps no case group, which rank 0 could not read from the other ranks' files.
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
-    if (owner != 0) mpi.gather_string(owner, r.failures[k]);
+    if (owner == 0) continue;
+    mpi.gather_string(owner, r.failures[k]);
+    if (d.keep_cases) continue;
+    CaseRecord& record = r.records[k];
+    std::string row = rank == owner && record.summary ? summary_bytes(*record.summary) : "";
+    mpi.gather_string(owner, row);
+    if (rank == 0 && !row.empty()) record = {"ok", summary_from_bytes(row)};
   }
   const bool closed = rank == 0 || close_for_collection(d, partial, rank, err);
   mpi.barrier();  // every rank's file is closed and complete, or removed
@@ -759,7 +747,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   FailureReport report{"chaindem sweep", log, " while reading and checking the cases"};
   try {
     if (!parse_options(args, out, mpi.rank, o)) return exit_done;  // --help
-    v = validate(o);
+    v = validate_sweep(
+        {o.sweep_path, o.sets, o.unset, o.output, o.force, o.threads, mpi.rank, mpi.size});
     report.under_way = {};
     if (log)
       for (const std::string& note : v.notes) *log << "chaindem sweep: note: " << note << "\n";

@@ -181,8 +181,8 @@ po::parsed_options sweep_file_options(const std::string& text, const std::string
   return parsed;
 }
 
-// Each key of the file into `d`: [sweep] base (resolved against the folder of `path`), combine
-// and output; [set] keys, fixed for every case; [axes], the swept keys and their values.
+// Each key of the file into `d`: [sweep] base (resolved against the folder of `path`), combine,
+// output and keep; [set] keys, fixed for every case; [axes], the swept keys and their values.
 void read_sweep_keys(const po::parsed_options& parsed, const std::string& path,
                      const std::string& file, SweepDefinition& d) {
   std::set<std::string> seen;
@@ -201,6 +201,12 @@ void read_sweep_keys(const po::parsed_options& parsed, const std::string& path,
       if (value != "grid" && value != "zip")
         throw CaseError(file + ": sweep.combine: '" + quoted_text(value) + "' is not grid or zip");
       d.combine = value;
+    } else if (key == "sweep.keep") {
+      if (value != "cases" && value != "table")
+        throw CaseError(file + ": sweep.keep: '" + quoted_text(value) +
+                        "' is not cases or table (cases: a group per case and the summary; "
+                        "table: the summary only)");
+      d.keep_cases = value == "cases";
     } else if (key == "sweep.output") {
       d.output = value;
     } else if (key.rfind("set.", 0) == 0) {
@@ -213,8 +219,9 @@ void read_sweep_keys(const po::parsed_options& parsed, const std::string& path,
         throw CaseError(file + ": " + e.what());
       }
     } else {
-      throw CaseError(file + ": unknown key '" + quoted_text(key) +
-                      "' (sections: [sweep] base, combine, output; [set] and [axes] case keys)");
+      throw CaseError(
+          file + ": unknown key '" + quoted_text(key) +
+          "' (sections: [sweep] base, combine, output, keep; [set] and [axes] case keys)");
     }
   }
 }

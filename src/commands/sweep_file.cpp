@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
@@ -22,24 +24,6 @@ CaseRecord read_case(hid_t file, const std::string& case_group) {
   return {"ok", read_run_summary(file, case_group)};
 }
 
-void write_string_column(hid_t group, const std::string& name,
-                         const std::vector<std::string>& values) {
-  using namespace hdf5;
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), H5T_VARIABLE), "string size");
-  check_status(H5Tset_cset(type.get(), H5T_CSET_UTF8), "charset");
-  const hsize_t n = values.size();
-  Handle space(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
-  Handle d(check(H5Dcreate2(group, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 "dataset " + name),
-           H5Dclose);
-  std::vector<const char*> p;
-  for (const auto& v : values) p.push_back(v.c_str());
-  if (n > 0)
-    check_status(H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), name);
-}
-
 // The values as numbers, when every one is a number (an axis of a numeric key).
 std::optional<std::vector<double>> numeric(const std::vector<std::string>& values) {
   std::vector<double> x(values.size());
@@ -49,7 +33,7 @@ std::optional<std::vector<double>> numeric(const std::vector<std::string>& value
 }
 
 // A new sweep file: H5MD metadata, the sweep definition (with the signature a resume checks),
-// and the group the cases go into.
+// and the group the cases go into (if it keeps them).
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature) {
   using namespace hdf5;
   write_h5md_metadata(f, version);
@@ -66,8 +50,8 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   if (fixed.empty()) fixed.push_back("");
   attr_strings(sweep.get(), "fixed", fixed);
   Handle axes = group(sweep.get(), layout::sweep_axes_group);
-  for (const auto& a : d.axes) write_string_column(axes.get(), a.key, a.values);
-  group(f, layout::cases_group);
+  for (const auto& a : d.axes) dataset_strings(axes.get(), a.key, a.values);
+  if (d.keep_cases) group(f, layout::cases_group);
 }
 
 // A column of the summary table: float64, or int64 for counts and bead indices, where a case
@@ -99,7 +83,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
       const std::string unit = key && key->unit != "-" ? key->unit : "";
       dataset_fixed(summary.get(), d.axes[a].key, {n}, x->data(), H5T_NATIVE_DOUBLE, unit);
     } else {
-      write_string_column(summary.get(), d.axes[a].key, column);
+      dataset_strings(summary.get(), d.axes[a].key, column);
     }
   }
   for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
@@ -120,7 +104,7 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
     if (!any_summary) break;
     std::vector<std::string> column;
     for (const auto& r : records) column.push_back(r.summary ? (*r.summary).*text.field : "");
-    write_string_column(summary.get(), text.name, column);
+    dataset_strings(summary.get(), text.name, column);
   }
   for (const layout::SummaryArray& array : layout::summary_arrays) {
     std::vector<std::vector<double>> rows(records.size());
@@ -138,7 +122,77 @@ void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseReco
   }
   std::vector<std::string> status;
   for (const auto& r : records) status.push_back(r.status);
-  write_string_column(summary.get(), layout::sweep_status_column, status);
+  dataset_strings(summary.get(), layout::sweep_status_column, status);
+}
+
+namespace {
+
+template <class T>
+void put(std::string& bytes, const T& value) {
+  bytes.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// Reads the bytes `put` appended, in the same order; throws when they run out (bytes that are
+// not a row).
+class Taker {
+ public:
+  explicit Taker(const std::string& bytes) : bytes_(bytes) {}
+  template <class T>
+  T take() {
+    T value{};
+    std::memcpy(&value, span(sizeof value), sizeof value);
+    return value;
+  }
+  std::string take_string(std::size_t size) { return {span(size), size}; }
+
+ private:
+  const char* span(std::size_t size) {
+    if (size > bytes_.size() - at_) throw std::runtime_error("a summary row cut short");
+    const char* p = bytes_.data() + at_;
+    at_ += size;
+    return p;
+  }
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+// Each scalar (a byte: whether the case has it, then its value), each text and each array
+// (its size, then its values), in the order of their tables.
+std::string summary_bytes(const layout::RunSummary& s) {
+  std::string bytes;
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
+    const std::optional<double> value = value_of(scalar, s);
+    put(bytes, static_cast<char>(value.has_value()));
+    if (value) put(bytes, *value);
+  }
+  for (const layout::SummaryText& text : layout::summary_texts) {
+    put(bytes, (s.*text.field).size());
+    bytes += s.*text.field;
+  }
+  for (const layout::SummaryArray& array : layout::summary_arrays) {
+    const std::vector<double> values = values_of(array, s);
+    put(bytes, values.size());
+    for (const double x : values) put(bytes, x);
+  }
+  return bytes;
+}
+
+layout::RunSummary summary_from_bytes(const std::string& bytes) {
+  layout::RunSummary s;
+  Taker in(bytes);
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars)
+    if (in.take<char>()) set_value(scalar, s, in.take<double>());
+  for (const layout::SummaryText& text : layout::summary_texts)
+    s.*text.field = in.take_string(in.take<std::size_t>());
+  for (const layout::SummaryArray& array : layout::summary_arrays) {
+    const auto size = in.take<std::size_t>();
+    std::vector<double> values;
+    for (std::size_t k = 0; k < size; ++k) values.push_back(in.take<double>());
+    set_values(array, s, values);
+  }
+  return s;
 }
 
 }  // namespace chaindem::sweep

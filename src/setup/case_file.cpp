@@ -426,6 +426,25 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   return cfg;
 }
 
+CaseConfig CaseConfig::with_values(const std::vector<std::string>& settings,
+                                   const std::vector<std::string>& sources) const {
+  auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
+  const std::vector<std::string> lines = override_lines(settings, source);
+  CaseConfig cfg = *this;
+  for (std::size_t k = 0; k < settings.size(); ++k) {
+    const std::string key = lines[k].substr(0, lines[k].find('='));
+    const auto it = override_source_.find(key);
+    if (it == override_source_.end() || it->second != source(k))
+      throw std::logic_error("CaseConfig::with_values: " + source(k) + " did not set " + key);
+    // As parse() reads the line: the value trimmed, then checked against its declaration.
+    const std::string value = trimmed(lines[k].substr(key.size() + 1));
+    if (const std::string problem = check_key_value(key, value); !problem.empty())
+      cfg.fail(key, problem);
+    cfg.values_[key] = value;
+  }
+  return cfg;
+}
+
 void CaseConfig::note_override(const std::string& key, const std::string& source) {
   if (const auto it = override_source_.find(key); it != override_source_.end())
     throw CaseError(it->second == source

@@ -2,8 +2,10 @@
 // before anything is allocated (setup_parts.hpp).
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iomanip>
+#include <mutex>
 #include <optional>
 #include <sstream>
 
@@ -76,6 +78,22 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
 }
 
+// available_memory(), read again at most every 0.1 s: a sweep sets up thousands of small cases
+// a second, and reading the kernel's figures cost more than setting up one of them.
+std::size_t recent_available_memory() {
+  using Clock = std::chrono::steady_clock;
+  static std::mutex lock;
+  static std::optional<Clock::time_point> read_at;
+  static std::size_t available = 0;
+  const std::lock_guard guard(lock);
+  const Clock::time_point now = Clock::now();
+  if (!read_at || now - *read_at > std::chrono::milliseconds(100)) {
+    available = available_memory();
+    read_at = now;
+  }
+  return available;
+}
+
 }  // namespace
 
 // The run must fit in memory before anything is allocated: the simulation (simulation_bytes, on
@@ -90,7 +108,7 @@ std::size_t check_memory(const Case& c, std::size_t particles,
           particles,
           H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2,
           1);
-  const std::size_t available = available_memory();
+  const std::size_t available = recent_available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
   std::ostringstream m;

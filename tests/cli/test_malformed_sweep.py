@@ -92,7 +92,27 @@ SWEEP = [
      {**SPEEDS, "plain": "not a folder\n"}, 2, ["invalid output", "'plain' is not a directory"]),
 ]
 
-TABLE = SWEEP
+
+
+def keeping(keep):
+    """The sweep of SPEEDS with its [sweep] key keep = `keep`."""
+    text = SPEEDS["s.ini"].replace("combine = grid\n", f"combine = grid\nkeep = {keep}\n")
+    return {"s.ini": text}
+
+
+# `sweep`: what a sweep keeps (sweep.keep), one of two words.
+SWEEP_KEEP = [
+    ("sweep keep of another word", ["sweep", "s.ini"], keeping("all"), 2,
+     ["s.ini", "sweep.keep", "'all' is not cases or table"]),
+    ("sweep keep in capitals", ["sweep", "s.ini"], keeping("Table"), 2,
+     ["sweep.keep", "'Table' is not cases or table"]),
+    ("sweep keep empty", ["sweep", "s.ini"], keeping(""), 2,
+     ["sweep.keep", "'' is not cases or table"]),
+    ("sweep keep given twice", ["sweep", "s.ini"], keeping("table\nkeep = cases"), 2,
+     ["key 'sweep.keep' is given twice"]),
+]
+
+TABLE = SWEEP + SWEEP_KEEP
 
 
 class MalformedSweep(unittest.TestCase):

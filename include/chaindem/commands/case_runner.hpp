@@ -113,4 +113,10 @@ PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent
                         const std::string& name, std::mutex* lock, const RunControl& control = {},
                         const std::map<std::string, std::string>& labels = {});
 
+/// Same as run_to_file, writing nothing: the run's summary alone. Every result of the summary
+/// is that of a run to a file (the energy balance is checked at the same output frames), but no
+/// frame is copied and no metadata gathered.
+layout::RunSummary run_summary_only(const CaseConfig& cfg, RunSetup run,
+                                    const RunControl& control = {});
+
 }  // namespace chaindem

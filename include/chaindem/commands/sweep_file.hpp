@@ -22,11 +22,15 @@ struct CaseRecord {
 
 /// The summary of the case stored in group `case_group` of `file`.
 CaseRecord read_case(hid_t file, const std::string& case_group);
-/// /sweep: the definition, its axes and its signature.
+/// /sweep: the definition, its axes and its signature; and /cases if the sweep keeps its cases.
 void write_definition(hid_t f, const SweepDefinition& d, const std::string& signature);
 /// /summary: one row per case, a column per axis and per value of the run summary that any
 /// case has (layout::summary_scalars, summary_texts, summary_arrays; NaN or "" where a case has
 /// none).
 void write_summary(hid_t f, const SweepDefinition& d, const std::vector<CaseRecord>& records);
+/// A case's row of the summary table as bytes (what write_summary takes of it), for another MPI
+/// rank: read back by summary_from_bytes, every value bitwise.
+std::string summary_bytes(const layout::RunSummary& s);
+layout::RunSummary summary_from_bytes(const std::string& bytes);
 
 }  // namespace chaindem::sweep

@@ -110,6 +110,14 @@ class CaseConfig {
                           const std::vector<std::string>& unset = {},
                           const std::vector<std::string>& sources = {});
 
+  /// This case with other values for keys an override set (`settings`, "section.key=value",
+  /// each from the same source as then, `sources` as parse() takes them): what parse() would
+  /// give for the same text with the overrides changed so, without reading the text again (the
+  /// cases of a sweep differ only in their axes' values). Each value is checked as parse()
+  /// checks it; a key that no override of the same source set is a std::logic_error.
+  CaseConfig with_values(const std::vector<std::string>& settings,
+                         const std::vector<std::string>& sources) const;
+
   bool has(std::string_view key) const;
   /// True when the user gave the key (file or command line), false when it is a default.
   bool given(std::string_view key) const;
