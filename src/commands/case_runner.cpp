@@ -89,6 +89,7 @@ RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simul
   meta.expected_frames = run.steps / run.output_every + 2;
   meta.labels = labels;
   meta.model_sections = run.model_sections;
+  meta.xdmf = run.spec.output.xdmf;
   return meta;
 }
 

@@ -136,6 +136,9 @@ std::string changes_nothing(const std::string& key) {
   if (key == key_name(&CaseSpec::output, &OutputSpec::checkpoint_interval))
     return "it times the checkpoints of `chaindem run`; a sweep checkpoints its file every "
            "--checkpoint-interval seconds";
+  if (key == key_name(&CaseSpec::output, &OutputSpec::xdmf))
+    return "a sweep's cases are groups of one file, which has no XDMF file (`chaindem run` "
+           "writes one)";
   if (key == key_name(&CaseSpec::simulation, &SimulationSpec::threads))
     return "each case of a sweep runs on one thread (--threads spreads the cases over threads), "
            "and no result depends on it";

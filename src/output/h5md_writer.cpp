@@ -99,8 +99,9 @@ struct Frame {
 }  // namespace
 
 void check_run_output(const std::string& path, const std::vector<std::string>& inputs,
-                      Existing existing) {
+                      Existing existing, bool with_xdmf) {
   check_output_path(path, inputs, existing);
+  if (!with_xdmf) return;
   const std::string xdmf = xdmf_path_for(path);
   if (std::filesystem::path(xdmf).lexically_normal() ==
       std::filesystem::path(path).lexically_normal())
@@ -288,6 +289,7 @@ H5mdWriter::H5mdWriter(std::string path, Existing existing, const RunMetadata& m
       output_(std::make_unique<PartialOutput>(path, existing)),
       path_(std::move(path)),
       swmr_(swmr),
+      xdmf_(meta.xdmf),
       output_selection_(output) {
   impl_->root = output_->create_hdf5(swmr ? hdf5::swmr_file_access() : hdf5::file_access());
   particles_ = sim.particles().size();
@@ -642,9 +644,10 @@ void H5mdWriter::finish(const layout::RunSummary& summary) {
   impl_.reset();
   // The XDMF file names the HDF5 file relative to itself: the two stay together.
   const std::string h5_name = std::filesystem::path(path_).filename().string();
-  output_->add_companion(xdmf_path_for(path_), [&](std::ostream& x) {
-    write_xdmf(x, h5_name, frame_times_, particles_, output_selection_);
-  });
+  if (xdmf_)
+    output_->add_companion(xdmf_path_for(path_), [&](std::ostream& x) {
+      write_xdmf(x, h5_name, frame_times_, particles_, output_selection_);
+    });
   output_->commit();
   finished_ = true;
 }

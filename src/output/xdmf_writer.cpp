@@ -1,9 +1,11 @@
 #include "chaindem/output/xdmf_writer.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 
 namespace chaindem {
 
@@ -36,53 +38,76 @@ std::string xml_escaped(const std::string& s) {
 }
 }  // namespace
 
+// The large datasets are declared once, at the top of the domain, and each frame refers to them
+// (XDMF's Reference, an XPath); what every frame repeats is an XML entity of the document's
+// type declaration, which the reader's parser expands. A frame so costs about 150 bytes of XML
+// (its index, twice per vector, and its time), not its datasets' full descriptions.
 void write_xdmf(std::ostream& x, const std::string& h5_file_name,
                 const std::vector<double>& frame_times, std::int64_t particles,
                 const layout::OutputSelection& output) {
   const std::string file = xml_escaped(h5_file_name);
-  const std::size_t frames = frame_times.size();
   const std::string chain = std::string("/") + layout::particles_group + "/";
-  x << std::setprecision(17);
-  x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-    << "<Xdmf Version=\"2.0\">\n <Domain>\n"
-    << "  <Grid Name=\"chain\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  // Frame k of a frames x N x 3 dataset.
-  auto slab = [&](const layout::ParticleColumn& column, std::size_t k) {
-    const std::string dataset = chain + column.name + "/" + layout::value_dataset;
-    std::ostringstream s;
-    s << "       <DataItem ItemType=\"HyperSlab\" Dimensions=\"1 " << particles
-      << " 3\" NumberType=\"Float\" Precision=\"8\" Type=\"HyperSlab\">\n"
-      << "        <DataItem Dimensions=\"3 3\" NumberType=\"Int\" Format=\"XML\">" << k
-      << " 0 0  1 1 1  1 " << particles << " 3</DataItem>\n"
-      << "        <DataItem Dimensions=\"" << frames << " " << particles
-      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":" << dataset
-      << "</DataItem>\n"
-      << "       </DataItem>\n";
-    return s.str();
+  std::vector<const layout::ParticleColumn*> columns;  // position first: it places the points
+  for (const layout::ParticleColumn& column : layout::particle_columns)
+    if (output.has(column.id)) columns.push_back(&column);
+  // Entities (each well-formed on its own, as XML requires): D, the dimensions of one frame; C,
+  // what follows a frame's start row in its hyperslab; R<c>, the dataset of column c; T, the
+  // points' topology; K, the constant attributes. Entity text is a quoted literal: its quotes
+  // are written &#34;.
+  auto quote = [](const std::string& text) {
+    std::string out;
+    for (const char ch : text) out += ch == '"' ? std::string("&#34;") : std::string(1, ch);
+    return out;
   };
-  for (std::size_t k = 0; k < frames; ++k) {
-    x << "   <Grid Name=\"frame " << k << "\" GridType=\"Uniform\">\n"
-      << "    <Time Value=\"" << frame_times[k] << "\"/>\n"
-      << "    <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << particles
-      << "\" NodesPerElement=\"1\"/>\n"
-      << "    <Geometry GeometryType=\"XYZ\">\n"
-      << slab(layout::particle_columns[0], k) << "    </Geometry>\n";
-    for (const layout::ParticleColumn& column : layout::particle_columns)
-      if (column.id != layout::particle_columns[0].id && output.has(column.id))
-        x << "    <Attribute Name=\"" << column.name
-          << "\" AttributeType=\"Vector\" Center=\"Node\">\n"
-          << slab(column, k) << "    </Attribute>\n";
-    x << "    <Attribute Name=\"" << layout::particle_radius.name
-      << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-      << "     <DataItem Dimensions=\"" << particles
-      << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":" << chain
-      << layout::particle_radius.name << "</DataItem>\n    </Attribute>\n"
-      << "    <Attribute Name=\"" << layout::particle_species.name
-      << "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
-      << "     <DataItem Dimensions=\"" << particles
-      << "\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">" << file << ":" << chain
-      << layout::particle_species.name << "</DataItem>\n    </Attribute>\n"
-      << "   </Grid>\n";
+  auto reference = [](const char* name) {
+    return std::string("<DataItem Reference=\"/Xdmf/Domain/DataItem[@Name='") + name + "']\"/>";
+  };
+  std::ostringstream n;
+  n << particles;
+  const std::string count = n.str();
+  x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" [\n"
+    << "<!ENTITY D \"1 " << count << " 3\">\n<!ENTITY C \" 0 0 1 1 1 1 " << count << " 3\">\n";
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    x << "<!ENTITY R" << c << " \"" << quote(reference(columns[c]->name)) << "\">\n";
+  x << "<!ENTITY K \""
+    << quote(std::string("<Attribute Name=\"") + layout::particle_radius.name +
+             "\" Center=\"Node\">" + reference(layout::particle_radius.name) +
+             "</Attribute><Attribute Name=\"" + layout::particle_species.name +
+             "\" Center=\"Node\">" + reference(layout::particle_species.name) + "</Attribute>")
+    << "\">\n"
+    << "<!ENTITY T \"" << quote("<Topology Reference=\"/Xdmf/Domain/Topology[1]\"/>") << "\">\n"
+    << "]>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
+  for (const layout::ParticleColumn* column : columns)
+    x << "  <DataItem Name=\"" << column->name << "\" Dimensions=\"" << frame_times.size() << " "
+      << particles << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":"
+      << chain << column->name << "/" << layout::value_dataset << "</DataItem>\n";
+  x << "  <DataItem Name=\"" << layout::particle_radius.name << "\" Dimensions=\"" << particles
+    << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":" << chain
+    << layout::particle_radius.name << "</DataItem>\n"
+    << "  <DataItem Name=\"" << layout::particle_species.name << "\" Dimensions=\"" << particles
+    << "\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">" << file << ":" << chain
+    << layout::particle_species.name << "</DataItem>\n"
+    << "  <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << particles
+    << "\" NodesPerElement=\"1\"/>\n"
+    << "  <Grid Name=\"chain\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  // Frame k of column c: a hyperslab of its frames x N x 3 dataset.
+  auto slab = [&x](std::size_t k, std::size_t c) {
+    x << "<DataItem ItemType=\"HyperSlab\" Dimensions=\"&D;\"><DataItem Dimensions=\"3 3\">" << k
+      << "&C;</DataItem>&R" << c << ";</DataItem>";
+  };
+  char time[32];
+  for (std::size_t k = 0; k < frame_times.size(); ++k) {
+    const auto end = std::to_chars(time, time + sizeof time, frame_times[k]).ptr;  // exact
+    x << "<Grid Name=\"" << k << "\"><Time Value=\"" << std::string_view(time, end - time)
+      << "\"/>&T;<Geometry GeometryType=\"XYZ\">";
+    slab(k, 0);
+    x << "</Geometry>";
+    for (std::size_t c = 1; c < columns.size(); ++c) {
+      x << "<Attribute Name=\"" << columns[c]->name << "\" AttributeType=\"Vector\">";
+      slab(k, c);
+      x << "</Attribute>";
+    }
+    x << "&K;</Grid>\n";
   }
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 }

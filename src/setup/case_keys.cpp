@@ -464,6 +464,11 @@ void output_keys(std::vector<KeyEntry>& k) {
   k.push_back(
       key(s, &OutputSpec::contacts, "output.contacts",
           {.description = "write the per-contact overlap and force", .default_value = "true"}));
+  k.push_back(key(s, &OutputSpec::xdmf, "output.xdmf",
+                  {.description = "write NAME.xdmf beside the output NAME.h5, for ParaView (about "
+                                  "200 bytes of XML per frame and vector)",
+                   .default_value = "true",
+                   .changes_no_result = true}));
   k.push_back(key(s, &OutputSpec::arrival_beads, "output.arrival_beads",
                   {.description = "chain beads (0-based; negative counts from the end) whose "
                                   "pulse arrival time goes to the summary",

@@ -73,6 +73,8 @@ ACCEPTED = [
      ["s.ini [set] simulation.threads: the key changes nothing in a sweep", "one thread"]),
     ("sweep --set of the output file", ["sweep", "s.ini", "--set", "output.file=x.h5"], SPEEDS,
      2, ["--set output.file: the key changes nothing in a sweep"]),
+    ("sweep without XDMF files", ["sweep", "s.ini", "--set", "output.xdmf=false"], SPEEDS,
+     2, ["--set output.xdmf: the key changes nothing in a sweep", "no XDMF file"]),
     # Comma lists: no empty entry.
     ("compare laws with a trailing comma", [*COMPARE_HERTZ[:3], "hertz,", *COMPARE_HERTZ[4:]],
      {}, 2, ["--laws 'hertz,': an empty entry"]),

@@ -75,6 +75,26 @@ class DefaultOutput(unittest.TestCase):
                 os.path.join(tmp, "out", "default_simulation.duration=1e-4-compare.h5")))
 
 
+class Xdmf(unittest.TestCase):
+    def test_small_for_many_frames_and_left_out_on_request(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.h5")
+            r = chaindem("run", CASE, "-q", "-o", out, "--set", "output.interval=4e-7", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f:
+                frames = len(f["particles/chain/position/time"])
+            self.assertGreater(frames, 2000)
+            # Position, velocity and force of each frame: a few hundred bytes, whatever the
+            # number of beads, not kilobytes.
+            self.assertLess(os.path.getsize(os.path.join(tmp, "x.xdmf")) / frames, 600)
+            out = os.path.join(tmp, "y.h5")
+            r = chaindem("run", CASE, *SHORT, "-q", "-o", out, "--set", "output.xdmf=false",
+                         cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.isfile(out))
+            self.assertFalse(os.path.exists(os.path.join(tmp, "y.xdmf")))
+
+
 class Existing(unittest.TestCase):
     """Each command refuses, before it computes anything, an output that exists, and leaves it
     as it was; --force replaces it."""

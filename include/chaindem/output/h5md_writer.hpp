@@ -27,9 +27,10 @@ class PartialOutput;
 
 /// Refuses (OutputPathError) a run's output `path` that check_output_path() refuses, or whose
 /// XDMF file beside it would be: the pair must not replace each other, an input, or what is not
-/// a regular file; unless `existing` allows it, neither may exist.
+/// a regular file; unless `existing` allows it, neither may exist. `with_xdmf`: the run writes
+/// the XDMF file (output.xdmf); without it only `path` is checked.
 void check_run_output(const std::string& path, const std::vector<std::string>& inputs,
-                      Existing existing);
+                      Existing existing, bool with_xdmf = true);
 
 struct RunMetadata {
   std::map<std::string, std::string> parameters;  ///< resolved case keys
@@ -44,6 +45,7 @@ struct RunMetadata {
   /// The case section of each contact model of the run's settings ("contact",
   /// "contact.steel.ptfe"), for a run of several models; one not named is "model K".
   std::vector<std::string> model_sections;
+  bool xdmf = true;  ///< a run's own file: NAME.xdmf is written beside it
 };
 
 /// How far a run's file has been written: what a checkpoint records of it.
@@ -111,6 +113,7 @@ class H5mdWriter {
   std::string path_;
   bool finished_ = false;
   bool swmr_ = false;
+  bool xdmf_ = true;                 ///< NAME.xdmf is committed with the file
   std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
   std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file
   std::int64_t particles_ = 0;

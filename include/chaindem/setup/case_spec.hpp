@@ -91,6 +91,7 @@ struct OutputSpec {
   std::optional<std::string> file;
   double interval = 0.0;  ///< [s]; 0: duration/200
   bool contacts = true;
+  bool xdmf = true;                   ///< write NAME.xdmf beside the output for ParaView
   std::vector<double> arrival_beads;  ///< negative counts from the end
   double arrival_threshold = 0.1;
   double checkpoint_interval = 0.0;  ///< wall-clock [s]; 0: only on a signal
