@@ -105,6 +105,18 @@ inline std::string rounded_text(double x, int digits = 4) {
   return text;
 }
 
+/// A size in bytes with three significant digits and the unit that keeps it readable: "512 B",
+/// "277 kB", "56.1 GB" (decimal units, as disks are sold).
+inline std::string bytes_text(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (u < 4 && bytes >= 999.5) {
+    bytes /= 1000.0;
+    ++u;
+  }
+  return rounded_text(bytes, 3) + " " + units[u];
+}
+
 /// What read_number found.
 enum class NumberText { number, not_a_number, not_finite, too_large, too_small };
 

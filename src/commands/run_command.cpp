@@ -95,6 +95,7 @@ struct CaseFacts {
   std::size_t memory;
   std::int64_t output_every;  // steps between frames
   double output_interval;     // asked for [s]
+  std::string interval_note;  // why the interval is not the one asked for, if it is not
 };
 
 CaseFacts case_facts(const RunSetup& run) {
@@ -106,7 +107,19 @@ CaseFacts case_facts(const RunSetup& run) {
           .beads = run.scene.chain_count,
           .memory = run.memory_estimate,
           .output_every = run.output_every,
-          .output_interval = run.output_interval};
+          .output_interval = run.output_interval,
+          .interval_note = run.output_interval_note};
+}
+
+// What the run will cost, before it starts: its file, its memory, a checkpoint of it.
+void print_costs(std::ostream& err, const PreparedRun& p) {
+  const RunSetup::OutputEstimate& e = p.run.estimate;
+  err << "chaindem: " << p.run.steps << " steps, " << e.frames << " frames to "
+      << quoted_path(p.output) << ": at most " << bytes_text(static_cast<double>(e.hdf5_bytes))
+      << " (HDF5, before compression)";
+  if (e.xdmf_bytes > 0) err << " + " << bytes_text(static_cast<double>(e.xdmf_bytes)) << " (XDMF)";
+  err << "; memory about " << bytes_text(static_cast<double>(p.run.memory_estimate))
+      << "; a checkpoint about " << bytes_text(static_cast<double>(e.checkpoint_bytes)) << "\n";
 }
 
 // Runs the case into its file, checkpointed as the case and the options say. A checkpoint that
@@ -154,7 +167,8 @@ void print_models(std::ostream& out, const std::vector<layout::ModelSummary>& mo
 
 void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& output,
                    const CaseFacts& facts, const layout::RunSummary& summary) {
-  const auto& [spec, note, settings, particles, has_striker, beads, memory, every, asked] = facts;
+  const auto& [spec, note, settings, particles, has_striker, beads, memory, every, asked,
+               interval_note] = facts;
   const layout::RunSummary& s = summary;
   out << std::setprecision(6);
   out << "chaindem run " << quoted_path(cfg.origin()) << " -> " << quoted_path(output) << "\n"
@@ -172,7 +186,9 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
       << "  time step          " << s.time_step << " s (" << note << ")\n";
   // Frames come every whole number of steps: say so where that is not the interval asked for.
   const double interval = static_cast<double>(every) * s.time_step;
-  if (std::abs(interval - asked) > 1e-9 * asked)
+  if (!interval_note.empty())
+    out << "  output interval    " << interval << " s (" << interval_note << ")\n";
+  else if (std::abs(interval - asked) > 1e-9 * asked)
     out << "  output interval    " << interval << " s, every " << every << " steps (asked " << asked
         << " s, which is not a whole number of steps)\n";
   out << "  simulated time     " << s.simulated_time << " s\n"
@@ -230,6 +246,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     report.under_way = {};
     check_output(options, p);
     const CaseFacts facts = case_facts(p.run);
+    if (!options.quiet) print_costs(err, p);
     report.under_way = " during the run";
     const layout::RunSummary summary = run_into_file(options, p, err);
     if (!options.quiet) print_summary(out, p.cfg, p.output, facts, summary);

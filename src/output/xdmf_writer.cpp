@@ -112,4 +112,23 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
   x << "  </Grid>\n </Domain>\n</Xdmf>\n";
 }
 
+std::size_t xdmf_bytes(std::int64_t frames, std::int64_t particles,
+                       const layout::OutputSelection& output) {
+  if (frames <= 0) return 0;
+  // One frame and two, written with a time of full length; the others add what the second did,
+  // and the digits their larger indices take (twice per vector: its name and its hyperslab).
+  const double t = 1.2345678901234567e-3;
+  auto size = [&](std::vector<double> times) {
+    std::ostringstream x;
+    write_xdmf(x, "output.h5", times, particles, output);
+    return static_cast<std::size_t>(x.tellp());
+  };
+  const std::size_t one = size({t}), two = size({t, t});
+  std::size_t vectors = 0;
+  for (const layout::ParticleColumn& column : layout::particle_columns)
+    vectors += output.has(column.id) ? 1 : 0;
+  const auto digits = std::to_string(frames).size() - 1;
+  return one + static_cast<std::size_t>(frames - 1) * (two - one + digits * (vectors + 1));
+}
+
 }  // namespace chaindem

@@ -464,6 +464,15 @@ void output_keys(std::vector<KeyEntry>& k) {
   k.push_back(
       key(s, &OutputSpec::contacts, "output.contacts",
           {.description = "write the per-contact overlap and force", .default_value = "true"}));
+  k.push_back(key(s, &OutputSpec::max_file_size, "output.max_file_size",
+                  {.unit = "bytes",
+                   .description = "the largest output (HDF5 before compression, and XDMF) a run "
+                                  "may write: a run that would write more is refused before it "
+                                  "starts, and an automatic output.interval (0) writes fewer "
+                                  "frames to stay within it",
+                   .range = Range::closed(1e6, 1e15),
+                   .default_value = "4e9",
+                   .changes_no_result = true}));
   k.push_back(key(s, &OutputSpec::xdmf, "output.xdmf",
                   {.description = "write NAME.xdmf beside the output NAME.h5, for ParaView (about "
                                   "200 bytes of XML per frame and vector)",

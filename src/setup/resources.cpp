@@ -12,6 +12,8 @@
 #include "chaindem/laws/contact_law.hpp"
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/xdmf_writer.hpp"
+#include "chaindem/text.hpp"  // bytes_text
 #include "setup_parts.hpp"
 
 namespace chaindem {
@@ -121,14 +123,90 @@ std::size_t check_memory(const Case& c, std::size_t particles,
 
 }  // namespace setup
 
+namespace {
+
+// Whether `run` steps on the chain engine, and how many contacts it tracks: the chain engine's
+// pairs join neighbours; the general engine's candidates are about as many.
+bool on_chain_engine(const RunSetup& run) {
+  return run.settings.engine != SimulationSettings::EngineChoice::general && forms_chain(run.scene);
+}
+std::size_t tracked_contacts(const RunSetup& run) {
+  const auto particles = static_cast<std::size_t>(run.scene.particles.size());
+  return on_chain_engine(run) ? particles - 1 + run.scene.walls.size() : particles + 1;
+}
+
+// Bytes of one output frame of `run`, before compression.
+std::size_t frame_bytes(const RunSetup& run) {
+  return H5mdWriter::frame_bytes(static_cast<std::size_t>(run.scene.particles.size()),
+                                 tracked_contacts(run), run.output, run.settings.model_count() > 1);
+}
+
+// The frames of a run of `steps` steps, one every `every`: the first, and the last if it falls
+// between two.
+std::int64_t frames_of(std::int64_t steps, std::int64_t every) {
+  return 1 + steps / every + (steps % every != 0 ? 1 : 0);
+}
+
+}  // namespace
+
+namespace setup {
+
+double output_interval_within_budget(const Case& c, RunSetup& run) {
+  const OutputSpec& s = c.spec().output;
+  const double interval = requested_output_interval(s, run.duration);
+  if (s.interval != 0.0) return interval;  // given: checked against the budget once planned
+  const auto frames = static_cast<double>(std::llround(run.duration / interval)) + 1.0;
+  const auto xdmf = s.xdmf ? xdmf_bytes(2, run.scene.particles.size(), run.output) -
+                                 xdmf_bytes(1, run.scene.particles.size(), run.output)
+                           : 0;
+  const double per_frame = static_cast<double>(frame_bytes(run) + xdmf);
+  const double fit = std::floor(s.max_file_size / per_frame);
+  if (frames <= fit) return interval;
+  if (fit < 2.0) return interval;  // not even the first and last frames: refused once planned
+  std::ostringstream note;
+  note << "automatic: " << static_cast<long long>(fit) << " frames instead of "
+       << static_cast<long long>(frames) << ", so that the output stays within "
+       << c.key(s.max_file_size) << " = " << bytes_text(s.max_file_size);
+  run.output_interval_note = note.str();
+  return run.duration / (fit - 1.0);
+}
+
+void check_output_budget(const Case& c, const RunSetup& run) {
+  const OutputSpec& s = c.spec().output;
+  const RunSetup::OutputEstimate& e = run.estimate;
+  const double total = static_cast<double>(e.hdf5_bytes + e.xdmf_bytes);
+  if (total <= s.max_file_size) return;
+  std::ostringstream m;
+  m << "is " << bytes_text(s.max_file_size) << ", but the output would take up to "
+    << bytes_text(total) << " (" << e.frames << " frames of " << run.scene.particles.size()
+    << " particles, before compression";
+  if (e.xdmf_bytes > 0)
+    m << ", of which " << bytes_text(static_cast<double>(e.xdmf_bytes)) << " XDMF";
+  m << "): raise it, or write fewer frames (" << c.key(s.interval) << ", or 0 for an interval "
+    << "within the budget), or less (" << c.key(s.contacts) << " = false, " << c.key(s.xdmf)
+    << " = false)";
+  c.fail(s.max_file_size, m.str());
+}
+
+}  // namespace setup
+
+RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
+  RunSetup::OutputEstimate e;
+  const std::int64_t particles = run.scene.particles.size();
+  e.frames = frames_of(run.steps, run.output_every);
+  e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
+  e.xdmf_bytes = run.spec.output.xdmf ? xdmf_bytes(e.frames, particles, run.output) : 0;
+  e.checkpoint_bytes = simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run),
+                                        on_chain_engine(run));
+  return e;
+}
+
 std::size_t estimated_peak_memory(const RunSetup& run) {
   const Scene& scene = run.scene;
   const Particles& p = scene.particles;
   const auto particles = static_cast<std::size_t>(p.size());
-  const bool chain =
-      run.settings.engine != SimulationSettings::EngineChoice::general && forms_chain(scene);
-  // The chain engine's pairs join neighbours; the general engine's candidates are about as many.
-  const std::size_t contacts = chain ? particles - 1 + scene.walls.size() : particles + 1;
+  const bool chain = on_chain_engine(run);
+  const std::size_t contacts = tracked_contacts(run);
   // Equal bodies make equal pairs, which share their coefficients (ChainEngine).
   const bool equal_bodies =
       p.size() > 0 && (p.radius == p.radius(0)).all() && (p.mass == p.mass(0)).all() &&
@@ -144,11 +222,8 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
                                   : kernels::reads_only_impact_velocity<KernelT> ? std::size_t{5}
                                                                                  : std::size_t{0};
                          }));
-  // The first frame, one every output_every steps, and the last.
-  const std::int64_t frames =
-      1 + run.steps / run.output_every + (run.steps % run.output_every != 0 ? 1 : 0);
-  const std::size_t frame =
-      H5mdWriter::frame_bytes(particles, contacts, run.output, run.settings.model_count() > 1);
+  const std::int64_t frames = frames_of(run.steps, run.output_every);
+  const std::size_t frame = frame_bytes(run);
   return simulation_bytes(particles, contacts, chain, chain && equal_bodies) +
          contacts * history * sizeof(double) +
          setup::run_bytes(particles, frame, frames, run.output_every);

@@ -18,10 +18,8 @@ namespace {
 void set_output(const Case& c, RunSetup& run) {
   const OutputSpec& s = c.spec().output;
   const SimulationSettings& settings = run.settings;
-  const double interval = requested_output_interval(s, run.duration);
-  run.output_interval = interval;
-  run.output_every = std::max<std::int64_t>(1, std::llround(interval / settings.time_step));
-  run.output = layout::case_output(s.contacts);
+  run.output_every =
+      std::max<std::int64_t>(1, std::llround(run.output_interval / settings.time_step));
   if (s.file) {
     run.output_file = *s.file;
     if (run.output_file.empty()) c.fail(s.file, "is empty");
@@ -134,10 +132,14 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   check_gravity(c, scene, run.duration);
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(c, settings, speed);
+  run.output = layout::case_output(c.spec().output.contacts);
+  run.output_interval = output_interval_within_budget(c, run);
   choose_time_step(c, run, time_scale_pairs, speed,
                    fastest_key(c, scene, run.duration, layout.from_data));
   set_output(c, run);
   run.memory_estimate = estimated_peak_memory(run);
+  run.estimate = estimate_output(run);
+  check_output_budget(c, run);
   return run;
 }
 

@@ -142,6 +142,12 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
 // resources.cpp
 std::size_t check_memory(const Case& c, std::size_t particles,
                          const layout::OutputSelection& output);
+/// The output interval of the run: requested_output_interval, or, for an automatic one
+/// (output.interval = 0) whose frames would take more than output.max_file_size, the interval
+/// of as many frames as fit (saying so in run.output_interval_note).
+double output_interval_within_budget(const Case& c, RunSetup& run);
+/// Refuses (CaseError naming output.max_file_size) a run whose run.estimate exceeds it.
+void check_output_budget(const Case& c, const RunSetup& run);
 
 // time_step.cpp
 std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& run,

@@ -230,9 +230,9 @@ namespace {
 // number of steps: frames then fall exactly on the times asked for. Returns whether it changed.
 // A given step is kept, and so is a step longer than the interval (frames come every step); the
 // summary says when frames cannot fall on the interval.
-bool fit_step_to_frames(const Case& c, RunSetup& run) {
+bool fit_step_to_frames(RunSetup& run) {
   double& dt = run.settings.time_step;
-  const double interval = requested_output_interval(c.spec().output, run.duration);
+  const double interval = run.output_interval;
   if (!(interval >= dt)) return false;
   const double steps_per_frame = std::ceil(interval / dt - 1e-9);
   const double fitted = interval / steps_per_frame;
@@ -333,7 +333,7 @@ void choose_time_step(const Case& c, RunSetup& run,
       << " s, automatic)";
     c.fail(s.duration, m.str());
   }
-  if (automatic && steps <= 1e12 && fit_step_to_frames(c, run))
+  if (automatic && steps <= 1e12 && fit_step_to_frames(run))
     steps = std::ceil(run.duration / settings.time_step - 1e-9);
   if (!(steps <= 1e12))
     c.config().fail(automatic ? c.key(s.duration) : c.key(s.time_step),

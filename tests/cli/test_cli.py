@@ -176,7 +176,8 @@ class InvalidInput(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "out.h5")
             proc = subprocess.Popen([CHAINDEM, "run", DEFAULT_CASE, "-o", out, "--quiet",
-                                     "--set", "simulation.duration=10"],
+                                     "--set", "simulation.duration=10",
+                                     "--set", "output.interval=1e-4"],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             # Interrupted while it writes: the partial file is created after the run's signal
             # handlers are in place (a signal before them would kill it).

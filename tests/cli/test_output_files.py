@@ -7,6 +7,7 @@ Run by ctest with Debian's /usr/bin/python3 (h5py):
     test_output_files.py CHAINDEM_BINARY SOURCE_DIR
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -93,6 +94,56 @@ class Xdmf(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertTrue(os.path.isfile(out))
             self.assertFalse(os.path.exists(os.path.join(tmp, "y.xdmf")))
+
+
+class Costs(unittest.TestCase):
+    """What a run will write and hold, said before it starts; a run over its budget refused."""
+
+    def test_costs_stated_before_the_run_bound_what_it_writes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.h5")
+            r = chaindem("run", CASE, "-o", out, "--set", "chain.count=200", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            line = next(x for x in r.stderr.splitlines() if " frames to " in x)
+            self.assertEqual(r.stderr.splitlines()[0], line)  # first, before any progress
+            m = re.search(r"(\d+) frames to .*: at most ([\d.]+) (k?M?G?B) \(HDF5, before "
+                          r"compression\) \+ ([\d.]+) (k?M?G?B) \(XDMF\); memory about", line)
+            self.assertIsNotNone(m, line)
+            scale = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}
+            hdf5, xdmf = float(m[2]) * scale[m[3]], float(m[4]) * scale[m[5]]
+            with h5py.File(out, "r") as f:
+                self.assertEqual(int(m[1]), len(f["particles/chain/position/time"]))
+            self.assertGreaterEqual(hdf5, os.path.getsize(out))  # an upper bound
+            self.assertAlmostEqual(xdmf / os.path.getsize(os.path.join(tmp, "x.xdmf")), 1,
+                                   delta=0.05)
+
+    def test_a_run_over_its_budget_is_refused_before_it_starts(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.h5")
+            r = chaindem("run", CASE, "-o", out, "--set", "chain.count=2000", "--set",
+                         "output.max_file_size=1e6", cwd=tmp)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("--set output.max_file_size: is 1 MB, but the output would take up to",
+                          r.stderr)
+            self.assertIn("output.interval", r.stderr)
+            self.assertNotIn("run: ", r.stderr)  # no step was taken
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_an_automatic_interval_keeps_the_file_within_the_budget(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "x.h5")
+            r = chaindem("run", CASE, "-o", out, "--set", "chain.count=2000", "--set",
+                         "output.max_file_size=1e6", "--set", "output.interval=0", cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            line = next(x for x in r.stdout.splitlines() if x.startswith("  output interval"))
+            self.assertIn("frames instead of 201, so that the output stays within "
+                          "output.max_file_size = 1 MB", line)
+            with h5py.File(out, "r") as f:
+                frames = len(f["particles/chain/position/time"])
+            self.assertLess(frames, 201)
+            self.assertGreaterEqual(frames, 2)
+            size = os.path.getsize(out) + os.path.getsize(os.path.join(tmp, "x.xdmf"))
+            self.assertLessEqual(size, 1e6)
 
 
 class Existing(unittest.TestCase):

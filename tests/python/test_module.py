@@ -187,7 +187,8 @@ def test_ctrl_c_stops_the_run_and_writes_nothing(tmp_path):
         print("started", flush=True)
         try:
             chaindem.run({os.path.join(CASES, 'default.ini')!r}, output_file={str(out)!r},
-                         chain={{"count": 20000}}, simulation={{"duration": 1.0}})
+                         chain={{"count": 20000}}, simulation={{"duration": 1.0}},
+                         output={{"interval": 1e-3}})
         except KeyboardInterrupt:
             print("interrupted", flush=True)
             sys.exit(7)
@@ -449,7 +450,8 @@ def test_ctrl_c_reaches_runs_in_worker_threads_and_is_cleared_after():
     r = run_in_subprocess(f"""
         import os, signal, threading, chaindem
         from concurrent.futures import ThreadPoolExecutor
-        long = dict(chain={{"count": 20000}}, simulation={{"duration": 1.0}}, threads=1)
+        long = dict(chain={{"count": 20000}}, simulation={{"duration": 1.0}}, threads=1,
+                    output={{"interval": 1e-3}})
         with ThreadPoolExecutor(2) as pool:
             futures = [pool.submit(chaindem.run, {os.path.join(CASES, 'default.ini')!r}, **long)
                        for _ in range(2)]
@@ -499,7 +501,8 @@ def test_sigterm_during_a_run_ends_the_process_cleanly(tmp_path, stop):
         import chaindem
         print("started", flush=True)
         chaindem.run({os.path.join(CASES, 'default.ini')!r}, output_file={str(out)!r},
-                     chain={{"count": 20000}}, simulation={{"duration": 1.0}})
+                     chain={{"count": 20000}}, simulation={{"duration": 1.0}},
+                     output={{"interval": 1e-3}})
     """)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout.readline().strip() == "started"
     time.sleep(1.0)
@@ -627,7 +630,7 @@ def test_notes_come_before_the_run():
         start = time.monotonic()
         with pytest.raises(chaindem.CaseNote):
             chaindem.run(CASE, contact={"law": "hertz"}, chain={"count": 20000},
-                         simulation={"duration": 1.0})
+                         simulation={"duration": 1.0}, output={"interval": 1e-3})
         assert time.monotonic() - start < 5  # refused before computing a second of chain
 
 

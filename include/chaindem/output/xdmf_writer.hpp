@@ -20,6 +20,11 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
                 const std::vector<double>& frame_times, std::int64_t particles,
                 const layout::OutputSelection& output);
 
+/// The size of that file for `frames` frames of `particles` particles [bytes], within a few
+/// percent: what a run states before it starts.
+std::size_t xdmf_bytes(std::int64_t frames, std::int64_t particles,
+                       const layout::OutputSelection& output);
+
 /// The XDMF path for an HDF5 output path: the same name with .xdmf.
 std::string xdmf_path_for(const std::string& h5_path);
 

@@ -95,6 +95,7 @@ struct OutputSpec {
   std::vector<double> arrival_beads;  ///< negative counts from the end
   double arrival_threshold = 0.1;
   double checkpoint_interval = 0.0;  ///< wall-clock [s]; 0: only on a signal
+  double max_file_size = 4e9;        ///< [bytes] the output (HDF5 + XDMF) at most
 };
 
 /// [material.NAME]

@@ -20,7 +20,9 @@ struct RunSetup {
   double duration = 0.0;          ///< [s]
   std::int64_t steps = 0;         ///< steps to run
   std::int64_t output_every = 1;  ///< steps between output frames
-  double output_interval = 0.0;   ///< the interval between frames the case asks for [s]
+  /// The interval between frames the case asks for, or the automatic one within the output's
+  /// budget (output_interval_note) [s].
+  double output_interval = 0.0;
   /// The quantities its output writes over time.
   layout::OutputSelection output = layout::OutputSelection::all();
   /// The chain beads watched for the pulse (output.arrival_beads, negative ones resolved from the
@@ -29,6 +31,16 @@ struct RunSetup {
   std::string output_file;          ///< output.file of the case; empty when it gives none
   std::string time_step_note;       ///< how the time step was chosen
   std::size_t memory_estimate = 0;  ///< estimated_peak_memory(*this), as build_run left it [bytes]
+  /// What the run will write, estimated before it starts (estimate_output).
+  struct OutputEstimate {
+    std::int64_t frames = 0;
+    std::size_t hdf5_bytes = 0;        ///< its frames before compression, at most
+    std::size_t xdmf_bytes = 0;        ///< the XDMF file (0 without output.xdmf)
+    std::size_t checkpoint_bytes = 0;  ///< one checkpoint of its state
+  } estimate;
+  /// Why the output interval is not the one asked for (an automatic interval that writes fewer
+  /// frames to keep the output within output.max_file_size); empty when it is.
+  std::string output_interval_note;
   /// Files the run reads besides the case file (initial.file, resolved): inputs that its output
   /// must not replace.
   std::vector<std::string> input_files;
@@ -58,6 +70,11 @@ struct BuildOptions {
 /// resident size for chains of 21 to 10^6 beads (tests/cli/test_memory_estimate.py). Cheap: one
 /// pass over the particles.
 std::size_t estimated_peak_memory(const RunSetup& run);
+
+/// What `run` will write (frames, HDF5 and XDMF bytes) and a checkpoint of it, estimated before
+/// anything runs. The HDF5 figure is that of the frames before compression, an upper bound: a
+/// chain that is mostly at rest compresses to a small part of it.
+RunSetup::OutputEstimate estimate_output(const RunSetup& run);
 
 /// Builds the scene and settings; throws CaseError naming the offending key.
 RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options = {});
