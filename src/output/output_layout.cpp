@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "chaindem/suggest.hpp"
+
 namespace chaindem::layout {
 namespace {
 
@@ -83,6 +85,57 @@ OutputSelection OutputSelection::without(Quantity q) const {
 bool OutputSelection::has_contacts() const {
   return std::any_of(contact_columns.begin(), contact_columns.end(),
                      [&](const ContactColumn& c) { return has(c.id); });
+}
+
+std::vector<std::string> quantity_words() {
+  std::vector<std::string> words{"all", "energies", "contacts"};
+  for (const auto& c : particle_columns) words.emplace_back(c.name);
+  for (const auto& c : observable_columns) words.emplace_back(c.name);
+  words.emplace_back("wall_position");
+  for (const auto& c : contact_columns) words.emplace_back(c.name);
+  return words;
+}
+
+OutputSelection selection_of(const std::vector<std::string>& words) {
+  std::bitset<quantity_count> bits;
+  bits.set(static_cast<std::size_t>(Quantity::position));
+  auto add = [&bits](Quantity q) { bits.set(static_cast<std::size_t>(q)); };
+  for (const std::string& w : words) {
+    bool known = true;
+    if (w == "all") {
+      bits.set();
+    } else if (w == "energies") {
+      for (const auto& c : observable_columns)
+        if (std::string_view(c.unit) == "J") add(c.id);
+    } else if (w == "contacts") {
+      for (const auto& c : contact_columns) add(c.id);
+    } else if (w == "wall_position") {
+      add(wall_position_column.id);
+    } else {  // one quantity, by its name
+      known = false;
+      auto match = [&](const auto& columns) {
+        for (const auto& c : columns)
+          if (w == c.name) {
+            add(c.id);
+            known = true;
+          }
+      };
+      match(particle_columns);
+      match(observable_columns);
+      match(contact_columns);
+    }
+    if (!known) {
+      std::string message = "'" + w + "' is not a quantity";
+      message.append(did_you_mean(w, quantity_words())).append(" (allowed: ");
+      for (const std::string& a : quantity_words()) message.append(a).append(", ");
+      message.resize(message.size() - 2);
+      throw std::invalid_argument(message + ")");
+    }
+  }
+  OutputSelection s = OutputSelection::all();
+  for (std::size_t k = 0; k < quantity_count; ++k)
+    if (!bits.test(k)) s = s.without(static_cast<Quantity>(k));
+  return s;
 }
 
 OutputSelection case_output(bool contacts) {

@@ -461,6 +461,13 @@ void output_keys(std::vector<KeyEntry>& k) {
                                   "summary says when it differs",
                    .range = Range::at_least(0),
                    .default_value = "0"}));
+  k.push_back(key(s, &OutputSpec::quantities, "output.quantities",
+                  {.description = "the time series written: all, or some of position (always "
+                                  "written), velocity, force, the energies (energies: all of "
+                                  "them; kinetic_energy, stored_energy, ...), momentum, "
+                                  "wall_position, the contacts' (contacts: all of them; overlap, "
+                                  "normal_force, approach_rate, impact_velocity)",
+                   .default_value = "all"}));
   k.push_back(
       key(s, &OutputSpec::contacts, "output.contacts",
           {.description = "write the per-contact overlap and force", .default_value = "true"}));

@@ -14,6 +14,22 @@ namespace chaindem {
 namespace setup {
 namespace {
 
+// The time series the output writes: output.quantities, without the contacts' when
+// output.contacts is false.
+layout::OutputSelection output_selection(const Case& c) {
+  const OutputSpec& s = c.spec().output;
+  layout::OutputSelection selection;
+  try {
+    selection = layout::selection_of(s.quantities);
+  } catch (const std::invalid_argument& e) {
+    c.fail(s.quantities, e.what());
+  }
+  if (!s.contacts)
+    for (const layout::ContactColumn& column : layout::contact_columns)
+      selection = selection.without(column.id);
+  return selection;
+}
+
 // Output frames and file, and the beads watched for the pulse's arrival.
 void set_output(const Case& c, RunSetup& run) {
   const OutputSpec& s = c.spec().output;
@@ -76,7 +92,7 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   std::vector<double>& separation = layout.separation;
   const std::vector<ExtraParticle> extra = parse_extra(c);
   check_memory(c, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
-               layout::case_output(c.spec().output.contacts));
+               output_selection(c));
   const std::vector<Body> bodies = chain_bodies(c, materials, chain, striker);
   at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
   // A state from data replaces the bodies' set-up: their places, velocities, and where given
@@ -132,7 +148,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   check_gravity(c, scene, run.duration);
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(c, settings, speed);
-  run.output = layout::case_output(c.spec().output.contacts);
+  run.output = output_selection(c);
   run.output_interval = output_interval_within_budget(c, run);
   choose_time_step(c, run, time_scale_pairs, speed,
                    fastest_key(c, scene, run.duration, layout.from_data));

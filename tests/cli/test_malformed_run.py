@@ -115,7 +115,18 @@ CONTACT_PAIRS = [
             ["chain.materials", "nested deeper than 64 levels"]),
 ]
 
-TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS
+# What the output holds and how much of it.
+OUTPUT_CHOICE = [
+    run_row("a quantity misspelt", ["output.quantities=velocity enrgies"], 2,
+            ["--set output.quantities: 'enrgies' is not a quantity; did you mean 'energies'?",
+             "allowed: all, energies, contacts, position"]),
+    run_row("an output over its budget", ["chain.count=5000", "output.max_file_size=1e6"], 2,
+            ["--set output.max_file_size: is 1 MB, but the output would take up to"]),
+    run_row("a budget below a megabyte", ["output.max_file_size=1000"], 2,
+            ["output.max_file_size", "1e+06"]),
+]
+
+TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE
 
 
 class MalformedRun(unittest.TestCase):

@@ -211,6 +211,14 @@ class OutputSelection {
 /// columns.
 OutputSelection case_output(bool contacts);
 
+/// The words output.quantities takes: each quantity's name (the walls' positions are
+/// `wall_position`), and the groups `all`, `energies` (the observables in J), `contacts` (the
+/// contact columns).
+std::vector<std::string> quantity_words();
+/// The selection `words` names, with the position always (its element holds the frames' step and
+/// time). Throws std::invalid_argument naming a word that is none of quantity_words().
+OutputSelection selection_of(const std::vector<std::string>& words);
+
 // ---- the run summary -----------------------------------------------------------------------
 
 /// The results of one run: its /summary group, whose attributes and datasets are the rows of

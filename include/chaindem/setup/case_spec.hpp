@@ -89,7 +89,8 @@ struct InitialSpec {
 /// [output]
 struct OutputSpec {
   std::optional<std::string> file;
-  double interval = 0.0;  ///< [s]; 0: duration/200
+  double interval = 0.0;                       ///< [s]; 0: duration/200
+  std::vector<std::string> quantities{"all"};  ///< the time series written (layout)
   bool contacts = true;
   bool xdmf = true;                   ///< write NAME.xdmf beside the output for ParaView
   std::vector<double> arrival_beads;  ///< negative counts from the end

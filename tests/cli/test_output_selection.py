@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""output.quantities: a run writes the time series it names, each equal to the same run's with
+every quantity, and nothing else; position is always written; a sweep's cases do the same.
+
+Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
+    test_output_selection.py CHAINDEM_BINARY SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+import numpy as np
+
+CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
+SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
+CASE = os.path.join(SOURCE, "cases", "default.ini")
+SHORT = ["--set", "simulation.duration=3e-4"]
+
+
+def series(f, root=""):
+    """Every time-dependent dataset of a run's group: path -> values."""
+    out = {}
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset) and (name.endswith("/value") or
+                                              name.startswith("contacts/")):
+            out[name] = obj[()]
+    (f[root] if root else f).visititems(visit)
+    return out
+
+
+class Selection(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.full = cls.run_with("full", "all")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    @classmethod
+    def run_with(cls, name, quantities):
+        out = os.path.join(cls.tmp.name, name + ".h5")
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT, "--set",
+                            "output.quantities=" + quantities], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        with h5py.File(out, "r") as f:
+            return series(f)
+
+    def check(self, quantities, expected):
+        written = self.run_with(quantities.replace(" ", "_"), quantities)
+        self.assertEqual(sorted(written), sorted(expected), quantities)
+        for name, values in written.items():
+            np.testing.assert_array_equal(values, self.full[name], err_msg=name)
+
+    def test_each_quantity_alone_equals_the_full_run(self):
+        for name in ("velocity", "force", "kinetic_energy", "momentum", "wall_position",
+                     "overlap", "impact_velocity"):
+            group = {"wall_position": "walls/position/value", "overlap": "contacts/overlap",
+                     "impact_velocity": "contacts/impact_velocity", "momentum":
+                     "observables/momentum/value", "kinetic_energy":
+                     "observables/kinetic_energy/value"}.get(name,
+                                                              f"particles/chain/{name}/value")
+            expected = {"particles/chain/position/value", group}
+            if group.startswith("contacts/"):
+                expected |= {"contacts/" + n for n in ("first", "second", "offset", "step",
+                                                      "time")}
+            self.check(name, expected)
+
+    def test_groups(self):
+        energies = {f"observables/{n}/value" for n in (
+            "kinetic_energy", "stored_energy", "dissipated_energy", "external_potential_energy",
+            "wall_work", "energy_balance")}
+        self.check("energies", energies | {"particles/chain/position/value"})
+        contacts = {n for n in self.full if n.startswith("contacts/")}
+        self.check("velocity contacts", contacts | {"particles/chain/position/value",
+                                                    "particles/chain/velocity/value"})
+        self.assertEqual(sorted(self.run_with("all_again", "all")), sorted(self.full))
+
+    def test_sweep_cases_write_what_is_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = os.path.join(tmp, "s.ini")
+            with open(sweep, "w") as f:
+                f.write(f"[sweep]\nbase = {CASE}\n[set]\nsimulation.duration = 3e-4\n"
+                        "output.quantities = velocity\n[axes]\nstriker.velocity = 1, 2\n")
+            out = os.path.join(tmp, "s.h5")
+            r = subprocess.run([CHAINDEM, "sweep", sweep, "-q", "--threads", "1", "-o", out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f:
+                written = series(f, "cases/case-000000")
+        self.assertEqual(sorted(written), ["particles/chain/position/value",
+                                           "particles/chain/velocity/value"])
+        np.testing.assert_array_equal(written["particles/chain/velocity/value"],
+                                      self.full["particles/chain/velocity/value"])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)
