@@ -461,6 +461,11 @@ void output_keys(std::vector<KeyEntry>& k) {
                                   "summary says when it differs",
                    .range = Range::at_least(0),
                    .default_value = "0"}));
+  k.push_back(key(s, &OutputSpec::every, "output.every",
+                  {.description = "steps between output frames, instead of output.interval (0: "
+                                  "frames by the interval)",
+                   .range = Range::closed(0, 1e12),
+                   .default_value = "0"}));
   k.push_back(key(s, &OutputSpec::quantities, "output.quantities",
                   {.description = "the time series written: all, or some of position (always "
                                   "written), velocity, force, the energies (energies: all of "

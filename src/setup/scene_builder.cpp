@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "chaindem/text.hpp"  // number_text
 #include "setup_parts.hpp"
 
 namespace chaindem {
@@ -34,8 +35,18 @@ layout::OutputSelection output_selection(const Case& c) {
 void set_output(const Case& c, RunSetup& run) {
   const OutputSpec& s = c.spec().output;
   const SimulationSettings& settings = run.settings;
-  run.output_every =
-      std::max<std::int64_t>(1, std::llround(run.output_interval / settings.time_step));
+  if (s.every > 0 && s.interval > 0.0)
+    c.fail(s.every, "is " + std::to_string(s.every) + " and " + c.key(s.interval) + " is " +
+                        number_text(s.interval) +
+                        ": frames come by one of them; set the other to 0");
+  if (s.every > 0) {  // frames every so many steps: their interval follows
+    run.output_every = static_cast<std::int64_t>(s.every);
+    run.output_interval = static_cast<double>(s.every) * settings.time_step;
+    run.output_interval_note.clear();
+  } else {
+    run.output_every =
+        std::max<std::int64_t>(1, std::llround(run.output_interval / settings.time_step));
+  }
   if (s.file) {
     run.output_file = *s.file;
     if (run.output_file.empty()) c.fail(s.file, "is empty");

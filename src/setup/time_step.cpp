@@ -333,7 +333,7 @@ void choose_time_step(const Case& c, RunSetup& run,
       << " s, automatic)";
     c.fail(s.duration, m.str());
   }
-  if (automatic && steps <= 1e12 && fit_step_to_frames(run))
+  if (automatic && steps <= 1e12 && c.spec().output.every == 0 && fit_step_to_frames(run))
     steps = std::ceil(run.duration / settings.time_step - 1e-9);
   if (!(steps <= 1e12))
     c.config().fail(automatic ? c.key(s.duration) : c.key(s.time_step),

@@ -81,6 +81,23 @@ class Selection(unittest.TestCase):
                                                     "particles/chain/velocity/value"})
         self.assertEqual(sorted(self.run_with("all_again", "all")), sorted(self.full))
 
+    def test_frames_every_so_many_steps(self):
+        out = os.path.join(self.tmp.name, "every.h5")
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT, "--set",
+                            "output.interval=0", "--set", "output.every=7"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as f:
+            step = f["particles/chain/position/step"][()]
+            steps = int(f["summary"].attrs["steps"])
+        expected = list(range(0, steps, 7)) + ([steps] if steps % 7 else [])
+        self.assertEqual(list(step), expected)  # and the last step, when it falls between
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out + "2", *SHORT, "--set",
+                            "output.every=7"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--set output.every: is 7 and output.interval is 2e-06: frames come by one "
+                      "of them; set the other to 0", r.stderr)
+
     def test_sweep_cases_write_what_is_named(self):
         with tempfile.TemporaryDirectory() as tmp:
             sweep = os.path.join(tmp, "s.ini")

@@ -90,6 +90,7 @@ struct InitialSpec {
 struct OutputSpec {
   std::optional<std::string> file;
   double interval = 0.0;                       ///< [s]; 0: duration/200
+  long long every = 0;                         ///< steps between frames; 0: by the interval
   std::vector<std::string> quantities{"all"};  ///< the time series written (layout)
   bool contacts = true;
   bool xdmf = true;                   ///< write NAME.xdmf beside the output for ParaView
