@@ -87,6 +87,7 @@ RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simul
                   {"skin", sim.settings().skin},
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
+  meta.compression = run.spec.output.compression;
   meta.labels = labels;
   meta.model_sections = run.model_sections;
   meta.xdmf = run.spec.output.xdmf;

@@ -47,9 +47,9 @@ struct TimeSeries {
   Growing value;
   TimeSeries() = default;
   TimeSeries(std::string name_, std::vector<hsize_t> shape, const std::string& unit, hsize_t frames,
-             std::mutex* lock)
+             std::mutex* lock, Compression compression)
       : name(std::move(name_)),
-        value(-1, "value", std::move(shape), Scalar::float64, unit, frames, lock) {}
+        value(-1, "value", std::move(shape), Scalar::float64, unit, frames, lock, compression) {}
   void open(hid_t parent) {
     group_ = group(parent, name);
     value.attach(group_.get());
@@ -60,9 +60,9 @@ struct TimeSeries {
 struct Clock {
   Growing step, time;
   Clock() = default;
-  Clock(hsize_t frames, std::mutex* lock)
-      : step(-1, "step", {}, Scalar::int64, "", frames, lock),
-        time(-1, "time", {}, Scalar::float64, "s", frames, lock) {}
+  Clock(hsize_t frames, std::mutex* lock, Compression compression)
+      : step(-1, "step", {}, Scalar::int64, "", frames, lock, compression),
+        time(-1, "time", {}, Scalar::float64, "s", frames, lock, compression) {}
   void append(std::int64_t s, double t) {
     step.append(&s, 1);
     time.append(&t, 1);
@@ -235,37 +235,38 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
 
   const auto n = static_cast<hsize_t>(p.size());
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
-  clock = Clock(frames, lock);
+  const Compression z = meta.compression;
+  clock = Clock(frames, lock, z);
   for (std::size_t k = 0; k < particle_columns.size(); ++k)
     if (output.has(particle_columns[k].id))
       particle_series[k] = TimeSeries(particle_columns[k].name, {n, layout::particle_components},
-                                      particle_columns[k].unit, frames, lock);
+                                      particle_columns[k].unit, frames, lock, z);
   for (std::size_t k = 0; k < observable_columns.size(); ++k) {
     const layout::ObservableColumn& c = observable_columns[k];
     if (!output.has(c.id)) continue;
     std::vector<hsize_t> shape;
     if (c.components > 1) shape.push_back(c.components);
-    observable_series[k] = TimeSeries(c.name, shape, c.unit, frames, lock);
+    observable_series[k] = TimeSeries(c.name, shape, c.unit, frames, lock, z);
   }
   walls = !wall_names.empty() && output.has(layout::wall_position_column.id);
   if (walls)
     wall_position = TimeSeries(layout::wall_position_column.name, {wall_names.size(), 3},
-                               layout::wall_position_column.unit, frames, lock);
+                               layout::wall_position_column.unit, frames, lock, z);
   if (!sections.empty())
     section_energy = TimeSeries(layout::section_energy.name, {sections.size()},
-                                layout::section_energy.unit, frames, lock);
+                                layout::section_energy.unit, frames, lock, z);
   if (contacts) {
-    c_offset = Growing(-1, layout::contact_offset.name, {}, Scalar::int64, "", frames, lock);
+    c_offset = Growing(-1, layout::contact_offset.name, {}, Scalar::int64, "", frames, lock, z);
     const std::int64_t zero = 0;
     c_offset.append(&zero, 1);
-    c_first = Growing(-1, layout::contact_first.name, {}, Scalar::int32, "", 4096, lock);
-    c_second = Growing(-1, layout::contact_second.name, {}, Scalar::int32, "", 4096, lock);
+    c_first = Growing(-1, layout::contact_first.name, {}, Scalar::int32, "", 4096, lock, z);
+    c_second = Growing(-1, layout::contact_second.name, {}, Scalar::int32, "", 4096, lock, z);
     if (several)
-      c_model = Growing(-1, layout::contact_model.name, {}, Scalar::int32, "", 4096, lock);
+      c_model = Growing(-1, layout::contact_model.name, {}, Scalar::int32, "", 4096, lock, z);
     for (std::size_t k = 0; k < contact_columns.size(); ++k)
       if (output.has(contact_columns[k].id))
         c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
-                              contact_columns[k].unit, 4096, lock);
+                              contact_columns[k].unit, 4096, lock, z);
   }
 }
 

@@ -476,6 +476,15 @@ void output_keys(std::vector<KeyEntry>& k) {
   k.push_back(
       key(s, &OutputSpec::contacts, "output.contacts",
           {.description = "write the per-contact overlap and force", .default_value = "true"}));
+  k.push_back(word_key(
+      s, &OutputSpec::compression, "output.compression",
+      {{"gzip", Compression::gzip}, {"lzf", Compression::lzf}, {"none", Compression::none}},
+      {.description = "filter of the output's large datasets: gzip (shuffle + deflate, built into "
+                      "every HDF5), lzf (faster, larger files; needs the HDF5 LZF plugin, Debian "
+                      "package hdf5-plugin-lzf), none (largest files); every value is stored "
+                      "exactly (docs/output-format.md)",
+       .default_value = "gzip",
+       .changes_no_result = true}));
   k.push_back(key(s, &OutputSpec::max_file_size, "output.max_file_size",
                   {.unit = "bytes",
                    .description = "the largest output (HDF5 before compression, and XDMF) a run "

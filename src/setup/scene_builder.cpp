@@ -47,6 +47,9 @@ void set_output(const Case& c, RunSetup& run) {
     run.output_every =
         std::max<std::int64_t>(1, std::llround(run.output_interval / settings.time_step));
   }
+  // A filter that is a plugin may be missing: refused here, before anything runs.
+  if (const std::string problem = compression_unavailable(s.compression); !problem.empty())
+    c.fail(s.compression, problem);
   if (s.file) {
     run.output_file = *s.file;
     if (run.output_file.empty()) c.fail(s.file, "is empty");

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/output/compression.hpp"
 #include "chaindem/output/output_file.hpp"  // Existing
 #include "chaindem/output/output_layout.hpp"
 
@@ -39,6 +40,9 @@ struct RunMetadata {
   std::map<std::string, double> derived;          ///< time step, steps, output interval, ...
   std::string time_step_note;
   std::int64_t expected_frames = 4096;  ///< sizes the chunks of the time series
+  /// The filter of every chunked dataset (output.compression); its availability is checked
+  /// before the run (compression_unavailable).
+  Compression compression = Compression::gzip;
   /// String attributes of the run's root group, written with its status (a sweep's
   /// `sweep_invocation`): a group that has its status has its labels.
   std::map<std::string, std::string> labels;

@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/output/compression.hpp"
 #include "chaindem/output/h5md_units.hpp"
 
 namespace chaindem::hdf5 {
@@ -350,11 +352,11 @@ inline void write_h5md_metadata(hid_t file, const std::string& creator_version) 
 
 // A dataset that grows along its first dimension. Appended rows are buffered; the dataset is
 // created when the buffer is first written. If that happens only at the end (close(), the common
-// case for short runs), it is created at its final size: contiguous, and compressed only when
-// large. A long run spills its buffer every ~4 MiB into a chunked, compressed, extendible
-// dataset. Either way a run makes few HDF5 calls: the library serialises them, and sweeps run
-// many cases in parallel. A Growing made without a parent only buffers until attach() gives it
-// one, so a run can compute without touching HDF5 at all.
+// case for short runs), it is created at its final size: contiguous, and chunked and compressed
+// only when large. A long run spills its buffer every ~4 MiB (whole rows of chunks) into a
+// chunked, compressed, extendible dataset. Either way a run makes few HDF5 calls: the library
+// serialises them, and sweeps run many cases in parallel. A Growing made without a parent only
+// buffers until attach() gives it one, so a run can compute without touching HDF5 at all.
 /// Element types of Growing datasets. Named here, not as HDF5 type ids: even reading
 /// H5T_NATIVE_DOUBLE calls into the (not thread-safe) library, and a Growing is made by threads
 /// that do not hold the file's lock. The id is looked up only when writing, under the lock.
@@ -374,16 +376,57 @@ inline std::size_t size_of(Scalar s) {
   return s == Scalar::int32 ? 4 : 8;
 }
 
+/// The most bytes of rows that one chunk of a Growing dataset spans in its first dimension.
+inline constexpr std::size_t chunk_rows_bytes = std::size_t{16} << 20;
+
+// The chunk of a dataset of `rows` rows of shape `row_shape`, about 256 KiB of doubles (chunks
+// half that size made a 10^5-bead run's file 10 % larger, by their index). A time
+// series of N x 3 per-particle rows is read two ways: one frame (every bead at one time) and
+// one bead's history (every frame). Reading either decompresses every chunk it touches whole:
+// a frame, N/B chunks of F frames; a history, rows/F chunks of B beads. A chunk of F x B x 3
+// with N F = rows B makes the two cost the same, each about sqrt(rows N) x 3 x 8 bytes
+// (10^5 beads, 500 frames: chunks of 6 x 1820 x 3, either read ~26 MB). F rows take at most
+// chunk_rows_bytes: a spill buffers them. Rows of one dimension (a value or a vector per frame)
+// keep whole rows, 4096 of them at most, as they always had.
+inline std::vector<hsize_t> chunk_shape(const std::vector<hsize_t>& row_shape, hsize_t rows,
+                                        std::size_t element_size) {
+  constexpr hsize_t chunk_elements = 32768;
+  hsize_t row_elements = 1;
+  for (hsize_t s : row_shape) row_elements *= s;
+  rows = std::max<hsize_t>(rows, 1);
+  std::vector<hsize_t> chunk{1};
+  chunk.insert(chunk.end(), row_shape.begin(), row_shape.end());
+  if (row_shape.size() < 2) {
+    chunk[0] = std::max<hsize_t>(
+        1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements, 1), rows}));
+    return chunk;
+  }
+  const hsize_t n = std::max<hsize_t>(row_shape[0], 1);
+  const hsize_t per_item = std::max<hsize_t>(row_elements / n, 1);        // 3 for N x 3
+  const hsize_t items = std::max<hsize_t>(chunk_elements / per_item, 1);  // F x B
+  const hsize_t most_rows = std::max<hsize_t>(
+      1, std::min(rows, chunk_rows_bytes / std::max<hsize_t>(row_elements * element_size, 1)));
+  const auto balanced = static_cast<hsize_t>(std::llround(
+      std::sqrt(static_cast<double>(items) * static_cast<double>(rows) / static_cast<double>(n))));
+  hsize_t frames = std::clamp<hsize_t>(balanced, 1, most_rows);
+  const hsize_t beads = std::clamp<hsize_t>(items / frames, 1, n);
+  if (beads == n) frames = std::clamp<hsize_t>(items / n, 1, most_rows);  // whole rows fit
+  chunk[0] = frames;
+  chunk[1] = beads;
+  return chunk;
+}
+
 class Growing {
  public:
   static constexpr std::size_t spill_bytes = 4u << 20;
 
   Growing() = default;
   /// `expected_rows` sizes the chunks of a spilled dataset; `lock` (optional) is held while a
-  /// spill writes (several writers share one file). `parent` < 0: attach() later. Makes no
-  /// HDF5 call.
+  /// spill writes (several writers share one file); `compression`: the filter of a chunked
+  /// dataset. `parent` < 0: attach() later. Makes no HDF5 call.
   Growing(hid_t parent, std::string name, std::vector<hsize_t> row_shape, Scalar type,
-          std::string unit = "", hsize_t expected_rows = 4096, std::mutex* lock = nullptr)
+          std::string unit = "", hsize_t expected_rows = 4096, std::mutex* lock = nullptr,
+          Compression compression = Compression::gzip)
       : parent_(parent),
         name_(std::move(name)),
         unit_(std::move(unit)),
@@ -391,25 +434,34 @@ class Growing {
         scalar_(type),
         element_size_(size_of(type)),
         expected_rows_(expected_rows),
+        compression_(compression),
         lock_(lock) {
     for (hsize_t s : row_shape_) row_elements_ *= s;
+    chunk_rows_ = chunk_shape(row_shape_, expected_rows_, element_size_)[0];
   }
 
   void append(const void* data, hsize_t rows) {
     const auto* bytes = static_cast<const char*>(data);
     const std::size_t size = rows * row_elements_ * element_size_;
-    if (parent_ >= 0 && buffer_.empty() && size >= spill_bytes) {
+    if (parent_ >= 0 && buffer_.empty() && size >= spill_bytes && ends_chunks(rows)) {
       // Rows that would spill at once (a frame of a long chain) go to the file from where they
       // are: a copy would hold them twice.
       pending_ = rows;
       spill_rows(bytes);
       return;
     }
+    // Rows a spill waits for, to end on a chunk, are held in one allocation, not grown into.
+    if (const std::size_t chunk = chunk_rows_ * row_elements_ * element_size_;
+        chunk > spill_bytes && buffer_.capacity() < chunk)
+      buffer_.reserve(chunk);
     buffer_.insert(buffer_.end(), bytes, bytes + size);
     pending_ += rows;
-    if (parent_ >= 0 && buffer_.size() >= spill_bytes) {
+    // A spill ends on a chunk's last row: a chunk written in parts is read back, decompressed
+    // and compressed again for every part.
+    if (parent_ >= 0 && buffer_.size() >= spill_bytes && ends_chunks(pending_)) {
       spill_rows(buffer_.data());
-      if (buffer_.capacity() > 2 * spill_bytes) std::vector<char>().swap(buffer_);
+      if (buffer_.capacity() > 2 * (spill_bytes + chunk_rows_ * row_elements_ * element_size_))
+        std::vector<char>().swap(buffer_);
     }
   }
 
@@ -475,6 +527,9 @@ class Growing {
   }
 
  private:
+  /// Whether `rows` more rows would end the dataset at a chunk's last row.
+  bool ends_chunks(hsize_t rows) const { return (rows_ + rows) % chunk_rows_ == 0; }
+
   std::vector<hsize_t> with_rows(hsize_t rows) const {
     std::vector<hsize_t> dims{rows};
     dims.insert(dims.end(), row_shape_.begin(), row_shape_.end());
@@ -490,19 +545,16 @@ class Growing {
                        "space"),
                  H5Sclose);
     Handle plist;  // a copy only for chunks and filters: most datasets of a sweep are small
-    // Small datasets: compression is no gain.
+    // Small datasets: compression is no gain; uncompressed ones of known size need no chunks.
     const bool large = pending_ * row_elements_ * element_size_ >= (64u << 10);
-    if (extendible || large) {
+    if (extendible || (large && compression_ != Compression::none)) {
       plist = Handle(check(H5Pcopy(numeric_dataset_creation()), "plist"), H5Pclose);
-      std::vector<hsize_t> chunk = with_rows(1);
-      // About 64 KiB per chunk, at least one row, no more rows than the run will write.
-      chunk[0] =
-          std::max<hsize_t>(1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements_, 1),
-                                                  extendible ? expected_rows_ : rows}));
+      // No more rows than the run will write.
+      const std::vector<hsize_t> chunk =
+          chunk_shape(row_shape_, extendible ? expected_rows_ : rows, element_size_);
       check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()),
                    "chunk");
-      check_status(H5Pset_shuffle(plist.get()), "shuffle");
-      check_status(H5Pset_deflate(plist.get(), 1), "deflate");  // fast; level 4 saves ~15 %
+      set_filters(plist.get());
     }
     dataset_ = Handle(
         check(H5Dcreate2(parent_, name_.c_str(), native_type(scalar_), space.get(), H5P_DEFAULT,
@@ -511,6 +563,18 @@ class Growing {
         H5Dclose);
     attr_unit(dataset_.get(), unit_);
     created_ = true;
+  }
+
+  // Shuffling the bytes of the numbers by significance first lets either filter find the
+  // leading bytes that neighbouring doubles share: without it LZF left a run's positions ten
+  // times larger.
+  void set_filters(hid_t plist) const {
+    if (compression_ == Compression::none) return;
+    check_status(H5Pset_shuffle(plist), "shuffle");
+    if (compression_ == Compression::lzf)
+      check_status(H5Pset_filter(plist, lzf_filter_id, H5Z_FLAG_MANDATORY, 0, nullptr), "lzf");
+    else
+      check_status(H5Pset_deflate(plist, 1), "deflate");  // fast; level 4 saves ~15 %
   }
 
   void spill_rows(const char* rows) {
@@ -563,6 +627,8 @@ class Growing {
   std::size_t element_size_ = 8;
   hsize_t row_elements_ = 1;
   hsize_t expected_rows_ = 4096;
+  hsize_t chunk_rows_ = 1;  ///< rows of a spilled dataset's chunk
+  Compression compression_ = Compression::gzip;
   hsize_t rows_ = 0, pending_ = 0;
   bool created_ = false;
   std::vector<char> buffer_;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/output/compression.hpp"
 #include "chaindem/setup/bead_list.hpp"
 #include "chaindem/setup/case_file.hpp"
 
@@ -96,8 +97,9 @@ struct OutputSpec {
   bool xdmf = true;                   ///< write NAME.xdmf beside the output for ParaView
   std::vector<double> arrival_beads;  ///< negative counts from the end
   double arrival_threshold = 0.1;
-  double checkpoint_interval = 0.0;  ///< wall-clock [s]; 0: only on a signal
-  double max_file_size = 4e9;        ///< [bytes] the output (HDF5 + XDMF) at most
+  double checkpoint_interval = 0.0;             ///< wall-clock [s]; 0: only on a signal
+  double max_file_size = 4e9;                   ///< [bytes] the output (HDF5 + XDMF) at most
+  Compression compression = Compression::gzip;  ///< of the time series
 };
 
 /// [material.NAME]
