@@ -409,10 +409,16 @@ inline std::vector<hsize_t> chunk_shape(const std::vector<hsize_t>& row_shape, h
   const auto balanced = static_cast<hsize_t>(std::llround(
       std::sqrt(static_cast<double>(items) * static_cast<double>(rows) / static_cast<double>(n))));
   hsize_t frames = std::clamp<hsize_t>(balanced, 1, most_rows);
-  const hsize_t beads = std::clamp<hsize_t>(items / frames, 1, n);
+  hsize_t beads = std::clamp<hsize_t>(items / frames, 1, n);
   if (beads == n) frames = std::clamp<hsize_t>(items / n, 1, most_rows);  // whole rows fit
-  chunk[0] = frames;
-  chunk[1] = beads;
+  // Chunks of equal parts: the last chunk of a dimension holds little beyond its end, which
+  // a dataset without a filter stores as it is.
+  const auto even = [](hsize_t size, hsize_t part) {
+    const hsize_t parts = (size + part - 1) / part;
+    return (size + parts - 1) / parts;
+  };
+  chunk[0] = even(rows, frames);
+  chunk[1] = even(n, beads);
   return chunk;
 }
 
