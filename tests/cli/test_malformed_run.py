@@ -6,7 +6,7 @@ no run, case files that are not text.
 """
 import unittest
 
-from malformed_harness import check_rows, main, run_row
+from malformed_harness import CASE_TEXT, check_rows, main, run_row
 
 # `run`: the state of a run that cannot go on, and settings that would give no run.
 RUN = [
@@ -126,7 +126,16 @@ OUTPUT_CHOICE = [
             ["output.max_file_size", "1e+06"]),
 ]
 
-TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE
+# output.compression: only the filters chaindem offers.
+COMPRESSION = [
+    run_row("compression chaindem does not offer", ["output.compression=zstd"], 2,
+            ["output.compression", "'zstd'", "gzip, lzf, none"]),
+    ("compression misspelt in the case file", ["run", "case.ini", "-o", "out.h5"],
+     {"case.ini": CASE_TEXT + "compression = LZF\n"}, 2,
+     ["case.ini", "output.compression", "'LZF'", "gzip, lzf, none"]),
+]
+
+TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE + COMPRESSION
 
 
 class MalformedRun(unittest.TestCase):
