@@ -1,5 +1,6 @@
 """The XDMF file beside a run's HDF5 file opens in ParaView's Python reader (XDMF Reader):
-every frame is a time step, and positions and velocities equal the H5MD datasets.
+every frame is a time step, and positions and velocities equal the H5MD datasets, with each
+output.compression (gzip, lzf: an HDF5 plugin ParaView's HDF5 must load, none).
 
 Run by ctest under ParaView's pvbatch:  pvbatch test_xdmf_paraview.py CHAINDEM SOURCE_DIR
 """
@@ -13,17 +14,24 @@ import numpy as np
 from paraview import servermanager, simple
 
 chaindem, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-with tempfile.TemporaryDirectory() as tmp:
-    h5 = os.path.join(tmp, "run.h5")
+
+
+def check(tmp, compression):
+    """Runs the default case with `compression` and reads its frames through the XDMF file;
+    the chain is long enough for its series to be chunked, and filtered."""
+    h5 = os.path.join(tmp, compression + ".h5")
     subprocess.run([chaindem, "run", os.path.join(source, "cases", "default.ini"), "-o", h5,
-                    "--quiet", "--set", "simulation.duration=2e-4"], check=True)
-    xdmf = os.path.join(tmp, "run.xdmf")
+                    "--quiet", "--set", "simulation.duration=2e-4", "--set", "chain.count=200",
+                    "--set", "output.compression=" + compression], check=True)
+    xdmf = os.path.join(tmp, compression + ".xdmf")
     assert os.path.exists(xdmf), "no XDMF file beside the HDF5 file"
     with h5py.File(h5, "r") as f:
         times = f["particles/chain/position/time"][()]
         position = f["particles/chain/position/value"][()]
         velocity = f["particles/chain/velocity/value"][()]
         radius = f["particles/chain/radius"][()]
+        assert f["particles/chain/position/value"].compression == (
+            None if compression == "none" else compression)
     reader = simple.XDMFReader(FileNames=[xdmf])
     steps = list(reader.TimestepValues)
     assert len(steps) == len(times), (len(steps), len(times))
@@ -42,5 +50,11 @@ with tempfile.TemporaryDirectory() as tmp:
         np.testing.assert_array_equal(points, position[k])
         np.testing.assert_array_equal(vel, velocity[k])
         np.testing.assert_array_equal([r.GetValue(i) for i in range(n)], radius)
-    print(f"XDMF Reader: {len(steps)} time steps, {n} particles, positions and velocities equal "
-          "the HDF5 datasets")
+    simple.Delete(reader)
+    print(f"XDMF Reader, output.compression = {compression}: {len(steps)} time steps, {n} "
+          "particles, positions and velocities equal the HDF5 datasets")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for compression in ("gzip", "lzf", "none"):
+        check(tmp, compression)
