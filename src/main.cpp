@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "chaindem/commands/command_registry.hpp"
+#include "chaindem/output/compression.hpp"
 #include "chaindem/output/hdf5_util.hpp"
 #include "chaindem/text.hpp"
 
@@ -45,6 +46,7 @@ class TerminalGuard : public std::streambuf {
 
 int main(int argc, char** argv) {
   const TerminalGuard guard(std::cerr);
-  hdf5::quiet_errors();  // this thread's; every other thread that calls HDF5 turns off its own
+  hdf5::quiet_errors();     // this thread's; every other thread that calls HDF5 turns off its own
+  load_filter_libraries();  // files to read may be LZF-compressed
   return run_command_line({argv + 1, argv + argc}, std::cout, std::cerr);
 }

@@ -106,6 +106,15 @@ class Compression(unittest.TestCase):
         with h5py.File(self.files["gzip"], "r") as f:
             self.assertIsNone(f["observables/kinetic_energy/value"].chunks)
 
+    def test_a_run_starts_from_an_lzf_file(self):
+        """Reading LZF needs the plugin too, whatever the run writes: initial.file."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "from_lzf.h5")
+            r = run(out, "initial.file=" + self.files["lzf"], "initial.frame=50")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f, h5py.File(self.files["lzf"], "r") as lzf:
+                np.testing.assert_array_equal(f[SERIES[0]][0], lzf[SERIES[0]][50])
+
     def test_missing_lzf_plugin_is_refused_before_the_run(self):
         with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as plugins:
             env = dict(os.environ, HDF5_PLUGIN_PATH=plugins)  # a plugin directory without LZF

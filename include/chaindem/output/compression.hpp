@@ -15,6 +15,11 @@ enum class Compression {
 /// The HDF5 filter id of LZF, registered by h5py (Collette, 2008).
 inline constexpr int lzf_filter_id = 32000;
 
+/// Loads what the LZF plugin needs and does not load itself (Debian's names no liblzf), so that
+/// HDF5 loads the plugin when a file to read (initial.file, a partial file to continue) or to
+/// write asks for it. Makes no HDF5 call; the program calls it first.
+void load_filter_libraries();
+
 /// "" when this process can write with `compression`, else why not and how to get it. LZF is a
 /// dynamically loaded HDF5 plugin (Debian package hdf5-plugin-lzf); asking loads it.
 std::string compression_unavailable(Compression compression);
