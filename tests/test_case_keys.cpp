@@ -171,7 +171,7 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.initial.frame), name(s.output.file), name(s.output.interval), name(s.output.contacts);
   name(s.output.arrival_beads), name(s.output.arrival_threshold);
   name(s.output.checkpoint_interval), name(s.output.xdmf), name(s.output.max_file_size);
-  name(s.output.quantities), name(s.output.every);
+  name(s.output.quantities), name(s.output.every), name(s.output.compression);
   std::size_t law_params = 0;
   for (const KeySpec& k : case_keys())
     if (k.law_parameter)

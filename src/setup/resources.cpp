@@ -66,9 +66,8 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   // those waiting in its queue: the share of the frames that the steps between two of them take
   // less time to make than the writer takes to write one, up to H5mdWriter::queue_bytes (a
   // bound, which a run of fewer or sparser frames does not reach). Each dataset buffers its
-  // rows up to Growing::spill_bytes before writing them, and on to the end of a row of chunks
-  // (hdf5::chunk_rows_bytes at most), and compressing a frame's largest dataset takes about
-  // twice its rows.
+  // rows up to Growing::spill_bytes before writing them, and on to the end of a row of chunks,
+  // and compressing a frame's largest dataset takes about twice its rows.
   const auto count = static_cast<std::size_t>(std::max<std::int64_t>(frames, 1));
   const std::size_t held = std::min<std::size_t>(count, 2) * frame;
   const double making = static_cast<double>(every) * static_cast<double>(particles) * fastest_step;
@@ -77,8 +76,13 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   const auto queued = static_cast<std::size_t>(
       std::min(waiting * static_cast<double>((count - std::min<std::size_t>(count, 2)) * frame),
                static_cast<double>(H5mdWriter::queue_bytes)));
-  const std::size_t buffered =
-      std::min(count * frame, 3 * (hdf5::Growing::spill_bytes + hdf5::chunk_rows_bytes));
+  // The three per-particle series (N x 3 doubles a frame) hold the most.
+  const std::size_t row = particles * 3 * sizeof(double);
+  const std::size_t block =
+      hdf5::chunk_shape({particles, 3}, count, sizeof(double))[0] * std::max<std::size_t>(row, 1);
+  const std::size_t spill =
+      std::min(count * row, (hdf5::Growing::spill_bytes + block - 1) / block * block);
+  const std::size_t buffered = std::min(count * frame, 3 * spill);
   return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
 }
 
