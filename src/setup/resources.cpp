@@ -80,8 +80,12 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   const std::size_t row = particles * 3 * sizeof(double);
   const std::size_t block =
       hdf5::chunk_shape({particles, 3}, count, sizeof(double))[0] * std::max<std::size_t>(row, 1);
+  // Where chunks are single frames of at least spill_bytes, frames go to the file from where
+  // they are; the estimate keeps spill_bytes there, as it always had.
   const std::size_t spill =
-      std::min(count * row, (hdf5::Growing::spill_bytes + block - 1) / block * block);
+      block >= hdf5::Growing::spill_bytes && block == row
+          ? hdf5::Growing::spill_bytes
+          : std::min(count * row, (hdf5::Growing::spill_bytes + block - 1) / block * block);
   const std::size_t buffered = std::min(count * frame, 3 * spill);
   return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
 }
