@@ -48,9 +48,11 @@ class Section:
 class Run:
     path: str
     time: np.ndarray                 # s, frames
-    position: np.ndarray             # m, frames x N x 3
-    velocity: np.ndarray             # m/s, frames x N x 3
-    force: np.ndarray                # N, frames x N x 3
+    # frames x N x D: D = 1 (x alone) for a chain on the x axis, else 3 (x, y, z); [..., 0] is
+    # x in both (docs/output-format.md, "Chain layout")
+    position: np.ndarray             # m
+    velocity: np.ndarray             # m/s
+    force: np.ndarray                # N
     radius: np.ndarray               # m, N
     mass: np.ndarray                 # kg, N
     striker: int                     # index or -1

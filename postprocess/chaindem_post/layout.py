@@ -16,7 +16,7 @@ SUMMARY = "summary"
 # The datasets of a time series (an H5MD element): frames' step and time, and values.
 STEP, TIME, VALUE = "step", "time", "value"
 
-# PARTICLES/<name>/VALUE, frames x particles x 3: name -> unit.
+# PARTICLES/<name>/VALUE, frames x particles x D (D: the box's dimension, 1 or 3): name -> unit.
 PARTICLE_COLUMNS = {"position": "m", "velocity": "m/s", "force": "N"}
 # PARTICLES/<name>, one value per particle: name -> unit.
 PARTICLE_CONSTANTS = {"radius": "m", "mass": "kg", "species": ""}

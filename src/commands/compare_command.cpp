@@ -68,13 +68,13 @@ Metrics run_metrics(hid_t file, const std::string& group, long long first, long 
   };
   std::vector<hsize_t> dims;
   const auto v = read(group + "/" + layout::value_path(layout::Quantity::velocity), dims);
-  const std::size_t frames = dims[0], n = dims[1];
-  const layout::RunSummary summary = read_run_summary(file, group);  // peaks: every step
+  const std::size_t frames = dims[0], n = dims[1], components = dims[2];  // 3, or x alone
+  const layout::RunSummary summary = read_run_summary(file, group);       // peaks: every step
   Metrics m;
   for (long long b = 0; b < beads; ++b) {
     const std::size_t i = static_cast<std::size_t>(first + b), u = static_cast<std::size_t>(b);
     m["peak_velocity"].push_back(summary.peak_velocity[u]);
-    m["final_velocity"].push_back(v[((frames - 1) * n + i) * 3]);
+    m["final_velocity"].push_back(v[((frames - 1) * n + i) * components]);
     m["peak_force"].push_back(summary.max_contact_force[u]);
     m["arrival_time"].push_back(summary.arrival_time[u]);
   }

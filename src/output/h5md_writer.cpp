@@ -78,7 +78,7 @@ using layout::particle_columns;
 struct Frame {
   std::int64_t step = 0;
   double time = 0.0;
-  // Per particle column: N x 3, particle-major as the file holds them (copied so from the
+  // Per particle column: N x D, particle-major as the file holds them (copied so from the
   // simulation's columns, so that writing needs no second N x 3 buffer).
   std::array<std::vector<double>, particle_columns.size()> particles;
   std::array<double, layout::observable_values> observables{};  // column after column
@@ -232,6 +232,10 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
   for (int k = 0; k < sim.settings().model_count(); ++k) models.push_back(sim.settings().model(k));
   several = models.size() > 1;
   if (several) sections = output_detail::chain_sections(scene);
+  // x alone is the whole vector only where the chain engine keeps y and z at zero.
+  if (output.components() == 1 && !(sim.uses_chain_engine() && (p.position.col(1) == 0.0).all() &&
+                                    (p.position.col(2) == 0.0).all()))
+    throw std::logic_error("H5mdWriter: x alone is written only for a chain on the x axis");
 
   const auto n = static_cast<hsize_t>(p.size());
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
@@ -239,7 +243,7 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
   clock = Clock(frames, lock, z);
   for (std::size_t k = 0; k < particle_columns.size(); ++k)
     if (output.has(particle_columns[k].id))
-      particle_series[k] = TimeSeries(particle_columns[k].name, {n, layout::particle_components},
+      particle_series[k] = TimeSeries(particle_columns[k].name, {n, output.components()},
                                       particle_columns[k].unit, frames, lock, z);
   for (std::size_t k = 0; k < observable_columns.size(); ++k) {
     const layout::ObservableColumn& c = observable_columns[k];
@@ -337,8 +341,10 @@ void H5mdWriter::Impl::create() {
   chain = group(particles.get(), std::string(chain_path.substr(slash + 1)));
   {
     Handle box = group(chain.get(), "box");
-    attr_numbers<int>(box.get(), "dimension", {3}, H5T_NATIVE_INT);
-    attr_fixed_strings(box.get(), "boundary", {"none", "none", "none"});
+    const auto dimension = static_cast<int>(output.components());
+    attr_numbers<int>(box.get(), "dimension", {dimension}, H5T_NATIVE_INT);
+    attr_fixed_strings(box.get(), "boundary",
+                       std::vector<std::string>(output.components(), "none"));
     box.close("box");
   }
   for (std::size_t k = 0; k < particle_columns.size(); ++k) {
@@ -493,6 +499,10 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
     if (!m.output.has(particle_columns[k].id)) continue;
     const Vec3Array& source = p.*particle_columns[k].value;
     std::vector<double>& rows = f.particles[k];
+    if (m.output.components() == 1) {  // the x column, contiguous
+      rows.assign(source.col(0).data(), source.col(0).data() + source.rows());
+      continue;
+    }
     rows.resize(static_cast<std::size_t>(source.size()));
     for (Eigen::Index i = 0; i < source.rows(); ++i)
       for (Eigen::Index c = 0; c < 3; ++c) rows[static_cast<std::size_t>(3 * i + c)] = source(i, c);
@@ -745,11 +755,11 @@ void H5mdWriter::keep_partial() {
 
 std::size_t H5mdWriter::frame_bytes(std::size_t particles, std::size_t contacts,
                                     const layout::OutputSelection& output, bool several_models) {
-  // As Frame::bytes counts a frame that write_frame filled: the N x 3 particle columns, and the
+  // As Frame::bytes counts a frame that write_frame filled: the N x D particle columns, and the
   // contacts' pairs, models and columns (not the few energies of the chain's sections).
   std::size_t per_particle = 0, per_contact = 0;
   for (const layout::ParticleColumn& c : particle_columns)
-    if (output.has(c.id)) per_particle += layout::particle_components * sizeof(double);
+    if (output.has(c.id)) per_particle += output.components() * sizeof(double);
   if (output.has_contacts()) {
     per_contact = (several_models ? 3 : 2) * sizeof(std::int32_t);
     for (const layout::ContactColumn& c : contact_columns)

@@ -74,6 +74,14 @@ OutputSelection OutputSelection::all() {
   return s;
 }
 
+OutputSelection OutputSelection::with_components(std::size_t components) const {
+  if (components != 1 && components != 3)
+    throw std::invalid_argument("a particle vector is written with 1 or 3 components");
+  OutputSelection s = *this;
+  s.components_ = static_cast<std::uint8_t>(components);
+  return s;
+}
+
 OutputSelection OutputSelection::without(Quantity q) const {
   if (q == Quantity::position)
     throw std::invalid_argument("the output's positions cannot be left out: they hold its frames");
@@ -239,7 +247,8 @@ edit. After a change there: build/tests/chaindem_layout_py > postprocess/chainde
 }
 
 void print_particles(std::ostream& p) {
-  p << "# PARTICLES/<name>/VALUE, frames x particles x 3: name -> unit.\n"
+  p << "# PARTICLES/<name>/VALUE, frames x particles x D (D: the box's dimension, 1 or 3): name -> "
+       "unit.\n"
     << "PARTICLE_COLUMNS = ";
   print_units(p, particle_columns);
   p << "# PARTICLES/<name>, one value per particle: name -> unit.\n"

@@ -65,10 +65,21 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
   std::ostringstream n;
   n << particles;
   const std::string count = n.str();
+  // A file of x alone (output.components() 1) places its points at (x, 0, 0): Y and Z are zero
+  // times the radii, an XDMF function, and its vectors are scalars.
+  const bool x_alone = output.components() == 1;
+  const std::string d = std::to_string(output.components());
+  // D: the dimensions of one frame's hyperslab, N values of x alone, else 1 x N x 3.
   x << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" [\n"
-    << "<!ENTITY D \"1 " << count << " 3\">\n<!ENTITY C \" 0 0 1 1 1 1 " << count << " 3\">\n";
+    << "<!ENTITY D \"" << (x_alone ? count : "1 " + count + " 3")
+    << "\">\n<!ENTITY C \" 0 0 1 1 1 1 " << count << " " << d << "\">\n";
   for (std::size_t c = 0; c < columns.size(); ++c)
     x << "<!ENTITY R" << c << " \"" << quote(reference(columns[c]->name)) << "\">\n";
+  if (x_alone)
+    x << "<!ENTITY Z \""
+      << quote("<DataItem ItemType=\"Function\" Function=\"0*$0\" Dimensions=\"" + count + "\">" +
+               reference(layout::particle_radius.name) + "</DataItem>")
+      << "\">\n";
   x << "<!ENTITY K \""
     << quote(std::string("<Attribute Name=\"") + layout::particle_radius.name +
              "\" Center=\"Node\">" + reference(layout::particle_radius.name) +
@@ -79,8 +90,8 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
     << "]>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
   for (const layout::ParticleColumn* column : columns)
     x << "  <DataItem Name=\"" << column->name << "\" Dimensions=\"" << frame_times.size() << " "
-      << particles << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":"
-      << chain << column->name << "/" << layout::value_dataset << "</DataItem>\n";
+      << particles << " " << d << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file
+      << ":" << chain << column->name << "/" << layout::value_dataset << "</DataItem>\n";
   x << "  <DataItem Name=\"" << layout::particle_radius.name << "\" Dimensions=\"" << particles
     << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << file << ":" << chain
     << layout::particle_radius.name << "</DataItem>\n"
@@ -90,7 +101,7 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
     << "  <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << particles
     << "\" NodesPerElement=\"1\"/>\n"
     << "  <Grid Name=\"chain\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
-  // Frame k of column c: a hyperslab of its frames x N x 3 dataset.
+  // Frame k of column c: a hyperslab of its frames x N x D dataset.
   auto slab = [&x](std::size_t k, std::size_t c) {
     x << "<DataItem ItemType=\"HyperSlab\" Dimensions=\"&D;\"><DataItem Dimensions=\"3 3\">" << k
       << "&C;</DataItem>&R" << c << ";</DataItem>";
@@ -99,11 +110,12 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
   for (std::size_t k = 0; k < frame_times.size(); ++k) {
     const auto end = std::to_chars(time, time + sizeof time, frame_times[k]).ptr;  // exact
     x << "<Grid Name=\"" << k << "\"><Time Value=\"" << std::string_view(time, end - time)
-      << "\"/>&T;<Geometry GeometryType=\"XYZ\">";
+      << "\"/>&T;<Geometry GeometryType=\"" << (x_alone ? "X_Y_Z" : "XYZ") << "\">";
     slab(k, 0);
-    x << "</Geometry>";
+    x << (x_alone ? "&Z;&Z;</Geometry>" : "</Geometry>");
     for (std::size_t c = 1; c < columns.size(); ++c) {
-      x << "<Attribute Name=\"" << columns[c]->name << "\" AttributeType=\"Vector\">";
+      x << "<Attribute Name=\"" << columns[c]->name << "\" AttributeType=\""
+        << (x_alone ? "Scalar" : "Vector") << "\">";
       slab(k, c);
       x << "</Attribute>";
     }

@@ -485,6 +485,14 @@ void output_keys(std::vector<KeyEntry>& k) {
                       "exactly (docs/output-format.md)",
        .default_value = "gzip",
        .changes_no_result = true}));
+  k.push_back(word_key(
+      s, &OutputSpec::dimension, "output.dimension",
+      {{"auto", OutputDimension::automatic}, {"3", OutputDimension::three}},
+      {.description = "components of the positions, velocities and forces written: auto (x alone "
+                      "for a chain on the x axis, whose y and z stay zero; x, y and z otherwise), "
+                      "3 (always x, y and z) (docs/output-format.md)",
+       .default_value = "auto",
+       .changes_no_result = true}));
   k.push_back(key(s, &OutputSpec::max_file_size, "output.max_file_size",
                   {.unit = "bytes",
                    .description = "the largest output (HDF5 before compression, and XDMF) a run "

@@ -283,9 +283,9 @@ class Hdf5Reader {
     const std::string position = "/" + layout::value_path(layout::Quantity::position);
     const std::string velocity = "/" + layout::value_path(layout::Quantity::velocity);
     const std::vector<hsize_t> pos_dims = dims_of(position);
-    if (pos_dims.size() != 3 || pos_dims[2] != 3 || pos_dims[1] == 0)
+    if (pos_dims.size() != 3 || (pos_dims[2] != 3 && pos_dims[2] != 1) || pos_dims[1] == 0)
       fail_file(file_, "dataset " + position + " has shape " + shape_text(pos_dims) +
-                           "; expected frames x bodies x 3");
+                           "; expected frames x bodies x 3, or frames x bodies x 1 (x alone)");
     const hsize_t frames = pos_dims[0], n = pos_dims[1];
     if (dims_of(velocity) != pos_dims)
       fail_file(file_, "dataset " + velocity + " has shape " + shape_text(dims_of(velocity)) +
@@ -396,19 +396,22 @@ class Hdf5Reader {
     using namespace hdf5;
     Handle d = open(path);
     Handle file_space(check(H5Dget_space(d.get()), "space of " + path), H5Sclose);
-    const hsize_t start[3] = {static_cast<hsize_t>(f), 0, 0}, count[3] = {1, dims[1], 3};
+    // D = dims[2] components: 3, or x alone (1), whose y and z are zero.
+    const hsize_t start[3] = {static_cast<hsize_t>(f), 0, 0}, count[3] = {1, dims[1], dims[2]};
     check_status(
         H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
         "select frame of " + path);
     Handle memory(check(H5Screate_simple(3, count, nullptr), "space"), H5Sclose);
-    std::vector<double> rows(dims[1] * 3);
+    std::vector<double> rows(dims[1] * dims[2]);
     read_checked(H5Dread(d.get(), H5T_NATIVE_DOUBLE, memory.get(), file_space.get(), H5P_DEFAULT,
                          rows.data()),
                  path);
     const auto n = static_cast<Eigen::Index>(dims[1]);
-    Vec3Array out(n, 3);
+    const auto components = static_cast<Eigen::Index>(dims[2]);
+    Vec3Array out = Vec3Array::Zero(n, 3);
     for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index c = 0; c < 3; ++c) out(i, c) = rows[static_cast<std::size_t>(3 * i + c)];
+      for (Eigen::Index c = 0; c < components; ++c)
+        out(i, c) = rows[static_cast<std::size_t>(components * i + c)];
     return out;
   }
 

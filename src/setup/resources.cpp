@@ -135,14 +135,11 @@ std::size_t check_memory(const Case& c, std::size_t particles,
 
 namespace {
 
-// Whether `run` steps on the chain engine, and how many contacts it tracks: the chain engine's
-// pairs join neighbours; the general engine's candidates are about as many.
-bool on_chain_engine(const RunSetup& run) {
-  return run.settings.engine != SimulationSettings::EngineChoice::general && forms_chain(run.scene);
-}
+// How many contacts `run` tracks: the chain engine's pairs join neighbours; the general engine's
+// candidates are about as many.
 std::size_t tracked_contacts(const RunSetup& run) {
   const auto particles = static_cast<std::size_t>(run.scene.particles.size());
-  return on_chain_engine(run) ? particles - 1 + run.scene.walls.size() : particles + 1;
+  return steps_on_chain_engine(run) ? particles - 1 + run.scene.walls.size() : particles + 1;
 }
 
 // Bytes of one output frame of `run`, before compression.
@@ -200,6 +197,15 @@ void check_output_budget(const Case& c, const RunSetup& run) {
 
 }  // namespace setup
 
+bool steps_on_chain_engine(const RunSetup& run) {
+  return run.settings.engine != SimulationSettings::EngineChoice::general && forms_chain(run.scene);
+}
+
+std::size_t automatic_components(const RunSetup& run) {
+  const Vec3Array& x = run.scene.particles.position;
+  return steps_on_chain_engine(run) && x(0, 1) == 0.0 && x(0, 2) == 0.0 ? 1 : 3;
+}
+
 RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   RunSetup::OutputEstimate e;
   const std::int64_t particles = run.scene.particles.size();
@@ -207,7 +213,7 @@ RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
   e.xdmf_bytes = run.spec.output.xdmf ? xdmf_bytes(e.frames, particles, run.output) : 0;
   e.checkpoint_bytes = simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run),
-                                        on_chain_engine(run));
+                                        steps_on_chain_engine(run));
   return e;
 }
 
@@ -215,7 +221,7 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
   const Scene& scene = run.scene;
   const Particles& p = scene.particles;
   const auto particles = static_cast<std::size_t>(p.size());
-  const bool chain = on_chain_engine(run);
+  const bool chain = steps_on_chain_engine(run);
   const std::size_t contacts = tracked_contacts(run);
   // Equal bodies make equal pairs, which share their coefficients (ChainEngine).
   const bool equal_bodies =

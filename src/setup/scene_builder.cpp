@@ -163,6 +163,8 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(c, settings, speed);
   run.output = output_selection(c);
+  if (c.spec().output.dimension == OutputDimension::automatic)
+    run.output = run.output.with_components(automatic_components(run));
   run.output_interval = output_interval_within_budget(c, run);
   choose_time_step(c, run, time_scale_pairs, speed,
                    fastest_key(c, scene, run.duration, layout.from_data));

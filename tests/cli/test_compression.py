@@ -19,8 +19,9 @@ import numpy as np
 CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chaindem"
 SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
 CASE = os.path.join(SOURCE, "cases", "default.ini")
-# 2001 beads, 101 frames: each series (4.8 MB) is spilled to the file while the run goes on.
-SMALL_RUN = ["--set", "chain.count=2000", "--set", "wall_end.enabled=false",
+# 6001 beads, 101 frames: each series (4.8 MB of x alone) is spilled to the file while the run
+# goes on.
+SMALL_RUN = ["--set", "chain.count=6000", "--set", "wall_end.enabled=false",
              "--set", "simulation.duration=2e-4"]
 CHOICES = {"gzip": "gzip", "lzf": "lzf", "none": None}  # key value: h5py's .compression
 SERIES = ["particles/chain/position/value", "particles/chain/velocity/value",

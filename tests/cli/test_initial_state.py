@@ -113,13 +113,13 @@ class FromOutput(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def start(self, *sets):
+    def start(self, *sets, source=None):
         out = os.path.join(self.tmp.name, "out.h5")
         if os.path.exists(out):
             os.remove(out)
             os.remove(out[:-3] + ".xdmf")
         args = ["run", self.case, "-o", out, "--quiet", "--set", "simulation.duration=1e-6",
-                "--set", f"initial.file={self.source}"]
+                "--set", f"initial.file={source or self.source}"]
         for s in sets:
             args += ["--set", s]
         r = chaindem(*args)
@@ -148,6 +148,26 @@ class FromOutput(unittest.TestCase):
     def test_frame_from_the_end(self):
         self.check_starts_at(self.start("initial.frame=-4"), self.frames - 4)
         self.check_starts_at(self.start(f"initial.frame={-self.frames}"), 0)
+
+    def test_a_file_of_x_y_and_z_starts_the_same_run(self):
+        """A chain on the x axis writes x alone; the same run written with x, y and z
+        (output.dimension = 3), whose y and z are zero, starts the same run."""
+        full = os.path.join(self.tmp.name, "source-xyz.h5")
+        r = chaindem("run", self.case, "-o", full, "--quiet", "--force",
+                     "--set", "chain.materials=steel brass", "--set", "chain.radii=0.005 0.004",
+                     "--set", "output.dimension=3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for quantity in ("position", "velocity"):
+            xyz, x = frame(full, quantity, -1), frame(self.source, quantity, -1)
+            self.assertEqual((xyz.shape[1], x.shape[1]), (3, 1))
+            np.testing.assert_array_equal(xyz[:, :1], x)
+            np.testing.assert_array_equal(xyz[:, 1:], 0.0)
+        starts = []
+        for source in (self.source, full):
+            out = self.start(source=source)
+            starts.append([frame(out, q, -1) for q in ("position", "velocity")])
+        for a, b in zip(*starts):
+            np.testing.assert_array_equal(a, b)
 
     def test_output_may_not_replace_the_file_it_starts_from(self):
         r = chaindem("run", self.case, "-o", self.source, "--set", f"initial.file={self.source}")
@@ -201,11 +221,9 @@ class FromCsv(unittest.TestCase):
         x, v = bead_rows(gaps=1e-4)
         text = "x,vx\n" + "".join(f"{a!r},{b!r}\n" for a, b in zip(x, v))
         first, radius, mass, materials, stdout = self.run_csv(text)
-        expected = np.zeros((11, 3))
-        expected[:, 0] = x
-        np.testing.assert_array_equal(first["position"], expected)
-        expected[:, 0] = v
-        np.testing.assert_array_equal(first["velocity"], expected)
+        # A chain on the x axis: its output holds x alone.
+        np.testing.assert_array_equal(first["position"], np.reshape(x, (11, 1)))
+        np.testing.assert_array_equal(first["velocity"], np.reshape(v, (11, 1)))
         # The case's radii and materials.
         np.testing.assert_array_equal(radius, np.full(11, 0.005))
         self.assertEqual(materials, ["steel"] * 11)

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """output.quantities: a run writes the time series it names, each equal to the same run's with
 every quantity, and nothing else; position is always written; a sweep's cases do the same.
+output.dimension: a chain on the x axis writes x alone, the x of the same run written with x, y
+and z, whose y and z are zero; the general engine writes x, y and z.
 
 Run by ctest with Debian's /usr/bin/python3 (h5py, numpy):
     test_output_selection.py CHAINDEM_BINARY SOURCE_DIR
@@ -43,10 +45,13 @@ class Selection(unittest.TestCase):
         cls.tmp.cleanup()
 
     @classmethod
-    def run_with(cls, name, quantities):
+    def run_with(cls, name, quantities, *sets):
         out = os.path.join(cls.tmp.name, name + ".h5")
-        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT, "--set",
-                            "output.quantities=" + quantities], capture_output=True, text=True)
+        args = [CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT, "--set",
+                "output.quantities=" + quantities]
+        for kv in sets:
+            args += ["--set", kv]
+        r = subprocess.run(args, capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         with h5py.File(out, "r") as f:
             return series(f)
@@ -80,6 +85,22 @@ class Selection(unittest.TestCase):
         self.check("velocity contacts", contacts | {"particles/chain/position/value",
                                                     "particles/chain/velocity/value"})
         self.assertEqual(sorted(self.run_with("all_again", "all")), sorted(self.full))
+
+    def test_x_alone_is_the_x_of_every_component(self):
+        xyz = self.run_with("xyz", "all", "output.dimension=3")
+        self.assertEqual(sorted(xyz), sorted(self.full))
+        for name in ("position", "velocity", "force"):
+            path = f"particles/chain/{name}/value"
+            x, full = self.full[path], xyz[path]
+            self.assertEqual((x.shape[2], full.shape[2]), (1, 3), name)
+            np.testing.assert_array_equal(x, full[:, :, :1], err_msg=name)
+            np.testing.assert_array_equal(full[:, :, 1:], 0.0, err_msg=name)
+        for name, values in xyz.items():  # the rest, whatever the layout
+            if not name.startswith("particles/"):
+                np.testing.assert_array_equal(values, self.full[name], err_msg=name)
+        # The general engine steps in 3D: x, y and z, whatever output.dimension says.
+        general = self.run_with("general", "position", "simulation.engine=general")
+        self.assertEqual(general["particles/chain/position/value"].shape[2], 3)
 
     def test_frames_every_so_many_steps(self):
         out = os.path.join(self.tmp.name, "every.h5")

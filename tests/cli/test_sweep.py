@@ -229,7 +229,7 @@ class LongCases(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             sweep = os.path.join(tmp, "long.ini")
             with open(sweep, "w") as f:
-                f.write(f"[sweep]\nbase = {BASE}\n[set]\nchain.count = 1500\n"
+                f.write(f"[sweep]\nbase = {BASE}\n[set]\nchain.count = 4500\n"
                         "simulation.duration = 4e-4\noutput.interval = 1e-6\n"
                         "[axes]\ncontact.restitution = 0.5, 0.9\n")
             out = os.path.join(tmp, "long.h5")
@@ -237,7 +237,7 @@ class LongCases(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             single = os.path.join(tmp, "single.h5")
             r = subprocess.run(
-                [CHAINDEM, "run", BASE, "-o", single, "--quiet", "--set", "chain.count=1500",
+                [CHAINDEM, "run", BASE, "-o", single, "--quiet", "--set", "chain.count=4500",
                  "--set", "simulation.duration=4e-4", "--set", "output.interval=1e-6",
                  "--set", "contact.restitution=0.9"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)

@@ -471,7 +471,7 @@ def test_ctrl_c_reaches_runs_in_worker_threads_and_is_cleared_after():
         print("handler", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
     """)
     assert r.returncode == 0, r.stderr
-    assert "stopped 2" in r.stdout and "then (501, 21, 3)" in r.stdout
+    assert "stopped 2" in r.stdout and "then (501, 21, 1)" in r.stdout
     assert "handler True" in r.stdout
 
 

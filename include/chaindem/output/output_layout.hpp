@@ -91,14 +91,14 @@ enum class Quantity : std::uint8_t {
 };
 inline constexpr std::size_t quantity_count = 15;
 
-/// A per-particle time series, /particles/chain/NAME/{step,time,value}: value frames x N x 3.
+/// A per-particle time series, /particles/chain/NAME/{step,time,value}: value frames x N x D,
+/// D the selection's components(): 3, or 1 (x alone) for a chain on the x axis.
 struct ParticleColumn {
   Quantity id;
   const char* name;
   const char* unit;
   const Vec3Array Particles::*value;  ///< N x 3, as the engine holds it
 };
-inline constexpr std::size_t particle_components = 3;
 /// Position first: its element holds the frames' step and time.
 inline constexpr std::array particle_columns{
     ParticleColumn{Quantity::position, "position", "m", &Particles::position},
@@ -201,10 +201,16 @@ class OutputSelection {
   bool has(Quantity q) const { return bits_.test(static_cast<std::size_t>(q)); }
   /// Whether any contact column is selected: the run then has a /contacts group.
   bool has_contacts() const;
+  /// Components of each particle vector written (the H5MD box's dimension): 3, or 1 for a chain
+  /// on the x axis, whose y and z stay zero (x_axis_components()).
+  std::size_t components() const { return components_; }
+  /// This selection writing `components` (1 or 3; else std::invalid_argument) per vector.
+  OutputSelection with_components(std::size_t components) const;
   bool operator==(const OutputSelection&) const = default;
 
  private:
   std::bitset<quantity_count> bits_;
+  std::uint8_t components_ = 3;
 };
 
 /// What the case key output.contacts selects: every quantity, or every one but the contact

@@ -87,6 +87,12 @@ struct InitialSpec {
   long long frame = -1;             ///< of an HDF5 file; negative counts from the end
 };
 
+/// output.dimension: the components of the particle vectors a run writes.
+enum class OutputDimension {
+  automatic,  ///< x alone for a chain on the x axis stepped by the chain engine, else x, y, z
+  three,      ///< always x, y and z
+};
+
 /// [output]
 struct OutputSpec {
   std::optional<std::string> file;
@@ -100,6 +106,7 @@ struct OutputSpec {
   double checkpoint_interval = 0.0;             ///< wall-clock [s]; 0: only on a signal
   double max_file_size = 4e9;                   ///< [bytes] the output (HDF5 + XDMF) at most
   Compression compression = Compression::gzip;  ///< of the time series
+  OutputDimension dimension = OutputDimension::automatic;
 };
 
 /// [material.NAME]

@@ -71,6 +71,12 @@ struct BuildOptions {
 /// pass over the particles.
 std::size_t estimated_peak_memory(const RunSetup& run);
 
+/// Whether `run` will step on the chain engine (forms_chain, and no engine = general).
+bool steps_on_chain_engine(const RunSetup& run);
+/// The components of each particle vector `run`'s output holds under output.dimension = auto:
+/// 1 when the chain engine steps a chain on the x axis itself (y = z = 0, so they stay 0), else 3.
+std::size_t automatic_components(const RunSetup& run);
+
 /// What `run` will write (frames, HDF5 and XDMF bytes) and a checkpoint of it, estimated before
 /// anything runs. The HDF5 figure is that of the frames before compression, an upper bound: a
 /// chain that is mostly at rest compresses to a small part of it.

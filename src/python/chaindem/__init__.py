@@ -3,7 +3,7 @@ collide as the command line does, and the contact-law registry as records.
 
     import chaindem
     run = chaindem.run("cases/default.ini", chain={"count": 50}, threads=2)
-    run.time, run.velocity              # s, frames; m/s, frames x particles x 3
+    run.time, run.velocity              # s, frames; m/s, frames x particles x D (D = 1: x alone for a chain on the x axis; else 3)
     run.summary["striker_rebound_ratio"], run.per_bead["peak_velocity"]
     [law.id for law in chaindem.models(family="hysteresis")]
 
