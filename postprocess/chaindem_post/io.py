@@ -49,10 +49,11 @@ class Run:
     path: str
     time: np.ndarray                 # s, frames
     # frames x N x D: D = 1 (x alone) for a chain on the x axis, else 3 (x, y, z); [..., 0] is
-    # x in both (docs/output-format.md, "Chain layout")
-    position: np.ndarray             # m
-    velocity: np.ndarray             # m/s
-    force: np.ndarray                # N
+    # x in both (docs/output-format.md, "Chain layout"). None: not written (output.quantities;
+    # `none` writes no frame, and time is then empty).
+    position: np.ndarray | None      # m
+    velocity: np.ndarray | None      # m/s
+    force: np.ndarray | None         # N
     radius: np.ndarray               # m, N
     mass: np.ndarray                 # kg, N
     striker: int                     # index or -1
@@ -79,13 +80,22 @@ class Run:
     model_summary: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # the arrays' sizes, not their values
-        return (f"Run({self.name!r}: {len(self.time)} frames, {self.position.shape[1]} particles, "
+        return (f"Run({self.name!r}: {len(self.time)} frames, {len(self.radius)} particles, "
                 f"law {self.parameters.get('contact.law', '?')}"
                 + (f", {self.path}" if self.path else "") + ")")
 
+    def series(self, name: str) -> np.ndarray:
+        """The per-particle series `name` ("position", "velocity" or "force"), frames x N x D;
+        ValueError when the run did not write it."""
+        values = getattr(self, name)
+        if values is None:
+            raise ValueError(f"{self.path or self.name}: written without {name} "
+                             f"(output.quantities = {self.parameters.get('output.quantities', '?')})")
+        return values
+
     @property
     def vx(self) -> np.ndarray:
-        return self.velocity[:, :, 0]
+        return self.series("velocity")[:, :, 0]
 
     def chain_force(self) -> np.ndarray:
         """Normal force between consecutive bodies (striker and beads), frames x (bodies - 1).
@@ -232,10 +242,12 @@ def run_from_group(f, path: str) -> Run:
     """The run in HDF5 group `f` (a run's file, or a case of a sweep or compare file): an h5py
     group, or anything read like one (the in-memory result of chaindem.run)."""
     chain = f[layout.PARTICLES]
-    series = {name: values(chain[f"{name}/{layout.VALUE}"]) for name in layout.PARTICLE_COLUMNS}
+    series = {name: values(chain[f"{name}/{layout.VALUE}"]) if name in chain else None
+              for name in layout.PARTICLE_COLUMNS}
+    first = next(iter(layout.PARTICLE_COLUMNS))  # position: it holds the frames' times
     run = Run(
         path=path,
-        time=values(chain[f"{next(iter(layout.PARTICLE_COLUMNS))}/{layout.TIME}"]),
+        time=values(chain[f"{first}/{layout.TIME}"]) if first in chain else np.empty(0),
         position=series["position"],
         velocity=series["velocity"],
         force=series["force"],

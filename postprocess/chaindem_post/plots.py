@@ -227,7 +227,7 @@ def histories(run: Run, beads: list, quantity: str = "velocity") -> plt.Figure:
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
     for b in beads:
         i = run.particle(b)
-        series = run.vx[:, i] if quantity == "velocity" else run.force[:, i, 0]
+        series = run.vx[:, i] if quantity == "velocity" else run.series("force")[:, i, 0]
         ax.plot(run.time * 1e3, series, label=run.bead_label(i))
     ax.set_xlabel("time [ms]")
     ax.set_ylabel("velocity $v_x$ [m/s]" if quantity == "velocity" else "total force $F_x$ [N]")

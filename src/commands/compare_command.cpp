@@ -462,8 +462,12 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
     hdf5::quiet_errors();  // per thread: each writes its law's run
     try {
       const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l], in.unset);
-      PendingRun run = run_to_group(cfg, build_run(cfg, {.ignore_foreign_law_params = true}), cases,
-                                    plan.run_laws[l], &h5, RunControl{nullptr, stop_flag()});
+      RunSetup setup = build_run(cfg, {.ignore_foreign_law_params = true});
+      // The comparison reads each bead's final velocity from the frames, whatever
+      // output.quantities leaves out.
+      setup.output = setup.output.with(layout::Quantity::velocity);
+      PendingRun run = run_to_group(cfg, std::move(setup), cases, plan.run_laws[l], &h5,
+                                    RunControl{nullptr, stop_flag()});
       const layout::RunSummary& summary = run.summary();
       runs.policy[l] = summary.impact_velocity;
       runs.floor_hits[l] = static_cast<double>(summary.impact_velocity_floor_hits);

@@ -294,7 +294,7 @@ H5mdWriter::H5mdWriter(std::string path, Existing existing, const RunMetadata& m
       output_(std::make_unique<PartialOutput>(path, existing)),
       path_(std::move(path)),
       swmr_(swmr),
-      xdmf_(meta.xdmf),
+      xdmf_(meta.xdmf && output.writes_frames()),  // no frame, nothing to show
       output_selection_(output) {
   impl_->root = output_->create_hdf5(swmr ? hdf5::swmr_file_access() : hdf5::file_access());
   particles_ = sim.particles().size();
@@ -420,6 +420,7 @@ void H5mdWriter::Impl::create() {
 std::vector<H5mdWriter::Impl::Series> H5mdWriter::Impl::series(std::int64_t frames,
                                                                std::int64_t rows) {
   const auto k = static_cast<hsize_t>(frames), c = static_cast<hsize_t>(rows);
+  if (!output.writes_frames()) return {};
   const std::string clock_group =
       std::string(layout::particles_group) + "/" + particle_columns[0].name + "/";
   std::vector<Series> all{{clock_group + layout::step_dataset, &clock.step, 0, k},
@@ -489,6 +490,7 @@ H5mdWriter::~H5mdWriter() {
 
 void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   Impl& m = *impl_;
+  if (!m.output.writes_frames()) return;  // output.quantities = none: the summary alone
   const Particles& p = sim.particles();
   frame_times_.push_back(sim.time());
   // The simulation waits while this runs: plain copies into reused buffers, nothing else.
@@ -588,19 +590,21 @@ void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
   std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
   quiet_errors();
   if (!created) create();
-  clock.step.close();
-  clock.time.close();
-  const std::vector<TimeSeries*> series = closing_order();
-  const hid_t clock_group = series.front()->group_.get();
-  std::vector<hid_t> sharing;
-  for (TimeSeries* ts : series)
-    if (ts->group_.get() != clock_group) sharing.push_back(ts->group_.get());
-  if (contacts) sharing.push_back(contacts_group.get());
-  for (const hid_t g : sharing)
-    for (const char* name : {layout::step_dataset, layout::time_dataset})
-      check_status(H5Lcreate_hard(clock_group, name, g, name, H5P_DEFAULT, H5P_DEFAULT),
-                   std::string("link ") + name);
-  for (TimeSeries* ts : series) ts->value.close();
+  if (output.writes_frames()) {
+    clock.step.close();
+    clock.time.close();
+    const std::vector<TimeSeries*> series = closing_order();
+    const hid_t clock_group = series.front()->group_.get();
+    std::vector<hid_t> sharing;
+    for (TimeSeries* ts : series)
+      if (ts->group_.get() != clock_group) sharing.push_back(ts->group_.get());
+    if (contacts) sharing.push_back(contacts_group.get());
+    for (const hid_t g : sharing)
+      for (const char* name : {layout::step_dataset, layout::time_dataset})
+        check_status(H5Lcreate_hard(clock_group, name, g, name, H5P_DEFAULT, H5P_DEFAULT),
+                     std::string("link ") + name);
+    for (TimeSeries* ts : series) ts->value.close();
+  }
   if (contacts)
     for (Growing* g : contact_datasets()) g->close();
   {

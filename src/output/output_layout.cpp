@@ -74,6 +74,17 @@ OutputSelection OutputSelection::all() {
   return s;
 }
 
+OutputSelection OutputSelection::none() {
+  return OutputSelection();
+}
+
+OutputSelection OutputSelection::with(Quantity q) const {
+  OutputSelection s = *this;
+  s.bits_.set(static_cast<std::size_t>(q));
+  s.bits_.set(static_cast<std::size_t>(Quantity::position));
+  return s;
+}
+
 OutputSelection OutputSelection::with_components(std::size_t components) const {
   if (components != 1 && components != 3)
     throw std::invalid_argument("a particle vector is written with 1 or 3 components");
@@ -96,7 +107,7 @@ bool OutputSelection::has_contacts() const {
 }
 
 std::vector<std::string> quantity_words() {
-  std::vector<std::string> words{"all", "energies", "contacts"};
+  std::vector<std::string> words{"all", "energies", "contacts", "none"};
   for (const auto& c : particle_columns) words.emplace_back(c.name);
   for (const auto& c : observable_columns) words.emplace_back(c.name);
   words.emplace_back("wall_position");
@@ -105,6 +116,12 @@ std::vector<std::string> quantity_words() {
 }
 
 OutputSelection selection_of(const std::vector<std::string>& words) {
+  if (std::find(words.begin(), words.end(), "none") != words.end()) {
+    if (words.size() > 1)
+      throw std::invalid_argument("'none' (no frame) stands alone: it cannot be given with other "
+                                  "quantities");
+    return OutputSelection::none();
+  }
   std::bitset<quantity_count> bits;
   bits.set(static_cast<std::size_t>(Quantity::position));
   auto add = [&bits](Quantity q) { bits.set(static_cast<std::size_t>(q)); };

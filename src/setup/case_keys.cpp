@@ -471,7 +471,8 @@ void output_keys(std::vector<KeyEntry>& k) {
                                   "written), velocity, force, the energies (energies: all of "
                                   "them; kinetic_energy, stored_energy, ...), momentum, "
                                   "wall_position, the contacts' (contacts: all of them; overlap, "
-                                  "normal_force, approach_rate, impact_velocity)",
+                                  "normal_force, approach_rate, impact_velocity), or none (no "
+                                  "frame: the summary, parameters and particles alone)",
                    .default_value = "all"}));
   k.push_back(
       key(s, &OutputSpec::contacts, "output.contacts",

@@ -163,6 +163,7 @@ double output_interval_within_budget(const Case& c, RunSetup& run) {
   const double interval = requested_output_interval(s, run.duration);
   if (s.interval != 0.0) return interval;  // given: checked against the budget once planned
   const auto frames = static_cast<double>(std::llround(run.duration / interval)) + 1.0;
+  if (!run.output.writes_frames()) return interval;  // no frame: nothing to budget
   const auto xdmf = s.xdmf ? xdmf_bytes(2, run.scene.particles.size(), run.output) -
                                  xdmf_bytes(1, run.scene.particles.size(), run.output)
                            : 0;
@@ -209,7 +210,7 @@ std::size_t automatic_components(const RunSetup& run) {
 RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   RunSetup::OutputEstimate e;
   const std::int64_t particles = run.scene.particles.size();
-  e.frames = frames_of(run.steps, run.output_every);
+  e.frames = run.output.writes_frames() ? frames_of(run.steps, run.output_every) : 0;
   e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
   e.xdmf_bytes = run.spec.output.xdmf ? xdmf_bytes(e.frames, particles, run.output) : 0;
   e.checkpoint_bytes = simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run),

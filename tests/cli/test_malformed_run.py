@@ -119,7 +119,11 @@ CONTACT_PAIRS = [
 OUTPUT_CHOICE = [
     run_row("a quantity misspelt", ["output.quantities=velocity enrgies"], 2,
             ["--set output.quantities: 'enrgies' is not a quantity; did you mean 'energies'?",
-             "allowed: all, energies, contacts, position"]),
+             "allowed: all, energies, contacts, none, position"]),
+    run_row("no frame, and some", ["output.quantities=none velocity"], 2,
+            ["--set output.quantities", "'none' (no frame) stands alone"]),
+    run_row("x, y and z misspelt", ["output.dimension=xyz"], 2,
+            ["output.dimension", "'xyz'", "auto, 3"]),
     run_row("an output over its budget", ["chain.count=5000", "output.max_file_size=1e6"], 2,
             ["--set output.max_file_size: is 1 MB, but the output would take up to"]),
     run_row("a budget below a megabyte", ["output.max_file_size=1000"], 2,

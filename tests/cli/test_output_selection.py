@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """output.quantities: a run writes the time series it names, each equal to the same run's with
 every quantity, and nothing else; position is always written; a sweep's cases do the same.
+output.quantities = none writes the summary alone, equal to the full run's, and no frame.
 output.dimension: a chain on the x axis writes x alone, the x of the same run written with x, y
 and z, whose y and z are zero; the general engine writes x, y and z.
 
@@ -101,6 +102,36 @@ class Selection(unittest.TestCase):
         # The general engine steps in 3D: x, y and z, whatever output.dimension says.
         general = self.run_with("general", "position", "simulation.engine=general")
         self.assertEqual(general["particles/chain/position/value"].shape[2], 3)
+
+    def test_none_writes_the_summary_of_the_full_run_and_no_frame(self):
+        out = os.path.join(self.tmp.name, "none.h5")
+        r = subprocess.run([CHAINDEM, "run", CASE, "-o", out, *SHORT, "--set",
+                            "output.quantities=none"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(" 0 frames to ", r.stderr)  # the costs, stated first
+        self.assertFalse(os.path.exists(out[:-3] + ".xdmf"))  # nothing to show
+        full = os.path.join(self.tmp.name, "full.h5")
+        machine = {"wall_time", "ns_per_bead_step"}
+        with h5py.File(out, "r") as f, h5py.File(full, "r") as g:
+            self.assertEqual(series(f), {})
+            self.assertNotIn("contacts", f)
+            self.assertEqual(f.attrs["chaindem_status"], "complete")
+            for name, value in g["summary"].attrs.items():
+                if name not in machine:
+                    np.testing.assert_array_equal(f["summary"].attrs[name], value, err_msg=name)
+            for name in g["summary"]:
+                np.testing.assert_array_equal(f["summary"][name][()], g["summary"][name][()],
+                                              err_msg=name)
+            np.testing.assert_array_equal(f["particles/chain/radius"][()],
+                                          g["particles/chain/radius"][()])
+        # The project's reader loads it: no frame, the summary.
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import load_run
+        run = load_run(out)
+        self.assertEqual((len(run.time), run.velocity), (0, None))
+        with self.assertRaisesRegex(ValueError, "written without velocity"):
+            run.vx
+        self.assertEqual(run.summary["steps"], load_run(full).summary["steps"])
 
     def test_frames_every_so_many_steps(self):
         out = os.path.join(self.tmp.name, "every.h5")

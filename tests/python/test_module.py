@@ -127,6 +127,18 @@ def test_output_is_the_command_line_file(tmp_path):
     assert np.array_equal(chaindem.load(mine).velocity, run.velocity)
 
 
+def test_runs_hold_the_quantities_they_wrote():
+    case = os.path.join(CASES, "default.ini")
+    full = chaindem.run(case)
+    some = chaindem.run(case, output={"quantities": "velocity"})
+    assert some.force is None and np.array_equal(some.velocity, full.velocity)
+    none = chaindem.run(case, output={"quantities": "none"})  # the summary alone
+    assert len(none.time) == 0 and none.position is None
+    assert none.summary["energy_balance_error"] == full.summary["energy_balance_error"]
+    with pytest.raises(ValueError, match="written without velocity"):
+        none.vx
+
+
 def test_case_as_text_mapping_and_overrides():
     path = os.path.join(CASES, "default.ini")
     with open(path) as f:

@@ -190,14 +190,20 @@ std::string_view quantity_name(Quantity q);
 /// The path of its values under a run's root: particles/chain/velocity/value, contacts/overlap.
 std::string value_path(Quantity q);
 
-/// The quantities a run writes. Position is always among them: its element holds the frames'
-/// step and time, and the XDMF file and initial.file place the particles by it.
+/// The quantities a run writes. Position is among them whenever any is: its element holds the
+/// frames' step and time, and the XDMF file and initial.file place the particles by it.
 class OutputSelection {
  public:
   /// Every quantity of the tables.
   static OutputSelection all();
+  /// No quantity: a run that writes its summary, parameters and particles, and no frame.
+  static OutputSelection none();
+  /// Whether the run writes frames (a quantity is selected).
+  bool writes_frames() const { return bits_.any(); }
   /// This selection without `q`; throws std::invalid_argument for position.
   OutputSelection without(Quantity q) const;
+  /// This selection with `q` (and position, which holds the frames' step and time).
+  OutputSelection with(Quantity q) const;
   bool has(Quantity q) const { return bits_.test(static_cast<std::size_t>(q)); }
   /// Whether any contact column is selected: the run then has a /contacts group.
   bool has_contacts() const;
@@ -218,11 +224,12 @@ class OutputSelection {
 OutputSelection case_output(bool contacts);
 
 /// The words output.quantities takes: each quantity's name (the walls' positions are
-/// `wall_position`), and the groups `all`, `energies` (the observables in J), `contacts` (the
-/// contact columns).
+/// `wall_position`), the groups `all`, `energies` (the observables in J), `contacts` (the
+/// contact columns), and `none` (no frame: the summary alone).
 std::vector<std::string> quantity_words();
 /// The selection `words` names, with the position always (its element holds the frames' step and
-/// time). Throws std::invalid_argument naming a word that is none of quantity_words().
+/// time), or none() for the word `none` alone. Throws std::invalid_argument naming a word that
+/// is none of quantity_words(), or `none` given with others.
 OutputSelection selection_of(const std::vector<std::string>& words);
 
 // ---- the run summary -----------------------------------------------------------------------
