@@ -118,8 +118,9 @@ std::vector<std::string> quantity_words() {
 OutputSelection selection_of(const std::vector<std::string>& words) {
   if (std::find(words.begin(), words.end(), "none") != words.end()) {
     if (words.size() > 1)
-      throw std::invalid_argument("'none' (no frame) stands alone: it cannot be given with other "
-                                  "quantities");
+      throw std::invalid_argument(
+          "'none' (no frame) stands alone: it cannot be given with other "
+          "quantities");
     return OutputSelection::none();
   }
   std::bitset<quantity_count> bits;
