@@ -172,7 +172,7 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.output.arrival_beads), name(s.output.arrival_threshold);
   name(s.output.checkpoint_interval), name(s.output.xdmf), name(s.output.max_file_size);
   name(s.output.quantities), name(s.output.every), name(s.output.compression);
-  name(s.output.dimension);
+  name(s.output.dimension), name(s.output.beads);
   std::size_t law_params = 0;
   for (const KeySpec& k : case_keys())
     if (k.law_parameter)

@@ -12,7 +12,8 @@ so that `chaindem` and `chaindem.post` read results one way.
 
 Bead numbering, as everywhere in chaindem: chain beads 0 .. chain_count - 1 (0 is the first
 bead after the striker), the striker named "striker"; particle indices (the arrays' second
-axis) are chain_first + bead.
+axis) are chain_first + bead. A run written with output.beads holds some particles alone:
+run.ids lists their indices, and run.row(run.particle(bead)) is a bead's row.
 """
 from __future__ import annotations
 
@@ -51,11 +52,13 @@ class Run:
     # frames x N x D: D = 1 (x alone) for a chain on the x axis, else 3 (x, y, z); [..., 0] is
     # x in both (docs/output-format.md, "Chain layout"). None: not written (output.quantities;
     # `none` writes no frame, and time is then empty).
+    # The second axis is the particles written: every particle, or those of output.beads, whose
+    # particle indices `ids` lists (None: every one; row(i) finds particle i's).
     position: np.ndarray | None      # m
     velocity: np.ndarray | None      # m/s
     force: np.ndarray | None         # N
-    radius: np.ndarray               # m, N
-    mass: np.ndarray                 # kg, N
+    radius: np.ndarray               # m, per particle written
+    mass: np.ndarray                 # kg, per particle written
     striker: int                     # index or -1
     chain_first: int
     chain_count: int
@@ -69,6 +72,7 @@ class Run:
     # beads) and arrival_time [s] (NaN: not reached).
     per_bead: dict[str, np.ndarray] = field(default_factory=dict)
     walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
+    ids: np.ndarray | None = None    # output.beads: the particle index of each row written
     name: str = ""                   # the case's name, for titles
     # A case of several contact models (none for a case of one): per model K (contacts["model"]
     # holds K), its law's attributes as `law` has them and "section", the case's section; the
@@ -92,6 +96,24 @@ class Run:
             raise ValueError(f"{self.path or self.name}: written without {name} "
                              f"(output.quantities = {self.parameters.get('output.quantities', '?')})")
         return values
+
+    def row(self, particle: int) -> int:
+        """The row of particle `particle` (an index, as particle() gives) in the per-particle
+        series and constants; ValueError when output.beads left it out."""
+        if self.ids is None:
+            return particle
+        k = int(np.searchsorted(self.ids, particle))
+        if k == len(self.ids) or self.ids[k] != particle:
+            raise ValueError(f"{self.path or self.name}: {self.bead_label(particle)} was not "
+                             f"written (output.beads = {self.parameters.get('output.beads', '?')})")
+        return k
+
+    def written(self, particles) -> list[int]:
+        """Those of `particles` (indices) whose series were written (output.beads)."""
+        if self.ids is None:
+            return list(particles)
+        present = set(self.ids.tolist())
+        return [i for i in particles if i in present]
 
     @property
     def vx(self) -> np.ndarray:
@@ -257,6 +279,8 @@ def run_from_group(f, path: str) -> Run:
         chain_first=int(chain.attrs[layout.CHAIN_FIRST]),
         chain_count=int(chain.attrs[layout.CHAIN_COUNT]),
     )
+    if layout.PARTICLE_ID in chain:
+        run.ids = values(chain[layout.PARTICLE_ID]).astype(np.int64)
     observables = f[layout.OBSERVABLES]
     run.energies = {name: values(observables[f"{name}/{layout.VALUE}"])
                     for name in layout.OBSERVABLE_COLUMNS if name in observables}

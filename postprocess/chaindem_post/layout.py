@@ -21,6 +21,8 @@ PARTICLE_COLUMNS = {"position": "m", "velocity": "m/s", "force": "N"}
 # PARTICLES/<name>, one value per particle: name -> unit.
 PARTICLE_CONSTANTS = {"radius": "m", "mass": "kg", "species": ""}
 SPECIES_NAMES, STRIKER, CHAIN_FIRST, CHAIN_COUNT = "species_names", "striker", "chain_first", "chain_count"
+# The particle index of each row of the series (output.beads); absent: every particle.
+PARTICLE_ID = "id"
 
 # OBSERVABLES/<name>/VALUE, frames (x components): name -> (unit, components).
 OBSERVABLE_COLUMNS = {

@@ -177,11 +177,11 @@ def spacetime(run: Run, quantity: str = "velocity", color_range: str = "p50") ->
     (dashed lines where the material changes, each section's material at the top)."""
     t_ms = run.time * 1e3
     if quantity == "velocity":
-        columns = [run.chain_first + k for k in range(run.chain_count)]
-        x = np.arange(run.chain_count, dtype=float)
-        if run.striker >= 0:
-            columns, x = [run.striker] + columns, np.r_[-1.0, x]
-        data = run.vx[:, columns]
+        columns = ([run.striker] if run.striker >= 0 else []) + [
+            run.chain_first + k for k in range(run.chain_count)]
+        columns = run.written(columns)  # output.beads may have left some out
+        x = np.array([-1.0 if i == run.striker else float(i - run.chain_first) for i in columns])
+        data = run.vx[:, [run.row(i) for i in columns]]
         label, unit, cmap, signed = "velocity $v_x$", "m/s", "RdBu_r", True
         wall_end = False
     elif quantity == "force":
@@ -227,7 +227,8 @@ def histories(run: Run, beads: list, quantity: str = "velocity") -> plt.Figure:
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
     for b in beads:
         i = run.particle(b)
-        series = run.vx[:, i] if quantity == "velocity" else run.series("force")[:, i, 0]
+        row = run.row(i)
+        series = run.vx[:, row] if quantity == "velocity" else run.series("force")[:, row, 0]
         ax.plot(run.time * 1e3, series, label=run.bead_label(i))
     ax.set_xlabel("time [ms]")
     ax.set_ylabel("velocity $v_x$ [m/s]" if quantity == "velocity" else "total force $F_x$ [N]")

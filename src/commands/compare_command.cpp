@@ -464,8 +464,8 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
       const CaseConfig cfg = CaseConfig::load(in.case_path, plan.overrides[l], in.unset);
       RunSetup setup = build_run(cfg, {.ignore_foreign_law_params = true});
       // The comparison reads each bead's final velocity from the frames, whatever
-      // output.quantities leaves out.
-      setup.output = setup.output.with(layout::Quantity::velocity);
+      // output.quantities and output.beads leave out.
+      setup.output = setup.output.with(layout::Quantity::velocity).with_particles({});
       PendingRun run = run_to_group(cfg, std::move(setup), cases, plan.run_laws[l], &h5,
                                     RunControl{nullptr, stop_flag()});
       const layout::RunSummary& summary = run.summary();

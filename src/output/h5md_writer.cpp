@@ -123,6 +123,7 @@ struct H5mdWriter::Impl {
   std::vector<int> species;
   std::vector<std::string> species_names;
   std::int64_t striker = -1, chain_first = 0, chain_count = 0;
+  std::vector<std::int64_t> ids;  // output.beads: the particles written, in order; empty: all
   std::vector<std::string> wall_names;
   std::vector<double> wall_normals;
   std::vector<ContactModel> models;  // [k]: model k of the run's settings
@@ -218,9 +219,22 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
     : lock(l), meta(m), output(selection), contacts(selection.has_contacts()) {
   const Particles& p = sim.particles();
   const Scene& scene = sim.scene();
+  ids = output.particles();
   radius = p.radius;
   mass = p.mass;
   species = p.material;
+  if (!ids.empty()) {  // the constants of the particles written, as the series hold them
+    const auto written = static_cast<Eigen::Index>(ids.size());
+    radius.resize(written);
+    mass.resize(written);
+    species.resize(ids.size());
+    for (Eigen::Index j = 0; j < written; ++j) {
+      const auto i = static_cast<Eigen::Index>(ids[static_cast<std::size_t>(j)]);
+      radius(j) = p.radius(i);
+      mass(j) = p.mass(i);
+      species[static_cast<std::size_t>(j)] = p.material[static_cast<std::size_t>(i)];
+    }
+  }
   for (const auto& mat : scene.materials) species_names.push_back(mat.name);
   striker = scene.striker.value_or(-1);  // the file's "no striker"
   chain_first = scene.chain_first;
@@ -237,7 +251,7 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
                                     (p.position.col(2) == 0.0).all()))
     throw std::logic_error("H5mdWriter: x alone is written only for a chain on the x axis");
 
-  const auto n = static_cast<hsize_t>(p.size());
+  const auto n = static_cast<hsize_t>(radius.size());  // the particles written
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
   const Compression z = meta.compression;
   clock = Clock(frames, lock, z);
@@ -361,6 +375,8 @@ void H5mdWriter::Impl::create() {
   dataset_fixed(chain.get(), particle_mass.name, {n}, mass.data(), H5T_NATIVE_DOUBLE,
                 particle_mass.unit);
   dataset_fixed(chain.get(), particle_species.name, {n}, species.data(), H5T_NATIVE_INT);
+  if (!ids.empty())  // H5MD's id element: the run's index of each particle written
+    dataset_fixed(chain.get(), layout::particle_id, {n}, ids.data(), H5T_NATIVE_INT64);
   if (!species_names.empty()) {  // the names of the indices, on the dataset that holds them
     Handle s(check(H5Dopen2(chain.get(), particle_species.name, H5P_DEFAULT), "species"), H5Dclose);
     attr_strings(s.get(), layout::species_names_attribute, species_names);
@@ -501,6 +517,14 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
     if (!m.output.has(particle_columns[k].id)) continue;
     const Vec3Array& source = p.*particle_columns[k].value;
     std::vector<double>& rows = f.particles[k];
+    if (!m.ids.empty()) {  // output.beads: the particles named, in order
+      const std::size_t d = m.output.components();
+      rows.resize(m.ids.size() * d);
+      for (std::size_t j = 0; j < m.ids.size(); ++j)
+        for (std::size_t c = 0; c < d; ++c)
+          rows[d * j + c] = source(m.ids[j], static_cast<Eigen::Index>(c));
+      continue;
+    }
     if (m.output.components() == 1) {  // the x column, contiguous
       rows.assign(source.col(0).data(), source.col(0).data() + source.rows());
       continue;
@@ -607,31 +631,7 @@ void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
   }
   if (contacts)
     for (Growing* g : contact_datasets()) g->close();
-  {
-    Handle s = group(root, layout::summary_group);
-    for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
-      const std::optional<double> value = layout::value_of(scalar, summary);
-      if (!value) continue;
-      if (layout::is_integer(scalar))
-        attr_numbers<std::int64_t>(s.get(), scalar.name, {std::llround(*value)}, H5T_NATIVE_INT64);
-      else
-        attr_numbers<double>(s.get(), scalar.name, {*value}, H5T_NATIVE_DOUBLE);
-    }
-    for (const layout::SummaryText& text : layout::summary_texts)
-      attr_string(s.get(), text.name, summary.*text.field);
-    for (const layout::SummaryArray& array : layout::summary_arrays) {
-      const std::vector<double> values = layout::values_of(array, summary);
-      const std::vector<hsize_t> shape{values.size()};
-      if (layout::is_integer(array)) {
-        const std::vector<std::int64_t> counts(values.begin(), values.end());
-        dataset_fixed(s.get(), array.name, shape, counts.data(), H5T_NATIVE_INT64, array.unit);
-      } else {
-        dataset_fixed(s.get(), array.name, shape, values.data(), H5T_NATIVE_DOUBLE, array.unit);
-      }
-    }
-    if (several) output_detail::write_model_summary(s.get(), summary.models);
-    s.close("/summary");
-  }
+  output_detail::write_summary(root, summary, several);
   for (const auto& [key, value] : meta.labels) attr_string(root, key, value);
   attr_string(root, "chaindem_status", "complete");
   close_objects();
@@ -769,34 +769,7 @@ std::size_t H5mdWriter::frame_bytes(std::size_t particles, std::size_t contacts,
     for (const layout::ContactColumn& c : contact_columns)
       if (output.has(c.id)) per_contact += sizeof(double);
   }
-  return per_particle * particles + per_contact * contacts;
-}
-
-layout::RunSummary read_run_summary(std::int64_t file, const std::string& run_group) {
-  using namespace hdf5;
-  layout::RunSummary r;
-  const std::string path = run_group + "/" + layout::summary_group;
-  Handle summary(check(H5Gopen2(file, path.c_str(), H5P_DEFAULT), path), H5Gclose);
-  const hid_t g = summary.get();
-  for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
-    if (H5Aexists(g, scalar.name) <= 0) continue;
-    Handle attr(check(H5Aopen(g, scalar.name, H5P_DEFAULT), scalar.name), H5Aclose);
-    double value = 0.0;
-    check_status(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &value), scalar.name);
-    layout::set_value(scalar, r, value);
-  }
-  for (const layout::SummaryText& text : layout::summary_texts)
-    if (H5Aexists(g, text.name) > 0) r.*text.field = read_string_attr(g, text.name);
-  for (const layout::SummaryArray& array : layout::summary_arrays) {
-    Handle d(check(H5Dopen2(g, array.name, H5P_DEFAULT), array.name), H5Dclose);
-    Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
-    std::vector<double> v(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space.get())));
-    if (!v.empty())
-      check_status(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
-                   array.name);
-    layout::set_values(array, r, v);
-  }
-  return r;
+  return per_particle * output.particle_count(particles) + per_contact * contacts;
 }
 
 }  // namespace chaindem

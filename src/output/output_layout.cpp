@@ -85,6 +85,12 @@ OutputSelection OutputSelection::with(Quantity q) const {
   return s;
 }
 
+OutputSelection OutputSelection::with_particles(std::vector<std::int64_t> particles) const {
+  OutputSelection s = *this;
+  s.particles_ = std::move(particles);
+  return s;
+}
+
 OutputSelection OutputSelection::with_components(std::size_t components) const {
   if (components != 1 && components != 3)
     throw std::invalid_argument("a particle vector is written with 1 or 3 components");
@@ -274,7 +280,9 @@ void print_particles(std::ostream& p) {
   print_units(p, std::array{particle_radius, particle_mass, particle_species});
   p << "SPECIES_NAMES, STRIKER, CHAIN_FIRST, CHAIN_COUNT = " << py(species_names_attribute) << ", "
     << py(striker_attribute) << ", " << py(chain_first_attribute) << ", "
-    << py(chain_count_attribute) << "\n\n";
+    << py(chain_count_attribute) << "\n"
+    << "# The particle index of each row of the series (output.beads); absent: every particle.\n"
+    << "PARTICLE_ID = " << py(particle_id) << "\n\n";
 }
 
 void print_observables(std::ostream& p) {

@@ -14,6 +14,10 @@
 
 namespace chaindem::output_detail {
 
+/// The run's /summary group under `root`: the summary's scalars and words as attributes, its
+/// per-bead arrays as datasets, and (`several` contact models) the summary per model.
+void write_summary(hid_t root, const layout::RunSummary& summary, bool several);
+
 /// The attributes of /parameters/law, of a contact model: id, citation, formula, damping,
 /// tension, then every law parameter by name.
 void write_law(hid_t group, const ContactModel& model);

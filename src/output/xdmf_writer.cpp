@@ -62,6 +62,7 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
   auto reference = [](const char* name) {
     return std::string("<DataItem Reference=\"/Xdmf/Domain/DataItem[@Name='") + name + "']\"/>";
   };
+  particles = static_cast<std::int64_t>(output.particle_count(static_cast<std::size_t>(particles)));
   std::ostringstream n;
   n << particles;
   const std::string count = n.str();

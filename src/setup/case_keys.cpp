@@ -474,6 +474,13 @@ void output_keys(std::vector<KeyEntry>& k) {
                                   "normal_force, approach_rate, impact_velocity), or none (no "
                                   "frame: the summary, parameters and particles alone)",
                    .default_value = "all"}));
+  k.push_back(key(s, &OutputSpec::beads, "output.beads",
+                  {.description = "whose positions, velocities and forces are written: all, or "
+                                  "some of striker, chain beads K (from 0; negative from the end) "
+                                  "and ranges A:B or A:B:S (beads A to B inclusive, every S-th; "
+                                  "0:-1:10 is every tenth bead); the series then hold those "
+                                  "particles, in order, and /particles/chain/id their indices",
+                   .default_value = "all"}));
   k.push_back(
       key(s, &OutputSpec::contacts, "output.contacts",
           {.description = "write the per-contact overlap and force", .default_value = "true"}));

@@ -287,6 +287,13 @@ class Hdf5Reader {
       fail_file(file_, "dataset " + position + " has shape " + shape_text(pos_dims) +
                            "; expected frames x bodies x 3, or frames x bodies x 1 (x alone)");
     const hsize_t frames = pos_dims[0], n = pos_dims[1];
+    if (const std::string ids =
+            "/" + std::string(layout::particles_group) + "/" + layout::particle_id;
+        exists(ids))
+      fail_file(file_, "holds the frames of " + std::to_string(n) +
+                           " of its run's particles (written with output.beads; " + ids +
+                           " lists them): a run starts from a frame of every particle, as a run "
+                           "with output.beads = all writes");
     if (dims_of(velocity) != pos_dims)
       fail_file(file_, "dataset " + velocity + " has shape " + shape_text(dims_of(velocity)) +
                            ", but " + position + " has " + shape_text(pos_dims));

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "chaindem/setup/output_beads.hpp"
 #include "chaindem/text.hpp"  // number_text
 #include "setup_parts.hpp"
 
@@ -163,6 +164,14 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(c, settings, speed);
   run.output = output_selection(c);
+  try {
+    const auto striker_index = scene.striker ? static_cast<std::int64_t>(*scene.striker) : -1;
+    run.output = run.output.with_particles(output_particles(c.spec().output.beads, striker_index,
+                                                            scene.chain_first, scene.chain_count,
+                                                            scene.particles.size()));
+  } catch (const std::invalid_argument& e) {
+    c.fail(c.spec().output.beads, e.what());
+  }
   if (c.spec().output.dimension == OutputDimension::automatic)
     run.output = run.output.with_components(automatic_components(run));
   run.output_interval = output_interval_within_budget(c, run);

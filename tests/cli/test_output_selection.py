@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """output.quantities: a run writes the time series it names, each equal to the same run's with
 every quantity, and nothing else; position is always written; a sweep's cases do the same.
+output.beads: the series hold the particles named, each row equal to the full run's, with their
+indices in /particles/chain/id; readers find a bead's row by it.
 output.quantities = none writes the summary alone, equal to the full run's, and no frame.
 output.dimension: a chain on the x axis writes x alone, the x of the same run written with x, y
 and z, whose y and z are zero; the general engine writes x, y and z.
@@ -102,6 +104,58 @@ class Selection(unittest.TestCase):
         # The general engine steps in 3D: x, y and z, whatever output.dimension says.
         general = self.run_with("general", "position", "simulation.engine=general")
         self.assertEqual(general["particles/chain/position/value"].shape[2], 3)
+
+    def test_beads_are_the_rows_of_the_full_run(self):
+        full = os.path.join(self.tmp.name, "full.h5")
+        # The default case: the striker is particle 0, chain beads 0..19 particles 1..20.
+        for words, ids in (("striker 0:-1:5 -1", [0, 1, 6, 11, 16, 20]),
+                           ("-3", [18]), ("0:19", list(range(1, 21))),
+                           ("4:6 5 striker 5:5", [0, 5, 6, 7])):
+            out = os.path.join(self.tmp.name, "beads.h5")
+            r = subprocess.run([CHAINDEM, "run", CASE, "-q", "--force", "-o", out, *SHORT,
+                                "--set", "output.beads=" + words], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f, h5py.File(full, "r") as g:
+                chain, whole = f["particles/chain"], g["particles/chain"]
+                self.assertEqual(list(chain["id"][()]), ids, words)
+                for name in ("position", "velocity", "force"):
+                    np.testing.assert_array_equal(chain[name]["value"][()],
+                                                  whole[name]["value"][()][:, ids], err_msg=name)
+                for name in ("radius", "mass", "species"):
+                    np.testing.assert_array_equal(chain[name][()], whole[name][()][ids])
+                for attr in ("striker", "chain_first", "chain_count"):  # the run's indices
+                    self.assertEqual(chain.attrs[attr], whole.attrs[attr])
+                for name in ("observables/kinetic_energy/value", "contacts/normal_force"):
+                    np.testing.assert_array_equal(f[name][()], g[name][()], err_msg=name)
+            with open(out[:-3] + ".xdmf") as x:  # ParaView's points: the particles written
+                self.assertIn(f'NumberOfElements="{len(ids)}"', x.read())
+        # Every particle named is every particle: the file of all, without ids.
+        out = os.path.join(self.tmp.name, "every_particle.h5")
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT,
+                            "--set", "output.beads=0:-1 striker"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as f:
+            self.assertNotIn("id", f["particles/chain"])
+
+    def test_readers_find_a_bead_by_its_id(self):
+        out = os.path.join(self.tmp.name, "some.h5")
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT,
+                            "--set", "output.beads=striker 10 -1"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import load_run
+        some, full = load_run(out), load_run(os.path.join(self.tmp.name, "full.h5"))
+        for bead in ("striker", 10, -1):
+            np.testing.assert_array_equal(some.vx[:, some.row(some.particle(bead))],
+                                          full.vx[:, full.row(full.particle(bead))])
+        with self.assertRaisesRegex(ValueError, "bead 3 was not written"):
+            some.row(some.particle(3))
+        # A run starts from a frame of every particle: such a file is refused, saying why.
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out + "2", *SHORT,
+                            "--set", f"initial.file={out}"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("holds the frames of 3 of its run's particles (written with output.beads",
+                      r.stderr)
 
     def test_none_writes_the_summary_of_the_full_run_and_no_frame(self):
         out = os.path.join(self.tmp.name, "none.h5")

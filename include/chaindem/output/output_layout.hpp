@@ -52,6 +52,10 @@ inline constexpr Column particle_species{"species", ""};  ///< material index (i
 /// Of /particles/chain/species: the material name of each index (files of chaindem 0.1 have it
 /// on /particles/chain instead, where readers look when the dataset has none).
 inline constexpr const char* species_names_attribute = "species_names";
+/// Of /particles/chain, in a run written with output.beads only: the run's particle index of each
+/// particle written (int64), H5MD's id element. The series and the constants above hold those
+/// particles alone, in this order; the attributes below stay the run's particle indices.
+inline constexpr const char* particle_id = "id";
 /// Attributes of /particles/chain.
 inline constexpr const char* striker_attribute = "striker";
 inline constexpr const char* chain_first_attribute = "chain_first";
@@ -212,11 +216,20 @@ class OutputSelection {
   std::size_t components() const { return components_; }
   /// This selection writing `components` (1 or 3; else std::invalid_argument) per vector.
   OutputSelection with_components(std::size_t components) const;
+  /// The particles whose series are written, increasing; empty: every particle (output.beads).
+  const std::vector<std::int64_t>& particles() const { return particles_; }
+  /// How many particles the series hold, of a run of `total`.
+  std::size_t particle_count(std::size_t total) const {
+    return particles_.empty() ? total : particles_.size();
+  }
+  /// This selection writing the series of `particles` (increasing; empty: every particle).
+  OutputSelection with_particles(std::vector<std::int64_t> particles) const;
   bool operator==(const OutputSelection&) const = default;
 
  private:
   std::bitset<quantity_count> bits_;
   std::uint8_t components_ = 3;
+  std::vector<std::int64_t> particles_;
 };
 
 /// What the case key output.contacts selects: every quantity, or every one but the contact

@@ -15,7 +15,8 @@ namespace chaindem {
 /// Writes to `x` the XDMF file of a run's HDF5 file, which it names `h5_file_name` (a name
 /// relative to the XDMF file: keep the two together). H5mdWriter writes it beside the run's
 /// file and commits the two together. The first particle column (position) places the points;
-/// the other particle columns in `output` are their vectors (scalars along x, at (x, 0, 0), when
+/// the other particle columns in `output` are their vectors; `particles` counts the run's, of
+/// which the file holds those `output` selects (scalars along x, at (x, 0, 0), when
 /// the file holds x alone).
 void write_xdmf(std::ostream& x, const std::string& h5_file_name,
                 const std::vector<double>& frame_times, std::int64_t particles,

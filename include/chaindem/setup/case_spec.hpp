@@ -99,6 +99,7 @@ struct OutputSpec {
   double interval = 0.0;                       ///< [s]; 0: duration/200
   long long every = 0;                         ///< steps between frames; 0: by the interval
   std::vector<std::string> quantities{"all"};  ///< the time series written (layout)
+  std::vector<std::string> beads{"all"};       ///< whose per-particle series (output_beads.hpp)
   bool contacts = true;
   bool xdmf = true;                   ///< write NAME.xdmf beside the output for ParaView
   std::vector<double> arrival_beads;  ///< negative counts from the end
