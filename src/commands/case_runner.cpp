@@ -90,7 +90,7 @@ RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simul
   meta.compression = run.spec.output.compression;
   meta.labels = labels;
   meta.model_sections = run.model_sections;
-  meta.xdmf = run.spec.output.xdmf;
+  meta.xdmf = writes_xdmf(run);
   return meta;
 }
 

@@ -77,8 +77,7 @@ void check_output(const RunOptions& options, PreparedRun& p) {
     p.output = default_output_path(options.case_path, ".h5", options.overrides, options.unset);
   std::vector<std::string> inputs = p.run.input_files;  // initial.file, for one
   inputs.push_back(options.case_path);
-  check_run_output(p.output, inputs, existing_output(options.force),
-                   p.run.spec.output.xdmf && p.run.output.writes_frames());
+  check_run_output(p.output, inputs, existing_output(options.force), writes_xdmf(p.run));
   if (options.restart && options.discard_checkpoint)
     throw CaseError(
         "--restart continues the checkpoint and --discard-checkpoint deletes it: give one of "

@@ -308,7 +308,7 @@ H5mdWriter::H5mdWriter(std::string path, Existing existing, const RunMetadata& m
       output_(std::make_unique<PartialOutput>(path, existing)),
       path_(std::move(path)),
       swmr_(swmr),
-      xdmf_(meta.xdmf && output.writes_frames()),  // no frame, nothing to show
+      xdmf_(meta.xdmf),
       output_selection_(output) {
   impl_->root = output_->create_hdf5(swmr ? hdf5::swmr_file_access() : hdf5::file_access());
   particles_ = sim.particles().size();

@@ -143,7 +143,7 @@ py::tuple run_case(const std::string& text, const std::string& origin, bool is_p
   if (output) {
     std::vector<std::string> inputs = p.run.input_files;
     if (is_path) inputs.push_back(text);
-    check_run_output(*output, inputs, existing_output(force), p.run.spec.output.xdmf);
+    check_run_output(*output, inputs, existing_output(force), writes_xdmf(p.run));
   }
   const RunControl control{progress ? &std::cerr : nullptr, stop_flag(), nullptr};
   hdf5::Handle file;

@@ -212,7 +212,7 @@ RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   const std::int64_t particles = run.scene.particles.size();
   e.frames = run.output.writes_frames() ? frames_of(run.steps, run.output_every) : 0;
   e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
-  e.xdmf_bytes = run.spec.output.xdmf ? xdmf_bytes(e.frames, particles, run.output) : 0;
+  e.xdmf_bytes = writes_xdmf(run) ? xdmf_bytes(e.frames, particles, run.output) : 0;
   e.checkpoint_bytes = simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run),
                                         steps_on_chain_engine(run));
   return e;

@@ -71,6 +71,11 @@ struct BuildOptions {
 /// pass over the particles.
 std::size_t estimated_peak_memory(const RunSetup& run);
 
+/// Whether a run's own file gets the XDMF file beside it: output.xdmf, and frames to show.
+inline bool writes_xdmf(const RunSetup& run) {
+  return run.spec.output.xdmf && run.output.writes_frames();
+}
+
 /// Whether `run` will step on the chain engine (forms_chain, and no engine = general).
 bool steps_on_chain_engine(const RunSetup& run);
 /// The components of each particle vector `run`'s output holds under output.dimension = auto:
