@@ -173,6 +173,8 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.output.checkpoint_interval), name(s.output.xdmf), name(s.output.max_file_size);
   name(s.output.quantities), name(s.output.every), name(s.output.compression);
   name(s.output.dimension), name(s.output.beads);
+  name(s.output.particles_interval), name(s.output.observables_interval);
+  name(s.output.contacts_interval);
   std::size_t law_params = 0;
   for (const KeySpec& k : case_keys())
     if (k.law_parameter)

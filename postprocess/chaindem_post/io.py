@@ -73,6 +73,9 @@ class Run:
     per_bead: dict[str, np.ndarray] = field(default_factory=dict)
     walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
     ids: np.ndarray | None = None    # output.beads: the particle index of each row written
+    # s, the frames of the energies, momentum and walls (output.observables_interval: time's,
+    # unless it differs); contacts["time"] holds the contacts' frames.
+    energy_time: np.ndarray | None = None
     name: str = ""                   # the case's name, for titles
     # A case of several contact models (none for a case of one): per model K (contacts["model"]
     # holds K), its law's attributes as `law` has them and "section", the case's section; the
@@ -284,6 +287,9 @@ def run_from_group(f, path: str) -> Run:
     observables = f[layout.OBSERVABLES]
     run.energies = {name: values(observables[f"{name}/{layout.VALUE}"])
                     for name in layout.OBSERVABLE_COLUMNS if name in observables}
+    written = [name for name in layout.OBSERVABLE_COLUMNS if name in observables]
+    run.energy_time = (values(observables[f"{written[0]}/{layout.TIME}"]) if written
+                       else run.time)
     run.parameters = {k: str(v) for k, v in f[layout.PARAMETERS].attrs.items()}
     run.law = dict(f[f"{layout.PARAMETERS}/law"].attrs.items())
     summary = f[layout.SUMMARY]

@@ -186,6 +186,7 @@ def spacetime(run: Run, quantity: str = "velocity", color_range: str = "p50") ->
         wall_end = False
     elif quantity == "force":
         x, _, data = run.contact_forces()
+        t_ms = run.contacts["time"] * 1e3  # output.contacts_interval: its own frames
         label, unit, signed = "contact force", "N", False
         cmap = _FORCE_CMAP
         wall_end = bool(x.size) and x[-1] > run.chain_count - 1
@@ -358,7 +359,7 @@ def energy(run: Run) -> plt.Figure:
     beads' kinetic energy and their shares of the stored energy), one thin line per section."""
     e = run.energies
     fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
-    t = run.time * 1e3
+    t = run.energy_time * 1e3  # output.observables_interval: its own frames
     for name, label in (("kinetic_energy", "kinetic"), ("stored_energy", "stored (contacts)"),
                         ("dissipated_energy", "dissipated")):
         ax.plot(t, e[name] * 1e3, label=label)

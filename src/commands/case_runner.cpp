@@ -87,6 +87,8 @@ RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simul
                   {"skin", sim.settings().skin},
                   {"threads", sim.settings().threads}};
   meta.expected_frames = run.steps / run.output_every + 2;
+  meta.steps = run.steps;
+  meta.output_every = run.output_every;
   meta.compression = run.spec.output.compression;
   meta.labels = labels;
   meta.model_sections = run.model_sections;

@@ -27,7 +27,9 @@
 #include "chaindem/output/xdmf_writer.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
+#include "series_clocks.hpp"
 #include "several_models.hpp"
+#include "time_series.hpp"
 
 static_assert(std::is_same_v<hid_t, std::int64_t>,
               "hid_t travels as std::int64_t in the public header");
@@ -37,64 +39,14 @@ namespace {
 
 using namespace hdf5;
 
-// An H5MD time-dependent element: a group with step, time and value. Every element of a run is
-// sampled at the same frames, so only the first holds step and time datasets; the others get
-// hard links to them when the run finishes (H5MD allows the sharing). That halves the datasets
-// a run creates, which is what a sweep's many small cases spend their serialised HDF5 time on.
-struct TimeSeries {
-  std::string name;
-  Handle group_;
-  Growing value;
-  TimeSeries() = default;
-  TimeSeries(std::string name_, std::vector<hsize_t> shape, const std::string& unit, hsize_t frames,
-             std::mutex* lock, Compression compression)
-      : name(std::move(name_)),
-        value(-1, "value", std::move(shape), Scalar::float64, unit, frames, lock, compression) {}
-  void open(hid_t parent) {
-    group_ = group(parent, name);
-    value.attach(group_.get());
-  }
-};
-
-// The frames' step and time, written once per frame into the first time series.
-struct Clock {
-  Growing step, time;
-  Clock() = default;
-  Clock(hsize_t frames, std::mutex* lock, Compression compression)
-      : step(-1, "step", {}, Scalar::int64, "", frames, lock, compression),
-        time(-1, "time", {}, Scalar::float64, "s", frames, lock, compression) {}
-  void append(std::int64_t s, double t) {
-    step.append(&s, 1);
-    time.append(&t, 1);
-  }
-};
+using output_detail::Clock;
+using output_detail::Frame;
+using output_detail::SeriesClocks;
+using output_detail::TimeSeries;
 
 using layout::contact_columns;
 using layout::observable_columns;
 using layout::particle_columns;
-
-// One output frame, copied out of the simulation: the selected quantities (the others stay
-// empty).
-struct Frame {
-  std::int64_t step = 0;
-  double time = 0.0;
-  // Per particle column: N x D, particle-major as the file holds them (copied so from the
-  // simulation's columns, so that writing needs no second N x 3 buffer).
-  std::array<std::vector<double>, particle_columns.size()> particles;
-  std::array<double, layout::observable_values> observables{};  // column after column
-  std::vector<double> walls;                                    // walls x 3
-  std::vector<std::int32_t> first, second;
-  std::vector<std::int32_t> model;  // several contact models: each contact's
-  std::array<std::vector<double>, contact_columns.size()> contact_values;  // per column
-  std::vector<double> sections;  // several contact models: the energy of each chain section
-
-  std::size_t bytes() const {
-    std::size_t doubles = walls.size() + sections.size();
-    for (const auto& v : particles) doubles += v.size();
-    for (const auto& v : contact_values) doubles += v.size();
-    return 8 * doubles + 4 * (first.size() + second.size() + model.size());
-  }
-};
 
 }  // namespace
 
@@ -140,7 +92,17 @@ struct H5mdWriter::Impl {
   // The time series, one per row of the layout's tables; those of quantities not selected stay
   // empty and are not written.
   layout::OutputSelection output;
-  Clock clock;  // in the first particle column; linked into every other time series, /contacts
+  SeriesClocks schedule;  // which frames each group is written at, and which clock it shares
+  std::array<Clock, SeriesClocks::groups> clocks;  // of the groups that hold one
+  /// The group (an HDF5 group) that holds group g's clock: the position's, the first
+  /// observable's, /contacts.
+  hid_t clock_holder(std::size_t g) {
+    hid_t holder = g == SeriesClocks::contacts ? contacts_group.get() : -1;
+    for_each_series([&](TimeSeries& ts, Handle&, const char*) {
+      if (holder < 0 && ts.group == g) holder = ts.group_.get();
+    });
+    return holder;
+  }
   std::array<TimeSeries, particle_columns.size()> particle_series;
   std::array<TimeSeries, observable_columns.size()> observable_series;
   TimeSeries wall_position;
@@ -194,6 +156,8 @@ struct H5mdWriter::Impl {
   Impl(const RunMetadata& m, const Simulation& sim, const layout::OutputSelection& selection,
        std::mutex* l);
   void append(const Frame& f);  // the frame into the time series' buffers (HDF5 when spilling)
+  void copy_particles(const Particles& p, Frame& f) const;
+  void copy_contacts(const Simulation& sim, Frame& f) const;
   std::size_t buffered_bytes() const;
   void create();  // the file's objects; holds the lock if shared
   /// Every time-dependent dataset with its path under the run's root and the rows of it that
@@ -254,25 +218,28 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
   const auto n = static_cast<hsize_t>(radius.size());  // the particles written
   const auto frames = static_cast<hsize_t>(std::max<std::int64_t>(meta.expected_frames, 1));
   const Compression z = meta.compression;
-  clock = Clock(frames, lock, z);
   for (std::size_t k = 0; k < particle_columns.size(); ++k)
     if (output.has(particle_columns[k].id))
-      particle_series[k] = TimeSeries(particle_columns[k].name, {n, output.components()},
-                                      particle_columns[k].unit, frames, lock, z);
+      particle_series[k] =
+          TimeSeries(particle_columns[k].name, {n, output.components()}, particle_columns[k].unit,
+                     frames, lock, z, SeriesClocks::particles);
   for (std::size_t k = 0; k < observable_columns.size(); ++k) {
     const layout::ObservableColumn& c = observable_columns[k];
     if (!output.has(c.id)) continue;
     std::vector<hsize_t> shape;
     if (c.components > 1) shape.push_back(c.components);
-    observable_series[k] = TimeSeries(c.name, shape, c.unit, frames, lock, z);
+    observable_series[k] =
+        TimeSeries(c.name, shape, c.unit, frames, lock, z, SeriesClocks::observables);
   }
   walls = !wall_names.empty() && output.has(layout::wall_position_column.id);
   if (walls)
-    wall_position = TimeSeries(layout::wall_position_column.name, {wall_names.size(), 3},
-                               layout::wall_position_column.unit, frames, lock, z);
+    wall_position =
+        TimeSeries(layout::wall_position_column.name, {wall_names.size(), 3},
+                   layout::wall_position_column.unit, frames, lock, z, SeriesClocks::observables);
   if (!sections.empty())
-    section_energy = TimeSeries(layout::section_energy.name, {sections.size()},
-                                layout::section_energy.unit, frames, lock, z);
+    section_energy =
+        TimeSeries(layout::section_energy.name, {sections.size()}, layout::section_energy.unit,
+                   frames, lock, z, SeriesClocks::observables);
   if (contacts) {
     c_offset = Growing(-1, layout::contact_offset.name, {}, Scalar::int64, "", frames, lock, z);
     const std::int64_t zero = 0;
@@ -286,11 +253,17 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
         c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
                               contact_columns[k].unit, 4096, lock, z);
   }
+  bool any_observable = walls || !sections.empty();
+  for (const layout::ObservableColumn& c : observable_columns) any_observable |= output.has(c.id);
+  schedule = SeriesClocks(output, {output.writes_frames(), any_observable, contacts}, meta.steps,
+                          meta.output_every);
+  for (std::size_t g = 0; g < SeriesClocks::groups; ++g)
+    if (schedule.holds_clock(g)) clocks[g] = Clock(frames, lock, z);
 }
 
 std::size_t H5mdWriter::Impl::buffered_bytes() const {
-  std::size_t total = clock.step.buffered_bytes() + clock.time.buffered_bytes() +
-                      wall_position.value.buffered_bytes() + section_energy.value.buffered_bytes();
+  std::size_t total = wall_position.value.buffered_bytes() + section_energy.value.buffered_bytes();
+  for (const Clock& c : clocks) total += c.step.buffered_bytes() + c.time.buffered_bytes();
   for (const TimeSeries& ts : particle_series) total += ts.value.buffered_bytes();
   for (const TimeSeries& ts : observable_series) total += ts.value.buffered_bytes();
   for (const Growing* g : {&c_offset, &c_first, &c_second, &c_model}) total += g->buffered_bytes();
@@ -364,10 +337,6 @@ void H5mdWriter::Impl::create() {
   for (std::size_t k = 0; k < particle_columns.size(); ++k) {
     if (!output.has(particle_columns[k].id)) continue;
     particle_series[k].open(chain.get());
-    if (k == 0) {  // the first holds the frames' step and time
-      clock.step.attach(particle_series[k].group_.get());
-      clock.time.attach(particle_series[k].group_.get());
-    }
   }
   using layout::particle_mass, layout::particle_radius, layout::particle_species;
   dataset_fixed(chain.get(), particle_radius.name, {n}, radius.data(), H5T_NATIVE_DOUBLE,
@@ -412,6 +381,11 @@ void H5mdWriter::Impl::create() {
                 "-(second+1); only touching contacts are listed");
     for (Growing* c : contact_datasets()) c->attach(g);
   }
+  for (std::size_t k = 0; k < SeriesClocks::groups; ++k)
+    if (schedule.holds_clock(k)) {  // the first element of its group holds its step and time
+      clocks[k].step.attach(clock_holder(k));
+      clocks[k].time.attach(clock_holder(k));
+    }
 
   {  // /parameters
     Handle params = group(f, layout::parameters_group);
@@ -435,18 +409,29 @@ void H5mdWriter::Impl::create() {
 
 std::vector<H5mdWriter::Impl::Series> H5mdWriter::Impl::series(std::int64_t frames,
                                                                std::int64_t rows) {
-  const auto k = static_cast<hsize_t>(frames), c = static_cast<hsize_t>(rows);
+  const auto c = static_cast<hsize_t>(rows);
   if (!output.writes_frames()) return {};
-  const std::string clock_group =
-      std::string(layout::particles_group) + "/" + particle_columns[0].name + "/";
-  std::vector<Series> all{{clock_group + layout::step_dataset, &clock.step, 0, k},
-                          {clock_group + layout::time_dataset, &clock.time, 0, k}};
+  // Group g holds these rows of its series after `frames` frames.
+  auto k = [&](std::size_t g) { return static_cast<hsize_t>(schedule.rows(g, frames)); };
+  std::vector<Series> all;
+  std::array<std::string, SeriesClocks::groups> holder;  // the path of each clock's element
+  holder[SeriesClocks::contacts] = std::string(layout::contacts_group) + "/";
   for_each_series([&](TimeSeries& ts, Handle&, const char* in) {
-    all.push_back({std::string(in) + "/" + ts.name + "/" + layout::value_dataset, &ts.value, 0, k});
+    const std::string element = std::string(in) + "/" + ts.name + "/";
+    if (holder[ts.group].empty()) holder[ts.group] = element;
+    all.push_back({element + layout::value_dataset, &ts.value, 0, k(ts.group)});
   });
+  std::vector<Series> clock_series;
+  for (std::size_t g = 0; g < SeriesClocks::groups; ++g)
+    if (schedule.holds_clock(g)) {
+      clock_series.push_back({holder[g] + layout::step_dataset, &clocks[g].step, 0, k(g)});
+      clock_series.push_back({holder[g] + layout::time_dataset, &clocks[g].time, 0, k(g)});
+    }
+  all.insert(all.begin(), clock_series.begin(), clock_series.end());
   if (contacts) {
     const std::string in = std::string(layout::contacts_group) + "/";
-    all.push_back({in + layout::contact_offset.name, &c_offset, 1, k + 1});
+    const hsize_t frames_of_contacts = k(SeriesClocks::contacts);
+    all.push_back({in + layout::contact_offset.name, &c_offset, 1, frames_of_contacts + 1});
     all.push_back({in + layout::contact_first.name, &c_first, 0, c});
     all.push_back({in + layout::contact_second.name, &c_second, 0, c});
     if (several) all.push_back({in + layout::contact_model.name, &c_model, 0, c});
@@ -504,66 +489,78 @@ H5mdWriter::~H5mdWriter() {
   output_.reset();  // removes the partial file
 }
 
+// The particle columns written, copied out of the simulation as the file holds them.
+void H5mdWriter::Impl::copy_particles(const Particles& p, Frame& f) const {
+  for (std::size_t k = 0; k < particle_columns.size(); ++k) {
+    if (!output.has(particle_columns[k].id)) continue;
+    const Vec3Array& source = p.*particle_columns[k].value;
+    std::vector<double>& rows = f.particles[k];
+    if (!ids.empty()) {  // output.beads: the particles named, in order
+      const std::size_t d = output.components();
+      rows.resize(ids.size() * d);
+      for (std::size_t j = 0; j < ids.size(); ++j)
+        for (std::size_t c = 0; c < d; ++c)
+          rows[d * j + c] = source(ids[j], static_cast<Eigen::Index>(c));
+    } else if (output.components() == 1) {  // the x column, contiguous
+      rows.assign(source.col(0).data(), source.col(0).data() + source.rows());
+    } else {
+      rows.resize(static_cast<std::size_t>(source.size()));
+      for (Eigen::Index i = 0; i < source.rows(); ++i)
+        for (Eigen::Index c = 0; c < 3; ++c)
+          rows[static_cast<std::size_t>(3 * i + c)] = source(i, c);
+    }
+  }
+}
+
+// The touching contacts, with the columns written.
+void H5mdWriter::Impl::copy_contacts(const Simulation& sim, Frame& f) const {
+  auto collect = [&](const ContactList& cl, bool wall) {
+    for (std::size_t c = 0; c < cl.size(); ++c) {
+      if (!cl.touching[c]) continue;
+      f.first.push_back(cl.first[c]);
+      f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
+      if (several) f.model.push_back(cl.model[c]);
+      for (std::size_t k = 0; k < contact_columns.size(); ++k)
+        if (output.has(contact_columns[k].id))
+          f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
+    }
+  };
+  collect(sim.pair_contacts(), false);
+  collect(sim.wall_contacts(), true);
+}
+
 void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   Impl& m = *impl_;
   if (!m.output.writes_frames()) return;  // output.quantities = none: the summary alone
-  const Particles& p = sim.particles();
-  frame_times_.push_back(sim.time());
+  ++frames_;
   // The simulation waits while this runs: plain copies into reused buffers, nothing else.
   Frame f = m.background ? m.background->recycled() : Frame{};
   f.step = sim.step_count();
   f.time = sim.time();
-  for (std::size_t k = 0; k < particle_columns.size(); ++k) {
-    if (!m.output.has(particle_columns[k].id)) continue;
-    const Vec3Array& source = p.*particle_columns[k].value;
-    std::vector<double>& rows = f.particles[k];
-    if (!m.ids.empty()) {  // output.beads: the particles named, in order
-      const std::size_t d = m.output.components();
-      rows.resize(m.ids.size() * d);
-      for (std::size_t j = 0; j < m.ids.size(); ++j)
-        for (std::size_t c = 0; c < d; ++c)
-          rows[d * j + c] = source(m.ids[j], static_cast<Eigen::Index>(c));
-      continue;
-    }
-    if (m.output.components() == 1) {  // the x column, contiguous
-      rows.assign(source.col(0).data(), source.col(0).data() + source.rows());
-      continue;
-    }
-    rows.resize(static_cast<std::size_t>(source.size()));
-    for (Eigen::Index i = 0; i < source.rows(); ++i)
-      for (Eigen::Index c = 0; c < 3; ++c) rows[static_cast<std::size_t>(3 * i + c)] = source(i, c);
+  for (std::size_t g = 0; g < SeriesClocks::groups; ++g) f.due[g] = m.schedule.due(g, f.step);
+  if (f.due[SeriesClocks::particles]) {
+    frame_times_.push_back(sim.time());  // the XDMF file's frames
+    m.copy_particles(sim.particles(), f);
   }
   f.walls.clear();
   for (auto& v : f.contact_values) v.clear();
   f.first.clear();
   f.second.clear();
   f.model.clear();
-  double* value = f.observables.data();
-  for (const layout::ObservableColumn& c : observable_columns) {
-    if (m.output.has(c.id)) c.value(sim, e, value);
-    value += c.components;
-  }
-  if (!m.sections.empty()) output_detail::section_energies(sim, m.sections, f.sections);
-  if (m.walls)
-    for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
-      const Eigen::Vector3d x = sim.wall_point(k);
-      f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
+  if (f.due[SeriesClocks::observables]) {
+    double* value = f.observables.data();
+    for (const layout::ObservableColumn& c : observable_columns) {
+      if (m.output.has(c.id)) c.value(sim, e, value);
+      value += c.components;
     }
-  if (m.contacts) {
-    auto collect = [&](const ContactList& cl, bool wall) {
-      for (std::size_t c = 0; c < cl.size(); ++c) {
-        if (!cl.touching[c]) continue;
-        f.first.push_back(cl.first[c]);
-        f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
-        if (m.several) f.model.push_back(cl.model[c]);
-        for (std::size_t k = 0; k < contact_columns.size(); ++k)
-          if (m.output.has(contact_columns[k].id))
-            f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
+    if (!m.sections.empty()) output_detail::section_energies(sim, m.sections, f.sections);
+    if (m.walls)
+      for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
+        const Eigen::Vector3d x = sim.wall_point(k);
+        f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
       }
-    };
-    collect(sim.pair_contacts(), false);
-    collect(sim.wall_contacts(), true);
   }
+  if (m.contacts && f.due[SeriesClocks::contacts]) m.copy_contacts(sim, f);
   if (!m.background) {
     m.append(f);
     return;
@@ -576,17 +573,21 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
 }
 
 void H5mdWriter::Impl::append(const Frame& f) {
-  clock.append(f.step, f.time);
-  for (std::size_t k = 0; k < particle_columns.size(); ++k)
-    if (output.has(particle_columns[k].id))
-      particle_series[k].value.append(f.particles[k].data(), 1);
-  const double* value = f.observables.data();
-  for (std::size_t k = 0; k < observable_columns.size(); ++k) {
-    if (output.has(observable_columns[k].id)) observable_series[k].value.append(value, 1);
-    value += observable_columns[k].components;
+  for (std::size_t g = 0; g < SeriesClocks::groups; ++g)
+    if (schedule.holds_clock(g) && f.due[g]) clocks[g].append(f.step, f.time);
+  if (f.due[SeriesClocks::particles])
+    for (std::size_t k = 0; k < particle_columns.size(); ++k)
+      if (output.has(particle_columns[k].id))
+        particle_series[k].value.append(f.particles[k].data(), 1);
+  if (f.due[SeriesClocks::observables]) {
+    const double* value = f.observables.data();
+    for (std::size_t k = 0; k < observable_columns.size(); ++k) {
+      if (output.has(observable_columns[k].id)) observable_series[k].value.append(value, 1);
+      value += observable_columns[k].components;
+    }
+    if (!sections.empty()) section_energy.value.append(f.sections.data(), 1);
+    if (walls) wall_position.value.append(f.walls.data(), 1);
   }
-  if (!sections.empty()) section_energy.value.append(f.sections.data(), 1);
-  if (walls) wall_position.value.append(f.walls.data(), 1);
 
   // A long run in a shared file gets its HDF5 objects once its buffers would spill.
   if (!created && buffered_bytes() >= Growing::spill_bytes) {
@@ -594,7 +595,7 @@ void H5mdWriter::Impl::append(const Frame& f) {
     create();
   }
 
-  if (contacts) {
+  if (contacts && f.due[SeriesClocks::contacts]) {
     const hsize_t rows = f.first.size();
     c_first.append(f.first.data(), rows);
     c_second.append(f.second.data(), rows);
@@ -615,17 +616,22 @@ void H5mdWriter::Impl::end(const layout::RunSummary& summary) {
   quiet_errors();
   if (!created) create();
   if (output.writes_frames()) {
-    clock.step.close();
-    clock.time.close();
+    for (std::size_t g = 0; g < SeriesClocks::groups; ++g)
+      if (schedule.holds_clock(g)) {
+        clocks[g].step.close();
+        clocks[g].time.close();
+      }
     const std::vector<TimeSeries*> series = closing_order();
-    const hid_t clock_group = series.front()->group_.get();
-    std::vector<hid_t> sharing;
+    std::vector<std::pair<hid_t, hid_t>> sharing;  // (the clock's holder, an element sharing it)
     for (TimeSeries* ts : series)
-      if (ts->group_.get() != clock_group) sharing.push_back(ts->group_.get());
-    if (contacts) sharing.push_back(contacts_group.get());
-    for (const hid_t g : sharing)
+      if (const hid_t holder = clock_holder(schedule.leader(ts->group)); ts->group_.get() != holder)
+        sharing.emplace_back(holder, ts->group_.get());
+    if (contacts && !schedule.holds_clock(SeriesClocks::contacts))
+      sharing.emplace_back(clock_holder(schedule.leader(SeriesClocks::contacts)),
+                           contacts_group.get());
+    for (const auto& [holder, g] : sharing)
       for (const char* name : {layout::step_dataset, layout::time_dataset})
-        check_status(H5Lcreate_hard(clock_group, name, g, name, H5P_DEFAULT, H5P_DEFAULT),
+        check_status(H5Lcreate_hard(holder, name, g, name, H5P_DEFAULT, H5P_DEFAULT),
                      std::string("link ") + name);
     for (TimeSeries* ts : series) ts->value.close();
   }
@@ -682,7 +688,7 @@ OutputPosition H5mdWriter::sync() {
   Impl* writer = impl_.get();
   m.background = std::make_unique<BackgroundWriter<Frame>>(
       [writer](const Frame& f) { writer->append(f); }, queue_bytes);
-  return {static_cast<std::int64_t>(frame_times_.size()), m.contact_rows};
+  return {frames_, m.contact_rows};
 }
 
 void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
@@ -713,8 +719,9 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
     for (const Impl::Series& s : m.series(at.frames, at.contact_rows)) {
       Handle d(check(H5Dopen2(id, s.path.c_str(), H5P_DEFAULT), s.path), H5Dclose);
       s.data->append_from(d.get(), s.begin, s.end);
-      if (s.data == &m.clock.time) {  // the frames' times, for the XDMF file
-        frame_times_.resize(static_cast<std::size_t>(at.frames));
+      if (s.data == &m.clocks[SeriesClocks::particles].time) {  // for the XDMF file
+        frame_times_.resize(
+            static_cast<std::size_t>(m.schedule.rows(SeriesClocks::particles, at.frames)));
         Handle space(check(H5Dget_space(d.get()), "space"), H5Sclose);
         const hsize_t start = 0, count = frame_times_.size();
         if (count > 0) {
@@ -733,6 +740,7 @@ void H5mdWriter::continue_from(const std::string& previous, OutputPosition at) {
                          ": " + e.what());
   }
   m.contact_rows = at.contact_rows;
+  frames_ = at.frames;
   file.close(previous);
 }
 
@@ -769,7 +777,11 @@ std::size_t H5mdWriter::frame_bytes(std::size_t particles, std::size_t contacts,
     for (const layout::ContactColumn& c : contact_columns)
       if (output.has(c.id)) per_contact += sizeof(double);
   }
-  return per_particle * output.particle_count(particles) + per_contact * contacts;
+  // A group written every k-th frame: a k-th of its bytes per frame, on average.
+  return per_particle * output.particle_count(particles) /
+             static_cast<std::size_t>(output.every(layout::SeriesGroup::particles)) +
+         per_contact * contacts /
+             static_cast<std::size_t>(output.every(layout::SeriesGroup::contacts));
 }
 
 }  // namespace chaindem

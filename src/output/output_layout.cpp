@@ -85,6 +85,13 @@ OutputSelection OutputSelection::with(Quantity q) const {
   return s;
 }
 
+OutputSelection OutputSelection::with_every(SeriesGroup g, std::int64_t frames) const {
+  if (frames < 1) throw std::invalid_argument("a group of series is written every frame or less");
+  OutputSelection s = *this;
+  s.every_[static_cast<std::size_t>(g)] = frames;
+  return s;
+}
+
 OutputSelection OutputSelection::with_particles(std::vector<std::int64_t> particles) const {
   OutputSelection s = *this;
   s.particles_ = std::move(particles);

@@ -445,6 +445,26 @@ void body_keys(std::vector<KeyEntry>& k) {
                    .default_value = "-1"}));
 }
 
+// output.particles_interval, output.observables_interval, output.contacts_interval.
+void output_group_interval_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::output;
+  const auto group_interval = [&](double OutputSpec::*field, const char* name, const char* what) {
+    return key(s, field, name,
+               {.unit = "s",
+                .description = std::string("interval between the frames that hold ") + what +
+                               ", a whole number of output frames (0: every frame); the last "
+                               "frame always holds them",
+                .range = Range::at_least(0),
+                .default_value = "0"});
+  };
+  k.push_back(group_interval(&OutputSpec::particles_interval, "output.particles_interval",
+                             "the positions, velocities and forces"));
+  k.push_back(group_interval(&OutputSpec::observables_interval, "output.observables_interval",
+                             "the energies, the momentum and the walls' positions"));
+  k.push_back(
+      group_interval(&OutputSpec::contacts_interval, "output.contacts_interval", "the contacts"));
+}
+
 void output_keys(std::vector<KeyEntry>& k) {
   constexpr auto s = &CaseSpec::output;
   k.push_back(key(s, &OutputSpec::file, "output.file",
@@ -466,6 +486,7 @@ void output_keys(std::vector<KeyEntry>& k) {
                                   "frames by the interval)",
                    .range = Range::closed(0, 1e12),
                    .default_value = "0"}));
+  output_group_interval_keys(k);
   k.push_back(key(s, &OutputSpec::quantities, "output.quantities",
                   {.description = "the time series written: all, or some of position (always "
                                   "written), velocity, force, the energies (energies: all of "

@@ -32,6 +32,33 @@ layout::OutputSelection output_selection(const Case& c) {
   return selection;
 }
 
+// The interval of each group of series (output.particles_interval, ...): a whole number of the
+// output frames, which the run writes every run.output_every steps.
+void set_group_intervals(const Case& c, RunSetup& run) {
+  const OutputSpec& s = c.spec().output;
+  const double frame = static_cast<double>(run.output_every) * run.settings.time_step;
+  const std::pair<const double*, layout::SeriesGroup> groups[] = {
+      {&s.particles_interval, layout::SeriesGroup::particles},
+      {&s.observables_interval, layout::SeriesGroup::observables},
+      {&s.contacts_interval, layout::SeriesGroup::contacts}};
+  for (const auto& [interval, group] : groups) {
+    if (*interval == 0.0) continue;
+    const double frames = *interval / frame;
+    const auto whole = std::llround(frames);
+    if (whole >= 1 && std::abs(frames - static_cast<double>(whole)) <= 1e-9 * frames) {
+      run.output = run.output.with_every(group, whole);
+      continue;
+    }
+    const double below = std::max(1.0, std::floor(frames)), above = below + 1.0;
+    c.fail(*interval, "is " + number_text(*interval) +
+                          " s, not a whole number of output frames, which come every " +
+                          number_text(frame) + " s (" + std::to_string(run.output_every) +
+                          " steps of " + number_text(run.settings.time_step) + " s): give " +
+                          number_text(below * frame) + " or " + number_text(above * frame) +
+                          " s, or 0 for every frame");
+  }
+}
+
 // Output frames and file, and the beads watched for the pulse's arrival.
 void set_output(const Case& c, RunSetup& run) {
   const OutputSpec& s = c.spec().output;
@@ -48,6 +75,7 @@ void set_output(const Case& c, RunSetup& run) {
     run.output_every =
         std::max<std::int64_t>(1, std::llround(run.output_interval / settings.time_step));
   }
+  set_group_intervals(c, run);
   // A filter that is a plugin may be missing: refused here, before anything runs.
   if (const std::string problem = compression_unavailable(s.compression); !problem.empty())
     c.fail(s.compression, problem);

@@ -119,9 +119,10 @@ class Restart(unittest.TestCase):
             f.write(CASE.format(contact=contact))
         return path
 
-    def stop_and_restart(self, contact, sets, stop, restart_sets=()):
+    def stop_and_restart(self, contact, sets, stop, restart_sets=(), particles_every=1):
         """Runs the case uninterrupted and again stopped by `stop`, then restarts the stopped
-        run; returns the checkpoint's step and the run's total steps."""
+        run; returns the checkpoint's step and the run's total steps. `particles_every`: the
+        frames between two of the particles' rows (output.particles_interval)."""
         with tempfile.TemporaryDirectory() as tmp:
             case = self.case(tmp, contact)
             sets = [a for kv in sets for a in ("--set", kv)]
@@ -155,7 +156,8 @@ class Restart(unittest.TestCase):
             # The frames up to the checkpoint can be read in the partial file (a killed run's
             # file is read in SWMR mode, as HDF5 requires of a file its writer did not close).
             with h5py.File(out + ".partial", "r", swmr=True) as f:
-                self.assertGreaterEqual(f["particles/chain/position/value"].shape[0], frames)
+                self.assertGreaterEqual(f["particles/chain/position/value"].shape[0],
+                                        (frames - 1) // particles_every + 1)
 
             restart_args = [a for kv in restart_sets for a in ("--set", kv)]
             r = run(case, "-o", out, "-q", "--restart", *sets, *restart_args)
@@ -176,6 +178,14 @@ class Restart(unittest.TestCase):
             with self.subTest(family):
                 step, steps = self.stop_and_restart(contact, [], signal.SIGTERM)
                 self.assertTrue(0 < step < steps, (step, steps))
+
+    def test_groups_written_at_frames_of_their_own_restart_bitwise(self):
+        # The particles every 7th frame, the contacts every 3rd: each group continues its rows.
+        step, steps = self.stop_and_restart(
+            LAWS["hysteresis"], ["output.particles_interval=3.5e-4",
+                                 "output.contacts_interval=1.5e-4"], signal.SIGTERM,
+            particles_every=7)
+        self.assertTrue(0 < step < steps, (step, steps))
 
     def test_kill9_after_a_periodic_checkpoint_loses_only_what_followed_it(self):
         # The general engine (neighbor search, its structure and dormant histories saved), and

@@ -135,6 +135,12 @@ OUTPUT_CHOICE = [
             ["output.beads: '0:1:2:3' names no bead"]),
     run_row("the striker of a run without one", ["striker.enabled=false", "output.beads=striker"],
             2, ["output.beads: 'striker': the run has no striker"]),
+    run_row("a group's interval between frames", ["output.particles_interval=3e-6"], 2,
+            ["--set output.particles_interval: is 3e-06 s, not a whole number of output frames, "
+             "which come every 2e-06 s (5 steps of 4e-07 s): give 2e-06 or 4e-06 s, or 0 for "
+             "every frame"]),
+    run_row("a group's interval below zero", ["output.contacts_interval=-1e-5"], 2,
+            ["output.contacts_interval"]),
     run_row("x, y and z misspelt", ["output.dimension=xyz"], 2,
             ["output.dimension", "'xyz'", "auto, 3"]),
     run_row("an output over its budget", ["chain.count=5000", "output.max_file_size=1e6"], 2,

@@ -3,6 +3,8 @@
 every quantity, and nothing else; position is always written; a sweep's cases do the same.
 output.beads: the series hold the particles named, each row equal to the full run's, with their
 indices in /particles/chain/id; readers find a bead's row by it.
+output.particles_interval, ...: each group's series hold the full run's rows at its frames (and the
+last), with its own step and time; readers take each group's times.
 output.quantities = none writes the summary alone, equal to the full run's, and no frame.
 output.dimension: a chain on the x axis writes x alone, the x of the same run written with x, y
 and z, whose y and z are zero; the general engine writes x, y and z.
@@ -156,6 +158,47 @@ class Selection(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("holds the frames of 3 of its run's particles (written with output.beads",
                       r.stderr)
+
+    def test_groups_at_frames_of_their_own(self):
+        out = os.path.join(self.tmp.name, "groups.h5")
+        # Frames every 2e-6 s over 3e-4 s: 151 frames; the particles every 10th (16 rows, the
+        # last frame being the 150th), the contacts every 4th and the last (39 rows).
+        r = subprocess.run([CHAINDEM, "run", CASE, "-q", "-o", out, *SHORT,
+                            "--set", "output.particles_interval=2e-5",
+                            "--set", "output.contacts_interval=8e-6"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with h5py.File(out, "r") as f, h5py.File(os.path.join(self.tmp.name, "full.h5")) as g:
+            frames = len(g["particles/chain/position/step"])
+            self.assertEqual(frames, 151)
+            particles = list(range(0, frames, 10))
+            contacts = list(range(0, frames, 4)) + [frames - 1]
+            for name in ("position", "velocity", "force"):
+                element = f[f"particles/chain/{name}"]
+                np.testing.assert_array_equal(element["value"][()],
+                                              g[f"particles/chain/{name}/value"][()][particles])
+                np.testing.assert_array_equal(element["step"][()],
+                                              g["particles/chain/position/step"][()][particles])
+            np.testing.assert_array_equal(f["observables/kinetic_energy/value"][()],
+                                          g["observables/kinetic_energy/value"][()])
+            np.testing.assert_array_equal(f["observables/kinetic_energy/time"][()],
+                                          g["particles/chain/position/time"][()])
+            np.testing.assert_array_equal(f["contacts/step"][()],
+                                          g["contacts/step"][()][contacts])
+            offset, whole = f["contacts/offset"][()], g["contacts/offset"][()]
+            for k, frame in enumerate(contacts):  # each contact frame's rows, as the full run's
+                mine, theirs = (slice(offset[k], offset[k + 1]),
+                                slice(whole[frame], whole[frame + 1]))
+                for name in ("first", "second", "normal_force"):
+                    np.testing.assert_array_equal(f["contacts"][name][mine],
+                                                  g["contacts"][name][theirs], err_msg=name)
+        with open(out[:-3] + ".xdmf") as x:  # ParaView's frames: the particles'
+            self.assertEqual(x.read().count("<Time Value="), len(particles))
+        sys.path.insert(0, os.path.join(SOURCE, "postprocess"))
+        from chaindem_post import load_run
+        run = load_run(out)
+        self.assertEqual((len(run.time), len(run.energy_time), len(run.chain_force())),
+                         (len(particles), frames, len(contacts)))
 
     def test_none_writes_the_summary_of_the_full_run_and_no_frame(self):
         out = os.path.join(self.tmp.name, "none.h5")

@@ -40,6 +40,10 @@ struct RunMetadata {
   std::map<std::string, double> derived;          ///< time step, steps, output interval, ...
   std::string time_step_note;
   std::int64_t expected_frames = 4096;  ///< sizes the chunks of the time series
+  /// The run's steps and the steps between its frames: which frames each group of series is
+  /// written at (OutputSelection::every). steps < 0: every frame, whatever the group.
+  std::int64_t steps = -1;
+  std::int64_t output_every = 1;
   /// The filter of every chunked dataset (output.compression); its availability is checked
   /// before the run (compression_unavailable).
   Compression compression = Compression::gzip;
@@ -119,7 +123,8 @@ class H5mdWriter {
   bool swmr_ = false;
   bool xdmf_ = true;                 ///< NAME.xdmf is committed with the file
   std::int64_t parent_ = -1;         ///< hid_t of the shared file's parent group, or -1
-  std::vector<double> frame_times_;  ///< for the XDMF file beside a run's file
+  std::vector<double> frame_times_;  ///< of the particles' frames, for the XDMF file
+  std::int64_t frames_ = 0;          ///< output frames so far, whatever each group wrote
   std::int64_t particles_ = 0;
   layout::OutputSelection output_selection_;
 };

@@ -194,6 +194,12 @@ std::string_view quantity_name(Quantity q);
 /// The path of its values under a run's root: particles/chain/velocity/value, contacts/overlap.
 std::string value_path(Quantity q);
 
+/// The three kinds of time series, each written at frames of its own (output.particles_interval,
+/// output.observables_interval, output.contacts_interval): the per-particle series; the
+/// observables with the walls' positions; the contacts.
+enum class SeriesGroup : std::uint8_t { particles, observables, contacts };
+inline constexpr std::size_t series_group_count = 3;
+
 /// The quantities a run writes. Position is among them whenever any is: its element holds the
 /// frames' step and time, and the XDMF file and initial.file place the particles by it.
 class OutputSelection {
@@ -224,12 +230,18 @@ class OutputSelection {
   }
   /// This selection writing the series of `particles` (increasing; empty: every particle).
   OutputSelection with_particles(std::vector<std::int64_t> particles) const;
+  /// The output frames between two rows of group `g`'s series (1: every frame): the group is
+  /// written at the frames whose step is a multiple of every(g) frames' steps, and at the last.
+  std::int64_t every(SeriesGroup g) const { return every_[static_cast<std::size_t>(g)]; }
+  /// This selection writing group `g` every `frames` frames (>= 1; else std::invalid_argument).
+  OutputSelection with_every(SeriesGroup g, std::int64_t frames) const;
   bool operator==(const OutputSelection&) const = default;
 
  private:
   std::bitset<quantity_count> bits_;
   std::uint8_t components_ = 3;
   std::vector<std::int64_t> particles_;
+  std::array<std::int64_t, series_group_count> every_{1, 1, 1};
 };
 
 /// What the case key output.contacts selects: every quantity, or every one but the contact

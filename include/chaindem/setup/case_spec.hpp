@@ -96,8 +96,10 @@ enum class OutputDimension {
 /// [output]
 struct OutputSpec {
   std::optional<std::string> file;
-  double interval = 0.0;                       ///< [s]; 0: duration/200
-  long long every = 0;                         ///< steps between frames; 0: by the interval
+  double interval = 0.0;  ///< [s]; 0: duration/200
+  long long every = 0;    ///< steps between frames; 0: by the interval
+  /// [s] between the rows of each group of series, whole numbers of frames; 0: every frame
+  double particles_interval = 0.0, observables_interval = 0.0, contacts_interval = 0.0;
   std::vector<std::string> quantities{"all"};  ///< the time series written (layout)
   std::vector<std::string> beads{"all"};       ///< whose per-particle series (output_beads.hpp)
   bool contacts = true;
