@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config clang-format universal-ctags
   libeigen3-dev libhdf5-dev libboost-dev libboost-program-options-dev
-  hdf5-plugin-lzf liblzf1
+  hdf5-plugin-lzf liblzf1 zlib1g-dev
   libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin libceres-dev
   python3 python3-numpy python3-h5py python3-matplotlib
   python3-dev pybind11-dev python3-pytest python3-setuptools python3-wheel python3-pip python3-venv

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "chaindem/output/chunk_writer.hpp"
 #include "chaindem/output/compression.hpp"
 #include "chaindem/output/h5md_units.hpp"
 
@@ -354,7 +356,8 @@ inline void write_h5md_metadata(hid_t file, const std::string& creator_version) 
 // created when the buffer is first written. If that happens only at the end (close(), the common
 // case for short runs), it is created at its final size: contiguous, and chunked and compressed
 // only when large. A long run spills its buffer every ~4 MiB (whole rows of chunks) into a
-// chunked, compressed, extendible dataset. Either way a run makes few HDF5 calls: the library
+// chunked, compressed, extendible dataset, whose whole rows of chunks ChunkWriter compresses
+// and writes past HDF5's filters. Either way a run makes few HDF5 calls: the library
 // serialises them, and sweeps run many cases in parallel. A Growing made without a parent only
 // buffers until attach() gives it one, so a run can compute without touching HDF5 at all.
 /// Element types of Growing datasets. Named here, not as HDF5 type ids: even reading
@@ -479,7 +482,7 @@ class Growing {
   /// the caller holds the file's lock, if any.
   void flush() {
     quiet_errors();
-    write(true);
+    write(true, nullptr, true);
   }
 
   /// Why append_from(dataset, begin, end) cannot take rows from `dataset` (another row shape, or
@@ -528,8 +531,9 @@ class Growing {
   /// Writes what is buffered and closes the dataset; the caller holds the file's lock, if any.
   void close() {
     quiet_errors();
-    write(false);
+    write(false, nullptr, true);
     dataset_.close("dataset " + name_);
+    chunks_.reset();
   }
 
  private:
@@ -561,6 +565,8 @@ class Growing {
       check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()),
                    "chunk");
       set_filters(plist.get());
+      if (extendible && ChunkWriter::suits(row_shape_, chunk, compression_))
+        chunks_ = std::make_unique<ChunkWriter>(row_shape_, chunk, element_size_, compression_);
     }
     dataset_ = Handle(
         check(H5Dcreate2(parent_, name_.c_str(), native_type(scalar_), space.get(), H5P_DEFAULT,
@@ -573,26 +579,35 @@ class Growing {
 
   // Shuffling the bytes of the numbers by significance first lets either filter find the
   // leading bytes that neighbouring doubles share: without it LZF left a run's positions ten
-  // times larger.
+  // times larger. ChunkWriter applies them in this order.
   void set_filters(hid_t plist) const {
     if (compression_ == Compression::none) return;
     check_status(H5Pset_shuffle(plist), "shuffle");
+    // LZF optional, as h5py declares it (Collette 2008): HDF5 stores a chunk LZF cannot shrink
+    // as it is, marked as such, where a mandatory LZF failed the write. Whether the plugin is
+    // there is checked before the run (compression_unavailable).
     if (compression_ == Compression::lzf)
-      check_status(H5Pset_filter(plist, lzf_filter_id, H5Z_FLAG_MANDATORY, 0, nullptr), "lzf");
+      check_status(H5Pset_filter(plist, lzf_filter_id, H5Z_FLAG_OPTIONAL, 0, nullptr), "lzf");
     else
-      check_status(H5Pset_deflate(plist, 1), "deflate");  // fast; level 4 saves ~15 %
+      check_status(H5Pset_deflate(plist, deflate_level), "deflate");
   }
 
   void spill_rows(const char* rows) {
-    std::unique_lock guard = lock_ ? std::unique_lock(*lock_) : std::unique_lock<std::mutex>();
     quiet_errors();
-    write(true, rows);
+    write(true, rows, false);
   }
 
-  /// Writes the pending rows, which are at `rows` (the buffer, unless given).
-  void write(bool spill, const char* rows = nullptr) {
+  /// Writes the pending rows, which are at `rows` (the buffer, unless given); `locked`: the
+  /// caller holds the file's lock, else it is taken for each HDF5 call, and chunks are
+  /// compressed without it.
+  void write(bool spill, const char* rows, bool locked) {
     if (!rows) rows = buffer_.data();
+    std::mutex* const lock = locked ? nullptr : lock_;
+    const auto hold = [lock] {
+      return lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+    };
     if (!created_) {
+      std::unique_lock guard = hold();
       create(spill);
       if (!spill) {  // final size known: one write of everything
         if (pending_ > 0)
@@ -606,23 +621,46 @@ class Growing {
       }
     }
     if (pending_ == 0) return;
-    const std::vector<hsize_t> dims = with_rows(rows_ + pending_);
-    std::vector<hsize_t> start(dims.size(), 0), count = with_rows(pending_);
-    start[0] = rows_;
-    check_status(H5Dset_extent(dataset_.get(), dims.data()), "extend");
+    {
+      std::unique_lock guard = hold();
+      check_status(H5Dset_extent(dataset_.get(), with_rows(rows_ + pending_).data()), "extend");
+    }
+    // Whole rows of chunks go to ChunkWriter; rows before the first (after a flush that ended
+    // inside one) and after the last (the run's end) through HDF5's filters.
+    const hsize_t row_bytes = row_elements_ * element_size_;
+    const hsize_t head = std::min(pending_, (chunk_rows_ - rows_ % chunk_rows_) % chunk_rows_);
+    const hsize_t whole = chunks_ ? (pending_ - head) / chunk_rows_ * chunk_rows_ : 0;
+    {
+      std::unique_lock guard = hold();
+      write_rows(rows_, head, rows);
+    }
+    if (whole > 0)
+      chunks_->write(dataset_.get(), name_, rows_ + head, whole, rows + head * row_bytes, lock);
+    {
+      std::unique_lock guard = hold();
+      write_rows(rows_ + head + whole, pending_ - head - whole, rows + (head + whole) * row_bytes);
+    }
+    rows_ += pending_;
+    pending_ = 0;
+    buffer_.clear();
+  }
+
+  /// Writes `count` rows at `rows` as rows [first, first + count) through HDF5's filters.
+  void write_rows(hsize_t first, hsize_t count, const char* rows) {
+    if (count == 0) return;
+    std::vector<hsize_t> start(row_shape_.size() + 1, 0);
+    const std::vector<hsize_t> counts = with_rows(count);
+    start[0] = first;
     Handle file_space(check(H5Dget_space(dataset_.get()), "space"), H5Sclose);
     check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                                     count.data(), nullptr),
+                                     counts.data(), nullptr),
                  "select");
     Handle mem_space(
-        check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
+        check(H5Screate_simple(static_cast<int>(counts.size()), counts.data(), nullptr), "space"),
         H5Sclose);
     check_status(H5Dwrite(dataset_.get(), native_type(scalar_), mem_space.get(), file_space.get(),
                           H5P_DEFAULT, rows),
                  "write " + name_);
-    rows_ += pending_;
-    pending_ = 0;
-    buffer_.clear();
   }
 
   hid_t parent_ = -1;
@@ -639,6 +677,7 @@ class Growing {
   bool created_ = false;
   std::vector<char> buffer_;
   std::mutex* lock_ = nullptr;
+  std::unique_ptr<ChunkWriter> chunks_;  ///< a spilled dataset's whole rows of chunks
 };
 
 }  // namespace chaindem::hdf5

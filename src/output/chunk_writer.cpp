@@ -1,0 +1,180 @@
+#include "chaindem/output/chunk_writer.hpp"
+
+#include <dlfcn.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "chaindem/output/hdf5_util.hpp"
+
+namespace chaindem::hdf5 {
+
+namespace {
+
+// The position of the compressing filter in a compressed dataset's pipeline, after the shuffle
+// (Growing::set_filters): the bit of H5Dwrite_chunk's mask that says a chunk skipped it.
+constexpr unsigned compressor_skipped = 1u << 1;
+
+// liblzf's compressor, the one Debian's LZF plugin calls, from the liblzf that
+// load_filter_libraries() loads; null where there is none (a plugin with its own copy of LZF):
+// LZF then goes through the plugin.
+using LzfCompress = unsigned (*)(const void* in, unsigned in_len, void* out, unsigned out_len);
+LzfCompress lzf_compressor() {
+  static const LzfCompress compress = [] {
+    load_filter_libraries();
+    void* library = dlopen("liblzf.so.1", RTLD_NOW | RTLD_NOLOAD);
+    return library ? reinterpret_cast<LzfCompress>(dlsym(library, "lzf_compress")) : nullptr;
+  }();
+  return compress;
+}
+
+// The buffers of a chunk being compressed, once per writing thread: a sweep's writers compress
+// at once.
+struct Scratch {
+  std::vector<char> input, output;
+};
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+// A chunk as the dataset stores it: its bytes and the filters it skipped.
+struct Stored {
+  const char* data;
+  std::size_t size;
+  unsigned skipped;
+};
+
+// The chunk `input` (already shuffled) through the compressing filter, into `s.output`.
+Stored compress(Compression compression, const std::vector<char>& input, Scratch& s,
+                const std::string& name) {
+  if (compression == Compression::lzf) {
+    // As the LZF filter does (Collette 2008): room for the input's size and no more; output
+    // that would not fit leaves the chunk as it is, marked as not compressed by LZF, which is
+    // what HDF5 does with a chunk that the filter (optional, Growing::set_filters) declines.
+    s.output.resize(input.size());
+    const unsigned size = lzf_compressor()(input.data(), static_cast<unsigned>(input.size()),
+                                           s.output.data(), static_cast<unsigned>(s.output.size()));
+    if (size == 0) return {input.data(), input.size(), compressor_skipped};
+    return {s.output.data(), size, 0};
+  }
+  // The call HDF5's deflate filter makes, so the chunk is byte for byte the one it stores.
+  // Not libdeflate (Biggers 2016), faster on values that all change: it writes a run of equal
+  // bytes as copies from one byte back, which zlib's inflate, every HDF5 reader's, copies byte
+  // by byte; frames and bead histories of a chain mostly at rest read 4 to 6 times slower.
+  // With the chunks of beads at rest reused, zlib compresses the others about as fast here.
+  uLongf size = compressBound(static_cast<uLong>(input.size()));
+  s.output.resize(size);
+  if (compress2(reinterpret_cast<Bytef*>(s.output.data()), &size,
+                reinterpret_cast<const Bytef*>(input.data()), static_cast<uLong>(input.size()),
+                deflate_level) != Z_OK)
+    throw Error("compressing a chunk of " + name + " failed");
+  return {s.output.data(), size, 0};
+}
+
+template <std::size_t Size>
+void shuffle_fixed(const char* from, std::size_t count, char* to, std::size_t plane) {
+  for (std::size_t e = 0; e < count; ++e)
+    for (std::size_t j = 0; j < Size; ++j) to[j * plane + e] = from[e * Size + j];
+}
+
+}  // namespace
+
+void shuffle_bytes(const char* from, std::size_t count, std::size_t size, char* to,
+                   std::size_t plane) {
+  // The sizes of the numbers written, with the byte loop unrolled.
+  if (size == 8) return shuffle_fixed<8>(from, count, to, plane);
+  if (size == 4) return shuffle_fixed<4>(from, count, to, plane);
+  for (std::size_t e = 0; e < count; ++e)
+    for (std::size_t j = 0; j < size; ++j) to[j * plane + e] = from[e * size + j];
+}
+
+bool ChunkWriter::suits(const std::vector<hsize_t>& row_shape, const std::vector<hsize_t>& chunk,
+                        Compression compression) {
+  // Unfiltered chunks gain nothing: HDF5 writes them from the rows as they are.
+  if (compression == Compression::none || chunk.size() != row_shape.size() + 1) return false;
+  for (std::size_t d = 2; d < chunk.size(); ++d)
+    if (chunk[d] != row_shape[d - 1]) return false;
+  return compression != Compression::lzf || lzf_compressor() != nullptr;
+}
+
+ChunkWriter::ChunkWriter(const std::vector<hsize_t>& row_shape, const std::vector<hsize_t>& chunk,
+                         std::size_t element_size, Compression compression)
+    : compression_(compression),
+      size_(element_size),
+      chunk_rows_(chunk.at(0)),
+      chunk_items_(chunk.size() > 1 ? chunk[1] : 1),
+      items_(row_shape.empty() ? 1 : row_shape[0]),
+      rank_(chunk.size()) {
+  item_elements_ = 1;
+  for (std::size_t d = 1; d < row_shape.size(); ++d) item_elements_ *= row_shape[d];
+  row_elements_ = items_ * item_elements_;
+  previous_.resize((items_ + chunk_items_ - 1) / chunk_items_);
+}
+
+// Whether the F rows of a chunk, `present` elements of each at `rows`, all equal the row the
+// chunk before at the same items held in each of its rows.
+bool ChunkWriter::same_as_previous(const Previous& previous, const char* rows,
+                                   std::size_t present) const {
+  if (!previous.valid) return false;
+  for (std::size_t f = 0; f < chunk_rows_; ++f)
+    if (std::memcmp(rows + f * row_elements_ * size_, previous.row.data(), present * size_) != 0)
+      return false;
+  return true;
+}
+
+// The chunk whose rows begin at `rows`, `present` elements of each, into `input` as the
+// compressor takes it: shuffled, and as large as a whole chunk, the items beyond the last zero,
+// as HDF5 pads them.
+void ChunkWriter::gather(const char* rows, std::size_t present, std::vector<char>& input) const {
+  const std::size_t per_row = chunk_items_ * item_elements_;  // elements of a row of the chunk
+  const std::size_t elements = chunk_rows_ * per_row;
+  input.resize(elements * size_);
+  for (std::size_t f = 0; f < chunk_rows_; ++f) {
+    const char* from = rows + f * row_elements_ * size_;
+    const std::size_t at = f * per_row;
+    shuffle_bytes(from, present, size_, input.data() + at, elements);
+    for (std::size_t j = 0; j < size_; ++j)
+      std::memset(input.data() + j * elements + at + present, 0, per_row - present);
+  }
+}
+
+void ChunkWriter::write(hid_t dataset, const std::string& name, hsize_t first, hsize_t count,
+                        const char* rows, std::mutex* lock) {
+  Scratch& s = scratch();
+  const std::size_t row_bytes = row_elements_ * size_;
+  std::vector<hsize_t> offset(rank_, 0);
+  for (hsize_t r = 0; r < count; r += chunk_rows_) {
+    const char* block = rows + r * row_bytes;
+    offset[0] = first + r;
+    for (std::size_t column = 0; column < previous_.size(); ++column) {
+      const std::size_t begin = column * chunk_items_;
+      const std::size_t present = (std::min(items_, begin + chunk_items_) - begin) * item_elements_;
+      const char* from = block + begin * item_elements_ * size_;
+      Previous& previous = previous_[column];
+      Stored stored{};
+      if (same_as_previous(previous, from, present)) {
+        stored = {previous.stored.data(), previous.stored.size(), previous.skipped};
+      } else {
+        gather(from, present, s.input);
+        stored = compress(compression_, s.input, s, name);
+        previous.valid = true;
+        for (std::size_t f = 1; f < chunk_rows_ && previous.valid; ++f)
+          previous.valid = std::memcmp(from + f * row_bytes, from, present * size_) == 0;
+        if (previous.valid) {
+          previous.row.assign(from, from + present * size_);
+          previous.stored.assign(stored.data, stored.data + stored.size);
+          previous.skipped = stored.skipped;
+        }
+      }
+      if (rank_ > 1) offset[1] = begin;
+      std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+      check_status(H5Dwrite_chunk(dataset, H5P_DEFAULT, stored.skipped, offset.data(), stored.size,
+                                  stored.data),
+                   "write " + name);
+    }
+  }
+}
+
+}  // namespace chaindem::hdf5
