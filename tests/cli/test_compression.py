@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """output.compression: gzip, lzf and none store the same values, each with the filter asked
 for; the per-particle series are chunked so that a frame and a bead's history each read few
-chunks; the LZF filter, an HDF5 plugin, is refused before the run when HDF5 cannot load it.
+chunks; the LZF filter, an HDF5 plugin, is refused before the run when HDF5 cannot load it; the
+chunks chaindem compresses itself decode to the values of an uncompressed run.
 
 Run by ctest with Debian's /usr/bin/python3 (h5py, which reads LZF itself):
     test_compression.py CHAINDEM_BINARY SOURCE_DIR
@@ -131,6 +132,61 @@ class Compression(unittest.TestCase):
                 r = run(os.path.join(tmp, choice + ".h5"), "output.compression=" + choice,
                         env=env)
                 self.assertEqual(r.returncode, 0, r.stderr)
+
+
+class SpilledChunks(unittest.TestCase):
+    """The chunks of a spilled series are compressed by chaindem and written whole, past HDF5's
+    filters; the last frames go through them. Each choice must decode to the values of an
+    uncompressed run, bit for bit: with beads that move and beads at rest, a chain whose beads
+    are not a multiple of a chunk's, and frames not a multiple of a chunk's."""
+
+    # 310 beads and a striker at 5 m/s against the end wall for 6 ms: the wave reaches the far
+    # beads half way; 3001 frames of 311 x 1 doubles (7.1 MB a series, written in spills of
+    # 4 MiB and more).
+    MOVING_RUN = ["chain.count=310", "striker.velocity=5", "simulation.duration=6e-3"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.files = {}
+        for choice in CHOICES:
+            path = os.path.join(cls.tmp.name, choice + ".h5")
+            args = [CHAINDEM, "run", CASE, "-q", "-o", path, "--set",
+                    "output.compression=" + choice]
+            for kv in cls.MOVING_RUN:
+                args += ["--set", kv]
+            r = subprocess.run(args, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"{choice}: {r.stderr}")
+            cls.files[choice] = path
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_each_choice_decodes_to_the_uncompressed_values(self):
+        with h5py.File(self.files["none"], "r") as f:
+            expected = {name: f[name][()] for name in SERIES}
+        for choice in ("gzip", "lzf"):
+            with self.subTest(choice), h5py.File(self.files[choice], "r") as f:
+                for name in SERIES:
+                    d = f[name]
+                    frames, beads, _ = d.shape
+                    chunk_frames, chunk_beads, _ = d.chunks
+                    self.assertGreater(d.nbytes, 4 << 20, name)  # spilled as the run went on
+                    self.assertNotEqual(frames % chunk_frames, 0, (name, d.chunks))
+                    self.assertNotEqual(beads % chunk_beads, 0, (name, d.chunks))
+                    value = d[()]
+                    # Half way, many beads have moved, and others are still at rest.
+                    moved = (value[frames // 2] != value[0]).any(axis=1)
+                    self.assertGreater(moved.mean(), 0.25, name)
+                    self.assertLess(moved.mean(), 0.9, name)
+                    # Bit for bit, whatever the byte layout of a value (-0.0, NaN).
+                    np.testing.assert_array_equal(value.view(np.uint64),
+                                                  expected[name].view(np.uint64), err_msg=name)
+                    # One bead's whole history, across every row of chunks, as read apart.
+                    np.testing.assert_array_equal(d[:, beads - 1, :], expected[name][:, -1, :],
+                                                  err_msg=name)
 
 
 if __name__ == "__main__":

@@ -20,11 +20,12 @@ chaindem, source = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 
 def check(tmp, compression, dimension="auto"):
     """Runs the default case with `compression` and `dimension` and reads its frames through the
-    XDMF file; the chain is long enough for its series to be chunked, and filtered."""
+    XDMF file; the chain is long enough for its series to be chunked, filtered, and spilled while
+    the run goes on (chunks compressed by chaindem, written past HDF5's filters)."""
     name = f"{compression}-{dimension}"
     h5 = os.path.join(tmp, name + ".h5")
     subprocess.run([chaindem, "run", os.path.join(source, "cases", "default.ini"), "-o", h5,
-                    "--quiet", "--set", "simulation.duration=2e-4", "--set", "chain.count=200",
+                    "--quiet", "--set", "simulation.duration=2e-4", "--set", "chain.count=6000",
                     "--set", "output.compression=" + compression,
                     "--set", "output.dimension=" + dimension], check=True)
     xdmf = os.path.join(tmp, name + ".xdmf")
