@@ -277,7 +277,6 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
   double* v = p.velocity.col(0).data();
-  const double* inverse_mass = p.inverse_mass.data();
   const double* pair_force = state_.pairs.force.data();
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
@@ -299,25 +298,44 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
           state_.tracking, mass.inverse_mass == nullptr, base != nullptr, predict);
     }
   }
-  // The two end particles, which also meet the walls.
-  for (const std::size_t i : {std::size_t{0}, n - 1}) {
-    if (i < begin || i >= end) continue;
-    const double f_old = closing_kick == 0.0 ? std::nan("") : f[i];
-    f[i] = i == 0 ? base_force_x_[0] + -pair_force[0] : base_force_x_[n - 1] + pair_force[n - 2];
-    if (peak) peak[i] = std::max(peak[i], pair_force[i == 0 ? 0 : n - 2]);
-    for (std::size_t c = 0; c < state_.wall_contacts.size(); ++c) {
-      if (static_cast<std::size_t>(state_.wall_contacts.first[c]) != i) continue;
-      f[i] += -state_.wall_contacts.force[c] * state_.wall_contacts.nx[c];
-      if (peak) peak[i] = std::max(peak[i], state_.wall_contacts.force[c]);
+  gather_ends(begin, end, closing_kick);
+}
+
+// gather() of the two end particles, which also meet the walls, where in [begin, end).
+void ChainEngine::gather_ends(std::size_t begin, std::size_t end, double closing_kick) {
+  Particles& p = state_.scene.particles;
+  const std::size_t n = static_cast<std::size_t>(p.size());
+  double* f = p.force.col(0).data();
+  double* v = p.velocity.col(0).data();
+  const double* inverse_mass = p.inverse_mass.data();
+  const double* pair_force = state_.pairs.force.data();
+  double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
+  double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
+  double* look = state_.lookahead.col(0).data();
+  const bool predict = state_.look_kick != 0.0;
+  const ContactList& walls = state_.wall_contacts;
+  // End particle i, its base force, its pair's push on it and that pair's force: summed in locals
+  // (the columns may alias, each store would be read back), the same operations in the same order.
+  auto end_particle = [&](std::size_t i, double base, double push, double pair) {
+    double fi = base + push, peak_i = peak ? std::max(peak[i], pair) : 0.0;
+    for (std::size_t c = 0; c < walls.size(); ++c) {
+      if (static_cast<std::size_t>(walls.first[c]) != i) continue;
+      fi += -walls.force[c] * walls.nx[c];
+      if (peak) peak_i = std::max(peak_i, walls.force[c]);
     }
+    const double f_old = f[i];
+    f[i] = fi;
+    if (peak) peak[i] = peak_i;
     if (closing_kick != 0.0) {
-      if (predict) look[i] = closing_kick * ((f[i] + f[i]) - f_old) * inverse_mass[i];
-      v[i] += closing_kick * f[i] * inverse_mass[i];
+      if (predict) look[i] = closing_kick * ((fi + fi) - f_old) * inverse_mass[i];
+      v[i] += closing_kick * fi * inverse_mass[i];
       if (peak_v) peak_v[i] = std::max(peak_v[i], v[i]);
     } else {
-      look[i] = state_.look_kick * f[i] * inverse_mass[i];
+      look[i] = state_.look_kick * fi * inverse_mass[i];
     }
-  }
+  };
+  if (begin == 0) end_particle(0, base_force_x_[0], -pair_force[0], pair_force[0]);
+  if (end == n) end_particle(n - 1, base_force_x_[n - 1], pair_force[n - 2], pair_force[n - 2]);
 }
 
 // Pairs [c0, c1) of a chain whose contacts obey several models: the part of each segment in it
@@ -340,6 +358,62 @@ void ChainEngine::advance_segments(std::size_t c0, std::size_t c1, std::int64_t 
       advance_pairs<KernelT>(c0, hi, step, &pass, g->model);
     });
     c0 = hi;
+  }
+}
+
+// The wall contacts of end particle `end_particle` (0 or the last), once it has drifted, at step
+// `step` of the pass, under `rules` (SeveralModels: each contact under its own model's).
+template <class KernelT>
+void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainPass& pass,
+                             const ContactRules& rules) {
+  const Particles& p = state_.scene.particles;
+  const std::size_t np = static_cast<std::size_t>(p.size()) - 1;
+  const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
+  for (std::size_t c = 0; c < wall_contacts; ++c) {
+    const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);
+    if (i != end_particle) continue;
+    const auto w = static_cast<std::size_t>(state_.wall_contacts.second[c]);
+    const std::int64_t run_step = state_.step + step + 1;
+    const Eigen::Vector3d& point = pass_wall_point_[static_cast<std::size_t>(step) * walls + w];
+    ContactEvent event;
+    if constexpr (std::is_same_v<KernelT, SeveralModels>) {
+      const int m = state_.wall_contacts.model[c];
+      event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
+        return state_.update_wall<decltype(kernel)>(c, point, state_.rules_of(m, false), run_step);
+      });
+    } else {
+      // Mostly the wall is far from the chain's end: an update that would only rewrite the
+      // contact's columns as they are (its normal is the wall's, set when it was made) is skipped.
+      if (update_changes_nothing<KernelT>(state_.wall_contacts, c, state_.wall_overlap(c, point)))
+        continue;
+      event = state_.update_wall<KernelT>(c, point, rules, run_step);
+    }
+    if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
+    pass_wall_force_[static_cast<std::size_t>(step) * wall_contacts + c] =
+        state_.wall_contacts.force[c];
+    if (too_deep(state_.wall_contacts.overlap[c], p.radius(static_cast<Eigen::Index>(i))))
+      pass.note_fault(step, np + c, state_.wall_contacts.overlap[c]);
+  }
+}
+
+// What the watchers record of step `step` of the pass (Simulation::watch): the watched pairs
+// among [lo, hi) and the watched particles this range gathered, [gather_begin, gather_end).
+void ChainEngine::record_watched(const ChainPass& pass, std::int64_t step, std::size_t lo,
+                                 std::size_t hi, std::size_t gather_begin, std::size_t gather_end) {
+  const Particles& p = state_.scene.particles;
+  const std::size_t entry = static_cast<std::size_t>(pass.log_offset + step);
+  for (std::size_t k = 0; k < watched_chain_pair_.size(); ++k) {
+    const std::optional<std::size_t> c = watched_chain_pair_[k];
+    if (!c || *c < lo || *c >= hi) continue;
+    const std::size_t at = entry * state_.watched_pairs.size() + k;
+    state_.log.touching[at] = EngineState::contact_state(state_.pairs, *c);
+    state_.log.rate[at] = state_.approach_rate(state_.pairs, *c);
+  }
+  for (std::size_t k = 0; k < state_.watched_particles.size(); ++k) {
+    const auto i = static_cast<std::size_t>(state_.watched_particles[k]);
+    if (i >= gather_begin && i < gather_end)
+      state_.log.speed[entry * state_.watched_particles.size() + k] =
+          p.velocity.row(state_.watched_particles[k]).matrix().norm();
   }
 }
 
@@ -368,32 +442,9 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
           },
           mass.inverse_mass == nullptr);
   };
-  // The wall contacts of end particle i (0 or np), once it has drifted.
-  const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
   const ContactRules wall_rules = state_.rules_of(std::max(model_, 0), false);
   auto walls_of = [&](std::size_t end_particle) {
-    for (std::size_t c = 0; c < wall_contacts; ++c) {
-      const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);
-      if (i != end_particle) continue;
-      const auto w = static_cast<std::size_t>(state_.wall_contacts.second[c]);
-      const std::int64_t run_step = state_.step + r.step + 1;
-      const Eigen::Vector3d& point = pass_wall_point_[static_cast<std::size_t>(r.step) * walls + w];
-      ContactEvent event;
-      if constexpr (several) {
-        const int m = state_.wall_contacts.model[c];
-        event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
-          return state_.update_wall<decltype(kernel)>(c, point, state_.rules_of(m, false),
-                                                      run_step);
-        });
-      } else {
-        event = state_.update_wall<KernelT>(c, point, wall_rules, run_step);
-      }
-      if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
-      pass_wall_force_[static_cast<std::size_t>(r.step) * wall_contacts + c] =
-          state_.wall_contacts.force[c];
-      if (too_deep(state_.wall_contacts.overlap[c], p.radius(static_cast<Eigen::Index>(i))))
-        pass.note_fault(r.step, np + c, state_.wall_contacts.overlap[c]);
-    }
+    step_walls<KernelT>(end_particle, r.step, pass, wall_rules);
   };
   // The range in chunks of chain_chunk_pairs pairs: drift what the chunk's pairs read, the
   // pairs, then gather the particles whose two pairs are done. Each particle and pair does the
@@ -422,20 +473,52 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
     c0 = c1;
   }
 
-  const std::size_t entry = static_cast<std::size_t>(pass.log_offset + r.step);
-  for (std::size_t k = 0; k < watched_chain_pair_.size(); ++k) {
-    const std::optional<std::size_t> c = watched_chain_pair_[k];
-    if (!c || *c < r.lo || *c >= r.hi) continue;
-    const std::size_t at = entry * state_.watched_pairs.size() + k;
-    state_.log.touching[at] = EngineState::contact_state(state_.pairs, *c);
-    state_.log.rate[at] = state_.approach_rate(state_.pairs, *c);
-  }
-  for (std::size_t k = 0; k < state_.watched_particles.size(); ++k) {
-    const auto i = static_cast<std::size_t>(state_.watched_particles[k]);
-    if (i >= gather_begin && i < gather_end)
-      state_.log.speed[entry * state_.watched_particles.size() + k] =
-          p.velocity.row(state_.watched_particles[k]).matrix().norm();
-  }
+  record_watched(pass, r.step, r.lo, r.hi, gather_begin, gather_end);
+}
+
+// A pass over a chain that is one range of one chunk (a few dozen beads, as a sweep's cases
+// have): run_range's steps, each the whole chain, with what does not change from step to step
+// (the columns, the rules, the kernel and the loops' flags) set once for the pass. A short
+// chain's step is mostly such overhead; every particle and pair does run_range's arithmetic.
+template <class KernelT>
+void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
+  Particles& p = state_.scene.particles;
+  const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
+  const double dt = state_.settings.time_step, half = 0.5 * dt;
+  double* x = p.position.col(0).data();
+  double* v = p.velocity.col(0).data();
+  double* f = p.force.col(0).data();
+  const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
+  const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
+  const double* pair_force = state_.pairs.force.data();
+  const double* overlap = state_.pairs.overlap.data();
+  const double* power = state_.pairs.power.data();
+  const double* radius_sum = radius_sum_.data();
+  double* look = state_.lookahead.col(0).data();
+  double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
+  double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
+  const ContactRules rules = state_.rules_of(model_, false);
+  with_flags(
+      [&]<bool uniform, bool track, bool has_base, bool predict>() {
+        for (std::size_t s = 0; s < pass_steps; ++s) {
+          const auto step = static_cast<std::int64_t>(s);
+          kick_drift<uniform>(0, n, x, v, f, mass, half, dt);
+          step_walls<KernelT>(0, step, pass, rules);
+          step_walls<KernelT>(np, step, pass, rules);
+          const std::int64_t run_step = state_.step + step + 1;
+          for (std::size_t c = 0; c < np; ++c) {
+            const double dc = radius_sum[c] - (x[c + 1] - x[c]);
+            if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
+              advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
+          }
+          if (n > 2)
+            gather_kick_interior<track, uniform, has_base, predict>(1, np, f, base, pair_force, v,
+                                                                    mass, half, look, peak, peak_v);
+          gather_ends(0, n, half);
+          record_watched(pass, step, 0, np, 0, n);
+        }
+      },
+      uniform_mass_, state_.tracking, base != nullptr, state_.look_kick != 0.0);
 }
 
 // Advances the chain by `steps` steps in one pass. With several threads the chain is cut into
@@ -513,7 +596,14 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
       for (std::size_t j = 1; j < regions; ++j) fill_cut(j);
     }
   };
-  if (model_ < 0) {
+  // A chain of one model that is one range (one region, one tile) of one chunk, on the per-pair
+  // loop, steps whole.
+  const bool whole = regions == 1 && np <= tile && np <= state_.settings.chain_chunk_pairs &&
+                     model_ >= 0 && !segments_[0].vector;
+  if (whole) {
+    with_kernel(state_.kernel_of(model_),
+                [&](auto kernel) { run_whole<decltype(kernel)>(pass, pass_steps); });
+  } else if (model_ < 0) {
     schedule([&](const ChainRange& r) { run_range<SeveralModels, false>(pass, r); });
   } else {
     with_kernel(state_.kernel_of(model_), [&](auto kernel) {

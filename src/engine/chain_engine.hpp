@@ -69,9 +69,24 @@ class ChainEngine final : public Engine {
   [[noreturn]] void report_fault(const ChainPass& pass, std::int64_t steps);
   template <class KernelT, bool vector_pairs>
   void run_range(ChainPass& pass, const ChainRange& r);
+  /// A pass of `pass_steps` steps over a chain that is one range of one chunk.
+  template <class KernelT>
+  void run_whole(ChainPass& pass, std::size_t pass_steps);
+  /// The wall contacts of an end particle at step `step` of the pass.
+  template <class KernelT>
+  void step_walls(std::size_t end_particle, std::int64_t step, ChainPass& pass,
+                  const ContactRules& rules);
+  /// What the watched pairs and particles record of a step (Simulation::watch).
+  void record_watched(const ChainPass& pass, std::int64_t step, std::size_t lo, std::size_t hi,
+                      std::size_t gather_begin, std::size_t gather_end);
   /// Pairs [c0, c1) of model m, one by one.
   template <class KernelT>
   void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass, int m);
+  /// Pair c of the per-pair loop at overlap dc, not idle (advance_pairs' step, pass, rules and
+  /// run step).
+  template <class KernelT>
+  void advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
+                    const ContactRules& rules, std::int64_t run_step);
   /// Pairs [c0, c1) of segment g, in the vectorised loop.
   template <class KernelT>
   void advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass,
@@ -96,6 +111,7 @@ class ChainEngine final : public Engine {
   ColumnsGuard load_history_columns();
   void store_history_columns();
   void gather(std::size_t begin, std::size_t end, double closing_kick);
+  void gather_ends(std::size_t begin, std::size_t end, double closing_kick);
 
   EngineState& state_;
   std::vector<double> radius_sum_;    ///< r_c + r_(c+1)

@@ -193,6 +193,14 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
   return any != 0;
 }
 
+// Whether a pair of the per-pair loop at overlap dc is apart and was apart (overlap, force and
+// power of its last evaluation) with nothing left to book: its update would change nothing. A
+// pair apart may still carry the edge impulse of its separation (update_contact); a NaN overlap,
+// a diverged state, is updated (and reported).
+inline bool idle_pair(double dc, double overlap, double force, double power) {
+  return !(dc > 0.0) && !(overlap > 0.0) && force == 0.0 && power == 0.0 && dc == dc;
+}
+
 }  // namespace
 
 // Advances contacts [c0, c1) of the chain one by one (history, floors, any law), in blocks of 8
@@ -204,8 +212,6 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
                                 int m) {
   const Particles& p = state_.scene.particles;
   const double* x = p.position.col(0).data();
-  const double* v = p.velocity.col(0).data();
-  const double* look = state_.lookahead.col(0).data();
   const double* radius_sum = radius_sum_.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* force = state_.pairs.force.data();
@@ -224,22 +230,29 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
              (d[c - b0] != d[c - b0]);  // NaN: a diverged state, reported below
     }
     if (!any) continue;
-    for (std::size_t c = b0; c < b1; ++c) {
-      const double dc = d[c - b0];
-      if (!(dc > 0.0) && !(overlap[c] > 0.0) && force[c] == 0.0 && power[c] == 0.0 && dc == dc)
-        continue;
-      const auto i = static_cast<Eigen::Index>(c);
-      if (too_deep(dc, std::min(p.radius(i), p.radius(i + 1)))) {
-        if (!pass) state_.throw_too_deep(state_.pairs, c, dc, 0);
-        pass->note_fault(step, c, dc);
-      }
-      const double r = v[c] - v[c + 1];
-      const ContactEvent event =
-          update_contact<KernelT>(state_.pairs, c, dc, r, predicted_rate(r, look, c), rules,
-                                  state_.pairs.coeffs_of(uniform_pairs_ ? 0 : c), run_step);
-      if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
-    }
+    for (std::size_t c = b0; c < b1; ++c)
+      if (!idle_pair(d[c - b0], overlap[c], force[c], power[c]))
+        advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step);
   }
+}
+
+// Pair c of the per-pair loop at overlap dc, which is not idle_pair. `step` and `pass` as
+// advance_pairs takes them, `rules` and `run_step` as it derives them.
+template <class KernelT>
+void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
+                               const ContactRules& rules, std::int64_t run_step) {
+  const Particles& p = state_.scene.particles;
+  const auto i = static_cast<Eigen::Index>(c);
+  if (too_deep(dc, std::min(p.radius(i), p.radius(i + 1)))) {
+    if (!pass) state_.throw_too_deep(state_.pairs, c, dc, 0);
+    pass->note_fault(step, c, dc);
+  }
+  const double* v = p.velocity.col(0).data();
+  const double r = v[c] - v[c + 1];
+  const ContactEvent event = update_contact<KernelT>(
+      state_.pairs, c, dc, r, predicted_rate(r, state_.lookahead.col(0).data(), c), rules,
+      state_.pairs.coeffs_of(uniform_pairs_ ? 0 : c), run_step);
+  if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
 }
 
 // What one call of the vectorised pair loop reads: the chain's x columns, the segment's one

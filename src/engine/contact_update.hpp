@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -235,6 +236,19 @@ inline void record_onset(ContactList& cl, std::size_t c, std::int64_t step, doub
   cl.onset_step[c] = step;
   cl.onset_rate[c] = rate;
   if (reads_v0 && rate < rules.floor) ++cl.floor_hits[c];
+}
+
+// Whether update_contact of contact c at overlap d, after the first evaluation, would leave every
+// column of the contact as it is: apart now and at its last evaluation (not touching; overlap,
+// force and power +0) with a work that adding +0 keeps. In bits, not values (-0 is not +0 here):
+// skipping such an update changes nothing.
+template <class KernelT>
+inline bool update_changes_nothing(const ContactList& cl, std::size_t c, double d) {
+  const auto bits = [](double x) { return std::bit_cast<std::uint64_t>(x); };
+  if (d > 0.0 || cl.touching[c] || bits(cl.overlap[c]) != 0 || bits(cl.force[c]) != 0) return false;
+  if constexpr (kernels::splits_force<KernelT>)
+    return bits(cl.power[c]) == 0 && cl.work[c] == cl.work[c] && bits(cl.work[c]) != bits(-0.0);
+  return true;
 }
 
 // Advances one contact to overlap d: the half-step approach rate `rate` (the rate that carried the

@@ -139,6 +139,13 @@ struct EngineState {
   std::vector<double> stored_energy_by_particle() const;
   std::int64_t impact_velocity_floor_hits() const;
 
+  /// The overlap of wall contact c, its wall at `point` (as update_wall evaluates it).
+  double wall_overlap(std::size_t c, const Eigen::Vector3d& point) const {
+    const int i = wall_contacts.first[c];
+    const Wall& wall = scene.walls[static_cast<std::size_t>(wall_contacts.second[c])];
+    const Eigen::Vector3d x = scene.particles.position.row(i).transpose();
+    return scene.particles.radius(i) - (x - point).dot(wall.normal);
+  }
   /// Advances wall contact c, its wall at `point`; returns what happened to it.
   template <class KernelT>
   ContactEvent update_wall(std::size_t c, const Eigen::Vector3d& point, const ContactRules& rules,
@@ -194,16 +201,14 @@ ContactEvent EngineState::update_wall(std::size_t c, const Eigen::Vector3d& poin
   ContactList& cl = wall_contacts;
   const int i = cl.first[c];
   const Wall& wall = scene.walls[static_cast<std::size_t>(cl.second[c])];
-  const Eigen::Vector3d x = p.position.row(i).transpose();
   const Eigen::Vector3d v = p.velocity.row(i).transpose();
   const Eigen::Vector3d ahead = lookahead.row(i).transpose();
-  const double distance = (x - point).dot(wall.normal);
   // Normal from the particle towards the wall: -wall.normal.
   cl.nx[c] = -wall.normal.x();
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
   const double rate = (wall.velocity - v).dot(wall.normal);
-  return update_contact<KernelT>(cl, c, p.radius(i) - distance, rate, rate - ahead.dot(wall.normal),
+  return update_contact<KernelT>(cl, c, wall_overlap(c, point), rate, rate - ahead.dot(wall.normal),
                                  rules, cl.coeffs_of(c), at);
 }
 

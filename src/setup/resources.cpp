@@ -2,6 +2,7 @@
 // before anything is allocated (setup_parts.hpp).
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -142,6 +143,27 @@ std::size_t tracked_contacts(const RunSetup& run) {
   return steps_on_chain_engine(run) ? particles - 1 + run.scene.walls.size() : particles + 1;
 }
 
+// xdmf_bytes, which writes the XDMF text of one and of two frames to measure them: some ten
+// microseconds, a good part of setting up a small case, which a sweep would spend on every case.
+// Its value depends on its arguments only: the last few are remembered (per thread: a sweep sets
+// its cases up on several).
+std::size_t remembered_xdmf_bytes(std::int64_t frames, std::int64_t particles,
+                                  const layout::OutputSelection& output) {
+  struct Entry {
+    std::int64_t frames = -1, particles = -1;
+    layout::OutputSelection output;
+    std::size_t bytes = 0;
+  };
+  thread_local std::array<Entry, 4> recent;
+  thread_local std::size_t next = 0;
+  for (const Entry& e : recent)
+    if (e.frames == frames && e.particles == particles && e.output == output) return e.bytes;
+  Entry& e = recent[next];
+  next = (next + 1) % recent.size();
+  e = {frames, particles, output, xdmf_bytes(frames, particles, output)};
+  return e.bytes;
+}
+
 // Bytes of one output frame of `run`, before compression.
 std::size_t frame_bytes(const RunSetup& run) {
   return H5mdWriter::frame_bytes(static_cast<std::size_t>(run.scene.particles.size()),
@@ -164,8 +186,8 @@ double output_interval_within_budget(const Case& c, RunSetup& run) {
   if (s.interval != 0.0) return interval;  // given: checked against the budget once planned
   const auto frames = static_cast<double>(std::llround(run.duration / interval)) + 1.0;
   if (!run.output.writes_frames()) return interval;  // no frame: nothing to budget
-  const auto xdmf = s.xdmf ? xdmf_bytes(2, run.scene.particles.size(), run.output) -
-                                 xdmf_bytes(1, run.scene.particles.size(), run.output)
+  const auto xdmf = s.xdmf ? remembered_xdmf_bytes(2, run.scene.particles.size(), run.output) -
+                                 remembered_xdmf_bytes(1, run.scene.particles.size(), run.output)
                            : 0;
   const double per_frame = static_cast<double>(frame_bytes(run) + xdmf);
   const double fit = std::floor(s.max_file_size / per_frame);
@@ -212,7 +234,7 @@ RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   const std::int64_t particles = run.scene.particles.size();
   e.frames = run.output.writes_frames() ? frames_of(run.steps, run.output_every) : 0;
   e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
-  e.xdmf_bytes = writes_xdmf(run) ? xdmf_bytes(e.frames, particles, run.output) : 0;
+  e.xdmf_bytes = writes_xdmf(run) ? remembered_xdmf_bytes(e.frames, particles, run.output) : 0;
   e.checkpoint_bytes = simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run),
                                         steps_on_chain_engine(run));
   return e;
