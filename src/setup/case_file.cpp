@@ -390,20 +390,20 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
   const std::vector<std::string> lines = override_lines(overrides, source);
   for (const std::string& key : unset) check_setting("--unset", key);
-  CaseConfig cfg;
-  cfg.origin_ = origin;
-  cfg.source_text_ = text;
+  Read read;
+  read.origin = origin;
+  read.source_text = text;
   std::string override_text;
   for (const std::string& line : lines) override_text += line;
-  cfg.materials_ = section_names(text, origin, override_text, material_of);
-  cfg.contact_pairs_ = section_names(text, origin, override_text, contact_pair_of);
+  read.materials = section_names(text, origin, override_text, material_of);
+  read.contact_pairs = section_names(text, origin, override_text, contact_pair_of);
 
   std::vector<KeySpec> specs = case_keys();
-  for (const auto& m : cfg.materials_) {
+  for (const auto& m : read.materials) {
     auto mk = material_keys(m);
     specs.insert(specs.end(), mk.begin(), mk.end());
   }
-  for (const auto& pair : cfg.contact_pairs_) {
+  for (const auto& pair : read.contact_pairs) {
     auto pk = contact_pair_keys(pair);
     specs.insert(specs.end(), pk.begin(), pk.end());
   }
@@ -412,17 +412,19 @@ CaseConfig CaseConfig::parse(const std::string& text, const std::string& origin,
   // names where it comes from (a key given twice would otherwise keep its first value unseen).
   for (std::size_t k = 0; k < lines.size(); ++k)
     for (const auto& option : reader.store(lines[k], source(k), false).options)
-      cfg.note_override(option.string_key, source(k));
+      read.note_override(option.string_key, source(k));
   reader.store(text, quoted_path(origin), true);
   for (const std::string& key : unset) {
     if (!reader.declares(key)) throw reader.unknown_key("--unset", key);
-    if (const auto it = cfg.override_source_.find(key); it != cfg.override_source_.end())
+    if (const auto it = read.override_source.find(key); it != read.override_source.end())
       throw CaseError("--unset " + quoted_text(key) + ": " +
                       (it->second == "--set" ? "the command line also sets it with --set"
                                              : it->second + " also sets it"));
     reader.vm.erase(key);
   }
-  for (const auto& k : specs) cfg.resolve(k, reader.vm);
+  for (const auto& k : specs) read.resolve(k, reader.vm);
+  CaseConfig cfg;
+  cfg.read_ = std::make_shared<const Read>(std::move(read));
   return cfg;
 }
 
@@ -430,80 +432,98 @@ CaseConfig CaseConfig::with_values(const std::vector<std::string>& settings,
                                    const std::vector<std::string>& sources) const {
   auto source = [&](std::size_t k) { return k < sources.size() ? sources[k] : "--set"; };
   const std::vector<std::string> lines = override_lines(settings, source);
-  CaseConfig cfg = *this;
+  CaseConfig cfg = *this;  // what was read is shared, not copied
   for (std::size_t k = 0; k < settings.size(); ++k) {
     const std::string key = lines[k].substr(0, lines[k].find('='));
-    const auto it = override_source_.find(key);
-    if (it == override_source_.end() || it->second != source(k))
+    const auto it = read_->override_source.find(key);
+    if (it == read_->override_source.end() || it->second != source(k))
       throw std::logic_error("CaseConfig::with_values: " + source(k) + " did not set " + key);
     // As parse() reads the line: the value trimmed, then checked against its declaration.
     const std::string value = trimmed(lines[k].substr(key.size() + 1));
     if (const std::string problem = check_key_value(key, value); !problem.empty())
       cfg.fail(key, problem);
-    cfg.values_[key] = value;
+    cfg.changed_[key] = value;
   }
   return cfg;
 }
 
-void CaseConfig::note_override(const std::string& key, const std::string& source) {
-  if (const auto it = override_source_.find(key); it != override_source_.end())
+void CaseConfig::Read::note_override(const std::string& key, const std::string& source) {
+  if (const auto it = override_source.find(key); it != override_source.end())
     throw CaseError(it->second == source
                         ? source + ": key '" + quoted_text(key) + "' is given more than once"
                         : it->second + " and " + source + ": key '" + quoted_text(key) +
                               "' is given in both; give it once");
-  override_source_[key] = source;
+  override_source[key] = source;
 }
 
-void CaseConfig::resolve(const KeySpec& k, const po::variables_map& vm) {
+void CaseConfig::Read::resolve(const KeySpec& k, const po::variables_map& vm) {
   const auto it = vm.find(k.key);
   if (it != vm.end()) {
     const std::string v = trimmed(it->second.as<std::string>());
     if (auto problem = check_value(k, v); !problem.empty())
       fail(k.key, problem + " (expected " + kind_name(k.kind) + ")");
-    values_[k.key] = v;
-    given_[k.key] = true;
+    values[k.key] = v;
+    given[k.key] = true;
   } else if (!k.default_value.empty()) {
-    values_[k.key] = k.default_value;
-    given_[k.key] = false;
+    values[k.key] = k.default_value;
+    given[k.key] = false;
   } else if (k.required) {
     fail(k.key, "is missing (" + k.description + ")");
   }
 }
 
-void CaseConfig::fail(std::string_view key, const std::string& what) const {
+void CaseConfig::Read::fail(std::string_view key, const std::string& what) const {
   throw CaseError(where(key) + ": " + what);
 }
 
+std::string CaseConfig::Read::where(std::string_view key) const {
+  const auto it = override_source.find(key);
+  return it != override_source.end() ? it->second + " " + std::string(key)
+                                     : quoted_path(origin) + ": " + std::string(key);
+}
+
+void CaseConfig::fail(std::string_view key, const std::string& what) const {
+  read_->fail(key, what);
+}
+
 void CaseConfig::forget(const std::vector<std::string>& keys) {
+  auto read = std::make_shared<Read>(*read_);  // shared with other cases: changed apart
   for (const std::string& key : keys) {
-    values_.erase(key);
-    given_.erase(key);
-    override_source_.erase(key);
+    read->values.erase(key);
+    read->given.erase(key);
+    read->override_source.erase(key);
+    changed_.erase(key);
   }
+  read_ = std::move(read);
+}
+
+std::map<std::string, std::string> CaseConfig::resolved() const {
+  std::map<std::string, std::string> all(read_->values.begin(), read_->values.end());
+  for (const auto& [key, value] : changed_) all[key] = value;
+  return all;
 }
 
 bool CaseConfig::from_command_line(std::string_view key) const {
-  return override_source_.count(std::string(key)) > 0;
+  return read_->override_source.count(key) > 0;
 }
 
 std::string CaseConfig::where(std::string_view key) const {
-  const auto it = override_source_.find(std::string(key));
-  return it != override_source_.end() ? it->second + " " + std::string(key)
-                                      : quoted_path(origin_) + ": " + std::string(key);
+  return read_->where(key);
 }
 
 bool CaseConfig::has(std::string_view key) const {
-  return values_.count(std::string(key)) > 0;
+  return read_->values.count(key) > 0;
 }
 
 bool CaseConfig::given(std::string_view key) const {
-  const auto it = given_.find(std::string(key));
-  return it != given_.end() && it->second;
+  const auto it = read_->given.find(key);
+  return it != read_->given.end() && it->second;
 }
 
 const std::string& CaseConfig::text(std::string_view key) const {
-  const auto it = values_.find(std::string(key));
-  if (it == values_.end()) fail(key, "is missing");
+  if (const auto it = changed_.find(key); it != changed_.end()) return it->second;
+  const auto it = read_->values.find(key);
+  if (it == read_->values.end()) fail(key, "is missing");
   return it->second;
 }
 

@@ -172,9 +172,10 @@ void check_settings(const std::vector<std::string>& settings) {
     } catch (const std::exception& e) {
       finding("one --set", e);
     }
+    const std::map<std::string, std::string> plain_values = plain.resolved();
     for (const auto& [name, value] : set.resolved()) {
-      const auto before = plain.resolved().find(name);
-      if (name != key && (before == plain.resolved().end() || before->second != value)) {
+      const auto before = plain_values.find(name);
+      if (name != key && (before == plain_values.end() || before->second != value)) {
         std::fprintf(stderr, "fuzz_inputs: --set '%s' set '%s' too\n", quoted_text(setting).c_str(),
                      quoted_text(name).c_str());
         std::abort();

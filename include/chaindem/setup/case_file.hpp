@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -134,13 +135,13 @@ class CaseConfig {
   std::vector<std::string> words(std::string_view key) const;
 
   /// Material names defined by [material.NAME] sections, sorted.
-  const std::vector<std::string>& materials() const { return materials_; }
+  const std::vector<std::string>& materials() const { return read_->materials; }
   /// The "A.B" of the [contact.A.B] sections of the file and the overrides, sorted.
-  const std::vector<std::string>& contact_pairs() const { return contact_pairs_; }
+  const std::vector<std::string>& contact_pairs() const { return read_->contact_pairs; }
   /// Every resolved key and its value as text, sorted by key: what reproduces the run.
-  const std::map<std::string, std::string>& resolved() const { return values_; }
-  const std::string& origin() const { return origin_; }
-  const std::string& source_text() const { return source_text_; }
+  std::map<std::string, std::string> resolved() const;
+  const std::string& origin() const { return read_->origin; }
+  const std::string& source_text() const { return read_->source_text; }
   /// Removes keys the run did not use (RunSetup::ignored_keys), so that resolved() holds only
   /// what reproduces it.
   void forget(const std::vector<std::string>& keys);
@@ -148,19 +149,30 @@ class CaseConfig {
   [[noreturn]] void fail(std::string_view key, const std::string& what) const;
 
  private:
-  /// Records that `source` (an override) sets `key`; throws when another override set it.
-  void note_override(const std::string& key, const std::string& source);
-  /// The value of `k` from what was read, its default, or an error when it is required and
-  /// missing.
-  void resolve(const KeySpec& k, const boost::program_options::variables_map& vm);
+  /// What parse() read, shared by the cases with_values() makes of it: a sweep holds thousands,
+  /// which differ in a few values.
+  struct Read {
+    std::map<std::string, std::string, std::less<>> values;
+    std::map<std::string, bool, std::less<>> given;
+    std::map<std::string, std::string, std::less<>> override_source;  ///< key: its override's
+    std::vector<std::string> materials;
+    std::vector<std::string> contact_pairs;
+    std::string origin;
+    std::string source_text;
 
-  std::map<std::string, std::string> values_;
-  std::map<std::string, bool> given_;
-  std::map<std::string, std::string> override_source_;  ///< key: where its override came from
-  std::vector<std::string> materials_;
-  std::vector<std::string> contact_pairs_;
-  std::string origin_;
-  std::string source_text_;
+    /// Records that `source` (an override) sets `key`; throws when another override set it.
+    void note_override(const std::string& key, const std::string& source);
+    /// The value of `k` from what was read, its default, or an error when it is required and
+    /// missing.
+    void resolve(const KeySpec& k, const boost::program_options::variables_map& vm);
+    /// Throws CaseError naming `key` (CaseConfig::fail).
+    [[noreturn]] void fail(std::string_view key, const std::string& what) const;
+    std::string where(std::string_view key) const;
+  };
+
+  std::shared_ptr<const Read> read_ = std::make_shared<const Read>();
+  /// The values with_values() gave keys of read_.
+  std::map<std::string, std::string, std::less<>> changed_;
 };
 
 /// The message of an error of Boost.Program_options, which reads case files, sweep files and
