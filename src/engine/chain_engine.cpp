@@ -543,14 +543,20 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   const auto pass_steps = static_cast<std::size_t>(steps);
 
   ChainPass pass{log_offset, {}, 2 * (np + wall_contacts)};
-  // Where each wall is at each step of the pass, as step-by-step accumulation puts it.
+  // Where each wall is at each step of the pass, as step-by-step accumulation puts it. A wall at
+  // rest adds dt 0 = 0 to its offset, which keeps it (an offset starts at +0, to which +-0 adds
+  // nothing): its point is the same at every step.
   pass_wall_point_.resize(pass_steps * walls);
   pass_wall_force_.assign(pass_steps * wall_contacts, 0.0);
-  for (std::size_t s = 0; s < pass_steps; ++s)
-    for (std::size_t w = 0; w < walls; ++w) {
-      state_.wall_offset[w] += dt * state_.scene.walls[w].velocity;
-      pass_wall_point_[s * walls + w] = state_.wall_point(w);
+  for (std::size_t w = 0; w < walls; ++w) {
+    const Eigen::Vector3d& velocity = state_.scene.walls[w].velocity;
+    const bool at_rest = (velocity.array() == 0.0).all();
+    for (std::size_t s = 0; s < pass_steps; ++s) {
+      if (!at_rest) state_.wall_offset[w] += dt * velocity;
+      pass_wall_point_[s * walls + w] =
+          at_rest && s > 0 ? pass_wall_point_[w] : state_.wall_point(w);
     }
+  }
 
   const std::size_t tile = std::max(state_.settings.chain_tile_pairs, 2 * pass_steps);
   std::size_t regions = static_cast<std::size_t>(std::max(state_.settings.threads, 1));

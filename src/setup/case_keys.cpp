@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <type_traits>
+#include <unordered_map>
 
 #include "chaindem/laws/law.hpp"
 #include "chaindem/setup/case_spec.hpp"
@@ -756,6 +759,16 @@ bool changes_no_result(const std::string& key) {
   return spec && spec->changes_no_result;
 }
 
+namespace {
+// Where `field` lies in the object `spec`, if it lies in it (not in memory the case points to).
+std::optional<std::ptrdiff_t> place_in(const CaseSpec& spec, const void* field) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(&spec);
+  const auto at = reinterpret_cast<std::uintptr_t>(field);
+  if (at < begin || at >= begin + sizeof(CaseSpec)) return std::nullopt;
+  return static_cast<std::ptrdiff_t>(at - begin);
+}
+}  // namespace
+
 CaseSpec read_case_spec(const CaseConfig& config) {
   CaseSpec spec;
   for (const KeyEntry& e : entries()) e.read(config, spec);
@@ -772,6 +785,19 @@ CaseSpec read_case_spec(const CaseConfig& config) {
 }
 
 std::string key_of(const CaseSpec& spec, const void* field) {
+  // The keys of the fields that are members of the case itself, by their place in it (the same
+  // in every case): looked up, not searched for (the set-up names keys all the time, for its
+  // messages and to ask where a value came from). The others (law parameters, sections of a
+  // kind) are searched for.
+  static const std::unordered_map<std::ptrdiff_t, std::string> member_keys = [] {
+    const CaseSpec blank{};
+    std::unordered_map<std::ptrdiff_t, std::string> keys;
+    for (const KeyEntry& e : entries())
+      if (const auto place = place_in(blank, e.field(blank))) keys.emplace(*place, e.spec.key);
+    return keys;
+  }();
+  if (const auto place = place_in(spec, field))
+    if (const auto it = member_keys.find(*place); it != member_keys.end()) return it->second;
   for (const KeyEntry& e : entries())
     if (field && e.field(spec) == field) return e.spec.key;
   for (const auto& [name, m] : spec.materials)
