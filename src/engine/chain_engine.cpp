@@ -19,15 +19,26 @@ struct MassOf {
   double operator[](std::size_t i) const { return inverse_mass ? inverse_mass[i] : uniform; }
 };
 
+// Each loop is written once, inline, for the vectorised clones (CHAINDEM_HOT) of long chains
+// and for the passes over a short chain (run_whole), where a call per loop and step would cost
+// more than its few particles.
 template <bool uniform_mass>
-CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
-                             double* __restrict v, const double* __restrict f, MassOf m,
-                             double half, double dt) {
+[[gnu::always_inline]] inline void kick_drift_loop(std::size_t begin, std::size_t end,
+                                                   double* __restrict x, double* __restrict v,
+                                                   const double* __restrict f, MassOf m,
+                                                   double half, double dt) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     v[i] += half * f[i] * (uniform_mass ? m.uniform : inverse_mass[i]);
     x[i] += dt * v[i];
   }
+}
+
+template <bool uniform_mass>
+CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
+                             double* __restrict v, const double* __restrict f, MassOf m,
+                             double half, double dt) {
+  kick_drift_loop<uniform_mass>(begin, end, x, v, f, m, half, dt);
 }
 
 // The speed of a particle of the chain moving at vx along x: |v| as the general engine computes
@@ -57,11 +68,10 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
 // and the one it replaces. `base` may be nullptr: no external force or gravity (one array less
 // to read).
 template <bool track, bool uniform_mass, bool has_base, bool predict>
-CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
-                                       const double* __restrict base,
-                                       const double* __restrict pair_force, double* __restrict v,
-                                       MassOf m, double half, double* __restrict look,
-                                       double* __restrict peak_force, double* __restrict peak_v) {
+[[gnu::always_inline]] inline void gather_kick_loop(
+    std::size_t begin, std::size_t end, double* __restrict f, const double* __restrict base,
+    const double* __restrict pair_force, double* __restrict v, MassOf m, double half,
+    double* __restrict look, double* __restrict peak_force, double* __restrict peak_v) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     const double fi = ((has_base ? base[i] : 0.0) + pair_force[i - 1]) + -pair_force[i];
@@ -74,6 +84,16 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
       peak_v[i] = std::max(peak_v[i], v[i]);
     }
   }
+}
+
+template <bool track, bool uniform_mass, bool has_base, bool predict>
+CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, double* __restrict f,
+                                       const double* __restrict base,
+                                       const double* __restrict pair_force, double* __restrict v,
+                                       MassOf m, double half, double* __restrict look,
+                                       double* __restrict peak_force, double* __restrict peak_v) {
+  gather_kick_loop<track, uniform_mass, has_base, predict>(begin, end, f, base, pair_force, v, m,
+                                                           half, look, peak_force, peak_v);
 }
 
 }  // namespace
@@ -508,22 +528,25 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
   const ContactRules rules = state_.rules_of(model_, false);
+  const std::vector<int>& wall_particle = state_.wall_contacts.first;
+  const bool walls_at_start = std::count(wall_particle.begin(), wall_particle.end(), 0) > 0;
+  const bool walls_at_end =
+      std::count(wall_particle.begin(), wall_particle.end(), static_cast<int>(np)) > 0;
   with_flags(
       [&]<bool uniform, bool track, bool has_base, bool predict>() {
         for (std::size_t s = 0; s < pass_steps; ++s) {
           const auto step = static_cast<std::int64_t>(s);
-          kick_drift<uniform>(0, n, x, v, f, mass, half, dt);
-          step_walls<KernelT>(0, step, pass, rules);
-          step_walls<KernelT>(np, step, pass, rules);
+          kick_drift_loop<uniform>(0, n, x, v, f, mass, half, dt);
+          if (walls_at_start) step_walls<KernelT>(0, step, pass, rules);
+          if (walls_at_end) step_walls<KernelT>(np, step, pass, rules);
           const std::int64_t run_step = state_.step + step + 1;
           for (std::size_t c = 0; c < np; ++c) {
             const double dc = radius_sum[c] - (x[c + 1] - x[c]);
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
               advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
-          if (n > 2)
-            gather_kick_interior<track, uniform, has_base, predict>(1, np, f, base, pair_force, v,
-                                                                    mass, half, look, peak, peak_v);
+          gather_kick_loop<track, uniform, has_base, predict>(1, np, f, base, pair_force, v, mass,
+                                                              half, look, peak, peak_v);
           gather_ends(0, n, half);
           record_watched(pass, step, 0, np, 0, n);
         }
