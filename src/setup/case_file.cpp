@@ -160,7 +160,9 @@ std::string check_value(const KeySpec& k, const std::string& v) {
 }  // namespace
 
 std::string check_key_value(std::string_view key, const std::string& value) {
-  const std::optional<KeySpec> spec = find_key(key);
+  std::optional<KeySpec> found;
+  const KeySpec* spec = find_section_key(key);
+  if (!spec && (found = find_key(key))) spec = &*found;
   if (!spec) return "";
   const std::string problem = check_value(*spec, trimmed(value));
   return problem.empty() ? "" : problem + " (expected " + kind_name(spec->kind) + ")";

@@ -744,9 +744,18 @@ std::vector<KeySpec> material_keys(const std::string& name) {
   return keys;
 }
 
+const KeySpec* find_section_key(std::string_view key) {
+  static const std::unordered_map<std::string_view, const KeySpec*> keys = [] {
+    std::unordered_map<std::string_view, const KeySpec*> index;
+    for (const KeyEntry& e : entries()) index.emplace(e.spec.key, &e.spec);  // the first wins
+    return index;
+  }();
+  const auto it = keys.find(key);
+  return it == keys.end() ? nullptr : it->second;
+}
+
 std::optional<KeySpec> find_key(std::string_view key) {
-  for (const KeyEntry& e : entries())
-    if (e.spec.key == key) return e.spec;
+  if (const KeySpec* spec = find_section_key(key)) return *spec;
   if (const std::optional<std::string> material = material_of(key))
     return find_in(material_entries(), material_prefix(*material), key);
   if (const std::optional<std::string> pair = contact_pair_of(key))
@@ -755,6 +764,7 @@ std::optional<KeySpec> find_key(std::string_view key) {
 }
 
 bool changes_no_result(const std::string& key) {
+  if (const KeySpec* spec = find_section_key(key)) return spec->changes_no_result;
   const std::optional<KeySpec> spec = find_key(key);
   return spec && spec->changes_no_result;
 }

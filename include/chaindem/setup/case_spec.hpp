@@ -195,6 +195,9 @@ bool changes_no_result(const std::string& key);
 /// The declaration of `key`, a key of a section or of a [material.NAME] section; nullopt for a
 /// key that is not declared.
 std::optional<KeySpec> find_key(std::string_view key);
+/// The declaration of `key` if it is a key of a section of its own (not of a [material.NAME] or
+/// [contact.A.B] section), without a copy of it (a law key's lists every law); else null.
+const KeySpec* find_section_key(std::string_view key);
 
 /// A case as the set-up reads it: its typed sections, and where each value came from, so that a
 /// message about a field names its key ("--set chain.gap" or "case.ini: chain.gap").
