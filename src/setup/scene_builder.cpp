@@ -87,13 +87,15 @@ void set_output(const Case& c, RunSetup& run) {
   // chain before anything runs.
   const long long count = run.scene.chain_count;
   for (const double b : s.arrival_beads) {
-    std::ostringstream bead;
-    bead << b;
-    if (b != std::floor(b))
-      c.fail(s.arrival_beads, "bead " + bead.str() + " is not a whole number");
+    auto bead = [b] {
+      std::ostringstream text;
+      text << b;
+      return text.str();
+    };
+    if (b != std::floor(b)) c.fail(s.arrival_beads, "bead " + bead() + " is not a whole number");
     const double k = b < 0 ? static_cast<double>(count) + b : b;
     if (k < 0 || k >= static_cast<double>(count))
-      c.fail(s.arrival_beads, "bead " + bead.str() + " is not in the chain of " +
+      c.fail(s.arrival_beads, "bead " + bead() + " is not in the chain of " +
                                   std::to_string(count) + " beads (0.." +
                                   std::to_string(count - 1) + ", or -1..-" + std::to_string(count) +
                                   " from the end)");
