@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -149,12 +150,21 @@ class CaseConfig {
   [[noreturn]] void fail(std::string_view key, const std::string& what) const;
 
  private:
+  /// Keys looked up as they are given (a string_view), without a string made for each.
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const {
+      return std::hash<std::string_view>{}(key);
+    }
+  };
+  template <class T>
+  using ByKey = std::unordered_map<std::string, T, KeyHash, std::equal_to<>>;
   /// What parse() read, shared by the cases with_values() makes of it: a sweep holds thousands,
-  /// which differ in a few values.
+  /// which differ in a few values. Hashed: the set-up looks up every key of a case, some twice.
   struct Read {
-    std::map<std::string, std::string, std::less<>> values;
-    std::map<std::string, bool, std::less<>> given;
-    std::map<std::string, std::string, std::less<>> override_source;  ///< key: its override's
+    ByKey<std::string> values;
+    ByKey<bool> given;
+    ByKey<std::string> override_source;  ///< key: its override's source
     std::vector<std::string> materials;
     std::vector<std::string> contact_pairs;
     std::string origin;
