@@ -110,6 +110,29 @@ TEST(CaseFile, OtherValuesGiveWhatReadingThemGives) {
   EXPECT_THROW(first.with_values({"chain.count=8"}, {"s.ini [axes]"}), std::logic_error);
 }
 
+// The cases made of one with other values are each their own: forgetting keys of one (as `run`
+// does with the keys its law ignores) leaves the others, and the case they were made of, whole.
+TEST(CaseFile, ForgettingKeysOfOneCaseLeavesTheOthers) {
+  const std::vector<std::string> sources{"s.ini [axes]", "s.ini [axes]"};
+  const CaseConfig first = CaseConfig::parse(
+      base, "base.ini", {"contact.restitution=0.5", "striker.velocity=1"}, {}, sources);
+  const CaseConfig second = first.with_values({"contact.restitution=0.25"}, {"s.ini [axes]"});
+  CaseConfig third = first.with_values({"contact.restitution=0.75"}, {"s.ini [axes]"});
+  third.forget({"contact.restitution", "chain.count"});
+  EXPECT_FALSE(third.has("contact.restitution"));
+  EXPECT_FALSE(third.has("chain.count"));
+  EXPECT_EQ(third.resolved().count("contact.restitution"), 0u);
+  EXPECT_EQ(first.text("contact.restitution"), "0.5");
+  EXPECT_EQ(second.text("contact.restitution"), "0.25");
+  for (const CaseConfig* kept : {&first, &second}) {
+    EXPECT_TRUE(kept->has("chain.count"));
+    EXPECT_TRUE(kept->given("chain.count"));
+    EXPECT_TRUE(kept->from_command_line("contact.restitution"));
+    EXPECT_EQ(kept->resolved().size(), first.resolved().size());
+  }
+  EXPECT_EQ(third.resolved().size() + 2, first.resolved().size());
+}
+
 TEST(CaseFile, ChainBuilders) {
   const std::string mats =
       base + "[material.brass]\nyoungs_modulus = 100e9\npoisson_ratio = 0.34\ndensity = 8500\n";
