@@ -554,23 +554,15 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
       uniform_mass_, state_.tracking, base != nullptr, state_.look_kick != 0.0);
 }
 
-// Advances the chain by `steps` steps in one pass. With several threads the chain is cut into
-// one region per thread. A region's ranges shrink by one pair per step at each cut, so that it
-// never needs the step of a particle another thread owns; the triangles left at the cuts are
-// filled afterwards (also in parallel), each step in order.
-void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
-  Particles& p = state_.scene.particles;
-  const std::size_t np = static_cast<std::size_t>(p.size()) - 1;
+// Where each wall is at each step of a pass of `pass_steps` steps, as step-by-step accumulation
+// puts it (pass_wall_point_), and the walls' forces of the pass zeroed. A wall at rest adds
+// dt 0 = 0 to its offset, which keeps it (an offset starts at +0, to which +-0 adds nothing): its
+// point is the same at every step.
+void ChainEngine::place_walls(std::size_t pass_steps) {
   const double dt = state_.settings.time_step;
-  const std::size_t walls = state_.scene.walls.size(), wall_contacts = state_.wall_contacts.size();
-  const auto pass_steps = static_cast<std::size_t>(steps);
-
-  ChainPass pass{log_offset, {}, 2 * (np + wall_contacts)};
-  // Where each wall is at each step of the pass, as step-by-step accumulation puts it. A wall at
-  // rest adds dt 0 = 0 to its offset, which keeps it (an offset starts at +0, to which +-0 adds
-  // nothing): its point is the same at every step.
+  const std::size_t walls = state_.scene.walls.size();
   pass_wall_point_.resize(pass_steps * walls);
-  pass_wall_force_.assign(pass_steps * wall_contacts, 0.0);
+  pass_wall_force_.assign(pass_steps * state_.wall_contacts.size(), 0.0);
   for (std::size_t w = 0; w < walls; ++w) {
     const Eigen::Vector3d& velocity = state_.scene.walls[w].velocity;
     const bool at_rest = (velocity.array() == 0.0).all();
@@ -580,6 +572,19 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
           at_rest && s > 0 ? pass_wall_point_[w] : state_.wall_point(w);
     }
   }
+}
+
+// Advances the chain by `steps` steps in one pass. With several threads the chain is cut into
+// one region per thread. A region's ranges shrink by one pair per step at each cut, so that it
+// never needs the step of a particle another thread owns; the triangles left at the cuts are
+// filled afterwards (also in parallel), each step in order.
+void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
+  Particles& p = state_.scene.particles;
+  const std::size_t np = static_cast<std::size_t>(p.size()) - 1;
+  const auto pass_steps = static_cast<std::size_t>(steps);
+
+  ChainPass pass{log_offset, {}, 2 * (np + state_.wall_contacts.size())};
+  place_walls(pass_steps);
 
   const std::size_t tile = std::max(state_.settings.chain_tile_pairs, 2 * pass_steps);
   std::size_t regions = static_cast<std::size_t>(std::max(state_.settings.threads, 1));
@@ -659,7 +664,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
 
   book_wall_work(pass_steps);
   state_.step += steps;
-  state_.time = static_cast<double>(state_.step) * dt;
+  state_.time = static_cast<double>(state_.step) * state_.settings.time_step;
   if (pass.fault.found()) report_fault(pass, steps);
 }
 

@@ -65,6 +65,8 @@ class ChainEngine final : public Engine {
   /// The contact and particle forces at construction.
   void evaluate_contacts();
   void run_pass(std::int64_t steps, std::int64_t log_offset);
+  /// The walls' points and forces of a pass of `pass_steps` steps.
+  void place_walls(std::size_t pass_steps);
   void book_wall_work(std::size_t pass_steps);
   [[noreturn]] void report_fault(const ChainPass& pass, std::int64_t steps);
   template <class KernelT, bool vector_pairs>

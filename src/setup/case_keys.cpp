@@ -5,9 +5,7 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <functional>
-#include <optional>
 #include <set>
 #include <stdexcept>
 #include <type_traits>
@@ -764,20 +762,9 @@ std::optional<KeySpec> find_key(std::string_view key) {
 }
 
 bool changes_no_result(const std::string& key) {
-  if (const KeySpec* spec = find_section_key(key)) return spec->changes_no_result;
   const std::optional<KeySpec> spec = find_key(key);
   return spec && spec->changes_no_result;
 }
-
-namespace {
-// Where `field` lies in the object `spec`, if it lies in it (not in memory the case points to).
-std::optional<std::ptrdiff_t> place_in(const CaseSpec& spec, const void* field) {
-  const auto begin = reinterpret_cast<std::uintptr_t>(&spec);
-  const auto at = reinterpret_cast<std::uintptr_t>(field);
-  if (at < begin || at >= begin + sizeof(CaseSpec)) return std::nullopt;
-  return static_cast<std::ptrdiff_t>(at - begin);
-}
-}  // namespace
 
 CaseSpec read_case_spec(const CaseConfig& config) {
   CaseSpec spec;
@@ -795,19 +782,6 @@ CaseSpec read_case_spec(const CaseConfig& config) {
 }
 
 std::string key_of(const CaseSpec& spec, const void* field) {
-  // The keys of the fields that are members of the case itself, by their place in it (the same
-  // in every case): looked up, not searched for (the set-up names keys all the time, for its
-  // messages and to ask where a value came from). The others (law parameters, sections of a
-  // kind) are searched for.
-  static const std::unordered_map<std::ptrdiff_t, std::string> member_keys = [] {
-    const CaseSpec blank{};
-    std::unordered_map<std::ptrdiff_t, std::string> keys;
-    for (const KeyEntry& e : entries())
-      if (const auto place = place_in(blank, e.field(blank))) keys.emplace(*place, e.spec.key);
-    return keys;
-  }();
-  if (const auto place = place_in(spec, field))
-    if (const auto it = member_keys.find(*place); it != member_keys.end()) return it->second;
   for (const KeyEntry& e : entries())
     if (field && e.field(spec) == field) return e.spec.key;
   for (const auto& [name, m] : spec.materials)
