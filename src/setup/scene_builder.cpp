@@ -206,7 +206,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
     run.output = run.output.with_components(automatic_components(run));
   run.output_interval = output_interval_within_budget(c, run);
   choose_time_step(c, run, time_scale_pairs, speed,
-                   fastest_key(c, scene, run.duration, layout.from_data));
+                   [&] { return fastest_key(c, scene, run.duration, layout.from_data); });
   set_output(c, run);
   run.memory_estimate = estimated_peak_memory(run);
   run.estimate = estimate_output(run);

@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -160,8 +161,9 @@ void check_gravity(const Case& c, const Scene& scene, double duration);
 /// The interval between output frames the case asks for: output.interval, or a 200th of the
 /// run when it gives 0; at most the run's duration [s].
 double requested_output_interval(const OutputSpec& output, double duration);
+/// `speed_key` names the key that gives `speed` (fastest_key), asked only for a message.
 void choose_time_step(const Case& c, RunSetup& run,
                       const std::vector<TimeScalePair>& time_scale_pairs, double speed,
-                      const std::string& speed_key);
+                      const std::function<std::string()>& speed_key);
 
 }  // namespace chaindem::setup

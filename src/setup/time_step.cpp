@@ -251,7 +251,7 @@ bool fit_step_to_frames(RunSetup& run) {
 // where the damping needs it; the number of steps of the run.
 void choose_time_step(const Case& c, RunSetup& run,
                       const std::vector<TimeScalePair>& time_scale_pairs, double speed,
-                      const std::string& speed_key) {
+                      const std::function<std::string()>& speed_key) {
   const SimulationSpec& s = c.spec().simulation;
   SimulationSettings& settings = run.settings;
   using Policy = SimulationSettings::ImpactVelocity;
@@ -321,7 +321,7 @@ void choose_time_step(const Case& c, RunSetup& run,
   const bool automatic = !(s.time_step > 0.0);
   double steps = std::ceil(run.duration / settings.time_step - 1e-9);
   if (automatic && !(settings.time_step <= run.duration && steps <= 1e12))
-    blame_contact_duration(c, run, t_contact, speed, speed_key,
+    blame_contact_duration(c, run, t_contact, speed, speed_key(),
                            !(t_contact / s.steps_per_contact <= run.duration));
   if (!(settings.time_step <= run.duration)) {  // the run would be one step past its end
     std::ostringstream m;
