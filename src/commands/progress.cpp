@@ -15,7 +15,7 @@ Progress::Progress(std::ostream* out, std::int64_t total, std::string label, std
       label_(std::move(label)),
       unit_(std::move(unit)),
       keep_last_(keep_last),
-      tty_(isatty(STDERR_FILENO) != 0),
+      tty_(out && isatty(STDERR_FILENO) != 0),  // no progress shown (a sweep's case): no call
       start_(Clock::now()),
       last_(start_) {}
 
