@@ -279,7 +279,7 @@ class Resume(unittest.TestCase):
     def test_killed_sweep_resumes_without_recomputing(self):
         with tempfile.TemporaryDirectory() as tmp:
             sweep = write_sweep(tmp, ["hunt_crossley", "tsuji", "flores"], "0.2:1.0:0.2",
-                                "0.5, 1, 1.5, 2", duration="3e-3")
+                                "0.5, 1, 1.5, 2", duration="1.2e-2")
             reference = os.path.join(tmp, "reference.h5")
             self.assertEqual(run_sweep(sweep, reference, "--threads", "2").returncode, 0)
             full_size = os.path.getsize(reference)
