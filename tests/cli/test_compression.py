@@ -36,24 +36,30 @@ def datasets(f):
     return out
 
 
-def run(out, *sets, env=None):
-    args = [CHAINDEM, "run", CASE, "-q", "-o", out, *SMALL_RUN]
+def run(out, *sets, env=None, base=SMALL_RUN):
+    args = [CHAINDEM, "run", CASE, "-q", "-o", out, *base]
     for kv in sets:
         args += ["--set", kv]
     return subprocess.run(args, capture_output=True, text=True, env=env)
+
+
+def each_choice(folder, base=SMALL_RUN):
+    """The run `base` written with each compression into `folder`: choice -> path."""
+    files = {}
+    for choice in CHOICES:
+        path = os.path.join(folder, choice + ".h5")
+        r = run(path, "output.compression=" + choice, base=base)
+        if r.returncode != 0:
+            raise RuntimeError(f"{choice}: {r.stderr}")
+        files[choice] = path
+    return files
 
 
 class Compression(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.files = {}
-        for choice in CHOICES:
-            path = os.path.join(cls.tmp.name, choice + ".h5")
-            r = run(path, "output.compression=" + choice)
-            if r.returncode != 0:
-                raise RuntimeError(f"{choice}: {r.stderr}")
-            cls.files[choice] = path
+        cls.files = each_choice(cls.tmp.name)
 
     @classmethod
     def tearDownClass(cls):
@@ -148,17 +154,8 @@ class SpilledChunks(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.files = {}
-        for choice in CHOICES:
-            path = os.path.join(cls.tmp.name, choice + ".h5")
-            args = [CHAINDEM, "run", CASE, "-q", "-o", path, "--set",
-                    "output.compression=" + choice]
-            for kv in cls.MOVING_RUN:
-                args += ["--set", kv]
-            r = subprocess.run(args, capture_output=True, text=True)
-            if r.returncode != 0:
-                raise RuntimeError(f"{choice}: {r.stderr}")
-            cls.files[choice] = path
+        cls.files = each_choice(cls.tmp.name,
+                                [a for kv in cls.MOVING_RUN for a in ("--set", kv)])
 
     @classmethod
     def tearDownClass(cls):
