@@ -81,11 +81,14 @@ void write_xdmf(std::ostream& x, const std::string& h5_file_name,
       << quote("<DataItem ItemType=\"Function\" Function=\"0*$0\" Dimensions=\"" + count + "\">" +
                reference(layout::particle_radius.name) + "</DataItem>")
       << "\">\n";
+  // The constant attributes state their size: ParaView's XDMF reader reports an error for an
+  // attribute whose data item is a Reference without it.
+  const std::string sized = "\" Center=\"Node\" Dimensions=\"" + count + "\">";
   x << "<!ENTITY K \""
-    << quote(std::string("<Attribute Name=\"") + layout::particle_radius.name +
-             "\" Center=\"Node\">" + reference(layout::particle_radius.name) +
-             "</Attribute><Attribute Name=\"" + layout::particle_species.name +
-             "\" Center=\"Node\">" + reference(layout::particle_species.name) + "</Attribute>")
+    << quote(std::string("<Attribute Name=\"") + layout::particle_radius.name + sized +
+             reference(layout::particle_radius.name) + "</Attribute><Attribute Name=\"" +
+             layout::particle_species.name + sized + reference(layout::particle_species.name) +
+             "</Attribute>")
     << "\">\n"
     << "<!ENTITY T \"" << quote("<Topology Reference=\"/Xdmf/Domain/Topology[1]\"/>") << "\">\n"
     << "]>\n<Xdmf Version=\"2.0\">\n <Domain>\n";
