@@ -75,7 +75,8 @@ struct H5mdWriter::Impl {
   std::vector<int> species;
   std::vector<std::string> species_names;
   std::int64_t striker = -1, chain_first = 0, chain_count = 0;
-  std::vector<std::int64_t> ids;  // output.beads: the particles written, in order; empty: all
+  /// output.beads: the particles written, in order; empty: all.
+  const std::vector<std::int64_t>& ids() const { return output.particles(); }
   std::vector<std::string> wall_names;
   std::vector<double> wall_normals;
   std::vector<ContactModel> models;  // [k]: model k of the run's settings
@@ -183,17 +184,16 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
     : lock(l), meta(m), output(selection), contacts(selection.has_contacts()) {
   const Particles& p = sim.particles();
   const Scene& scene = sim.scene();
-  ids = output.particles();
   radius = p.radius;
   mass = p.mass;
   species = p.material;
-  if (!ids.empty()) {  // the constants of the particles written, as the series hold them
-    const auto written = static_cast<Eigen::Index>(ids.size());
+  if (!ids().empty()) {  // the constants of the particles written, as the series hold them
+    const auto written = static_cast<Eigen::Index>(ids().size());
     radius.resize(written);
     mass.resize(written);
-    species.resize(ids.size());
+    species.resize(ids().size());
     for (Eigen::Index j = 0; j < written; ++j) {
-      const auto i = static_cast<Eigen::Index>(ids[static_cast<std::size_t>(j)]);
+      const auto i = static_cast<Eigen::Index>(ids()[static_cast<std::size_t>(j)]);
       radius(j) = p.radius(i);
       mass(j) = p.mass(i);
       species[static_cast<std::size_t>(j)] = p.material[static_cast<std::size_t>(i)];
@@ -344,8 +344,8 @@ void H5mdWriter::Impl::create() {
   dataset_fixed(chain.get(), particle_mass.name, {n}, mass.data(), H5T_NATIVE_DOUBLE,
                 particle_mass.unit);
   dataset_fixed(chain.get(), particle_species.name, {n}, species.data(), H5T_NATIVE_INT);
-  if (!ids.empty())  // H5MD's id element: the run's index of each particle written
-    dataset_fixed(chain.get(), layout::particle_id, {n}, ids.data(), H5T_NATIVE_INT64);
+  if (!ids().empty())  // H5MD's id element: the run's index of each particle written
+    dataset_fixed(chain.get(), layout::particle_id, {n}, ids().data(), H5T_NATIVE_INT64);
   if (!species_names.empty()) {  // the names of the indices, on the dataset that holds them
     Handle s(check(H5Dopen2(chain.get(), particle_species.name, H5P_DEFAULT), "species"), H5Dclose);
     attr_strings(s.get(), layout::species_names_attribute, species_names);
@@ -491,16 +491,17 @@ H5mdWriter::~H5mdWriter() {
 
 // The particle columns written, copied out of the simulation as the file holds them.
 void H5mdWriter::Impl::copy_particles(const Particles& p, Frame& f) const {
+  const std::vector<std::int64_t>& written = ids();
   for (std::size_t k = 0; k < particle_columns.size(); ++k) {
     if (!output.has(particle_columns[k].id)) continue;
     const Vec3Array& source = p.*particle_columns[k].value;
     std::vector<double>& rows = f.particles[k];
-    if (!ids.empty()) {  // output.beads: the particles named, in order
+    if (!written.empty()) {  // output.beads: the particles named, in order
       const std::size_t d = output.components();
-      rows.resize(ids.size() * d);
-      for (std::size_t j = 0; j < ids.size(); ++j)
+      rows.resize(written.size() * d);
+      for (std::size_t j = 0; j < written.size(); ++j)
         for (std::size_t c = 0; c < d; ++c)
-          rows[d * j + c] = source(ids[j], static_cast<Eigen::Index>(c));
+          rows[d * j + c] = source(written[j], static_cast<Eigen::Index>(c));
     } else if (output.components() == 1) {  // the x column, contiguous
       rows.assign(source.col(0).data(), source.col(0).data() + source.rows());
     } else {

@@ -57,9 +57,10 @@ constexpr double write_rate = 150e6;
 constexpr double fastest_step = 1e-9;
 
 // What a run holds at its peak besides the simulation (simulation_bytes), for `particles`
-// particles and `frames` frames of `frame` bytes, one every `every` steps.
+// particles and `frames` frames of `frame` bytes, one every `every` steps, whose per-particle
+// series hold `components` numbers per particle (3, or 1 for x alone).
 std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t frames,
-                      std::int64_t every) {
+                      std::int64_t every, std::size_t components) {
   // The writer's copy of the radii, masses and species, and the per-bead results the summary
   // takes from the simulation when the run ends (largest force and velocity).
   const std::size_t per_particle = 2 * sizeof(double) + sizeof(int) + 2 * sizeof(double);
@@ -77,10 +78,10 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   const auto queued = static_cast<std::size_t>(
       std::min(waiting * static_cast<double>((count - std::min<std::size_t>(count, 2)) * frame),
                static_cast<double>(H5mdWriter::queue_bytes)));
-  // The three per-particle series (N x 3 doubles a frame) hold the most.
-  const std::size_t row = particles * 3 * sizeof(double);
-  const std::size_t block =
-      hdf5::chunk_shape({particles, 3}, count, sizeof(double))[0] * std::max<std::size_t>(row, 1);
+  // The three per-particle series (N x D doubles a frame) hold the most.
+  const std::size_t row = particles * components * sizeof(double);
+  const std::size_t block = hdf5::chunk_shape({particles, components}, count, sizeof(double))[0] *
+                            std::max<std::size_t>(row, 1);
   // Where chunks are single frames of at least spill_bytes, frames go to the file from where
   // they are; the estimate keeps spill_bytes there, as it always had.
   const std::size_t spill =
@@ -120,7 +121,7 @@ std::size_t check_memory(const Case& c, std::size_t particles,
       run_bytes(
           particles,
           H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2,
-          1);
+          1, output.components());
   const std::size_t available = recent_available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
@@ -265,7 +266,7 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
   const std::size_t frame = frame_bytes(run);
   return simulation_bytes(particles, contacts, chain, chain && equal_bodies) +
          contacts * history * sizeof(double) +
-         setup::run_bytes(particles, frame, frames, run.output_every);
+         setup::run_bytes(particles, frame, frames, run.output_every, run.output.components());
 }
 
 }  // namespace chaindem
