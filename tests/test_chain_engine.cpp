@@ -119,6 +119,33 @@ TEST(ChainEngine, ReproducesTheGeneralEngine) {
     }
 }
 
+// A uniform chain's pairs keep one record of what they all share: coefficients, the normal (+x)
+// and, under a law without a history, the state; a law that keeps v0 or a loading history keeps
+// a state per pair, and a dimer chain a coefficient record per pair. (Their values are those of
+// the general engine, whose lists hold every record: ReproducesTheGeneralEngine.)
+TEST(ChainEngine, PairsHoldOneRecordOfWhatTheyShare) {
+  struct Expect {
+    std::string law, extra, radii;
+    std::size_t coeffs, state;  // records, 0 meaning one per pair
+  };
+  for (const Expect& e :
+       {Expect{"hertz", "", "0.005", 1, 1}, Expect{"flores", "restitution = 0.6\n", "0.005", 1, 0},
+        Expect{"thornton_1997", "", "0.005", 1, 0}, Expect{"hertz", "", "0.005, 0.004", 0, 1}}) {
+    SCOPED_TRACE(e.law + " radii " + e.radii);
+    const Simulation sim = simulation_from(walled_chain(20, e.law, e.extra, e.radii));
+    ASSERT_TRUE(sim.uses_chain_engine());
+    const ContactList& pairs = sim.pair_contacts();
+    ASSERT_EQ(pairs.size(), 20u);  // the striker and 20 beads
+    EXPECT_EQ(pairs.coeffs.size(), e.coeffs ? e.coeffs : pairs.size());
+    EXPECT_EQ(pairs.state.size(), e.state ? e.state : pairs.size());
+    EXPECT_EQ(pairs.nx.size(), 1u);
+    for (std::size_t c = 0; c < pairs.size(); ++c)
+      EXPECT_EQ(pairs.normal_of(c), Eigen::Vector3d::UnitX());
+    // The wall contacts keep their own normals.
+    EXPECT_EQ(sim.wall_contacts().nx.size(), sim.wall_contacts().size());
+  }
+}
+
 // A pre-compressed chain (static overlap under an end load) starts in equilibrium on both
 // engines: every pair is active from the first step.
 TEST(ChainEngine, PrecompressedChainStaysInEquilibrium) {
@@ -368,7 +395,7 @@ void expect_same_contacts(const ContactList& a, const ContactList& b) {
   EXPECT_EQ(a.onset_rate, b.onset_rate);
   EXPECT_EQ(a.end_rate, b.end_rate);
   for (std::size_t c = 0; c < a.size(); ++c)
-    test::expect_same_history(a.state[c], b.state[c], "contact " + std::to_string(c));
+    test::expect_same_history(a.state_of(c), b.state_of(c), "contact " + std::to_string(c));
 }
 
 // A pass takes each tile of the chain through several steps while it is in cache, and threads
@@ -587,7 +614,7 @@ TEST(ChainEngine, VectorisedPairLoopsEqualThePerPairLoop) {
       const ContactList& b = scalar.pair_contacts();
       expect_same_contacts(a, b);
       for (std::size_t c = 0; c < a.size(); ++c) {
-        const ContactState& s = a.state[c];
+        const ContactState& s = a.state_of(c);
         if (overrides == light && c > 0) reopened += a.end_step[c] >= 0;
         plastic += s.residual_overlap > 0.0;
         elastic_frozen += s.unload_exponent == 1.5 && s.residual_overlap == 0.0;

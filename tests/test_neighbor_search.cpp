@@ -63,7 +63,8 @@ TEST(NeighborSearch, PlasticHistorySurvivesLeavingTheNeighborList) {
   for (std::int64_t s = 0; s < steps; ++s) {
     sim.step();
     const bool now = !sim.pair_contacts().state.empty();
-    if (now && !listed) residual_at_entry.push_back(sim.pair_contacts().state[0].residual_overlap);
+    if (now && !listed)
+      residual_at_entry.push_back(sim.pair_contacts().state_of(0).residual_overlap);
     departures += listed && !now;
     listed = now;
   }

@@ -57,7 +57,8 @@ CHAINDEM_HOT void gather_interior(std::size_t begin, std::size_t end, double* __
                                   const double* __restrict base,
                                   const double* __restrict pair_force,
                                   double* __restrict peak_force) {
-  for (std::size_t i = begin; i < end; ++i) f[i] = (base[i] + pair_force[i - 1]) + -pair_force[i];
+  for (std::size_t i = begin; i < end; ++i)
+    f[i] = ((base ? base[i] : 0.0) + pair_force[i - 1]) + -pair_force[i];
   if (peak_force)
     for (std::size_t i = begin; i < end; ++i)
       peak_force[i] = std::max(peak_force[i], std::max(pair_force[i - 1], pair_force[i]));
@@ -96,6 +97,15 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
                                                            half, look, peak_force, peak_v);
 }
 
+// Whether no contact of the run keeps a state: every model's law is history-free (its pairs then
+// share one ContactState, ContactList::shared_state).
+bool no_model_keeps_state(const EngineState& st) {
+  for (const ContactModel& m : st.models)
+    if (!with_kernel(m.law->kernel, [](auto k) { return kernels::history_free<decltype(k)>; }))
+      return false;
+  return true;
+}
+
 }  // namespace
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
@@ -108,7 +118,13 @@ ChainEngine::ChainEngine(EngineState& state) : state_(state) {
 // model) has the same coefficients: a uniform chain, whose pairs then hold them once.
 bool ChainEngine::equal_pairs() const {
   const Scene& scene = state_.scene;
-  const Eigen::Index n = scene.particles.size();
+  const Particles& p = scene.particles;
+  const Eigen::Index n = p.size();
+  // Equal bodies make equal pairs (the common chain: settled at the cost of reading three
+  // columns, where building each pair's effective quantities costs ten times more).
+  if ((p.radius == p.radius(0)).all() && (p.mass == p.mass(0)).all() &&
+      std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; }))
+    return true;
   const PairInput first = pair_input(scene, 0, 1);
   const int model = state_.pair_model(0, 1);
   for (Eigen::Index i = 1; i + 1 < n; ++i) {
@@ -134,19 +150,27 @@ void ChainEngine::build_contacts() {
   const Particles& p = state_.scene.particles;
   const auto n = static_cast<std::size_t>(p.size());
   state_.pairs.shared_coeffs = equal_pairs();
+  state_.pairs.shared_state = no_model_keeps_state(state_);
+  state_.pairs.shared_normal = true;  // every pair along +x
   state_.pairs.resize(n - 1);
   radius_sum_.resize(n - 1);
   RecentCoeffs coeffs;
+  // Shared coefficients are those of the first pair, whose model is every pair's.
+  const int shared_model = state_.pairs.shared_coeffs ? state_.pair_model(0, 1) : -1;
+  const PairCoeffs* shared = shared_model >= 0
+                                 ? &coeffs.of(state_, shared_model, pair_input(state_.scene, 0, 1))
+                                 : nullptr;
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     const int first = static_cast<int>(c), second = static_cast<int>(c + 1);
     radius_sum_[c] = p.radius(i) + p.radius(i + 1);
     const double d0 = radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0));
-    const int model = state_.pair_model(first, second);
-    state_.pairs.start_entry(c, first, second,
-                             coeffs.of(state_, model, pair_input(state_.scene, i, i + 1)),
-                             initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))),
-                             Eigen::Vector3d::UnitX(), model);
+    const int model = shared ? shared_model : state_.pair_model(first, second);
+    state_.pairs.start_entry(
+        c, first, second,
+        shared ? *shared : coeffs.of(state_, model, pair_input(state_.scene, i, i + 1)),
+        initial_overlap(d0, std::min(p.radius(i), p.radius(i + 1))), Eigen::Vector3d::UnitX(),
+        model);
   }
   std::vector<std::pair<int, int>> walls;
   for (std::size_t w = 0; w < state_.scene.walls.size(); ++w)
@@ -166,14 +190,18 @@ void ChainEngine::build_contacts() {
   model_ = state_.common_model();
   build_segments();
   uniform_pairs_ = model_ >= 0 && segments_[0].uniform;
-  base_force_x_.resize(n);
+  // Most chains carry neither a load nor gravity along x: the loops then read no base force.
+  const auto base_of = [&](Eigen::Index k) {
+    return p.load(k).x() + p.mass(k) * state_.scene.gravity.x();
+  };
   zero_base_force_ = true;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto k = static_cast<Eigen::Index>(i);
-    base_force_x_[i] = p.external_force(k, 0) + p.mass(k) * state_.scene.gravity.x();
-    zero_base_force_ = zero_base_force_ && base_force_x_[i] == 0.0;
-  }
+  for (Eigen::Index k = 0; k < p.size() && zero_base_force_; ++k)
+    zero_base_force_ = base_of(k) == 0.0;
+  base_force_x_.clear();
+  if (!zero_base_force_)
+    for (Eigen::Index k = 0; k < p.size(); ++k) base_force_x_.push_back(base_of(k));
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
+  state_.chain_pairs = true;
   state_.build_incidence();
 }
 
@@ -317,7 +345,7 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
   const std::size_t b = std::max<std::size_t>(begin, 1), e = std::min(end, n - 1);
   if (b < e) {
     if (closing_kick == 0.0) {  // at construction: the look-ahead of a first step, dt/2 a_0
-      gather_interior(b, e, f, base_force_x_.data(), pair_force, peak);
+      gather_interior(b, e, f, base, pair_force, peak);
       for (std::size_t i = b; i < e; ++i) look[i] = state_.look_kick * f[i] * mass[i];
     } else {
       with_flags(
@@ -364,8 +392,9 @@ void ChainEngine::gather_ends(std::size_t begin, std::size_t end, double closing
       look[i] = state_.look_kick * fi * inverse_mass[i];
     }
   };
-  if (begin == 0) end_particle(0, base_force_x_[0], -pair_force[0], pair_force[0]);
-  if (end == n) end_particle(n - 1, base_force_x_[n - 1], pair_force[n - 2], pair_force[n - 2]);
+  const auto base_at = [&](std::size_t i) { return zero_base_force_ ? 0.0 : base_force_x_[i]; };
+  if (begin == 0) end_particle(0, base_at(0), -pair_force[0], pair_force[0]);
+  if (end == n) end_particle(n - 1, base_at(n - 1), pair_force[n - 2], pair_force[n - 2]);
 }
 
 // Pairs [c0, c1) of a chain whose contacts obey several models: the part of each segment in it

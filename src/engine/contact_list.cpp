@@ -1,6 +1,8 @@
 // ContactList: a contact list in columns (simulation.hpp).
 #include "chaindem/engine/simulation.hpp"
 
+#include "chaindem/engine/huge_pages.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
@@ -10,19 +12,16 @@
 namespace chaindem {
 
 void ContactList::resize(std::size_t n) {
-  auto fit = [&](auto& column) {
-    if constexpr (std::is_same_v<std::remove_reference_t<decltype(column)>,
-                                 std::vector<PairCoeffs>>)
-      column.resize(shared_coeffs ? std::min<std::size_t>(n, 1) : n);
-    else
-      column.resize(n);
-  };
-  std::apply([&](auto&... column) { (fit(column), ...); }, columns());
+  std::apply([&](auto&... column) { (resize_on_huge_pages(column, rows_of(&column, n)), ...); },
+             columns());
 }
 
 void ContactList::copy_entry(std::size_t to, const ContactList& o, std::size_t from) {
-  if (shared_coeffs || o.shared_coeffs)  // the general engine's lists, which hold every record
-    throw std::logic_error("ContactList::copy_entry: a list of shared coefficients");
+  const auto shares = [](const ContactList& l) {
+    return l.shared_coeffs || l.shared_state || l.shared_normal;
+  };
+  if (shares(*this) || shares(o))  // the general engine's lists, which hold every record
+    throw std::logic_error("ContactList::copy_entry: a list of shared columns");
   auto into = columns();
   const auto out = const_cast<ContactList&>(o).columns();  // read only
   [&]<std::size_t... k>(std::index_sequence<k...>) {
@@ -35,8 +34,8 @@ void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, 
                               const Eigen::Vector3d& n, int m) {
   first[k] = i;
   second[k] = j;
-  coeffs[shared_coeffs ? 0 : k] = c;
-  state[k] = ContactState{};
+  if (!shared_coeffs || k == 0) coeffs[k] = c;
+  if (!shared_state || k == 0) state[k] = ContactState{};
   touching[k] = 0;
   work[k] = power[k] = 0.0;
   floor_hits[k] = 0;
@@ -44,9 +43,14 @@ void ContactList::start_entry(std::size_t k, int i, int j, const PairCoeffs& c, 
   onset_step[k] = end_step[k] = -1;
   overlap[k] = std::max(0.0, delta0);
   force[k] = 0.0;
-  nx[k] = n.x();
-  ny[k] = n.y();
-  nz[k] = n.z();
+  if (shared_normal && k > 0) {
+    if (n != normal_of(0))
+      throw std::logic_error("ContactList::start_entry: a normal other than the shared one");
+  } else {
+    nx[k] = n.x();
+    ny[k] = n.y();
+    nz[k] = n.z();
+  }
   model[k] = static_cast<std::uint8_t>(m);
 }
 

@@ -266,7 +266,7 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
                                    double force_rate, const ContactRules& rules,
                                    const PairCoeffs& coeffs, std::int64_t step) {
   constexpr bool reads_v0 = kernels::reads_impact_velocity<KernelT>;
-  ContactState& s = cl.state[c];
+  ContactState& s = cl.state_of(c);
   const double d_old = cl.overlap[c];
   const double f_old = cl.force[c];
   if (d > 0.0) {

@@ -18,7 +18,7 @@ struct Books {
     constexpr bool split = kernels::splits_force<KernelT>;
     (split ? split_work : plastic_work) += cl.work[c];
     if (cl.touching[c]) {
-      const double u = KernelT::potential(coeffs, cl.state[c], cl.overlap[c]);
+      const double u = KernelT::potential(coeffs, cl.state_of(c), cl.overlap[c]);
       stored += u;
       if (!split) plastic_stored += u;
     }
@@ -62,8 +62,7 @@ EnergyReport EngineState::energies() const {
   e.kinetic = 0.5 * (p.mass * p.velocity.square().rowwise().sum()).sum();
   double potential = 0.0;
   for (Eigen::Index i = 0; i < p.size(); ++i) {
-    const Eigen::Vector3d f =
-        p.external_force.row(i).transpose().matrix() + p.mass(i) * scene.gravity;
+    const Eigen::Vector3d f = p.load(i) + p.mass(i) * scene.gravity;
     potential -= f.dot(p.position.row(i).transpose().matrix());
   }
   e.external_potential = potential + initial_external;
@@ -91,7 +90,7 @@ std::vector<double> EngineState::stored_energy_by_particle() const {
       if (!cl->touching[c]) continue;
       // As Books::add sums it, so that the shares add up to energies().stored.
       const double u = with_kernel(kernel_of(cl->model[c]), [&](auto kernel) {
-        return decltype(kernel)::potential(cl->coeffs_of(c), cl->state[c], cl->overlap[c]);
+        return decltype(kernel)::potential(cl->coeffs_of(c), cl->state_of(c), cl->overlap[c]);
       });
       const auto i = static_cast<std::size_t>(cl->first[c]);
       if (wall) {

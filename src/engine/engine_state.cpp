@@ -1,8 +1,12 @@
 // EngineState: the state both engines advance, and what they do to it alike (engine_state.hpp).
 #include "engine_state.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 
+#include "chaindem/engine/huge_pages.hpp"
 #include "chaindem/text.hpp"
 
 namespace chaindem {
@@ -40,20 +44,26 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
   return in;
 }
 
-std::size_t simulation_bytes(std::size_t particles, std::size_t contacts, bool chain,
-                             bool shared_coeffs) {
-  // Per particle: Particles' columns (position, velocity, force, load; radius, mass, inverse
-  // mass; material), the look-ahead, the load flag, the peaks and the incidence offsets; the
-  // chain engine's base force, or the general engine's positions at the last rebuild.
-  const std::size_t per_particle = 4 * sizeof(Eigen::Vector3d) + 3 * sizeof(double) + sizeof(int) +
-                                   sizeof(Eigen::Vector3d) + 1 + 2 * sizeof(double) + sizeof(int) +
-                                   (chain ? sizeof(double) : sizeof(Eigen::Vector3d));
-  // Per contact: its columns (but one coefficient record for them all, when shared), two
-  // incidence entries, and the chain engine's radius sum, or the general engine's candidate pair
-  // and the history kept across a rebuild.
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts,
+                             const SimulationShape& shape) {
+  const bool chain = shape.chain;
+  // Per particle: Particles' columns (position, velocity, force, the load if any; radius, mass,
+  // inverse mass; material), the look-ahead, the load flag and the peaks; the chain engine's
+  // base force (with loads), or the general engine's incidence offsets and positions at the last
+  // rebuild.
+  const std::size_t vector_bytes = shape.on_x_axis ? sizeof(double) : sizeof(Eigen::Vector3d);
+  const std::size_t per_particle =
+      4 * vector_bytes + (shape.loads ? sizeof(Eigen::Vector3d) : 0) + 3 * sizeof(double) +
+      sizeof(int) + 1 + 2 * sizeof(double) +
+      (chain ? (shape.loads ? sizeof(double) : 0) : sizeof(int) + sizeof(Eigen::Vector3d));
+  // Per contact: its columns (but one record for them all of those it shares), and the chain
+  // engine's radius sum, or the general engine's two incidence entries, candidate pair and the
+  // history kept across a rebuild.
   const std::size_t per_contact =
-      ContactList::bytes_per_entry() - (shared_coeffs ? sizeof(PairCoeffs) : 0) + 2 * sizeof(int) +
-      (chain ? sizeof(double) : sizeof(std::pair<int, int>) + sizeof(ContactState));
+      ContactList::bytes_per_entry(chain && shape.shared_coeffs, chain && shape.shared_state,
+                                   chain) +
+      (chain ? sizeof(double)
+             : 2 * sizeof(int) + sizeof(std::pair<int, int>) + sizeof(ContactState));
   return particles * per_particle + contacts * per_contact;
 }
 
@@ -142,13 +152,12 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
   const Particles& p = scene.particles;
   loaded.assign(static_cast<std::size_t>(p.size()), 0);
   for (Eigen::Index i = 0; i < p.size(); ++i) {
-    const Eigen::Vector3d f =
-        p.external_force.row(i).transpose().matrix() + p.mass(i) * scene.gravity;
+    const Eigen::Vector3d f = p.load(i) + p.mass(i) * scene.gravity;
     initial_external += f.dot(p.position.row(i).transpose().matrix());
     loaded[static_cast<std::size_t>(i)] = f != Eigen::Vector3d::Zero();
   }
   isolated_logs.resize(static_cast<std::size_t>(std::max(settings.threads, 1)));
-  lookahead = Vec3Array::Zero(p.size(), 3);
+  conservative_resize_zeroed(lookahead, p.size());
   // Only laws with a velocity-dependent force read the predicted rate.
   const bool damped = std::any_of(models.begin(), models.end(), [](const ContactModel& m) {
     return with_kernel(m.law->kernel, [](auto kernel) {
@@ -160,7 +169,12 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
                   ? 0.5 * settings.time_step
                   : 0.0;
   wall_power.assign(scene.walls.size(), 0.0);
-  scene.particles.force.setZero();
+  // Zeros written only where they are not (a chain's y and z are left untouched: Particles).
+  Vec3Array& force = scene.particles.force;
+  for (Eigen::Index k = 0; k < 3; ++k)
+    if (std::any_of(force.col(k).begin(), force.col(k).end(),
+                    [](double f) { return std::bit_cast<std::uint64_t>(f) != 0; }))
+      force.col(k).setZero();
 }
 
 int EngineState::pair_model(int i, int j) const {
@@ -208,6 +222,11 @@ int EngineState::common_model() const {
 
 // Incidence lists: pairs in list order, then wall contacts, for every particle.
 void EngineState::build_incidence() {
+  if (chain_pairs) {
+    incidence_offset.clear();
+    incidence.clear();
+    return;
+  }
   const std::size_t n = static_cast<std::size_t>(scene.particles.size());
   incidence_offset.assign(n + 1, 0);
   for (std::size_t c = 0; c < pairs.size(); ++c) {
@@ -238,7 +257,7 @@ std::optional<std::size_t> EngineState::find_contact(int i, int j) const {
 
 double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
   const Particles& p = scene.particles;
-  const Eigen::Vector3d n(cl.nx[c], cl.ny[c], cl.nz[c]);
+  const Eigen::Vector3d n = cl.normal_of(c);
   const Eigen::Vector3d vi = p.velocity.row(cl.first[c]).transpose();
   if (&cl == &wall_contacts)
     return n.dot(vi - scene.walls[static_cast<std::size_t>(cl.second[c])].velocity);
@@ -260,15 +279,13 @@ void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int
   auto disturbed = [&](int body) {
     const auto b = static_cast<std::size_t>(body);
     if (loaded[b]) return true;
-    for (int k = incidence_offset[b]; k < incidence_offset[b + 1]; ++k) {
-      const int e = incidence[k];
-      const ContactList& other = is_pair_entry(e) ? pairs : wall_contacts;
-      const std::size_t o = contact_of_entry(e);
-      if (&other == &cl && o == c) continue;
+    bool touched = false;
+    for_each_contact_of(b, [&](const ContactList& other, std::size_t o) {
+      if (&other == &cl && o == c) return;
       const std::int64_t on = other.onset_step[o], end = other.end_step[o];
-      if ((on > end && on < at) || end > onset) return true;
-    }
-    return false;
+      touched = touched || (on > end && on < at) || end > onset;
+    });
+    return touched;
   };
   const int first = cl.first[c];
   if (disturbed(first) || (!wall && disturbed(cl.second[c]))) return;

@@ -49,7 +49,9 @@ struct EngineState {
   ContactList pairs;
   ContactList wall_contacts;
   // Per-particle incidence (CSR) into the contact lists, in a fixed order, so that force sums
-  // are bitwise identical for any thread count.
+  // are bitwise identical for any thread count. Not built for chain pairs, whose particle's
+  // contacts follow from its index.
+  bool chain_pairs = false;  ///< pair c joins particles c and c + 1 for the whole run
   std::vector<int> incidence_offset;
   std::vector<int> incidence;                ///< pair indices and wall_entry(wall contact index)
   std::vector<Eigen::Vector3d> wall_offset;  ///< how far each wall has moved from its point [m]
@@ -89,8 +91,23 @@ struct EngineState {
   Kernel kernel_of(int m) const { return models[static_cast<std::size_t>(m)].law->kernel; }
   /// The model every contact of both lists obeys, or -1 when they obey several (0 for none).
   int common_model() const;
-  /// Per-particle incidence lists of the current contacts, pairs then walls.
+  /// Per-particle incidence lists of the current contacts, pairs then walls (none for chain pairs).
   void build_incidence();
+  /// Calls f(list, c) for every contact c of particle b, in pairs or wall_contacts.
+  template <class F>
+  void for_each_contact_of(std::size_t b, F&& f) const {
+    if (chain_pairs) {
+      if (b > 0 && b - 1 < pairs.size()) f(pairs, b - 1);
+      if (b < pairs.size()) f(pairs, b);
+      for (std::size_t c = 0; c < wall_contacts.size(); ++c)
+        if (static_cast<std::size_t>(wall_contacts.first[c]) == b) f(wall_contacts, c);
+      return;
+    }
+    for (int k = incidence_offset[b]; k < incidence_offset[b + 1]; ++k) {
+      const int e = incidence[static_cast<std::size_t>(k)];
+      f(is_pair_entry(e) ? pairs : wall_contacts, contact_of_entry(e));
+    }
+  }
   /// Index of the contact of particles i < j in `pairs`, if they have one.
   std::optional<std::size_t> find_contact(int i, int j) const;
   /// Approach rate of contact c of `cl` (pairs or wall_contacts) now [m/s].

@@ -146,9 +146,10 @@ void GeneralEngine::gather_forces(bool first) {
   Particles& p = st.scene.particles;
   const Eigen::Vector3d g = st.scene.gravity;
   for_each_index(p.size(), st.settings.threads, [&](Eigen::Index i) {
-    double fx = p.external_force(i, 0) + p.mass(i) * g.x();
-    double fy = p.external_force(i, 1) + p.mass(i) * g.y();
-    double fz = p.external_force(i, 2) + p.mass(i) * g.z();
+    const Eigen::Vector3d load = p.load(i);
+    double fx = load.x() + p.mass(i) * g.x();
+    double fy = load.y() + p.mass(i) * g.y();
+    double fz = load.z() + p.mass(i) * g.z();
     for (int k = st.incidence_offset[i]; k < st.incidence_offset[i + 1]; ++k) {
       const int e = st.incidence[k];
       const bool pair = is_pair_entry(e);

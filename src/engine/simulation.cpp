@@ -3,6 +3,7 @@
 #include "chaindem/engine/simulation.hpp"
 
 #include "chain_engine.hpp"
+#include "chaindem/engine/huge_pages.hpp"
 #include "general_engine.hpp"
 
 namespace chaindem {
@@ -57,7 +58,7 @@ bool forms_chain(const Scene& scene) {
   const double y = p.position(0, 1), z = p.position(0, 2);
   for (Eigen::Index i = 0; i < n; ++i) {
     if (p.position(i, 1) != y || p.position(i, 2) != z || p.velocity(i, 1) != 0.0 ||
-        p.velocity(i, 2) != 0.0 || p.external_force(i, 1) != 0.0 || p.external_force(i, 2) != 0.0)
+        p.velocity(i, 2) != 0.0 || p.load(i).y() != 0.0 || p.load(i).z() != 0.0)
       return false;
     if (i > 0 && !(p.position(i, 0) > p.position(i - 1, 0))) return false;
   }
@@ -75,8 +76,10 @@ bool forms_chain(const Scene& scene) {
 void Simulation::track_extremes() {
   detail::EngineState& st = *state_;
   const Particles& p = st.scene.particles;
+  conservative_resize_zeroed(st.peak_velocity_x, p.size());
   st.peak_velocity_x = p.velocity.col(0);
-  st.peak_contact_force = Eigen::ArrayXd::Zero(p.size());
+  conservative_resize_zeroed(st.peak_contact_force, p.size());
+  st.peak_contact_force.setZero();
   auto raise = [&](int i, double force) {
     st.peak_contact_force(i) = std::max(st.peak_contact_force(i), force);
   };

@@ -34,10 +34,9 @@ void restore_list(const StateArchive& a, const std::string& name, ContactList& c
       },
       cl.columns());
   const std::size_t n = cl.first.size();
-  const std::size_t coeffs = cl.shared_coeffs ? std::min<std::size_t>(n, 1) : n;
   std::apply(
       [&](auto&... column) {
-        if (((column.size() != (&column == static_cast<void*>(&cl.coeffs) ? coeffs : n)) || ...))
+        if (((column.size() != cl.rows_of(&column, n)) || ...))
           throw StateArchiveError("checkpoint contact list '" + name +
                                   "' has columns of different lengths");
       },

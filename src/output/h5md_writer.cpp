@@ -351,6 +351,10 @@ void H5mdWriter::Impl::create() {
     attr_strings(s.get(), layout::species_names_attribute, species_names);
     s.close("species");
   }
+  // Written once: a long chain's copies need not wait for the end of the run.
+  radius.resize(0);
+  mass.resize(0);
+  species = {};
   attr_numbers<std::int64_t>(chain.get(), layout::striker_attribute, {striker}, H5T_NATIVE_INT64);
   attr_numbers<std::int64_t>(chain.get(), layout::chain_first_attribute, {chain_first},
                              H5T_NATIVE_INT64);

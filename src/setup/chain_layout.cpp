@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "chaindem/engine/huge_pages.hpp"
 #include "chaindem/text.hpp"
 #include "setup_parts.hpp"
 
@@ -143,13 +144,16 @@ std::vector<Body> chain_bodies(const Case& c, const MaterialIndex& materials,
                                const ChainPlan& chain, bool striker) {
   const StrikerSpec& s = c.spec().striker;
   std::vector<Body> bodies;
+  reserve_on_huge_pages(bodies, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0));
   if (striker) {
     const int m = s.material ? material_of(c, materials, c.key(s.material), *s.material)
                              : chain.materials.at(0);
     bodies.push_back({s.radius.value_or(chain.radii.at(0)), m, *s.velocity});
   }
   for (Eigen::Index k = 0; k < chain.count; ++k) {
-    const double r = chain.radii.at(k) * std::pow(chain.taper, static_cast<double>(k));
+    const double r = chain.taper == 1.0
+                         ? chain.radii.at(k)  // the same, without a power per bead
+                         : chain.radii.at(k) * std::pow(chain.taper, static_cast<double>(k));
     if (!(r >= min_radius && r <= max_radius)) {  // chain.radii is in range: the taper took it out
       std::ostringstream m;
       m << chain.taper << " makes bead " << k << " radius " << r << " m, outside [" << min_radius
@@ -214,7 +218,8 @@ std::vector<double> surface_separations(const Case& c, const RunSetup& run, cons
                                         const ChainIndices& at, bool striker) {
   const Scene& scene = run.scene;
   const Particles& p = scene.particles;
-  std::vector<double> separation(static_cast<std::size_t>(at.bodies), 0.0);
+  std::vector<double> separation;
+  resize_on_huge_pages(separation, static_cast<std::size_t>(at.bodies));
   ContactPreparer contacts;
   for (Eigen::Index k = 1; k < at.bodies; ++k) {
     const bool after_striker = k == at.first_bead && striker;
@@ -269,9 +274,9 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
 void apply_loads(const Case& c, Scene& scene, double end_force, bool load_towards_end,
                  const ChainIndices& at) {
   if (load_towards_end)
-    scene.particles.external_force(at.first_bead, 0) = end_force;
+    scene.particles.set_load(at.first_bead, {end_force, 0.0, 0.0});
   else
-    scene.particles.external_force(at.last_bead, 0) = -end_force;
+    scene.particles.set_load(at.last_bead, {-end_force, 0.0, 0.0});
   const auto& g = c.spec().gravity.acceleration;
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
 }

@@ -92,6 +92,15 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
 }
 
+// Whether no contact of a run of `settings` keeps a state: every model's law is history-free.
+bool no_model_keeps_state(const SimulationSettings& settings) {
+  for (int k = 0; k < settings.model_count(); ++k)
+    if (!with_kernel(settings.model(k).law->kernel,
+                     [](auto kernel) { return kernels::history_free<decltype(kernel)>; }))
+      return false;
+  return true;
+}
+
 // available_memory(), read again at most every 0.1 s: a sweep sets up thousands of small cases
 // a second, and reading the kernel's figures cost more than setting up one of them.
 std::size_t recent_available_memory() {
@@ -110,14 +119,29 @@ std::size_t recent_available_memory() {
 
 }  // namespace
 
-// The run must fit in memory before anything is allocated: the simulation (simulation_bytes, on
-// the general engine, which takes more), what the run adds (run_bytes), and what building it
-// holds at once (the bodies and their separations), for a run of two frames at least.
-std::size_t check_memory(const Case& c, std::size_t particles,
-                         const layout::OutputSelection& output) {
+// The run must fit in memory before anything is allocated: the simulation (simulation_bytes), what
+// the run adds (run_bytes), and what building it holds at once (the bodies and their
+// separations), for a run of two frames at least. The engine is not known yet: a case whose
+// particles are the chain alone, laid out along the x axis, is taken for the chain engine's
+// (which estimated_peak_memory confirms once the chain is built), any other for the general
+// engine's, which takes more; its pairs share their coefficients where every bead and the
+// striker are alike.
+std::size_t check_memory(const Case& c, const RunSetup& run, const ChainPlan& plan,
+                         std::size_t particles, const layout::OutputSelection& output) {
+  const CaseSpec& spec = c.spec();
+  const bool chain = spec.simulation.engine != SimulationSettings::EngineChoice::general &&
+                     !spec.extra.particles && !spec.initial.file &&
+                     spec.gravity.acceleration[1] == 0.0 && spec.gravity.acceleration[2] == 0.0;
+  const auto uniform = [](const auto& list) {
+    return list.period() == 1 && list.set_apart.empty();
+  };
+  SimulationShape shape{.chain = chain, .on_x_axis = chain};
+  shape.shared_coeffs = uniform(plan.radii) && uniform(plan.materials) && plan.taper == 1.0 &&
+                        !spec.striker.radius && !spec.striker.material;
+  shape.shared_state = no_model_keeps_state(run.settings);
   const std::size_t contacts = particles + 1;
   const std::size_t need =
-      simulation_bytes(particles, contacts) + particles * (sizeof(Body) + sizeof(double)) +
+      simulation_bytes(particles, contacts, shape) + particles * (sizeof(Body) + sizeof(double)) +
       run_bytes(
           particles,
           H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2,
@@ -221,9 +245,25 @@ void check_output_budget(const Case& c, const RunSetup& run) {
 
 }  // namespace setup
 
-bool steps_on_chain_engine(const RunSetup& run) {
-  return run.settings.engine != SimulationSettings::EngineChoice::general && forms_chain(run.scene);
+namespace {
+
+// What the simulation of `run` will share and hold (ChainEngine::build_contacts).
+SimulationShape simulation_shape(const RunSetup& run) {
+  const Particles& p = run.scene.particles;
+  SimulationShape shape;
+  shape.chain = steps_on_chain_engine(run);
+  // Equal bodies make equal pairs, which share their coefficients.
+  shape.shared_coeffs =
+      p.size() > 0 && (p.radius == p.radius(0)).all() && (p.mass == p.mass(0)).all() &&
+      std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; });
+  shape.shared_state = setup::no_model_keeps_state(run.settings);
+  shape.loads = p.external_force.rows() > 0;
+  shape.on_x_axis =
+      shape.chain && p.size() > 0 && p.position(0, 1) == 0.0 && p.position(0, 2) == 0.0;
+  return shape;
 }
+
+}  // namespace
 
 std::size_t automatic_components(const RunSetup& run) {
   const Vec3Array& x = run.scene.particles.position;
@@ -236,25 +276,20 @@ RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   e.frames = run.output.writes_frames() ? frames_of(run.steps, run.output_every) : 0;
   e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
   e.xdmf_bytes = writes_xdmf(run) ? remembered_xdmf_bytes(e.frames, particles, run.output) : 0;
-  e.checkpoint_bytes = simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run),
-                                        steps_on_chain_engine(run));
+  SimulationShape saved = simulation_shape(run);
+  saved.on_x_axis = false;  // a checkpoint holds the zeros that memory does not
+  e.checkpoint_bytes =
+      simulation_bytes(static_cast<std::size_t>(particles), tracked_contacts(run), saved);
   return e;
 }
 
 std::size_t estimated_peak_memory(const RunSetup& run) {
-  const Scene& scene = run.scene;
-  const Particles& p = scene.particles;
-  const auto particles = static_cast<std::size_t>(p.size());
-  const bool chain = steps_on_chain_engine(run);
+  const auto particles = static_cast<std::size_t>(run.scene.particles.size());
   const std::size_t contacts = tracked_contacts(run);
-  // Equal bodies make equal pairs, which share their coefficients (ChainEngine).
-  const bool equal_bodies =
-      p.size() > 0 && (p.radius == p.radius(0)).all() && (p.mass == p.mass(0)).all() &&
-      std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; });
   // The chain engine's history columns: plastic laws keep seven doubles per pair, the laws that
   // read v0 five.
   std::size_t history = 0;
-  if (chain)
+  if (steps_on_chain_engine(run))
     for (int k = 0; k < run.settings.model_count(); ++k)
       history = std::max(history, with_kernel(run.settings.model(k).law->kernel, [](auto kernel) {
                            using KernelT = decltype(kernel);
@@ -264,7 +299,7 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
                          }));
   const std::int64_t frames = frames_of(run.steps, run.output_every);
   const std::size_t frame = frame_bytes(run);
-  return simulation_bytes(particles, contacts, chain, chain && equal_bodies) +
+  return simulation_bytes(particles, contacts, simulation_shape(run)) +
          contacts * history * sizeof(double) +
          setup::run_bytes(particles, frame, frames, run.output_every, run.output.components());
 }

@@ -136,7 +136,8 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   ChainIndices& at = layout.at;
   std::vector<double>& separation = layout.separation;
   const std::vector<ExtraParticle> extra = parse_extra(c);
-  check_memory(c, static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
+  check_memory(c, run, chain,
+               static_cast<std::size_t>(chain.count) + (striker ? 1 : 0) + extra.size(),
                output_selection(c));
   const std::vector<Body> bodies = chain_bodies(c, materials, chain, striker);
   at = add_bodies(scene, bodies, extra.size(), striker, chain.count);
@@ -187,6 +188,9 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   const Layout layout = lay_out(c, run, materials, chain, striker);
 
   set_engine(c, run);
+  run.chain_engine =
+      settings.engine != SimulationSettings::EngineChoice::general &&
+      (settings.engine == SimulationSettings::EngineChoice::chain || forms_chain(scene));
   run.duration = c.spec().simulation.duration;
   const std::vector<TimeScalePair> time_scale_pairs =
       contact_time_scales(c, run, layout.separation, layout.walls, chain.end_force, layout.at);

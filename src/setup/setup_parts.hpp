@@ -141,8 +141,8 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
                          const InitialState& data);
 
 // resources.cpp
-std::size_t check_memory(const Case& c, std::size_t particles,
-                         const layout::OutputSelection& output);
+std::size_t check_memory(const Case& c, const RunSetup& run, const ChainPlan& plan,
+                         std::size_t particles, const layout::OutputSelection& output);
 /// The output interval of the run: requested_output_interval, or, for an automatic one
 /// (output.interval = 0) whose frames would take more than output.max_file_size, the interval
 /// of as many frames as fit (saying so in run.output_interval_note).

@@ -24,10 +24,12 @@ using Vec3Array = Eigen::Array<double, Eigen::Dynamic, 3>;
 
 /// Spheres, stored as structure of arrays.
 struct Particles {
-  Vec3Array position;           ///< [m]
-  Vec3Array velocity;           ///< [m/s]
-  Vec3Array force;              ///< total force of the last evaluation [N]
-  Vec3Array external_force;     ///< constant applied force (end load), excluding gravity [N]
+  Vec3Array position;  ///< [m]
+  Vec3Array velocity;  ///< [m/s]
+  Vec3Array force;     ///< total force of the last evaluation [N]
+  /// Constant applied force (an end load), excluding gravity [N]: no rows while no particle
+  /// carries one, as in most runs, a row per particle once one does (set_load).
+  Vec3Array external_force;
   Eigen::ArrayXd radius;        ///< [m]
   Eigen::ArrayXd mass;          ///< [kg]
   Eigen::ArrayXd inverse_mass;  ///< [1/kg]
@@ -35,6 +37,13 @@ struct Particles {
 
   Eigen::Index size() const { return radius.size(); }
   void resize(Eigen::Index n);
+  /// The applied force on particle i (zero where none was applied) [N].
+  Eigen::Vector3d load(Eigen::Index i) const {
+    return external_force.rows() > 0 ? Eigen::Vector3d(external_force.row(i).transpose())
+                                     : Eigen::Vector3d::Zero();
+  }
+  /// Applies force f to particle i, in place of the one it had [N].
+  void set_load(Eigen::Index i, const Eigen::Vector3d& f);
   /// Sets body i, a sphere, or a cylinder of axial length `length` > 0 (mass from density,
   /// radius and length); i < size().
   void set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,

@@ -25,13 +25,24 @@ struct EngineState;  // what both engines advance (src/engine/engine_state.hpp)
 class Engine;        // the chain engine or the general engine
 }  // namespace detail
 
+/// What decides the memory of a simulation besides its size (simulation_bytes).
+struct SimulationShape {
+  bool chain = false;  ///< on the chain engine, whose pairs share their normal; or the general one
+  /// On the chain engine, the pairs hold one coefficient record (a uniform chain) or one state
+  /// (laws without a history): ContactList::shared_coeffs, shared_state.
+  bool shared_coeffs = false, shared_state = false;
+  bool loads = true;  ///< some particle carries an applied force (Particles::set_load)
+  /// The chain lies on the x axis: the y and z columns of the particles' vectors stay zero and
+  /// take no memory (Particles::set, zero_untouched).
+  bool on_x_axis = false;
+};
+
 /// The memory a simulation of `particles` particles and `contacts` candidate contacts holds
 /// while it steps, its per-particle extremes tracked (track_extremes) [bytes]: the particle
-/// columns, the contact lists and what the engine adds per particle and per contact: the chain
-/// engine (`chain`), or the general one. `shared_coeffs`: the pairs hold one coefficient record
-/// (a uniform chain, ContactList::shared_coeffs). src/engine/engine_state.cpp.
-std::size_t simulation_bytes(std::size_t particles, std::size_t contacts, bool chain = false,
-                             bool shared_coeffs = false);
+/// columns, the contact lists and what the engine adds per particle and per contact.
+/// src/engine/engine_state.cpp.
+std::size_t simulation_bytes(std::size_t particles, std::size_t contacts,
+                             const SimulationShape& shape = {});
 
 /// Effective quantities (E*, R*, m*) of particles i and j, or of particle i against wall w.
 PairInput pair_input(const Scene& scene, Eigen::Index i, Eigen::Index j);
@@ -168,25 +179,49 @@ struct ContactList {
   std::vector<std::int64_t> onset_step, end_step;
   /// The contact's model (SimulationSettings::model), from the bodies' materials.
   std::vector<std::uint8_t> model;
-  /// Every entry has the coefficients coeffs[0], the column's one record: set before resize()
-  /// for a list whose contacts all join equal bodies (the pairs of a uniform chain, 128 bytes
-  /// less per contact).
-  bool shared_coeffs = false;
+  /// Columns that hold one record for every entry, set before resize(). A long chain repeats
+  /// the same pair: sharing is what keeps its pairs' memory to the values that change.
+  ///  - shared_coeffs: every entry has the coefficients coeffs[0] (its contacts join equal
+  ///    bodies: the pairs of a uniform chain, 128 bytes less per contact);
+  ///  - shared_state: no entry keeps a state (every model's law is history-free: its force
+  ///    reads neither v0 nor a loading history), 88 bytes less;
+  ///  - shared_normal: every entry has the normal of entry 0 (the pairs of the chain engine, all
+  ///    along +x), 24 bytes less.
+  bool shared_coeffs = false, shared_state = false, shared_normal = false;
 
   std::size_t size() const { return first.size(); }
-  /// The coefficients of entry c.
+  /// The coefficients, state and normal of entry c.
   const PairCoeffs& coeffs_of(std::size_t c) const { return coeffs[shared_coeffs ? 0 : c]; }
+  const ContactState& state_of(std::size_t c) const { return state[shared_state ? 0 : c]; }
+  ContactState& state_of(std::size_t c) { return state[shared_state ? 0 : c]; }
+  Eigen::Vector3d normal_of(std::size_t c) const {
+    const std::size_t k = shared_normal ? 0 : c;
+    return {nx[k], ny[k], nz[k]};
+  }
   /// Every column, once: resize, copy_entry and bytes_per_entry walk this list, so that a new
-  /// column is one more name here (coeffs holds one record when shared_coeffs).
+  /// column is one more name here.
   auto columns() {
     return std::tie(first, second, coeffs, state, overlap, force, nx, ny, nz, touching, work, power,
                     floor_hits, onset_rate, end_rate, onset_step, end_step, model);
   }
-  /// Bytes one entry takes over all the columns.
-  static constexpr std::size_t bytes_per_entry() {
-    return []<class... Column>(std::tuple<Column&...>*) {
+  /// Whether `column`, one of columns(), holds one record for every entry.
+  bool is_shared(const void* column) const {
+    return (shared_coeffs && column == &coeffs) || (shared_state && column == &state) ||
+           (shared_normal && (column == &nx || column == &ny || column == &nz));
+  }
+  /// The rows `column` holds in a list of n entries.
+  std::size_t rows_of(const void* column, std::size_t n) const {
+    return is_shared(column) ? std::min<std::size_t>(n, 1) : n;
+  }
+  /// Bytes one entry takes over all the columns that are not shared.
+  static constexpr std::size_t bytes_per_entry(bool coeffs_shared = false,
+                                               bool state_shared = false,
+                                               bool normal_shared = false) {
+    const std::size_t all = []<class... Column>(std::tuple<Column&...>*) {
       return (sizeof(typename Column::value_type) + ...);
     }(static_cast<decltype(std::declval<ContactList&>().columns())*>(nullptr));
+    return all - (coeffs_shared ? sizeof(PairCoeffs) : 0) -
+           (state_shared ? sizeof(ContactState) : 0) - (normal_shared ? 3 * sizeof(double) : 0);
   }
   void resize(std::size_t n);
   /// Moves entry `from` of `other` to entry `to` of this list.

@@ -185,7 +185,7 @@ inline constexpr std::array contact_columns{
                   }},
     ContactColumn{Quantity::impact_velocity, "impact_velocity", "m/s",
                   [](const Simulation&, const ContactList& cl, std::size_t c) {
-                    return cl.state[c].impact_velocity;
+                    return cl.state_of(c).impact_velocity;
                   }},
 };
 

@@ -17,6 +17,10 @@ struct RunSetup {
   CaseSpec spec;  ///< the typed case it was built from
   Scene scene;
   SimulationSettings settings;
+  /// Whether the chain engine will step it (forms_chain, and no engine = general), as build_run
+  /// found once the scene was laid out: the estimates ask it several times, and each answer
+  /// reads every particle.
+  bool chain_engine = false;
   double duration = 0.0;          ///< [s]
   std::int64_t steps = 0;         ///< steps to run
   std::int64_t output_every = 1;  ///< steps between output frames
@@ -76,8 +80,10 @@ inline bool writes_xdmf(const RunSetup& run) {
   return run.spec.output.xdmf && run.output.writes_frames();
 }
 
-/// Whether `run` will step on the chain engine (forms_chain, and no engine = general).
-bool steps_on_chain_engine(const RunSetup& run);
+/// Whether `run` will step on the chain engine (RunSetup::chain_engine).
+inline bool steps_on_chain_engine(const RunSetup& run) {
+  return run.chain_engine;
+}
 /// The components of each particle vector `run`'s output holds under output.dimension = auto:
 /// 1 when the chain engine steps a chain on the x axis itself (y = z = 0, so they stay 0), else 3.
 std::size_t automatic_components(const RunSetup& run);
