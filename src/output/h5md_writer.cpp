@@ -314,7 +314,13 @@ H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMet
 void H5mdWriter::Impl::create() {
   quiet_errors();
   if (parent >= 0) {
-    run_group = group(parent, group_name);
+    std::size_t room = attribute_room("chaindem_status");
+    for (const auto& label : meta.labels) room += attribute_room(label.first);
+    for (const char* name :
+         {"particles", layout::observables_group, layout::walls_group, layout::contacts_group,
+          layout::parameters_group, layout::summary_group})
+      room += link_room(name);
+    run_group = group(parent, group_name, room);
     root = run_group.get();
     group_made = true;  // from here a failure must remove it (see the destructor)
   }
@@ -325,7 +331,14 @@ void H5mdWriter::Impl::create() {
   const std::string_view chain_path = layout::particles_group;  // particles/chain
   const std::size_t slash = chain_path.find('/');
   particles = group(f, std::string(chain_path.substr(0, slash)));
-  chain = group(particles.get(), std::string(chain_path.substr(slash + 1)));
+  std::size_t room = link_room("box") + link_room(layout::particle_id);
+  for (const char* name :
+       {layout::striker_attribute, layout::chain_first_attribute, layout::chain_count_attribute})
+    room += attribute_room(name, 8);
+  for (const layout::ParticleColumn& c : particle_columns) room += link_room(c.name);
+  for (const auto& d : {layout::particle_mass, layout::particle_radius, layout::particle_species})
+    room += link_room(d.name);
+  chain = group(particles.get(), std::string(chain_path.substr(slash + 1)), room);
   {
     Handle box = group(chain.get(), "box");
     const auto dimension = static_cast<int>(output.components());
@@ -361,7 +374,9 @@ void H5mdWriter::Impl::create() {
   attr_numbers<std::int64_t>(chain.get(), layout::chain_count_attribute, {chain_count},
                              H5T_NATIVE_INT64);
 
-  observables = group(f, layout::observables_group);
+  room = link_room(layout::section_energy.name);
+  for (const layout::ObservableColumn& c : observable_columns) room += link_room(c.name);
+  observables = group(f, layout::observables_group, room);
   for (std::size_t k = 0; k < observable_columns.size(); ++k)
     if (output.has(observable_columns[k].id)) observable_series[k].open(observables.get());
   if (!sections.empty()) {
@@ -369,7 +384,10 @@ void H5mdWriter::Impl::create() {
     output_detail::write_section_attributes(section_energy.group_.get(), sections, species_names);
   }
 
-  walls_group = group(f, layout::walls_group);
+  walls_group =
+      group(f, layout::walls_group,
+            attribute_room(layout::wall_names_attribute, 8 + 16 * wall_names.size()) +
+                link_room(layout::wall_normal.name) + link_room(layout::wall_position_column.name));
   if (!wall_names.empty()) {
     attr_strings(walls_group.get(), layout::wall_names_attribute, wall_names);
     dataset_fixed(walls_group.get(), layout::wall_normal.name, {wall_names.size(), 3},
@@ -391,23 +409,7 @@ void H5mdWriter::Impl::create() {
       clocks[k].time.attach(clock_holder(k));
     }
 
-  {  // /parameters
-    Handle params = group(f, layout::parameters_group);
-    for (const auto& [key, value] : meta.parameters) attr_string(params.get(), key, value);
-    dataset_string(params.get(), "case_file", meta.case_text);
-    attr_string(params.get(), "case_origin", meta.case_origin);
-    attr_string(params.get(), "chaindem_version", version);
-    attr_string(params.get(), "time_step_note", meta.time_step_note);
-    Handle derived = group(params.get(), "derived");
-    for (const auto& [key, value] : meta.derived)
-      attr_numbers<double>(derived.get(), key, {value}, H5T_NATIVE_DOUBLE);
-    Handle law_group = group(params.get(), "law");
-    output_detail::write_law(law_group.get(), models[0]);
-    law_group.close("/parameters/law");
-    if (several) output_detail::write_contact_models(params.get(), models, meta.model_sections);
-    derived.close("/parameters/derived");
-    params.close("/parameters");
-  }
+  output_detail::write_parameters(f, meta, models, several, version);
   created = true;
 }
 

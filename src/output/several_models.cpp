@@ -19,12 +19,23 @@ void write_law(hid_t group, const ContactModel& model) {
     attr_numbers<double>(group, key, {value}, H5T_NATIVE_DOUBLE);
 }
 
+std::size_t law_room(const ContactModel& model) {
+  std::size_t room = 0;
+  for (const char* name : {"id", "citation", "formula", "damping", "tension"})
+    room += attribute_room(name);
+  for (const auto& entry : model.params) room += attribute_room(entry.first, 8);
+  return room;
+}
+
 void write_contact_models(hid_t parameters, const std::vector<ContactModel>& models,
                           const std::vector<std::string>& sections) {
-  Handle all = group(parameters, layout::contact_models_group);
+  std::size_t room = 0;
+  for (std::size_t k = 0; k < models.size(); ++k) room += link_room(std::to_string(k));
+  Handle all = group(parameters, layout::contact_models_group, room);
   for (std::size_t k = 0; k < models.size(); ++k) {
     const std::string name = std::to_string(k);
-    Handle g = group(all.get(), name);
+    Handle g = group(all.get(), name,
+                     law_room(models[k]) + attribute_room(layout::model_section_attribute));
     write_law(g.get(), models[k]);
     // A writer given no sections (a run built without a case) names the model by its number.
     attr_string(g.get(), layout::model_section_attribute,

@@ -5,11 +5,13 @@
 
 #include <hdf5.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/output_layout.hpp"
 
 namespace chaindem::output_detail {
@@ -18,9 +20,17 @@ namespace chaindem::output_detail {
 /// per-bead arrays as datasets, and (`several` contact models) the summary per model.
 void write_summary(hid_t root, const layout::RunSummary& summary, bool several);
 
+/// The run's /parameters group under `root`: the case's keys, its text (case_file), where it
+/// was read from, chaindem's `version`, the time step's note, /parameters/derived, the law of the
+/// first contact model (/parameters/law) and (`several`) every model.
+void write_parameters(hid_t root, const RunMetadata& meta, const std::vector<ContactModel>& models,
+                      bool several, const std::string& version);
+
 /// The attributes of /parameters/law, of a contact model: id, citation, formula, damping,
 /// tension, then every law parameter by name.
 void write_law(hid_t group, const ContactModel& model);
+/// The bytes write_law(group, model) puts in the group's header (hdf5::group(..., room)).
+std::size_t law_room(const ContactModel& model);
 
 /// /parameters/contact_models/K for every model K, with its law and its case section.
 void write_contact_models(hid_t parameters, const std::vector<ContactModel>& models,

@@ -17,7 +17,12 @@ namespace output_detail {
 
 void write_summary(hid_t root, const layout::RunSummary& summary, bool several) {
   using namespace hdf5;
-  Handle s = group(root, layout::summary_group);
+  std::size_t room = several ? link_room(layout::summary_models_group) : 0;
+  for (const layout::SummaryScalar& scalar : layout::summary_scalars)
+    if (layout::value_of(scalar, summary)) room += attribute_room(scalar.name, 8);
+  for (const layout::SummaryText& text : layout::summary_texts) room += attribute_room(text.name);
+  for (const layout::SummaryArray& array : layout::summary_arrays) room += link_room(array.name);
+  Handle s = group(root, layout::summary_group, room);
   for (const layout::SummaryScalar& scalar : layout::summary_scalars) {
     const std::optional<double> value = layout::value_of(scalar, summary);
     if (!value) continue;
