@@ -233,25 +233,39 @@ inline void attr_string(hid_t obj, const std::string& name, const std::string& v
   attr.close("attribute " + name);
 }
 
+// The type of fixed-length, null-terminated ASCII strings of `width` bytes, made once per width:
+// every dataset with a unit has an attribute of one.
+inline hid_t fixed_string_type(std::size_t width) {
+  static std::mutex made_mutex;
+  static std::map<std::size_t, hid_t> made;
+  std::lock_guard guard(made_mutex);
+  hid_t& type = made[width];
+  if (type <= 0) {
+    Handle t(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+    check_status(H5Tset_size(t.get(), width), "string size");
+    check_status(H5Tset_strpad(t.get(), H5T_STR_NULLTERM), "string padding");
+    type = t.release();
+  }
+  return type;
+}
+
 // Fixed-length, null-terminated ASCII strings, which H5MD 1.1 requires for its metadata.
 inline void attr_fixed_strings(hid_t obj, const std::string& name,
                                const std::vector<std::string>& values, bool scalar = false) {
   std::size_t width = 1;
   for (const auto& v : values) width = std::max(width, v.size() + 1);
-  Handle type(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-  check_status(H5Tset_size(type.get(), width), "string size");
-  check_status(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "string padding");
+  const hid_t type = fixed_string_type(width);
   const hsize_t n = values.size();
-  Handle space(check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), "space"),
-               H5Sclose);
-  Handle attr(
-      check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-            "attribute " + name),
-      H5Aclose);
+  Handle space;
+  if (!scalar) space = Handle(check(H5Screate_simple(1, &n, nullptr), "space"), H5Sclose);
+  Handle attr(check(H5Acreate2(obj, name.c_str(), type, scalar ? scalar_space() : space.get(),
+                               H5P_DEFAULT, H5P_DEFAULT),
+                    "attribute " + name),
+              H5Aclose);
   std::vector<char> buffer(width * values.size(), '\0');
   for (std::size_t k = 0; k < values.size(); ++k)
     std::copy(values[k].begin(), values[k].end(), buffer.begin() + static_cast<long>(k * width));
-  check_status(H5Awrite(attr.get(), type.get(), buffer.data()), "write attribute " + name);
+  check_status(H5Awrite(attr.get(), type, buffer.data()), "write attribute " + name);
   attr.close("attribute " + name);
 }
 
@@ -303,18 +317,27 @@ inline hid_t numeric_dataset_creation() {
   return dcpl;
 }
 
+// Transfer of `strings` strings: converted in strips of 64 KiB (4 KiB for one), not through
+// HDF5's default 1 MiB buffer, zeroed on every write: a sweep's table of a few hundred strings
+// took a millisecond a column.
+inline hid_t string_transfer(std::size_t strings) {
+  const auto made = [](std::size_t bytes) {
+    const hid_t p = check(H5Pcreate(H5P_DATASET_XFER), "transfer plist");
+    check_status(H5Pset_buffer(p, bytes, nullptr, nullptr), "conversion buffer");
+    return p;
+  };
+  static const hid_t one = made(4096), many = made(64 << 10);
+  return strings == 1 ? one : many;
+}
+
 inline void dataset_string(hid_t parent, const std::string& name, const std::string& value) {
   const hid_t type = utf8_string_type();
-  Handle space(check(H5Screate(H5S_SCALAR), "scalar space"), H5Sclose);
-  Handle d(check(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT,
+  Handle d(check(H5Dcreate2(parent, name.c_str(), type, scalar_space(), H5P_DEFAULT,
                             dataset_creation(), H5P_DEFAULT),
                  "dataset " + name),
            H5Dclose);
-  // One element needs no 1 MiB type-conversion buffer (HDF5's default, zeroed on every write).
-  Handle transfer(check(H5Pcreate(H5P_DATASET_XFER), "transfer plist"), H5Pclose);
-  check_status(H5Pset_buffer(transfer.get(), 4096, nullptr, nullptr), "conversion buffer");
   const char* p = value.c_str();
-  check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, transfer.get(), &p), "write " + name);
+  check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, string_transfer(1), &p), "write " + name);
   d.close("dataset " + name);
 }
 
@@ -330,12 +353,8 @@ inline void dataset_strings(hid_t parent, const std::string& name,
            H5Dclose);
   std::vector<const char*> p;
   for (const auto& v : values) p.push_back(v.c_str());
-  // Converted in strips of 64 KiB, not through HDF5's default 1 MiB buffer, zeroed on every
-  // write: a sweep's table of a few hundred strings took a millisecond a column.
-  Handle transfer(check(H5Pcreate(H5P_DATASET_XFER), "transfer plist"), H5Pclose);
-  check_status(H5Pset_buffer(transfer.get(), 64 << 10, nullptr, nullptr), "conversion buffer");
   if (n > 0)
-    check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, transfer.get(), p.data()),
+    check_status(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, string_transfer(n), p.data()),
                  "write " + name);
   d.close("dataset " + name);
 }
