@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chaindem/output/h5md_writer.hpp"
@@ -262,6 +264,43 @@ TEST(OutputLayout, ASelectionLeavesOutWhatItDoesNotSelect) {
 }  // namespace
 // Units as the H5MD units module writes them: base units, signed integer powers, each symbol
 // once; derived units expanded. Every unit of the layout's tables has that form.
+// Every group of a case that a sweep writes into its file has its header in one block: made
+// large enough for its attributes and links at once, not grown a block at a time (each block
+// another object for HDF5 to cache, write and free).
+TEST(OutputLayout, EachGroupOfACaseHasItsHeaderInOneBlock) {
+  const std::string path = (fs::temp_directory_path() / "chaindem_layout_blocks.h5").string();
+  hdf5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, hdf5::file_access()),
+                    H5Fclose);
+  ASSERT_GE(file.get(), 0);
+  Simulation sim = test::simulation_from(test::bead_between_walls());
+  RunMetadata meta;  // about as many keys as a case resolves, with names as long
+  for (int k = 0; k < 60; ++k)
+    meta.parameters["section_" + std::to_string(k) + ".some_key_name"] = std::to_string(k);
+  for (const char* key : {"time_step", "steps", "output_interval", "contact_time", "frames"})
+    meta.derived[key] = 1.0;
+  meta.labels["sweep_invocation"] = "invocation";
+  std::mutex lock;
+  H5mdWriter writer(file.get(), "case-000000", meta, sim, OutputSelection::all(), &lock);
+  for (int frame = 0; frame < 3; ++frame) {
+    sim.advance(10);
+    writer.write_frame(sim, sim.energies());
+  }
+  writer.finish(distinct_summary());
+  std::vector<std::pair<std::string, unsigned>> blocks;  // (group, blocks of its header)
+  H5Ovisit2(
+      file.get(), H5_INDEX_NAME, H5_ITER_INC,
+      [](hid_t, const char* name, const H5O_info_t* info, void* out) {
+        if (info->type == H5O_TYPE_GROUP && std::string(name) != ".")
+          static_cast<decltype(blocks)*>(out)->emplace_back(name, info->hdr.nchunks);
+        return herr_t{0};
+      },
+      &blocks, H5O_INFO_HDR);
+  EXPECT_GE(blocks.size(), 15u);  // the case, its parameters, summary, series, ...
+  for (const auto& [name, chunks] : blocks) EXPECT_EQ(chunks, 1u) << name;
+  file.reset();
+  fs::remove(path);
+}
+
 TEST(OutputLayout, UnitsInTheFormOfTheH5mdUnitsModule) {
   EXPECT_EQ(h5md_unit("m/s"), "m s-1");
   EXPECT_EQ(h5md_unit("N"), "kg m s-2");

@@ -396,7 +396,10 @@ void H5mdWriter::Impl::create() {
   if (walls) wall_position.open(walls_group.get());
 
   if (contacts) {
-    contacts_group = group(f, layout::contacts_group);
+    room = attribute_room("layout") + link_room(layout::step_dataset) +
+           link_room(layout::time_dataset);
+    for (const Growing* c : contact_datasets()) room += link_room(c->name());
+    contacts_group = group(f, layout::contacts_group, room);
     const hid_t g = contacts_group.get();
     attr_string(g, "layout",
                 "ragged: frame k holds rows offset[k] .. offset[k+1]-1; second < 0 is wall "

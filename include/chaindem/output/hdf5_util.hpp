@@ -536,6 +536,7 @@ class Growing {
 
   /// Gives a parentless Growing the group its dataset will live in.
   void attach(hid_t parent) { parent_ = parent; }
+  const std::string& name() const { return name_; }
   std::size_t buffered_bytes() const { return buffer_.size(); }
 
   /// Writes what is buffered to the dataset, creating it (extendible) if it does not exist yet;
