@@ -80,7 +80,7 @@ class H5mdWriter {
   ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
   /// Frames waiting to be written by the writer's thread take at most this many bytes; the run
   /// waits beyond it.
-  static constexpr std::size_t queue_bytes = std::size_t{256} << 20;
+  static constexpr std::size_t queue_bytes = std::size_t{32} << 20;
   /// Bytes of one frame in memory, of `particles` particles and `contacts` contacts, of a run
   /// of one contact model or of several.
   static std::size_t frame_bytes(std::size_t particles, std::size_t contacts,
