@@ -1,22 +1,15 @@
 #include "chaindem/output/h5md_writer.hpp"
 
 #include <hdf5.h>
-#include <pthread.h>
-#include <sched.h>
 
 #include "chaindem/output/hdf5_util.hpp"
 
 #include <algorithm>
 #include <array>
-#include <condition_variable>
-#include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <exception>
 #include <filesystem>
-#include <functional>
 #include <stdexcept>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -161,6 +154,7 @@ struct H5mdWriter::Impl {
   void copy_contacts(const Simulation& sim, Frame& f) const;
   std::size_t buffered_bytes() const;
   void create();  // the file's objects; holds the lock if shared
+  void create_particles(hid_t f);
   /// Every time-dependent dataset with its path under the run's root and the rows of it that
   /// hold `frames` frames and `contact_rows` contact rows (the offsets' first row is written at
   /// construction).
@@ -311,22 +305,8 @@ H5mdWriter::H5mdWriter(std::int64_t parent, std::string group_name, const RunMet
   particles_ = sim.particles().size();
 }
 
-void H5mdWriter::Impl::create() {
-  quiet_errors();
-  if (parent >= 0) {
-    std::size_t room = attribute_room("chaindem_status");
-    for (const auto& label : meta.labels) room += attribute_room(label.first);
-    for (const char* name :
-         {"particles", layout::observables_group, layout::walls_group, layout::contacts_group,
-          layout::parameters_group, layout::summary_group})
-      room += link_room(name);
-    run_group = group(parent, group_name, room);
-    root = run_group.get();
-    group_made = true;  // from here a failure must remove it (see the destructor)
-  }
-  const hid_t f = root;
-  if (parent < 0) write_h5md_metadata(f, version);  // a shared file has it once, at its root
-
+// /particles/chain: its box, series and the particles' constants (create()).
+void H5mdWriter::Impl::create_particles(hid_t f) {
   const auto n = static_cast<hsize_t>(radius.size());
   const std::string_view chain_path = layout::particles_group;  // particles/chain
   const std::size_t slash = chain_path.find('/');
@@ -373,8 +353,27 @@ void H5mdWriter::Impl::create() {
                              H5T_NATIVE_INT64);
   attr_numbers<std::int64_t>(chain.get(), layout::chain_count_attribute, {chain_count},
                              H5T_NATIVE_INT64);
+}
 
-  room = link_room(layout::section_energy.name);
+void H5mdWriter::Impl::create() {
+  quiet_errors();
+  if (parent >= 0) {
+    std::size_t room = attribute_room("chaindem_status");
+    for (const auto& label : meta.labels) room += attribute_room(label.first);
+    for (const char* name :
+         {"particles", layout::observables_group, layout::walls_group, layout::contacts_group,
+          layout::parameters_group, layout::summary_group})
+      room += link_room(name);
+    run_group = group(parent, group_name, room);
+    root = run_group.get();
+    group_made = true;  // from here a failure must remove it (see the destructor)
+  }
+  const hid_t f = root;
+  if (parent < 0) write_h5md_metadata(f, version);  // a shared file has it once, at its root
+
+  create_particles(f);
+
+  std::size_t room = link_room(layout::section_energy.name);
   for (const layout::ObservableColumn& c : observable_columns) room += link_room(c.name);
   observables = group(f, layout::observables_group, room);
   for (std::size_t k = 0; k < observable_columns.size(); ++k)
