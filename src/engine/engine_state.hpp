@@ -112,6 +112,9 @@ struct EngineState {
   std::optional<std::size_t> find_contact(int i, int j) const;
   /// Approach rate of contact c of `cl` (pairs or wall_contacts) now [m/s].
   double approach_rate(const ContactList& cl, std::size_t c) const;
+  /// approach_rate of contacts rows[0 .. count-1] of `cl`, into out[0 .. count-1].
+  void approach_rates(const ContactList& cl, const std::uint32_t* rows, std::size_t count,
+                      double* out) const;
   /// Whether contact c of `cl` touches now, as the step log records it.
   static Simulation::StepLog::Contact contact_state(const ContactList& cl, std::size_t c) {
     return cl.touching[c] ? Simulation::StepLog::Contact::touching

@@ -158,6 +158,10 @@ Eigen::Vector3d Simulation::wall_point(std::size_t w) const {
 double Simulation::approach_rate(const ContactList& cl, std::size_t c) const {
   return state_->approach_rate(cl, c);
 }
+void Simulation::approach_rates(const ContactList& cl, const std::uint32_t* rows, std::size_t count,
+                                double* out) const {
+  state_->approach_rates(cl, rows, count, out);
+}
 EnergyReport Simulation::energies() const {
   return state_->energies();
 }

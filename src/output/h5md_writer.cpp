@@ -150,8 +150,8 @@ struct H5mdWriter::Impl {
   Impl(const RunMetadata& m, const Simulation& sim, const layout::OutputSelection& selection,
        std::mutex* l);
   void append(const Frame& f);  // the frame into the time series' buffers (HDF5 when spilling)
-  void copy_particles(const Particles& p, Frame& f) const;
-  void copy_contacts(const Simulation& sim, Frame& f) const;
+  // The simulation thread's: which contacts of the pairs [0] and of the walls [1] touch.
+  std::array<std::vector<std::uint32_t>, 2> touching;
   std::size_t buffered_bytes() const;
   void create();  // the file's objects; holds the lock if shared
   void create_particles(hid_t f);
@@ -497,47 +497,6 @@ H5mdWriter::~H5mdWriter() {
   output_.reset();  // removes the partial file
 }
 
-// The particle columns written, copied out of the simulation as the file holds them.
-void H5mdWriter::Impl::copy_particles(const Particles& p, Frame& f) const {
-  const std::vector<std::int64_t>& written = ids();
-  for (std::size_t k = 0; k < particle_columns.size(); ++k) {
-    if (!output.has(particle_columns[k].id)) continue;
-    const Vec3Array& source = p.*particle_columns[k].value;
-    std::vector<double>& rows = f.particles[k];
-    if (!written.empty()) {  // output.beads: the particles named, in order
-      const std::size_t d = output.components();
-      rows.resize(written.size() * d);
-      for (std::size_t j = 0; j < written.size(); ++j)
-        for (std::size_t c = 0; c < d; ++c)
-          rows[d * j + c] = source(written[j], static_cast<Eigen::Index>(c));
-    } else if (output.components() == 1) {  // the x column, contiguous
-      rows.assign(source.col(0).data(), source.col(0).data() + source.rows());
-    } else {
-      rows.resize(static_cast<std::size_t>(source.size()));
-      for (Eigen::Index i = 0; i < source.rows(); ++i)
-        for (Eigen::Index c = 0; c < 3; ++c)
-          rows[static_cast<std::size_t>(3 * i + c)] = source(i, c);
-    }
-  }
-}
-
-// The touching contacts, with the columns written.
-void H5mdWriter::Impl::copy_contacts(const Simulation& sim, Frame& f) const {
-  auto collect = [&](const ContactList& cl, bool wall) {
-    for (std::size_t c = 0; c < cl.size(); ++c) {
-      if (!cl.touching[c]) continue;
-      f.first.push_back(cl.first[c]);
-      f.second.push_back(wall ? -cl.second[c] - 1 : cl.second[c]);
-      if (several) f.model.push_back(cl.model[c]);
-      for (std::size_t k = 0; k < contact_columns.size(); ++k)
-        if (output.has(contact_columns[k].id))
-          f.contact_values[k].push_back(contact_columns[k].value(sim, cl, c));
-    }
-  };
-  collect(sim.pair_contacts(), false);
-  collect(sim.wall_contacts(), true);
-}
-
 void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   Impl& m = *impl_;
   if (!m.output.writes_frames()) return;  // output.quantities = none: the summary alone
@@ -549,13 +508,9 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
   for (std::size_t g = 0; g < SeriesClocks::groups; ++g) f.due[g] = m.schedule.due(g, f.step);
   if (f.due[SeriesClocks::particles]) {
     frame_times_.push_back(sim.time());  // the XDMF file's frames
-    m.copy_particles(sim.particles(), f);
+    output_detail::copy_particles(sim.particles(), m.output, f);
   }
   f.walls.clear();
-  for (auto& v : f.contact_values) v.clear();
-  f.first.clear();
-  f.second.clear();
-  f.model.clear();
   if (f.due[SeriesClocks::observables]) {
     double* value = f.observables.data();
     for (const layout::ObservableColumn& c : observable_columns) {
@@ -569,7 +524,14 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
         f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
       }
   }
-  if (m.contacts && f.due[SeriesClocks::contacts]) m.copy_contacts(sim, f);
+  if (m.contacts && f.due[SeriesClocks::contacts]) {
+    output_detail::copy_contacts(sim, m.output, m.several, m.touching, f);
+  } else {
+    for (auto& v : f.contact_values) v.clear();
+    f.first.clear();
+    f.second.clear();
+    f.model.clear();
+  }
   if (!m.background) {
     m.append(f);
     return;

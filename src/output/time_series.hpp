@@ -63,4 +63,12 @@ struct Frame {
   }
 };
 
+// The particle columns `output` selects, copied out of the simulation as the file holds them
+// (frame_copy.cpp).
+void copy_particles(const Particles& p, const layout::OutputSelection& output, Frame& f);
+// The touching contacts, pairs then walls, with the columns `output` selects and, `several`
+// contact models, each contact's model. `touching`: the caller's buffers, reused.
+void copy_contacts(const Simulation& sim, const layout::OutputSelection& output, bool several,
+                   std::array<std::vector<std::uint32_t>, 2>& touching, Frame& f);
+
 }  // namespace chaindem::output_detail

@@ -309,6 +309,10 @@ class Simulation {
 
   /// Approach rate of contact c of `cl` (pairs or walls) now, from the bodies' velocities [m/s].
   double approach_rate(const ContactList& cl, std::size_t c) const;
+  /// The approach rates of contacts rows[0 .. count-1] of `cl` into out[0 .. count-1], each
+  /// the value approach_rate gives (an output frame's, in one call).
+  void approach_rates(const ContactList& cl, const std::uint32_t* rows, std::size_t count,
+                      double* out) const;
 
   EnergyReport energies() const;
   /// The energy the contacts of each model have dissipated since the start [J], [k] for model k

@@ -170,22 +170,30 @@ struct ContactColumn {
   Quantity id;
   const char* name;
   const char* unit;
-  double (*value)(const Simulation& sim, const ContactList& cl, std::size_t c);
+  /// Its values of contacts rows[0 .. count-1] of `cl` into out[0 .. count-1]: a frame's
+  /// column in one loop.
+  void (*values)(const Simulation& sim, const ContactList& cl, const std::uint32_t* rows,
+                 std::size_t count, double* out);
 };
 inline constexpr std::array contact_columns{
-    ContactColumn{
-        Quantity::overlap, "overlap", "m",
-        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.overlap[c]; }},
-    ContactColumn{
-        Quantity::normal_force, "normal_force", "N",
-        [](const Simulation&, const ContactList& cl, std::size_t c) { return cl.force[c]; }},
-    ContactColumn{Quantity::approach_rate, "approach_rate", "m/s",
-                  [](const Simulation& sim, const ContactList& cl, std::size_t c) {
-                    return sim.approach_rate(cl, c);
+    ContactColumn{Quantity::overlap, "overlap", "m",
+                  [](const Simulation&, const ContactList& cl, const std::uint32_t* rows,
+                     std::size_t count, double* out) {
+                    for (std::size_t j = 0; j < count; ++j) out[j] = cl.overlap[rows[j]];
                   }},
+    ContactColumn{Quantity::normal_force, "normal_force", "N",
+                  [](const Simulation&, const ContactList& cl, const std::uint32_t* rows,
+                     std::size_t count, double* out) {
+                    for (std::size_t j = 0; j < count; ++j) out[j] = cl.force[rows[j]];
+                  }},
+    ContactColumn{Quantity::approach_rate, "approach_rate", "m/s",
+                  [](const Simulation& sim, const ContactList& cl, const std::uint32_t* rows,
+                     std::size_t count, double* out) { sim.approach_rates(cl, rows, count, out); }},
     ContactColumn{Quantity::impact_velocity, "impact_velocity", "m/s",
-                  [](const Simulation&, const ContactList& cl, std::size_t c) {
-                    return cl.state_of(c).impact_velocity;
+                  [](const Simulation&, const ContactList& cl, const std::uint32_t* rows,
+                     std::size_t count, double* out) {
+                    for (std::size_t j = 0; j < count; ++j)
+                      out[j] = cl.state_of(rows[j]).impact_velocity;
                   }},
 };
 
