@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "chaindem/output/hdf5_util.hpp"
@@ -39,12 +40,7 @@ Scratch& scratch() {
   return s;
 }
 
-// A chunk as the dataset stores it: its bytes and the filters it skipped.
-struct Stored {
-  const char* data;
-  std::size_t size;
-  unsigned skipped;
-};
+using Stored = ChunkWriter::Stored;
 
 // The chunk `input` (already shuffled) through the compressing filter, into `s.output`.
 Stored compress(Compression compression, const std::vector<char>& input, Scratch& s,
@@ -80,6 +76,40 @@ void shuffle_fixed(const char* from, std::size_t count, char* to, std::size_t pl
 }
 
 }  // namespace
+
+std::vector<hsize_t> chunk_shape(const std::vector<hsize_t>& row_shape, hsize_t rows,
+                                 std::size_t element_size) {
+  constexpr hsize_t chunk_elements = 32768;
+  hsize_t row_elements = 1;
+  for (hsize_t s : row_shape) row_elements *= s;
+  rows = std::max<hsize_t>(rows, 1);
+  std::vector<hsize_t> chunk{1};
+  chunk.insert(chunk.end(), row_shape.begin(), row_shape.end());
+  if (row_shape.size() < 2) {
+    chunk[0] = std::max<hsize_t>(
+        1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements, 1), rows}));
+    return chunk;
+  }
+  const hsize_t n = std::max<hsize_t>(row_shape[0], 1);
+  const hsize_t per_item = std::max<hsize_t>(row_elements / n, 1);        // 3 for N x 3
+  const hsize_t items = std::max<hsize_t>(chunk_elements / per_item, 1);  // F x B
+  const hsize_t most_rows = std::max<hsize_t>(
+      1, std::min(rows, chunk_rows_bytes / std::max<hsize_t>(row_elements * element_size, 1)));
+  const auto balanced = static_cast<hsize_t>(std::llround(
+      std::sqrt(static_cast<double>(items) * static_cast<double>(rows) / static_cast<double>(n))));
+  hsize_t frames = std::clamp<hsize_t>(balanced, 1, most_rows);
+  hsize_t beads = std::clamp<hsize_t>(items / frames, 1, n);
+  if (beads == n) frames = std::clamp<hsize_t>(items / n, 1, most_rows);  // whole rows fit
+  // Chunks of equal parts: the last chunk of a dimension holds little beyond its end, which
+  // a dataset without a filter stores as it is.
+  const auto even = [](hsize_t size, hsize_t part) {
+    const hsize_t parts = (size + part - 1) / part;
+    return (size + parts - 1) / parts;
+  };
+  chunk[0] = even(rows, frames);
+  chunk[1] = even(n, beads);
+  return chunk;
+}
 
 void shuffle_bytes(const char* from, std::size_t count, std::size_t size, char* to,
                    std::size_t plane) {
@@ -118,9 +148,17 @@ ChunkWriter::ChunkWriter(const std::vector<hsize_t>& row_shape, const std::vecto
 bool ChunkWriter::same_as_previous(const Previous& previous, const char* rows,
                                    std::size_t present) const {
   if (!previous.valid) return false;
-  for (std::size_t f = 0; f < chunk_rows_; ++f)
-    if (std::memcmp(rows + f * row_elements_ * size_, previous.row.data(), present * size_) != 0)
-      return false;
+  if (std::memcmp(rows, previous.row.data(), present * size_) != 0) return false;
+  return rows_alike(rows, present);
+}
+
+// Whether the F rows of a chunk, `present` elements of each at `rows`, are all the same.
+bool ChunkWriter::rows_alike(const char* rows, std::size_t present) const {
+  const std::size_t row_bytes = row_elements_ * size_;
+  if (present == row_elements_)  // whole rows, one after the other: each equals the one before
+    return std::memcmp(rows + row_bytes, rows, (chunk_rows_ - 1) * row_bytes) == 0;
+  for (std::size_t f = 1; f < chunk_rows_; ++f)
+    if (std::memcmp(rows + f * row_bytes, rows, present * size_) != 0) return false;
   return true;
 }
 
@@ -131,6 +169,8 @@ void ChunkWriter::gather(const char* rows, std::size_t present, std::vector<char
   const std::size_t per_row = chunk_items_ * item_elements_;  // elements of a row of the chunk
   const std::size_t elements = chunk_rows_ * per_row;
   input.resize(elements * size_);
+  if (present == row_elements_ && per_row == present)  // whole rows: the chunk is contiguous
+    return shuffle_bytes(rows, elements, size_, input.data(), elements);
   for (std::size_t f = 0; f < chunk_rows_; ++f) {
     const char* from = rows + f * row_elements_ * size_;
     const std::size_t at = f * per_row;
@@ -140,41 +180,69 @@ void ChunkWriter::gather(const char* rows, std::size_t present, std::vector<char
   }
 }
 
+ChunkWriter::Stored ChunkWriter::compress_chunk(std::size_t column, const char* block,
+                                                const std::string& name) {
+  const std::size_t begin = column * chunk_items_;
+  const std::size_t present = (std::min(items_, begin + chunk_items_) - begin) * item_elements_;
+  const char* from = block + begin * item_elements_ * size_;
+  Previous& previous = previous_[column];
+  if (same_as_previous(previous, from, present))
+    return {previous.stored.data(), previous.stored.size(), previous.skipped};
+  Scratch& s = scratch();
+  gather(from, present, s.input);
+  const Stored stored = compress(compression_, s.input, s, name);
+  previous.valid = rows_alike(from, present);
+  if (previous.valid) {
+    previous.row.assign(from, from + present * size_);
+    previous.stored.assign(stored.data, stored.data + stored.size);
+    previous.skipped = stored.skipped;
+  }
+  return stored;
+}
+
 void ChunkWriter::write(hid_t dataset, const std::string& name, hsize_t first, hsize_t count,
                         const char* rows, std::mutex* lock) {
-  Scratch& s = scratch();
   const std::size_t row_bytes = row_elements_ * size_;
   std::vector<hsize_t> offset(rank_, 0);
   for (hsize_t r = 0; r < count; r += chunk_rows_) {
-    const char* block = rows + r * row_bytes;
     offset[0] = first + r;
     for (std::size_t column = 0; column < previous_.size(); ++column) {
-      const std::size_t begin = column * chunk_items_;
-      const std::size_t present = (std::min(items_, begin + chunk_items_) - begin) * item_elements_;
-      const char* from = block + begin * item_elements_ * size_;
-      Previous& previous = previous_[column];
-      Stored stored{};
-      if (same_as_previous(previous, from, present)) {
-        stored = {previous.stored.data(), previous.stored.size(), previous.skipped};
-      } else {
-        gather(from, present, s.input);
-        stored = compress(compression_, s.input, s, name);
-        previous.valid = true;
-        for (std::size_t f = 1; f < chunk_rows_ && previous.valid; ++f)
-          previous.valid = std::memcmp(from + f * row_bytes, from, present * size_) == 0;
-        if (previous.valid) {
-          previous.row.assign(from, from + present * size_);
-          previous.stored.assign(stored.data, stored.data + stored.size);
-          previous.skipped = stored.skipped;
-        }
-      }
-      if (rank_ > 1) offset[1] = begin;
+      const Stored stored = compress_chunk(column, rows + r * row_bytes, name);
+      if (rank_ > 1) offset[1] = column * chunk_items_;
       std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
       check_status(H5Dwrite_chunk(dataset, H5P_DEFAULT, stored.skipped, offset.data(), stored.size,
                                   stored.data),
                    "write " + name);
     }
   }
+}
+
+void ChunkWriter::keep(const std::string& name, const char* rows, hsize_t count) {
+  const std::size_t row_bytes = row_elements_ * size_;
+  for (hsize_t r = 0; r < count; r += chunk_rows_)
+    for (std::size_t column = 0; column < previous_.size(); ++column) {
+      const Stored stored = compress_chunk(column, rows + r * row_bytes, name);
+      kept_.push_back({kept_bytes_.size(), stored.size, stored.skipped});
+      kept_bytes_.insert(kept_bytes_.end(), stored.data, stored.data + stored.size);
+    }
+  kept_rows_ += count;
+}
+
+void ChunkWriter::write_kept(hid_t dataset, const std::string& name, hsize_t first,
+                             std::mutex* lock) {
+  std::vector<hsize_t> offset(rank_, 0);
+  std::unique_lock guard = lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
+  for (std::size_t k = 0; k < kept_.size(); ++k) {
+    const std::size_t column = k % previous_.size();
+    offset[0] = first + k / previous_.size() * chunk_rows_;
+    if (rank_ > 1) offset[1] = column * chunk_items_;
+    check_status(H5Dwrite_chunk(dataset, H5P_DEFAULT, kept_[k].skipped, offset.data(),
+                                kept_[k].size, kept_bytes_.data() + kept_[k].at),
+                 "write " + name);
+  }
+  kept_.clear();
+  kept_bytes_.clear();
+  kept_rows_ = 0;
 }
 
 }  // namespace chaindem::hdf5

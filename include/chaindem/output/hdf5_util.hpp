@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -439,52 +440,6 @@ inline std::size_t size_of(Scalar s) {
   return s == Scalar::int32 ? 4 : 8;
 }
 
-/// The most bytes of rows that one chunk of a Growing dataset spans in its first dimension.
-inline constexpr std::size_t chunk_rows_bytes = std::size_t{16} << 20;
-
-// The chunk of a dataset of `rows` rows of shape `row_shape`, about 256 KiB of doubles (chunks
-// half that size made a 10^5-bead run's file 10 % larger, by their index). A time
-// series of N x 3 per-particle rows is read two ways: one frame (every bead at one time) and
-// one bead's history (every frame). Reading either decompresses every chunk it touches whole:
-// a frame, N/B chunks of F frames; a history, rows/F chunks of B beads. A chunk of F x B x 3
-// with N F = rows B makes the two cost the same, each about sqrt(rows N) x 3 x 8 bytes
-// (10^5 beads, 500 frames: chunks of 6 x 1820 x 3, either read ~26 MB). F rows take at most
-// chunk_rows_bytes: a spill buffers them. Rows of one dimension (a value or a vector per frame)
-// keep whole rows, 4096 of them at most, as they always had.
-inline std::vector<hsize_t> chunk_shape(const std::vector<hsize_t>& row_shape, hsize_t rows,
-                                        std::size_t element_size) {
-  constexpr hsize_t chunk_elements = 32768;
-  hsize_t row_elements = 1;
-  for (hsize_t s : row_shape) row_elements *= s;
-  rows = std::max<hsize_t>(rows, 1);
-  std::vector<hsize_t> chunk{1};
-  chunk.insert(chunk.end(), row_shape.begin(), row_shape.end());
-  if (row_shape.size() < 2) {
-    chunk[0] = std::max<hsize_t>(
-        1, std::min<hsize_t>({4096, 8192 / std::max<hsize_t>(row_elements, 1), rows}));
-    return chunk;
-  }
-  const hsize_t n = std::max<hsize_t>(row_shape[0], 1);
-  const hsize_t per_item = std::max<hsize_t>(row_elements / n, 1);        // 3 for N x 3
-  const hsize_t items = std::max<hsize_t>(chunk_elements / per_item, 1);  // F x B
-  const hsize_t most_rows = std::max<hsize_t>(
-      1, std::min(rows, chunk_rows_bytes / std::max<hsize_t>(row_elements * element_size, 1)));
-  const auto balanced = static_cast<hsize_t>(std::llround(
-      std::sqrt(static_cast<double>(items) * static_cast<double>(rows) / static_cast<double>(n))));
-  hsize_t frames = std::clamp<hsize_t>(balanced, 1, most_rows);
-  hsize_t beads = std::clamp<hsize_t>(items / frames, 1, n);
-  if (beads == n) frames = std::clamp<hsize_t>(items / n, 1, most_rows);  // whole rows fit
-  // Chunks of equal parts: the last chunk of a dimension holds little beyond its end, which
-  // a dataset without a filter stores as it is.
-  const auto even = [](hsize_t size, hsize_t part) {
-    const hsize_t parts = (size + part - 1) / part;
-    return (size + parts - 1) / parts;
-  };
-  chunk[0] = even(rows, frames);
-  chunk[1] = even(n, beads);
-  return chunk;
-}
-
 class Growing {
  public:
   static constexpr std::size_t spill_bytes = 4u << 20;
@@ -512,22 +467,27 @@ class Growing {
   void append(const void* data, hsize_t rows) {
     const auto* bytes = static_cast<const char*>(data);
     const std::size_t size = rows * row_elements_ * element_size_;
-    if (parent_ >= 0 && buffer_.empty() && size >= spill_bytes && ends_chunks(rows)) {
+    if (parent_ >= 0 && pending_ == 0 && size >= spill_bytes && ends_chunks(rows)) {
       // Rows that would spill at once (a frame of a long chain) go to the file from where they
       // are: a copy would hold them twice.
       pending_ = rows;
       spill_rows(bytes);
       return;
     }
-    // Rows a spill waits for, to end on a chunk, are held in one allocation, not grown into.
-    if (const std::size_t chunk = chunk_rows_ * row_elements_ * element_size_;
-        chunk > spill_bytes && buffer_.capacity() < chunk)
-      buffer_.reserve(chunk);
-    buffer_.insert(buffer_.end(), bytes, bytes + size);
-    pending_ += rows;
+    if (keeping()) {
+      keep_rows(bytes, rows);
+    } else {
+      // Rows a spill waits for, to end on a chunk, are held in one allocation, not grown into.
+      if (const std::size_t chunk = chunk_rows_ * row_elements_ * element_size_;
+          chunk > spill_bytes && buffer_.capacity() < chunk)
+        buffer_.reserve(chunk);
+      buffer_.insert(buffer_.end(), bytes, bytes + size);
+      pending_ += rows;
+      keep_whole_chunks();
+    }
     // A spill ends on a chunk's last row: a chunk written in parts is read back, decompressed
     // and compressed again for every part.
-    if (parent_ >= 0 && buffer_.size() >= spill_bytes && ends_chunks(pending_)) {
+    if (parent_ >= 0 && buffered_bytes() >= spill_bytes && ends_chunks(pending_)) {
       spill_rows(buffer_.data());
       if (buffer_.capacity() > 2 * (spill_bytes + chunk_rows_ * row_elements_ * element_size_))
         std::vector<char>().swap(buffer_);
@@ -537,7 +497,8 @@ class Growing {
   /// Gives a parentless Growing the group its dataset will live in.
   void attach(hid_t parent) { parent_ = parent; }
   const std::string& name() const { return name_; }
-  std::size_t buffered_bytes() const { return buffer_.size(); }
+  /// The bytes of the rows appended and not yet written (some perhaps held compressed).
+  std::size_t buffered_bytes() const { return pending_ * row_elements_ * element_size_; }
 
   /// Writes what is buffered to the dataset, creating it (extendible) if it does not exist yet;
   /// the caller holds the file's lock, if any.
@@ -598,8 +559,58 @@ class Growing {
   }
 
  private:
+  /// Datasets of fewer bytes are stored as they are: compression is no gain.
+  static constexpr std::size_t compressed_bytes = 64u << 10;
+
   /// Whether `rows` more rows would end the dataset at a chunk's last row.
   bool ends_chunks(hsize_t rows) const { return (rows_ + rows) % chunk_rows_ == 0; }
+
+  /// Whether the whole chunks of rows of one value or vector (a contact column: rows that rarely
+  /// end on a chunk, so that they seldom spill) are compressed as they complete, keeping only
+  /// their bytes until the dataset is written: with chunks of the dataset that will receive them
+  /// already known, the most rows a chunk takes. Makes a ChunkWriter for it.
+  bool keeps_chunks() {
+    if (chunks_) return keeping();
+    if (created_ || row_shape_.size() >= 2 || compression_ == Compression::none) return false;
+    const std::vector<hsize_t> chunk = chunk_shape(row_shape_, pending_, element_size_);
+    const bool known =
+        chunk[0] == chunk_rows_ && buffered_bytes() >= compressed_bytes &&
+        chunk == chunk_shape(row_shape_, std::numeric_limits<hsize_t>::max(), element_size_);
+    if (!known || !ChunkWriter::suits(row_shape_, chunk, compression_)) return false;
+    chunks_ = std::make_unique<ChunkWriter>(row_shape_, chunk, element_size_, compression_);
+    return true;
+  }
+
+  bool keeping() const { return chunks_ && row_shape_.size() < 2; }
+
+  /// Rows appended while whole chunks are kept: those that complete the part of a chunk
+  /// buffered join it, the whole chunks after them are compressed from where they are (not
+  /// copied), the rest is buffered.
+  void keep_rows(const char* bytes, hsize_t rows) {
+    const hsize_t row_bytes = row_elements_ * element_size_;
+    const hsize_t open = (chunk_rows_ - (rows_ + pending_) % chunk_rows_) % chunk_rows_;
+    const hsize_t fill = std::min(rows, open);
+    buffer_.insert(buffer_.end(), bytes, bytes + fill * row_bytes);
+    pending_ += rows;
+    keep_whole_chunks();
+    const hsize_t whole = (rows - fill) / chunk_rows_ * chunk_rows_;
+    if (whole > 0) chunks_->keep(name_, bytes + fill * row_bytes, whole);
+    buffer_.insert(buffer_.end(), bytes + (fill + whole) * row_bytes, bytes + rows * row_bytes);
+  }
+
+  /// The buffered rows of whole chunks, after those before the first chunk's start (after a
+  /// flush that ended inside one), compressed and taken out of the buffer.
+  void keep_whole_chunks() {
+    if (!keeps_chunks()) return;
+    const hsize_t row_bytes = row_elements_ * element_size_;
+    const hsize_t head = (chunk_rows_ - rows_ % chunk_rows_) % chunk_rows_;
+    const hsize_t raw = buffer_.size() / row_bytes;
+    if (raw < head + chunk_rows_) return;
+    const hsize_t whole = (raw - head) / chunk_rows_ * chunk_rows_;
+    const auto from = buffer_.begin() + static_cast<std::ptrdiff_t>(head * row_bytes);
+    chunks_->keep(name_, &*from, whole);
+    buffer_.erase(from, from + static_cast<std::ptrdiff_t>(whole * row_bytes));
+  }
 
   std::vector<hsize_t> with_rows(hsize_t rows) const {
     std::vector<hsize_t> dims{rows};
@@ -617,7 +628,7 @@ class Growing {
                  H5Sclose);
     Handle plist;  // a copy only for chunks and filters: most datasets of a sweep are small
     // Small datasets: compression is no gain; uncompressed ones of known size need no chunks.
-    const bool large = pending_ * row_elements_ * element_size_ >= (64u << 10);
+    const bool large = buffered_bytes() >= compressed_bytes;
     if (extendible || (large && compression_ != Compression::none)) {
       plist = Handle(check(H5Pcopy(numeric_dataset_creation()), "plist"), H5Pclose);
       // No more rows than the run will write.
@@ -626,7 +637,7 @@ class Growing {
       check_status(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()),
                    "chunk");
       set_filters(plist.get());
-      if (extendible && ChunkWriter::suits(row_shape_, chunk, compression_))
+      if (extendible && !chunks_ && ChunkWriter::suits(row_shape_, chunk, compression_))
         chunks_ = std::make_unique<ChunkWriter>(row_shape_, chunk, element_size_, compression_);
     }
     dataset_ = Handle(
@@ -667,10 +678,14 @@ class Growing {
     const auto hold = [lock] {
       return lock ? std::unique_lock(*lock) : std::unique_lock<std::mutex>();
     };
+    // Rows whose chunks were compressed as they completed (keep_whole_chunks) follow those
+    // before the first chunk's start and are no longer at `rows`.
+    const hsize_t kept = chunks_ ? chunks_->kept_rows() : 0;
+    const bool final_size = !created_ && !spill;  // created here with every row
     if (!created_) {
       std::unique_lock guard = hold();
       create(spill);
-      if (!spill) {  // final size known: one write of everything
+      if (final_size && kept == 0) {  // final size known: one write of everything
         if (pending_ > 0)
           check_status(
               H5Dwrite(dataset_.get(), native_type(scalar_), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows),
@@ -682,7 +697,7 @@ class Growing {
       }
     }
     if (pending_ == 0) return;
-    {
+    if (!final_size) {
       std::unique_lock guard = hold();
       check_status(H5Dset_extent(dataset_.get(), with_rows(rows_ + pending_).data()), "extend");
     }
@@ -690,16 +705,19 @@ class Growing {
     // inside one) and after the last (the run's end) through HDF5's filters.
     const hsize_t row_bytes = row_elements_ * element_size_;
     const hsize_t head = std::min(pending_, (chunk_rows_ - rows_ % chunk_rows_) % chunk_rows_);
-    const hsize_t whole = chunks_ ? (pending_ - head) / chunk_rows_ * chunk_rows_ : 0;
+    const hsize_t whole = chunks_ ? (pending_ - head - kept) / chunk_rows_ * chunk_rows_ : 0;
     {
       std::unique_lock guard = hold();
       write_rows(rows_, head, rows);
     }
+    if (kept > 0) chunks_->write_kept(dataset_.get(), name_, rows_ + head, lock);
     if (whole > 0)
-      chunks_->write(dataset_.get(), name_, rows_ + head, whole, rows + head * row_bytes, lock);
+      chunks_->write(dataset_.get(), name_, rows_ + head + kept, whole, rows + head * row_bytes,
+                     lock);
     {
       std::unique_lock guard = hold();
-      write_rows(rows_ + head + whole, pending_ - head - whole, rows + (head + whole) * row_bytes);
+      const hsize_t done = head + kept + whole;
+      write_rows(rows_ + done, pending_ - done, rows + (head + whole) * row_bytes);
     }
     rows_ += pending_;
     pending_ = 0;
