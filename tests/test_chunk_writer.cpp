@@ -1,10 +1,13 @@
 // The chunks of a spilled time series are shuffled and compressed by chaindem and handed to
 // HDF5 whole (ChunkWriter): read back through the filters the dataset declares, as any reader
 // does, they must give every value written, bit for bit, whatever the row shape, the chunks
-// that end beyond the last bead or frame, and the rows written before a chunk's end.
+// that end beyond the last bead or frame, and the rows written before a chunk's end. So must
+// those of a contact column, compressed as the frames complete them and written at the end,
+// and the zlib stream chaindem makes must be the one zlib's compress2 makes.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -14,11 +17,14 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "chaindem/output/chunk_writer.hpp"
 #include "chaindem/output/compression.hpp"
 #include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/zlib_stream.hpp"
 
 namespace chaindem {
 namespace {
@@ -59,7 +65,8 @@ std::vector<H5Z_filter_t> filters_of(hid_t dataset) {
 std::vector<hsize_t> chunk_of(hid_t dataset) {
   Handle plist(H5Dget_create_plist(dataset), H5Pclose);
   std::vector<hsize_t> chunk(8);
-  chunk.resize(static_cast<std::size_t>(H5Pget_chunk(plist.get(), 8, chunk.data())));
+  const int rank = H5Pget_chunk(plist.get(), 8, chunk.data());  // < 0: not chunked
+  chunk.resize(static_cast<std::size_t>(std::max(rank, 0)));
   return chunk;
 }
 
@@ -119,25 +126,28 @@ std::vector<Stored> stored_chunks(hid_t dataset) {
 
 struct Written {
   std::vector<char> read;  // the dataset's bytes, read back
-  std::vector<hsize_t> dims, chunk;
+  std::vector<hsize_t> dims, maxdims, chunk;
   std::vector<H5Z_filter_t> filters;
   std::vector<Stored> chunks;
 };
 
-// Appends `rows` rows of `row_shape` from `data` to a Growing one row at a time, flushing after
-// `flush_at` rows (a flush ends inside a chunk's rows), holding a lock as a sweep does, then
-// reads the dataset back with H5Dread.
-Written write_and_read(const std::vector<hsize_t>& row_shape, hdf5::Scalar scalar,
-                       Compression compression, hsize_t rows, hsize_t expected_rows,
-                       const char* data, hsize_t flush_at) {
+// Appends rows of `row_shape` from `data` to a Growing, `appends[k]` rows at a time (a frame's
+// contacts, perhaps none), flushing after the appends numbered in `flush_after` (from 1),
+// holding a lock as a sweep does, then reads the dataset back with H5Dread.
+Written write_appends(const std::vector<hsize_t>& row_shape, hdf5::Scalar scalar,
+                      Compression compression, const std::vector<hsize_t>& appends,
+                      hsize_t expected_rows, const char* data,
+                      const std::vector<hsize_t>& flush_after) {
   TempFile f;
   std::mutex lock;
   hdf5::Growing g(f.file.get(), "value", row_shape, scalar, "", expected_rows, &lock, compression);
   hsize_t row_bytes = hdf5::size_of(scalar);
   for (hsize_t s : row_shape) row_bytes *= s;
-  for (hsize_t r = 0; r < rows; ++r) {
-    g.append(data + r * row_bytes, 1);
-    if (r + 1 == flush_at) {
+  hsize_t rows = 0;
+  for (std::size_t k = 0; k < appends.size(); ++k) {
+    g.append(data + rows * row_bytes, appends[k]);
+    rows += appends[k];
+    if (std::find(flush_after.begin(), flush_after.end(), k + 1) != flush_after.end()) {
       std::lock_guard held(lock);
       g.flush();
     }
@@ -151,15 +161,24 @@ Written write_and_read(const std::vector<hsize_t>& row_shape, hdf5::Scalar scala
   EXPECT_GE(d.get(), 0);
   Handle space(H5Dget_space(d.get()), H5Sclose);
   out.dims.resize(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space.get())));
-  H5Sget_simple_extent_dims(space.get(), out.dims.data(), nullptr);
+  out.maxdims.resize(out.dims.size());
+  H5Sget_simple_extent_dims(space.get(), out.dims.data(), out.maxdims.data());
   out.chunk = chunk_of(d.get());
   out.filters = filters_of(d.get());
   out.read.assign(rows * row_bytes, 0);
   EXPECT_GE(
       H5Dread(d.get(), hdf5::native_type(scalar), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.read.data()),
       0);
-  out.chunks = stored_chunks(d.get());
+  if (!out.chunk.empty()) out.chunks = stored_chunks(d.get());  // else contiguous
   return out;
+}
+
+// `rows` rows one at a time, flushing after `flush_at` rows (a flush ends inside a chunk's rows).
+Written write_and_read(const std::vector<hsize_t>& row_shape, hdf5::Scalar scalar,
+                       Compression compression, hsize_t rows, hsize_t expected_rows,
+                       const char* data, hsize_t flush_at) {
+  return write_appends(row_shape, scalar, compression, std::vector<hsize_t>(rows, 1), expected_rows,
+                       data, {flush_at});
 }
 
 std::vector<Compression> compressions() {
@@ -302,6 +321,151 @@ TEST(ChunkWriter, ScalarAndVectorRowsReadBackBitForBit) {
     EXPECT_EQ(v.filters, declared(c));
     EXPECT_EQ(std::memcmp(v.read.data(), vectors.data(), v.read.size()), 0);
   }
+}
+
+// The rows of a contact column: frames of contacts, of uneven counts, some with none, as
+// `appends` row counts; their values are the contact indices of a chain, or doubles mostly at
+// rest with a stretch of random bits, which no compressor shrinks.
+std::vector<hsize_t> contact_frames() {
+  std::vector<hsize_t> appends;
+  for (hsize_t k = 0; k < 40; ++k) appends.push_back(k % 7 == 3 ? 0 : 2000 + (k * 797) % 3001);
+  return appends;
+}
+template <class T>
+std::vector<T> contact_values(hsize_t rows) {
+  std::mt19937_64 random(11);
+  std::vector<T> out(rows);
+  for (hsize_t r = 0; r < rows; ++r) {
+    if constexpr (std::is_same_v<T, double>) {
+      out[r] = r % 5000 < 4000 ? 0.0 : 1e-6 * std::sin(0.01 * static_cast<double>(r));
+      if (r >= 30000 && r < 40000) {
+        const std::uint64_t bits = random();
+        std::memcpy(&out[r], &bits, sizeof bits);
+      }
+    } else {
+      out[r] = static_cast<T>(r % 2600);
+    }
+  }
+  return out;
+}
+
+// The same rows written in one H5Dwrite through HDF5's filters, to a dataset of the same chunks:
+// its stored chunks.
+std::vector<Stored> chunks_hdf5_stores(hid_t type, const void* data, hsize_t rows, hsize_t chunk,
+                                       Compression c) {
+  TempFile f;
+  Handle space(H5Screate_simple(1, &rows, nullptr), H5Sclose);
+  Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  H5Pset_chunk(plist.get(), 1, &chunk);
+  H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER);
+  H5Pset_shuffle(plist.get());
+  if (c == Compression::lzf)
+    H5Pset_filter(plist.get(), lzf_filter_id, H5Z_FLAG_OPTIONAL, 0, nullptr);
+  else
+    H5Pset_deflate(plist.get(), 1);
+  Handle d(
+      H5Dcreate2(f.file.get(), "value", type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
+      H5Dclose);
+  EXPECT_GE(H5Dwrite(d.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
+  EXPECT_GE(H5Dflush(d.get()), 0);
+  return stored_chunks(d.get());
+}
+
+// A contact column is never flushed in a run without checkpoints: its whole chunks are
+// compressed as the frames complete them and written when the run ends, to a dataset of its
+// final size, of the chunks and filters it always had, that stores what HDF5's filters store.
+TEST(ChunkWriter, ContactRowsCompressedAsTheyComeAreWhatHdf5Stores) {
+  const std::vector<hsize_t> appends = contact_frames();
+  hsize_t rows = 0;
+  for (hsize_t a : appends) rows += a;
+  ASSERT_GT(rows, 20 * 4096u);
+  ASSERT_NE(rows % 4096, 0u);
+  const std::vector<std::int32_t> indices = contact_values<std::int32_t>(rows);
+  const std::vector<double> values = contact_values<double>(rows);
+  for (const Compression c : compressions()) {
+    SCOPED_TRACE(static_cast<int>(c));
+    for (const bool doubles : {false, true}) {
+      const hdf5::Scalar scalar = doubles ? hdf5::Scalar::float64 : hdf5::Scalar::int32;
+      const char* data = doubles ? reinterpret_cast<const char*>(values.data())
+                                 : reinterpret_cast<const char*>(indices.data());
+      const Written w = write_appends({}, scalar, c, appends, 4096, data, {});
+      EXPECT_EQ(w.dims, std::vector<hsize_t>{rows});
+      EXPECT_EQ(w.maxdims, std::vector<hsize_t>{rows});  // not extendible
+      EXPECT_EQ(w.filters, declared(c));
+      EXPECT_EQ(std::memcmp(w.read.data(), data, w.read.size()), 0);
+      if (c == Compression::none) continue;  // contiguous
+      EXPECT_EQ(w.chunk, std::vector<hsize_t>{4096});
+      const std::vector<Stored> expected =
+          chunks_hdf5_stores(hdf5::native_type(scalar), data, rows, 4096, c);
+      ASSERT_EQ(w.chunks.size(), expected.size());
+      for (std::size_t k = 0; k < expected.size(); ++k)
+        EXPECT_TRUE(w.chunks[k] == expected[k]) << "chunk at " << expected[k].offset[0];
+    }
+  }
+}
+
+// Flushed (a checkpoint) while whole chunks are held compressed, at the end of a frame inside a
+// chunk, twice: every value comes back.
+TEST(ChunkWriter, ContactRowsFlushedInsideAChunkReadBackBitForBit) {
+  const std::vector<hsize_t> appends = contact_frames();
+  hsize_t rows = 0, at_first_flush = 0;
+  for (std::size_t k = 0; k < appends.size(); ++k) {
+    rows += appends[k];
+    if (k + 1 == 12) at_first_flush = rows;
+  }
+  ASSERT_GT(at_first_flush, 5 * 4096u);
+  ASSERT_NE(at_first_flush % 4096, 0u);
+  const std::vector<double> values = contact_values<double>(rows);
+  for (const Compression c : compressions()) {
+    SCOPED_TRACE(static_cast<int>(c));
+    const Written w = write_appends({}, hdf5::Scalar::float64, c, appends, 4096,
+                                    reinterpret_cast<const char*>(values.data()), {12, 25});
+    EXPECT_EQ(w.dims, std::vector<hsize_t>{rows});
+    EXPECT_EQ(w.maxdims, std::vector<hsize_t>{H5S_UNLIMITED});
+    EXPECT_EQ(w.filters, declared(c));
+    EXPECT_EQ(std::memcmp(w.read.data(), values.data(), w.read.size()), 0);
+  }
+}
+
+// zlib's checksum of each length around the 32-byte blocks and the runs between reductions, of
+// bytes all 0xff (the largest sums) and of random bytes, from the start and continued.
+TEST(ZlibStream, Adler32IsZlibs) {
+  std::mt19937 random(5);
+  std::vector<char> random_bytes(20000);
+  for (char& b : random_bytes) b = static_cast<char>(random());
+  const std::vector<char> full(20000, static_cast<char>(0xff));
+  for (const std::vector<char>* bytes : {&full, &std::as_const(random_bytes)})
+    for (const std::size_t size : {0, 1, 31, 32, 33, 5551, 5552, 5553, 11104, 19999})
+      for (const std::uint32_t start : {1u, 65000u << 16 | 65500u}) {
+        SCOPED_TRACE(std::to_string(size) + " bytes from " + std::to_string(start));
+        const auto* data = reinterpret_cast<const Bytef*>(bytes->data());
+        EXPECT_EQ(hdf5::adler32(start, bytes->data(), size),
+                  ::adler32_z(start, data, static_cast<z_size_t>(size)));
+      }
+}
+
+// compress2's bytes, at HDF5's deflate level and others, for no input, one byte, bytes that do
+// not shrink and bytes that shrink much.
+TEST(ZlibStream, CompressedAsCompress2) {
+  std::mt19937 random(9);
+  std::vector<char> noise(70000), runs(70000);
+  for (char& b : noise) b = static_cast<char>(random());
+  for (std::size_t k = 0; k < runs.size(); ++k) runs[k] = static_cast<char>(k / 1000 % 3);
+  for (const int level : {hdf5::deflate_level, 6, 9})
+    for (const std::vector<char>* input : {&noise, &runs})
+      for (const std::size_t size : {std::size_t{0}, std::size_t{1}, input->size()}) {
+        SCOPED_TRACE(std::to_string(size) + " bytes at level " + std::to_string(level));
+        std::vector<char> ours;
+        ASSERT_TRUE(hdf5::compress_as_zlib(input->data(), size, level, ours));
+        uLongf length = compressBound(static_cast<uLong>(size));
+        std::vector<char> theirs(length);
+        ASSERT_EQ(compress2(reinterpret_cast<Bytef*>(theirs.data()), &length,
+                            reinterpret_cast<const Bytef*>(input->data()), static_cast<uLong>(size),
+                            level),
+                  Z_OK);
+        theirs.resize(length);
+        EXPECT_TRUE(ours == theirs);
+      }
 }
 
 }  // namespace

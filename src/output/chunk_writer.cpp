@@ -1,13 +1,13 @@
 #include "chaindem/output/chunk_writer.hpp"
 
 #include <dlfcn.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "chaindem/output/hdf5_util.hpp"
+#include "chaindem/output/zlib_stream.hpp"
 
 namespace chaindem::hdf5 {
 
@@ -55,18 +55,14 @@ Stored compress(Compression compression, const std::vector<char>& input, Scratch
     if (size == 0) return {input.data(), input.size(), compressor_skipped};
     return {s.output.data(), size, 0};
   }
-  // The call HDF5's deflate filter makes, so the chunk is byte for byte the one it stores.
-  // Not libdeflate (Biggers 2016), faster on values that all change: it writes a run of equal
-  // bytes as copies from one byte back, which zlib's inflate, every HDF5 reader's, copies byte
-  // by byte; frames and bead histories of a chain mostly at rest read 4 to 6 times slower.
+  // What HDF5's deflate filter makes of it (compress2), so the chunk is byte for byte the one it
+  // stores. Not libdeflate (Biggers 2016), faster on values that all change: it writes a run of
+  // equal bytes as copies from one byte back, which zlib's inflate, every HDF5 reader's, copies
+  // byte by byte; frames and bead histories of a chain mostly at rest read 4 to 6 times slower.
   // With the chunks of beads at rest reused, zlib compresses the others about as fast here.
-  uLongf size = compressBound(static_cast<uLong>(input.size()));
-  s.output.resize(size);
-  if (compress2(reinterpret_cast<Bytef*>(s.output.data()), &size,
-                reinterpret_cast<const Bytef*>(input.data()), static_cast<uLong>(input.size()),
-                deflate_level) != Z_OK)
+  if (!compress_as_zlib(input.data(), input.size(), deflate_level, s.output))
     throw Error("compressing a chunk of " + name + " failed");
-  return {s.output.data(), size, 0};
+  return {s.output.data(), s.output.size(), 0};
 }
 
 template <std::size_t Size>
@@ -155,8 +151,11 @@ bool ChunkWriter::same_as_previous(const Previous& previous, const char* rows,
 // Whether the F rows of a chunk, `present` elements of each at `rows`, are all the same.
 bool ChunkWriter::rows_alike(const char* rows, std::size_t present) const {
   const std::size_t row_bytes = row_elements_ * size_;
-  if (present == row_elements_)  // whole rows, one after the other: each equals the one before
-    return std::memcmp(rows + row_bytes, rows, (chunk_rows_ - 1) * row_bytes) == 0;
+  // Whole rows, one after the other: each equals the one before. The last row is compared
+  // first: a chunk of contacts that begins with a long run of equal values is rarely all alike.
+  if (present == row_elements_)
+    return std::memcmp(rows + (chunk_rows_ - 1) * row_bytes, rows, row_bytes) == 0 &&
+           std::memcmp(rows + row_bytes, rows, (chunk_rows_ - 1) * row_bytes) == 0;
   for (std::size_t f = 1; f < chunk_rows_; ++f)
     if (std::memcmp(rows + f * row_bytes, rows, present * size_) != 0) return false;
   return true;
