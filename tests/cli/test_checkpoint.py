@@ -121,8 +121,9 @@ class Restart(unittest.TestCase):
 
     def stop_and_restart(self, contact, sets, stop, restart_sets=(), particles_every=1):
         """Runs the case uninterrupted and again stopped by `stop`, then restarts the stopped
-        run; returns the checkpoint's step and the run's total steps. `particles_every`: the
-        frames between two of the particles' rows (output.particles_interval)."""
+        run; returns the checkpoint's step, the run's total steps and the contact rows the
+        checkpoint continues from. `particles_every`: the frames between two of the particles'
+        rows (output.particles_interval)."""
         with tempfile.TemporaryDirectory() as tmp:
             case = self.case(tmp, contact)
             sets = [a for kv in sets for a in ("--set", kv)]
@@ -153,6 +154,7 @@ class Restart(unittest.TestCase):
             self.assertFalse(os.path.exists(out))
             with h5py.File(checkpoint, "r") as f:
                 step, frames = int(f.attrs["step"]), int(f.attrs["frames"])
+                contact_rows = int(f.attrs["contact_rows"])
             # The frames up to the checkpoint can be read in the partial file (a killed run's
             # file is read in SWMR mode, as HDF5 requires of a file its writer did not close).
             with h5py.File(out + ".partial", "r", swmr=True) as f:
@@ -171,17 +173,17 @@ class Restart(unittest.TestCase):
                 steps = int(f["summary"].attrs["steps"])
                 self.assertEqual(f["particles/chain/position/value"].shape[0],
                                  h5py.File(out, "r")["particles/chain/position/value"].shape[0])
-            return step, steps
+            return step, steps, contact_rows
 
     def test_sigterm_leaves_a_checkpoint_that_restarts_bitwise(self):
         for family, contact in LAWS.items():
             with self.subTest(family):
-                step, steps = self.stop_and_restart(contact, [], signal.SIGTERM)
+                step, steps, _ = self.stop_and_restart(contact, [], signal.SIGTERM)
                 self.assertTrue(0 < step < steps, (step, steps))
 
     def test_groups_written_at_frames_of_their_own_restart_bitwise(self):
         # The particles every 7th frame, the contacts every 3rd: each group continues its rows.
-        step, steps = self.stop_and_restart(
+        step, steps, _ = self.stop_and_restart(
             LAWS["hysteresis"], ["output.particles_interval=3.5e-4",
                                  "output.contacts_interval=1.5e-4"], signal.SIGTERM,
             particles_every=7)
@@ -190,12 +192,21 @@ class Restart(unittest.TestCase):
     def test_kill9_after_a_periodic_checkpoint_loses_only_what_followed_it(self):
         # The general engine (neighbor search, its structure and dormant histories saved), and
         # the restart on two threads: results do not depend on the thread count.
-        step, steps = self.stop_and_restart(
+        step, steps, _ = self.stop_and_restart(
             "law = hunt_crossley\nrestitution = 0.7",
             ["simulation.engine=general", "simulation.duration=0.01",
              "output.checkpoint_interval=0.1"],
             signal.SIGKILL, restart_sets=["simulation.threads=2"])
         self.assertTrue(0 < step < steps, (step, steps))
+
+    def test_contact_rows_of_many_chunks_continue_bitwise(self):
+        # Periodic checkpoints write the contacts' rows up to a frame's end, inside a chunk of
+        # 4096 rows; the whole chunks compressed while the run computes continue from there, and
+        # the restart continues the rows the partial file holds.
+        step, steps, rows = self.stop_and_restart(
+            LAWS["elastic"], ["output.checkpoint_interval=0.3"], signal.SIGKILL)
+        self.assertTrue(0 < step < steps, (step, steps))
+        self.assertGreater(rows, 4 * 4096)
 
     def test_a_stopped_or_killed_restart_restarts_again(self):
         # The restart writes in SWMR mode even without periodic checkpoints, since its checkpoint
