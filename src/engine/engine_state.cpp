@@ -255,19 +255,29 @@ std::optional<std::size_t> EngineState::find_contact(int i, int j) const {
   return std::nullopt;
 }
 
-double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
-  const Particles& p = scene.particles;
+namespace {
+
+// The approach rate of contact c of `cl`: its normal . (v_first - v_second), the second a wall
+// of `walls` when `walls` is given. Inlined into both callers, so that a frame's rates cost no
+// call each and are the values approach_rate gives.
+[[gnu::always_inline]] inline double rate_of(const Particles& p, const std::vector<Wall>* walls,
+                                             const ContactList& cl, std::size_t c) {
   const Eigen::Vector3d n = cl.normal_of(c);
   const Eigen::Vector3d vi = p.velocity.row(cl.first[c]).transpose();
-  if (&cl == &wall_contacts)
-    return n.dot(vi - scene.walls[static_cast<std::size_t>(cl.second[c])].velocity);
+  if (walls) return n.dot(vi - (*walls)[static_cast<std::size_t>(cl.second[c])].velocity);
   return n.dot(vi - p.velocity.row(cl.second[c]).transpose().matrix());
+}
+
+}  // namespace
+
+double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
+  return rate_of(scene.particles, &cl == &wall_contacts ? &scene.walls : nullptr, cl, c);
 }
 
 void EngineState::approach_rates(const ContactList& cl, const std::uint32_t* rows,
                                  std::size_t count, double* out) const {
-  // The expression above, inlined here: the same value, without a call per contact.
-  for (std::size_t j = 0; j < count; ++j) out[j] = approach_rate(cl, rows[j]);
+  const std::vector<Wall>* walls = &cl == &wall_contacts ? &scene.walls : nullptr;
+  for (std::size_t j = 0; j < count; ++j) out[j] = rate_of(scene.particles, walls, cl, rows[j]);
 }
 
 // A contact is isolated when, from its first touch to its separation, no other contact of
