@@ -567,14 +567,18 @@ class Growing {
 
   /// Whether the whole chunks of rows of one value or vector (a contact column: rows that rarely
   /// end on a chunk, so that they seldom spill) are compressed as they complete, keeping only
-  /// their bytes until the dataset is written: with chunks of the dataset that will receive them
-  /// already known, the most rows a chunk takes. Makes a ChunkWriter for it.
+  /// their bytes until the dataset is written. They are once the dataset is sure to be
+  /// compressed in chunks of the most rows a chunk takes, whether it is made at the end of the
+  /// run (its rows fill one and 64 KiB) or at a spill or flush (expected_rows fill one). Makes
+  /// the ChunkWriter that compresses them.
   bool keeps_chunks() {
     if (chunks_) return keeping();
-    if (created_ || row_shape_.size() >= 2 || compression_ == Compression::none) return false;
+    if (created_ || row_shape_.size() >= 2 || compression_ == Compression::none ||
+        buffered_bytes() < compressed_bytes)
+      return false;
     const std::vector<hsize_t> chunk = chunk_shape(row_shape_, pending_, element_size_);
     const bool known =
-        chunk[0] == chunk_rows_ && buffered_bytes() >= compressed_bytes &&
+        chunk[0] == chunk_rows_ &&
         chunk == chunk_shape(row_shape_, std::numeric_limits<hsize_t>::max(), element_size_);
     if (!known || !ChunkWriter::suits(row_shape_, chunk, compression_)) return false;
     chunks_ = std::make_unique<ChunkWriter>(row_shape_, chunk, element_size_, compression_);
