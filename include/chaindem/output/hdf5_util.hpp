@@ -418,7 +418,9 @@ inline void write_h5md_metadata(hid_t file, const std::string& creator_version) 
 // case for short runs), it is created at its final size: contiguous, and chunked and compressed
 // only when large. A long run spills its buffer every ~4 MiB (whole rows of chunks) into a
 // chunked, compressed, extendible dataset, whose whole rows of chunks ChunkWriter compresses
-// and writes past HDF5's filters. Either way a run makes few HDF5 calls: the library
+// and writes past HDF5's filters. Rows of one value or vector seldom end on a chunk (a frame's
+// contacts) and so seldom spill: their whole chunks are compressed as soon as they are complete,
+// and held compressed until they are written. Either way a run makes few HDF5 calls: the library
 // serialises them, and sweeps run many cases in parallel. A Growing made without a parent only
 // buffers until attach() gives it one, so a run can compute without touching HDF5 at all.
 /// Element types of Growing datasets. Named here, not as HDF5 type ids: even reading
