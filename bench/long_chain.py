@@ -9,8 +9,8 @@ its wall and contact output, one thread, two frames (the first and the last), 10
 
     /usr/bin/python3 bench/long_chain.py [build/chaindem] [BEADS ...]
 
-BEADS defaults to 1e6, 4e6 and 4e7, the longest chain docs/engine.md gives for 24 GiB (about
-23 GB: run it on a machine otherwise idle). The set-up
+BEADS defaults to 1e6, 4e6 and 4.9e7, about the longest chain of the default case (its line
+within 1e8 radii of the origin; docs/engine.md: about 11 GB). The set-up
 is timed by build/bench/long_chain_setup (reading and building the case, constructing the
 simulation, creating the output file), best of REPEATS=3 runs; the memory by the kernel (the
 child's ru_maxrss).
@@ -26,7 +26,7 @@ CHAINDEM = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/chaindem
 SETUP = os.path.join(os.path.dirname(CHAINDEM), "bench", "long_chain_setup")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASE = os.path.join(ROOT, "cases", "default.ini")
-BEADS = [int(float(b)) for b in sys.argv[2:]] or [1_000_000, 4_000_000, 40_000_000]
+BEADS = [int(float(b)) for b in sys.argv[2:]] or [1_000_000, 4_000_000, 49_000_000]
 REPEATS = int(os.environ.get("REPEATS", "3"))
 SETS = ["wall_end.enabled=false", "output.contacts=false", "output.interval=1",
         "simulation.duration=1e-5", "simulation.threads=1"]
