@@ -193,6 +193,20 @@ std::vector<H5Z_filter_t> declared(Compression c) {
           c == Compression::lzf ? H5Z_filter_t{lzf_filter_id} : H5Z_filter_t{H5Z_FILTER_DEFLATE}};
 }
 
+// The creation list of a dataset of chunks `chunk` (rank `rank`) through HDF5's own filters:
+// shuffle, then deflate at level 1 or LZF, as Growing declares them (c is not none).
+Handle filtered_creation(int rank, const hsize_t* chunk, Compression c) {
+  Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  H5Pset_chunk(plist.get(), rank, chunk);
+  H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER);
+  H5Pset_shuffle(plist.get());
+  if (c == Compression::lzf)
+    H5Pset_filter(plist.get(), lzf_filter_id, H5Z_FLAG_OPTIONAL, 0, nullptr);
+  else
+    H5Pset_deflate(plist.get(), 1);
+  return plist;
+}
+
 TEST(ChunkWriter, ShuffleGathersEachByteOfEqualSignificance) {
   const unsigned char from[] = {0xa0, 0xa1, 0xa2, 0xa3, 0xb0, 0xb1, 0xb2, 0xb3};
   char to[8] = {};
@@ -277,14 +291,7 @@ TEST(ChunkWriter, ChunksAreTheBytesHdf5sFiltersStore) {
     TempFile f;
     const std::vector<hsize_t> dims{rows, row_shape[0], row_shape[1]};
     Handle space(H5Screate_simple(3, dims.data(), nullptr), H5Sclose);
-    Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-    H5Pset_chunk(plist.get(), 3, chunk.data());
-    H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER);
-    H5Pset_shuffle(plist.get());
-    if (c == Compression::lzf)
-      H5Pset_filter(plist.get(), lzf_filter_id, H5Z_FLAG_OPTIONAL, 0, nullptr);
-    else
-      H5Pset_deflate(plist.get(), 1);
+    Handle plist = filtered_creation(3, chunk.data(), c);
     Handle d(H5Dcreate2(f.file.get(), "value", H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
                         plist.get(), H5P_DEFAULT),
              H5Dclose);
@@ -355,14 +362,7 @@ std::vector<Stored> chunks_hdf5_stores(hid_t type, const void* data, hsize_t row
                                        Compression c) {
   TempFile f;
   Handle space(H5Screate_simple(1, &rows, nullptr), H5Sclose);
-  Handle plist(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  H5Pset_chunk(plist.get(), 1, &chunk);
-  H5Pset_fill_time(plist.get(), H5D_FILL_TIME_NEVER);
-  H5Pset_shuffle(plist.get());
-  if (c == Compression::lzf)
-    H5Pset_filter(plist.get(), lzf_filter_id, H5Z_FLAG_OPTIONAL, 0, nullptr);
-  else
-    H5Pset_deflate(plist.get(), 1);
+  Handle plist = filtered_creation(1, &chunk, c);
   Handle d(
       H5Dcreate2(f.file.get(), "value", type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
       H5Dclose);
