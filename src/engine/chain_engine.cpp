@@ -97,15 +97,6 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
                                                            half, look, peak_force, peak_v);
 }
 
-// Whether no contact of the run keeps a state: every model's law is history-free (its pairs then
-// share one ContactState, ContactList::shared_state).
-bool no_model_keeps_state(const EngineState& st) {
-  for (const ContactModel& m : st.models)
-    if (!with_kernel(m.law->kernel, [](auto k) { return kernels::history_free<decltype(k)>; }))
-      return false;
-  return true;
-}
-
 }  // namespace
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
@@ -150,7 +141,7 @@ void ChainEngine::build_contacts() {
   const Particles& p = state_.scene.particles;
   const auto n = static_cast<std::size_t>(p.size());
   state_.pairs.shared_coeffs = equal_pairs();
-  state_.pairs.shared_state = no_model_keeps_state(state_);
+  state_.pairs.shared_state = no_model_keeps_state(state_.settings);
   state_.pairs.shared_normal = true;  // every pair along +x
   state_.pairs.resize(n - 1);
   radius_sum_.resize(n - 1);
@@ -194,11 +185,10 @@ void ChainEngine::build_contacts() {
   const auto base_of = [&](Eigen::Index k) {
     return p.load(k).x() + p.mass(k) * state_.scene.gravity.x();
   };
-  zero_base_force_ = true;
-  for (Eigen::Index k = 0; k < p.size() && zero_base_force_; ++k)
-    zero_base_force_ = base_of(k) == 0.0;
+  bool zero = true;
+  for (Eigen::Index k = 0; k < p.size() && zero; ++k) zero = base_of(k) == 0.0;
   base_force_x_.clear();
-  if (!zero_base_force_)
+  if (!zero)
     for (Eigen::Index k = 0; k < p.size(); ++k) base_force_x_.push_back(base_of(k));
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
   state_.chain_pairs = true;
@@ -339,7 +329,7 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
-  const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
+  const double* base = base_force_x_.empty() ? nullptr : base_force_x_.data();
   double* look = state_.lookahead.col(0).data();
   const bool predict = state_.look_kick != 0.0;
   const std::size_t b = std::max<std::size_t>(begin, 1), e = std::min(end, n - 1);
@@ -392,7 +382,9 @@ void ChainEngine::gather_ends(std::size_t begin, std::size_t end, double closing
       look[i] = state_.look_kick * fi * inverse_mass[i];
     }
   };
-  const auto base_at = [&](std::size_t i) { return zero_base_force_ ? 0.0 : base_force_x_[i]; };
+  const auto base_at = [&](std::size_t i) {
+    return base_force_x_.empty() ? 0.0 : base_force_x_[i];
+  };
   if (begin == 0) end_particle(0, base_at(0), -pair_force[0], pair_force[0]);
   if (end == n) end_particle(n - 1, base_at(n - 1), pair_force[n - 2], pair_force[n - 2]);
 }
@@ -548,7 +540,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   double* v = p.velocity.col(0).data();
   double* f = p.force.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
-  const double* base = zero_base_force_ ? nullptr : base_force_x_.data();
+  const double* base = base_force_x_.empty() ? nullptr : base_force_x_.data();
   const double* pair_force = state_.pairs.force.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* power = state_.pairs.power.data();

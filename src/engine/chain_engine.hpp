@@ -116,10 +116,10 @@ class ChainEngine final : public Engine {
   void gather_ends(std::size_t begin, std::size_t end, double closing_kick);
 
   EngineState& state_;
-  std::vector<double> radius_sum_;    ///< r_c + r_(c+1)
-  std::vector<double> base_force_x_;  ///< external force + m g along x, per particle
-  bool zero_base_force_ = false;      ///< base_force_x_ is all zero
-  bool uniform_mass_ = false;         ///< every particle has the same mass
+  std::vector<double> radius_sum_;  ///< r_c + r_(c+1)
+  /// External force + m g along x, per particle; empty where it is zero for every particle.
+  std::vector<double> base_force_x_;
+  bool uniform_mass_ = false;  ///< every particle has the same mass
   /// Every pair has the same coefficients and radius sum (a uniform chain): history-free laws
   /// then run a vectorised loop that evaluates every pair.
   bool uniform_pairs_ = false;

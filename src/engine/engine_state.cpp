@@ -67,6 +67,14 @@ std::size_t simulation_bytes(std::size_t particles, std::size_t contacts,
   return particles * per_particle + contacts * per_contact;
 }
 
+bool no_model_keeps_state(const SimulationSettings& settings) {
+  for (int k = 0; k < settings.model_count(); ++k)
+    if (!with_kernel(settings.model(k).law->kernel,
+                     [](auto kernel) { return kernels::history_free<decltype(kernel)>; }))
+      return false;
+  return true;
+}
+
 namespace detail {
 
 namespace {

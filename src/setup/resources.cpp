@@ -92,15 +92,6 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   return program_bytes + particles * per_particle + held + queued + buffered + 2 * frame / 3;
 }
 
-// Whether no contact of a run of `settings` keeps a state: every model's law is history-free.
-bool no_model_keeps_state(const SimulationSettings& settings) {
-  for (int k = 0; k < settings.model_count(); ++k)
-    if (!with_kernel(settings.model(k).law->kernel,
-                     [](auto kernel) { return kernels::history_free<decltype(kernel)>; }))
-      return false;
-  return true;
-}
-
 // available_memory(), read again at most every 0.1 s: a sweep sets up thousands of small cases
 // a second, and reading the kernel's figures cost more than setting up one of them.
 std::size_t recent_available_memory() {
@@ -256,7 +247,7 @@ SimulationShape simulation_shape(const RunSetup& run) {
   shape.shared_coeffs =
       p.size() > 0 && (p.radius == p.radius(0)).all() && (p.mass == p.mass(0)).all() &&
       std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; });
-  shape.shared_state = setup::no_model_keeps_state(run.settings);
+  shape.shared_state = no_model_keeps_state(run.settings);
   shape.loads = p.external_force.rows() > 0;
   shape.on_x_axis =
       shape.chain && p.size() > 0 && p.position(0, 1) == 0.0 && p.position(0, 2) == 0.0;

@@ -154,6 +154,10 @@ std::string_view to_string(SimulationSettings::ImpactVelocity policy);
 /// The policy named `name` (as to_string writes it), or none.
 std::optional<SimulationSettings::ImpactVelocity> impact_velocity_from(std::string_view name);
 std::string_view to_string(SimulationSettings::Integrator integrator);
+/// Whether no contact of a run of `settings` keeps a state: every model's law is history-free
+/// (reads neither v0 nor a loading history). The chain engine's pairs then share one
+/// ContactState (ContactList::shared_state).
+bool no_model_keeps_state(const SimulationSettings& settings);
 
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of
 /// arrays. `second` is a particle index for pairs and a wall index for wall contacts.
