@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Sweep throughput: cases per second of cases/sweeps/restitution.ini (120 cases of a 10-bead
-chain, ~1000 steps each), keeping its cases (`keep = cases`, the default) or only its summary
-table (`keep = table`), on 1 and 2 threads.
+chain, ~1000 steps each), keeping its cases (`keep = cases`, the default: a group per case), only
+its summary table (`keep = table`) or its cases' series stacked (`keep = stacked`: a row per case
+of one dataset per series), on 1 and 2 threads.
 
     /usr/bin/python3 bench/sweep_throughput.py [build/chaindem [OTHER/chaindem ...]]
 
@@ -9,8 +10,8 @@ Each sweep is the shipped file with its base case made absolute and `keep` set; 
 with ten chain gaps (5e-5 ... 5.9e-5 m, 1200 cases of the same cost) gives the rate per added
 case, which leaves out what a sweep costs once (starting the process, creating and closing the
 file, the summary table). Several builds (an earlier revision first, say) are run alternately,
-so that a slow spell of the shared machine hits them alike; a build that refuses `keep = table`
-(exit 2) is reported as such. Printed: each command, the best wall time of REPEATS runs
+so that a slow spell of the shared machine hits them alike; a build that refuses a `keep` (exit
+2) is reported as such. KEEP=stacked,cases (say) runs those alone. Printed: each command, the best wall time of REPEATS runs
 (default 3) with its cases/s and CPU seconds (user + system), and the rate per added case.
 """
 import os
@@ -25,6 +26,7 @@ builds = [os.path.abspath(b) for b in (sys.argv[1:] or ["build/chaindem"])]
 repeats = int(os.environ.get("REPEATS", "3"))
 shipped = os.path.join(source, "cases", "sweeps", "restitution.ini")
 CASES = 120
+KEEPS = os.environ.get("KEEP", "table,stacked,cases").split(",")
 
 
 def sweep_text(keep, gaps):
@@ -60,7 +62,7 @@ def timed(cmd):
 
 with tempfile.TemporaryDirectory() as tmp:
     sweeps = {}
-    for keep in ("table", "cases"):
+    for keep in KEEPS:
         for gaps in (False, True):
             path = os.path.join(tmp, f"{keep}{'-gaps' if gaps else ''}.ini")
             with open(path, "w") as f:
@@ -68,7 +70,7 @@ with tempfile.TemporaryDirectory() as tmp:
             sweeps[keep, gaps] = path
     out = os.path.join(tmp, "out.h5")
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start")
-    for keep in ("table", "cases"):
+    for keep in KEEPS:
         for threads in (1, 2):
             best = {}  # (build, gaps): (wall, cpu)
             for _ in range(repeats):
@@ -87,7 +89,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 print(f"\n{build} sweep {os.path.basename(sweeps[keep, False])} -o OUT.h5 "
                       f"--quiet --threads {threads}   (restitution.ini, keep = {keep})")
                 if best[build, False] is None:
-                    print("  refused: this build has no keep = table")
+                    print(f"  refused: this build has no keep = {keep}")
                     continue
                 (wall, cpu), (wall10, cpu10) = best[build, False], best[build, True]
                 print(f"  {CASES} cases, best of {repeats}: {wall:.3f} s = {CASES / wall:.0f} "

@@ -17,6 +17,7 @@ run.ids lists their indices, and run.row(run.particle(bead)) is a bead's row.
 """
 from __future__ import annotations
 
+import configparser
 import os
 from dataclasses import dataclass, field
 
@@ -220,6 +221,8 @@ def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
         if f.attrs.get("chaindem_status") != "complete":
             raise ValueError(f"{path}: not a complete chaindem file")
         root, name = f, path
+        if case is not None and layout.STACKED in f:
+            return run_from_stacked(f, case, path)
         if case is not None:
             if f"cases/case-{case:06d}" not in f:
                 status = f["summary/status"].asstr()[()] if "summary/status" in f else []
@@ -237,6 +240,74 @@ def load_run(path: str, case: int | None = None, law: str | None = None) -> Run:
         if case is not None:  # a sweep's case: the sweep's name and the case number
             run.name = f"{os.path.splitext(os.path.basename(path))[0]}, case {case}"
         return run
+
+
+def run_from_stacked(f, case: int, path: str) -> Run:
+    """Case `case` of a sweep that stacked its cases (sweep.keep = stacked): row `case` of every
+    dataset of /stacked. Its parameters are the keys the sweep sets (its [set] and the case's
+    axis values) and the law; its law, the law's identifier; its summary, the case's row of
+    /summary."""
+    stacked, summary = f[layout.STACKED], f[layout.SUMMARY]
+    written = stacked[layout.STACKED_WRITTEN][()]
+    if not 0 <= case < len(written):
+        raise ValueError(f"{path}: case {case} does not exist (the sweep has {len(written)} "
+                         "cases)")
+    if not written[case]:
+        status = summary[layout.SWEEP_STATUS].asstr()[case]
+        raise ValueError(f"{path}: case {case} has no run: {status}")
+
+    def row(group, name):
+        return group[name][case] if name in group else None
+
+    chain = stacked[layout.PARTICLES]
+    series = {name: row(chain, f"{name}/{layout.VALUE}") for name in layout.PARTICLE_COLUMNS}
+    first = next(iter(layout.PARTICLE_COLUMNS))
+    run = Run(path=path, time=row(chain, f"{first}/{layout.TIME}"), position=series["position"],
+              velocity=series["velocity"], force=series["force"], radius=row(chain, "radius"),
+              mass=row(chain, "mass"), striker=int(chain.attrs[layout.STRIKER]),
+              chain_first=int(chain.attrs[layout.CHAIN_FIRST]),
+              chain_count=int(chain.attrs[layout.CHAIN_COUNT]))
+    if run.time is None:
+        run.time = np.empty(0)
+    observables = stacked.get(layout.OBSERVABLES, {})
+    run.energies = {name: row(observables, f"{name}/{layout.VALUE}")
+                    for name in layout.OBSERVABLE_COLUMNS if name in observables}
+    timed = [name for name in layout.OBSERVABLE_COLUMNS if name in observables]
+    run.energy_time = row(observables, f"{timed[0]}/{layout.TIME}") if timed else run.time
+    definition = f[layout.SWEEP]
+    run.parameters = dict(text(k).split("=", 1) for k in definition.attrs["fixed"] if text(k))
+    for key in definition[layout.SWEEP_AXES]:
+        value = summary[key][case]
+        run.parameters[key] = text(value) if isinstance(value, (str, bytes)) else repr(value)
+    if "contact.law" not in run.parameters:  # the base case's
+        base = configparser.ConfigParser(inline_comment_prefixes=("#", ";"), strict=False)
+        base.read_string(text(definition["base_case_file"][()]))
+        run.parameters["contact.law"] = base.get("contact", "law", fallback="")
+    run.law = {"id": run.parameters["contact.law"]}
+    run.summary = {name: (text(summary[name][case]) if summary[name].dtype.kind in "OS"
+                          else layout.SUMMARY_SCALARS.get(name, ("", float))[1](summary[name][case]))
+                   for name in summary if summary[name].ndim == 1 and name in
+                   {**layout.SUMMARY_SCALARS, **dict.fromkeys(layout.SUMMARY_TEXTS)}}
+    run.per_bead = {name: summary[name][case] for name in layout.SUMMARY_ARRAYS if name in summary}
+    if layout.WALLS in stacked:
+        run.walls = [text(w) for w in stacked[layout.WALLS].attrs.get(layout.WALL_NAMES, [])]
+    if layout.PARTICLE_ID in chain:
+        run.ids = chain[layout.PARTICLE_ID][()].astype(np.int64)
+    energy = f"{layout.OBSERVABLES}/{layout.SECTION_ENERGY}"
+    if energy in stacked:
+        a = stacked[energy].attrs
+        names, species = chain["species_names"].asstr()[case], chain["species"][case]
+
+        def material(first_bead: int) -> str:  # that of the section's first bead, if written
+            written = run.written([run.chain_first + first_bead])
+            return names[species[run.row(written[0])]] if written else ""
+
+        run.sections = [Section(material(int(b)), int(b), int(n)) for b, n in zip(
+            np.atleast_1d(a[layout.SECTION_FIRST_BEAD]), np.atleast_1d(a[layout.SECTION_BEADS]))]
+        run.section_energy = stacked[f"{energy}/{layout.VALUE}"][case]
+    run.name = f"{os.path.splitext(os.path.basename(path))[0]}, case {case}"
+    run.path = f"{path} case {case}"
+    return run
 
 
 def values(node) -> np.ndarray:

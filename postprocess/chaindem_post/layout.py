@@ -98,6 +98,9 @@ MODEL_SUMMARY_COLUMNS = {"section": "", "law": "", "dissipated_energy": "J", "is
 # SWEEP_CASE, the axes, the summary's values, SWEEP_STATUS).
 SWEEP, SWEEP_AXES, SWEEP_FILE = "sweep", "axes", "sweep_file"
 CASES, SWEEP_CASE, SWEEP_STATUS = "cases", "case", "status"
+# Or (sweep.keep = stacked) STACKED: the groups of a run, a row per case in each dataset,
+# and STACKED_WRITTEN (1 where the case's row is written).
+STACKED, STACKED_WRITTEN = "stacked", "written"
 
 # A compare file: COMPARISON/<prefix><metric><suffix>: metric -> (unit, words).
 COMPARISON = "comparison"

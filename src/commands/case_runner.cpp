@@ -21,6 +21,7 @@
 #include "chaindem/output/h5md_writer.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/side_files.hpp"
+#include "chaindem/output/stacked_writer.hpp"
 #include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
 
@@ -70,8 +71,10 @@ const volatile std::sig_atomic_t* stop_flag() {
 
 namespace {
 
-using WriterFactory = std::function<std::unique_ptr<H5mdWriter>(
-    const RunMetadata&, const Simulation&, const layout::OutputSelection&)>;
+// Makes a run's writer: from the run, its simulation and, when the writer records them, the
+// run's metadata (gathered only when asked for: a stacked sweep's case needs none).
+using WriterFactory = std::function<std::unique_ptr<RunWriter>(
+    const RunSetup&, const Simulation&, const std::function<RunMetadata()>& metadata)>;
 
 // What the run's file records of its parameters, beside the case itself.
 RunMetadata run_metadata(const CaseConfig& cfg, const RunSetup& run, const Simulation& sim,
@@ -114,7 +117,7 @@ struct EnergyBalance {
 };
 
 // Writes one output frame (if the run has a writer) and checks the energy balance at it.
-void write_frame(const Simulation& sim, H5mdWriter* writer, EnergyBalance& balance) {
+void write_frame(const Simulation& sim, RunWriter* writer, EnergyBalance& balance) {
   const EnergyReport energies = sim.energies();
   if (writer) writer->write_frame(sim, energies);
   const double error = balance.error(energies);
@@ -253,21 +256,21 @@ struct RunRecords {
 };
 
 // Writes a run's checkpoints (checkpoint_file.hpp): the output synced to disk first, so that the
-// checkpoint never counts frames the file may not hold.
+// checkpoint never counts frames the file may not hold. Only a run's own file has checkpoints.
 struct Checkpointer {
   const CheckpointPlan* plan = nullptr;
   std::string path;
   std::map<std::string, std::string> parameters;
+  H5mdWriter* writer = nullptr;  // the run's file
   Clock::time_point last = Clock::now();
 
   bool due() const {
     return plan->interval > 0.0 &&
            std::chrono::duration<double>(Clock::now() - last).count() >= plan->interval;
   }
-  void write(const Simulation& sim, H5mdWriter& writer, const RunRecords& records,
-             double wall_time_now) {
+  void write(const Simulation& sim, const RunRecords& records, double wall_time_now) {
     Checkpoint cp;
-    const OutputPosition at = writer.sync();
+    const OutputPosition at = writer->sync();
     cp.step = sim.step_count();
     cp.time = sim.time();
     cp.frames = at.frames;
@@ -283,9 +286,9 @@ struct Checkpointer {
 // Runs the steps, observing every step and writing every output frame (none without a
 // `writer`; `checkpoints` need one); returns the wall time [s]. A continued run (`resumed`) has
 // its first frame in the file already.
-double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control,
-                 H5mdWriter* writer, RunRecords& records, const ArrivalWatch& arrival,
-                 Checkpointer* checkpoints, bool resumed) {
+double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control, RunWriter* writer,
+                 RunRecords& records, const ArrivalWatch& arrival, Checkpointer* checkpoints,
+                 bool resumed) {
   Progress progress(control.progress, run.steps, "run", "steps", false);
   const auto start = Clock::now();
   auto wall_time = [&] {
@@ -309,8 +312,8 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
       // that continues a checkpoint keeps it on any stop: what was computed before this
       // invocation is not its to discard.
       if (checkpoints && (keeps_work(*control.stop) || resumed)) {
-        checkpoints->write(sim, *writer, records, wall_time());
-        writer->keep_partial();
+        checkpoints->write(sim, records, wall_time());
+        checkpoints->writer->keep_partial();
         throw Interrupted(*control.stop, sim.time(), checkpoints->path);
       }
       throw Interrupted(*control.stop, sim.time());
@@ -331,7 +334,7 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
     if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps)
       write_frame(sim, writer, records.balance);
     if (checkpoints && checkpoints->due() && sim.step_count() < run.steps)
-      checkpoints->write(sim, *writer, records, wall_time());
+      checkpoints->write(sim, records, wall_time());
     progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
   }
   return wall_time();
@@ -422,8 +425,9 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
   // Without a factory the run writes nothing: no metadata is gathered, no frame copied.
-  std::unique_ptr<H5mdWriter> writer =
-      make_writer ? make_writer(run_metadata(cfg, run, sim, labels), sim, run.output) : nullptr;
+  std::unique_ptr<RunWriter> writer =
+      make_writer ? make_writer(run, sim, [&] { return run_metadata(cfg, run, sim, labels); })
+                  : nullptr;
 
   RunRecords records{EnergyBalance{sim.energies()}, IsolatedContacts(sim.settings().model_count()),
                      empty_summary(run)};
@@ -432,9 +436,12 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   const double striker_initial_velocity =
       scene.striker ? sim.particles().velocity(*scene.striker, 0) : nan;
 
+  // A run with checkpoints, or continuing one, writes its own file (run_to_file).
+  H5mdWriter* const own_file = dynamic_cast<H5mdWriter*>(writer.get());
   std::optional<Checkpointer> checkpoints;
   if (control.checkpoint)
-    checkpoints = Checkpointer{control.checkpoint, checkpoint_path_for(output), cfg.resolved()};
+    checkpoints =
+        Checkpointer{control.checkpoint, checkpoint_path_for(output), cfg.resolved(), own_file};
   if (resume) {  // everything built as at the start; now the state of the checkpoint
     try {
       sim.restore_state(resume->checkpoint.simulation);
@@ -442,9 +449,9 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
     } catch (const StateArchiveError& e) {
       throw CheckpointError(e.what());
     }
-    writer->continue_from(resume->previous,
-                          {resume->checkpoint.frames, resume->checkpoint.contact_rows});
-    writer->sync();  // the frames before the checkpoint are in the new file, on disk
+    own_file->continue_from(resume->previous,
+                            {resume->checkpoint.frames, resume->checkpoint.contact_rows});
+    own_file->sync();  // the frames before the checkpoint are in the new file, on disk
     std::filesystem::remove(resume->previous);
   }
 
@@ -452,6 +459,7 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
                                      checkpoints ? &*checkpoints : nullptr, resume != nullptr);
   finish_summary(records.summary, sim, run, records.balance, records.isolated, wall_time,
                  striker_initial_velocity);
+  if (writer) writer->computed();
   return PendingRun(std::move(records.summary), std::move(writer));
 }
 
@@ -508,7 +516,7 @@ std::string case_fault_text(const EngineFault& fault) {
   return std::string(fault.what()) + " (" + finer_steps + ")";
 }
 
-PendingRun::PendingRun(RunSummary summary, std::unique_ptr<H5mdWriter> writer)
+PendingRun::PendingRun(RunSummary summary, std::unique_ptr<RunWriter> writer)
     : summary_(std::move(summary)), writer_(std::move(writer)) {}
 PendingRun::PendingRun(PendingRun&&) noexcept = default;
 PendingRun& PendingRun::operator=(PendingRun&&) noexcept = default;
@@ -578,9 +586,9 @@ RunSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& p
   // SWMR keeps the file on disk consistent whatever happens to the process: needed by periodic
   // checkpoints, and by a restart, whose checkpoint counts frames of the file it now writes.
   const bool swmr = plan && (plan->interval > 0.0 || plan->restart);
-  auto make_writer = [&](const RunMetadata& meta, const Simulation& sim,
-                         const layout::OutputSelection& output) {
-    return std::make_unique<H5mdWriter>(path, existing, meta, sim, output, swmr);
+  auto make_writer = [&](const RunSetup& setup, const Simulation& sim,
+                         const std::function<RunMetadata()>& metadata) {
+    return std::make_unique<H5mdWriter>(path, existing, metadata(), sim, setup.output, swmr);
   };
   if (!plan) {
     PendingRun done = run_case(cfg, std::move(run), make_writer, control);
@@ -620,10 +628,23 @@ PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent
                         const std::map<std::string, std::string>& labels) {
   return run_case(
       cfg, std::move(run),
-      [&](const RunMetadata& meta, const Simulation& sim, const layout::OutputSelection& output) {
-        return std::make_unique<H5mdWriter>(parent, name, meta, sim, output, lock);
+      [&](const RunSetup& setup, const Simulation& sim,
+          const std::function<RunMetadata()>& metadata) {
+        return std::make_unique<H5mdWriter>(parent, name, metadata(), sim, setup.output, lock);
       },
       control, labels);
+}
+
+PendingRun run_to_stacked(const CaseConfig& cfg, RunSetup run, StackedFile& file, std::size_t index,
+                          std::mutex* lock, const RunControl& control) {
+  return run_case(
+      cfg, std::move(run),
+      [&](const RunSetup& setup, const Simulation& sim, const std::function<RunMetadata()>&) {
+        return std::make_unique<StackedCase>(file, index, sim, setup.output, setup.steps,
+                                             setup.output_every, setup.spec.output.compression,
+                                             lock);
+      },
+      control);
 }
 
 layout::RunSummary run_summary_only(const CaseConfig& cfg, RunSetup run,

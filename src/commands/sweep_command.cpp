@@ -35,6 +35,7 @@
 #include "chaindem/output/journaled_file.hpp"
 #include "chaindem/output/output_file.hpp"
 #include "chaindem/output/side_files.hpp"
+#include "chaindem/output/stacked_writer.hpp"
 #include "chaindem/text.hpp"
 
 namespace po = boost::program_options;
@@ -112,6 +113,7 @@ bool parse_options(const std::vector<std::string>& args, std::ostream& out, int 
 struct PartialFile {
   std::string path;
   hdf5::Handle file, cases;
+  std::unique_ptr<StackedFile> stacked;  // sweep.keep = stacked: its datasets
   std::set<std::size_t> done;
   std::string problem;
   int status = 0;
@@ -136,7 +138,7 @@ void create_partial(PartialFile& p, const SweepDefinition& d, const std::string&
       throw created.error(e.what());
     }
     p.file = Handle(created.keep_partial(), H5Fclose);
-    if (d.keep_cases)
+    if (d.keep == Keep::cases)
       p.cases = Handle(check(H5Gopen2(p.file.get(), "cases", H5P_DEFAULT), "cases"), H5Gclose);
   } catch (const OutputError& e) {
     p.cases.reset();
@@ -176,7 +178,7 @@ void reopen_partial(PartialFile& p, const SweepDefinition& d, const std::string&
     p.status = 2;
     return;
   }
-  if (!d.keep_cases) return;
+  if (d.keep != Keep::cases) return;
   p.cases = Handle(check(H5Gopen2(id, "cases", H5P_DEFAULT), "cases"), H5Gclose);
   const Handle& cases = p.cases;
   for (std::size_t k = 0; k < d.cases.size(); ++k) {
@@ -362,10 +364,10 @@ struct RunOutcome {
 };
 
 // Computes case k (its set-up kept from validation, or built now) and lets go of its input: the
-// run, its output in memory, for `cases_group` (whose HDF5 calls hold `h5`); or, when the sweep
-// keeps only its table, none, and its summary row in `record`.
+// run, its output in memory, for `cases_group` or a row of `stacked` (whose HDF5 calls hold
+// `h5`); or, when the sweep keeps only its table, none, and its summary row in `record`.
 std::optional<PendingRun> compute_case(ValidSweep& v, std::size_t k, hid_t cases_group,
-                                       std::mutex& h5,
+                                       StackedFile* stacked, std::mutex& h5,
                                        const std::map<std::string, std::string>& labels,
                                        CaseRecord& record) {
   const CaseConfig& cfg = *v.configs[k];
@@ -373,8 +375,10 @@ std::optional<PendingRun> compute_case(ValidSweep& v, std::size_t k, hid_t cases
   v.setups[k].reset();
   const RunControl control{nullptr, stop_flag()};
   std::optional<PendingRun> run;
-  if (v.d.keep_cases)
+  if (v.d.keep == Keep::cases)
     run = run_to_group(cfg, std::move(setup), cases_group, case_name(k), &h5, control, labels);
+  else if (stacked)
+    run = run_to_stacked(cfg, std::move(setup), *stacked, k, &h5, control);
   else
     record = {"ok", run_summary_only(cfg, std::move(setup), control)};
   v.configs[k].reset();
@@ -459,8 +463,8 @@ RunOutcome run_cases(ValidSweep& v, PartialFile& partial, hid_t cases_group,
       const std::size_t k = *next;
       auto start = Clock::now();
       try {
-        std::optional<PendingRun> run =
-            compute_case(v, k, cases_group, h5, invocation_label, r.records[k]);
+        std::optional<PendingRun> run = compute_case(v, k, cases_group, partial.stacked.get(), h5,
+                                                     invocation_label, r.records[k]);
         const double seconds = seconds_since(start);
         clock[0] += seconds;
         order.computed(k, seconds);
@@ -503,10 +507,10 @@ std::string give_up(PartialOutput& output, hdf5::Handle& cases_group, std::size_
          " (and its journal): make room and run the same command to resume";
 }
 
-// Rank 0, into its open `file`: the other ranks' cases (`sources`, their open `rank_files`),
-// the summaries of cases run earlier read back, /summary and the status. Returns the failed
-// cases.
-int write_collected(const SweepDefinition& d, hid_t file,
+// Rank 0, into its open `file`: the other ranks' cases (`sources`, their open `rank_files`: their
+// groups, or their rows of the `stacked` datasets), the summaries of cases run earlier read back,
+// /summary and the status. Returns the failed cases.
+int write_collected(const SweepDefinition& d, hid_t file, StackedFile* stacked,
                     const std::vector<std::string>& rank_files,
                     const std::vector<hdf5::Handle>& sources, RunOutcome& r, int ranks,
                     std::ostream& err, PhaseClock& phase) {
@@ -514,6 +518,14 @@ int write_collected(const SweepDefinition& d, hid_t file,
   for (int rank = 1; rank < ranks; ++rank) {
     const std::string& other = rank_files[static_cast<std::size_t>(rank - 1)];
     const hid_t src = sources[static_cast<std::size_t>(rank - 1)].get();
+    if (stacked) {
+      std::vector<std::size_t> theirs;
+      for (std::size_t k = static_cast<std::size_t>(rank); k < d.cases.size();
+           k += static_cast<std::size_t>(ranks))
+        theirs.push_back(k);
+      stacked->copy_rows(src, theirs);
+      continue;
+    }
     for (std::size_t k = static_cast<std::size_t>(rank); k < d.cases.size();
          k += static_cast<std::size_t>(ranks)) {
       const std::string name = "cases/" + case_name(k);
@@ -566,10 +578,13 @@ int collect(const SweepDefinition& d, PartialFile& partial, hdf5::Handle& cases_
   output.adopt_hdf5(partial.file.release());
   int failed_cases = 0;
   try {
-    failed_cases = write_collected(d, output.file(), rank_files, sources, r, ranks, err, phase);
+    failed_cases = write_collected(d, output.file(), partial.stacked.get(), rank_files, sources, r,
+                                   ranks, err, phase);
     cases_group.close("/cases");
+    if (partial.stacked) partial.stacked->close();
     output.flush();  // the last writes that can fail on a full disk, before the commit
   } catch (const std::exception& e) {
+    if (partial.stacked) partial.stacked->abandon();
     throw OutputError(give_up(output, cases_group, partial.done.size() + r.checkpointed, e.what()));
   }
   sources.clear();
@@ -630,12 +645,14 @@ std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const Swee
   hdf5::Handle& cases_group = partial.cases;
   if (mpi.max(r.write_failure.empty() ? 0 : 1)) {
     if (!r.write_failure.empty()) {  // this rank's file is given up
+      if (partial.stacked) partial.stacked->abandon();
       PartialOutput given_up(d.output, d.existing, partial.path);
       given_up.adopt_hdf5(partial.file.release());
       err << "chaindem sweep: error: "
           << give_up(given_up, cases_group, partial.done.size() + r.checkpointed, r.write_failure)
           << "\n";
     } else {  // intact: kept for a rerun, as when interrupted
+      partial.stacked.reset();
       cases_group.reset();
       partial.file.reset();
     }
@@ -643,16 +660,18 @@ std::optional<int> stopped_early(PartialFile& partial, RunOutcome& r, const Swee
   }
   const int interrupted = mpi.max(*stop_flag());
   if (!interrupted) return std::nullopt;
+  partial.stacked.reset();
   cases_group.reset();
   partial.file.reset();
-  if (mpi.rank == 0 && d.keep_cases)
+  if (mpi.rank == 0 && d.keep == Keep::cases)
     err << "chaindem sweep: interrupted by signal " << interrupted << "; the finished cases are "
         << "kept in " << quoted_path(mpi.size == 1 ? partial.path : d.output + ".rank*.partial")
         << ", run the same command to resume\n";
   else if (mpi.rank == 0)
     err << "chaindem sweep: interrupted by signal " << interrupted
-        << "; a sweep that keeps only its table (sweep.keep = table) keeps no case until the "
-           "last has run: run the same command to run them again\n";
+        << "; a sweep that keeps its table alone or stacks its cases (sweep.keep = "
+        << (d.keep == Keep::table ? "table" : "stacked")
+        << ") keeps no case until the last has run: run the same command to run them again\n";
   return exit_on_signal + interrupted;
 }
 
@@ -665,6 +684,7 @@ bool close_for_collection(const SweepDefinition& d, PartialFile& partial, int ra
   try {
     try {
       partial.cases.close("/cases");
+      if (partial.stacked) partial.stacked->close();
     } catch (const std::exception& e) {
       throw mine.error(e.what());
     }
@@ -692,6 +712,15 @@ int run_sweep(ValidSweep& v, const SweepOptions& o, const Ranks& mpi, std::ostre
           << "\n";
     return status;
   }
+  int stacked_failed = 0;
+  if (v.shape) try {
+      partial.stacked = std::make_unique<StackedFile>(partial.file.get(), d.cases.size(), *v.shape);
+    } catch (const std::exception& e) {
+      err << "chaindem sweep: error: " << quoted_path(partial.path) << ": " << failure_text(e)
+          << "\n";
+      stacked_failed = 1;
+    }
+  if (mpi.max(stacked_failed)) return exit_failed;
   phase("validate and open");
 
   const std::vector<std::size_t> todo = cases_to_run(v, partial, mpi, o.quiet ? nullptr : log);
@@ -708,7 +737,7 @@ int run_sweep(ValidSweep& v, const SweepOptions& o, const Ranks& mpi, std::ostre
     const int owner = static_cast<int>(k % static_cast<std::size_t>(ranks));
     if (owner == 0) continue;
     mpi.gather_string(owner, r.failures[k]);
-    if (d.keep_cases) continue;
+    if (d.keep == Keep::cases) continue;
     CaseRecord& record = r.records[k];
     std::string row = rank == owner && record.summary ? summary_bytes(*record.summary) : "";
     mpi.gather_string(owner, row);

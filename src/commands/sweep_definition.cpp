@@ -205,11 +205,12 @@ void read_sweep_keys(const po::parsed_options& parsed, const std::string& path,
         throw CaseError(file + ": sweep.combine: '" + quoted_text(value) + "' is not grid or zip");
       d.combine = value;
     } else if (key == "sweep.keep") {
-      if (value != "cases" && value != "table")
+      if (value != "cases" && value != "table" && value != "stacked")
         throw CaseError(file + ": sweep.keep: '" + quoted_text(value) +
-                        "' is not cases or table (cases: a group per case and the summary; "
-                        "table: the summary only)");
-      d.keep_cases = value == "cases";
+                        "' is not cases, table or stacked (cases: a group per case and the "
+                        "summary; table: the summary only; stacked: the summary and the cases' "
+                        "series, a row per case)");
+      d.keep = value == "cases" ? Keep::cases : value == "table" ? Keep::table : Keep::stacked;
     } else if (key == "sweep.output") {
       d.output = value;
     } else if (key.rfind("set.", 0) == 0) {

@@ -51,7 +51,7 @@ void write_definition(hid_t f, const SweepDefinition& d, const std::string& sign
   attr_strings(sweep.get(), "fixed", fixed);
   Handle axes = group(sweep.get(), layout::sweep_axes_group);
   for (const auto& a : d.axes) dataset_strings(axes.get(), a.key, a.values);
-  if (d.keep_cases) group(f, layout::cases_group);
+  if (d.keep == Keep::cases) group(f, layout::cases_group);
 }
 
 // A column of the summary table: float64, or int64 for counts and bead indices, where a case

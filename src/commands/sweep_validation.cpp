@@ -32,6 +32,8 @@ ValidSweep validate_sweep(const SweepInput& in) {
   std::atomic<std::size_t> kept_bytes = 0;
   std::vector<std::string> invalid(n);
   std::vector<std::vector<std::string>> notes(n);
+  const bool stacked = v.d.keep == Keep::stacked;
+  std::vector<StackedShape> shapes(stacked ? n : 0);
   std::atomic<bool> out_of_memory = false;  // not the input's fault: reported as a failure
   // The first case is read from the files; the others differ from it only in the values of
   // their axes (CaseConfig::with_values), so the base case is read once, not once per case.
@@ -54,6 +56,14 @@ ValidSweep validate_sweep(const SweepInput& in) {
           {overrides.begin() + axes_begin, overrides.begin() + axes_end}, axis_sources);
       RunSetup run = build_run(*v.configs[k]);
       notes[k] = run.notes;
+      if (stacked) {
+        if (run.output.has_contacts())
+          throw CaseError(
+              "sweep.keep = stacked writes no contacts (each case touches its own number of "
+              "times): set output.contacts = false, or keep = cases");
+        shapes[k] = stacked_shape(run.scene, run.output, run.steps, run.output_every,
+                                  run.settings.model_count(), run.spec.output.compression);
+      }
       v.cost[k] = static_cast<double>(run.steps) * static_cast<double>(run.scene.particles.size());
       const std::size_t bytes = setup_bytes(run);
       if (k % static_cast<std::size_t>(in.ranks) == static_cast<std::size_t>(in.rank)) {
@@ -73,6 +83,14 @@ ValidSweep validate_sweep(const SweepInput& in) {
   if (out_of_memory) throw std::bad_alloc();
   for (const auto& message : invalid)
     if (!message.empty()) throw CaseError(message);
+  if (stacked && n > 0) {
+    for (std::size_t k = 1; k < n; ++k)
+      if (const std::string d = shape_difference(shapes[k], shapes[0]); !d.empty())
+        throw CaseError(case_label(v.d, k) +
+                        ": sweep.keep = stacked takes cases whose series have one shape, and " + d +
+                        ": keep = cases, or one sweep per shape");
+    v.shape = shapes[0];
+  }
   for (const auto& case_notes : notes)
     for (const std::string& note : case_notes)
       if (std::find(v.notes.begin(), v.notes.end(), note) == v.notes.end()) v.notes.push_back(note);

@@ -1,10 +1,11 @@
-// What H5mdWriter copies out of the simulation at an output frame (time_series.hpp).
+// What H5mdWriter and StackedCase copy out of the simulation at an output frame (time_series.hpp).
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
+#include "several_models.hpp"
 #include "time_series.hpp"
 
 namespace chaindem::output_detail {
@@ -34,6 +35,25 @@ void copy_particles(const Particles& p, const layout::OutputSelection& output, F
           rows[static_cast<std::size_t>(3 * i + c)] = source(i, c);
     }
   }
+}
+
+// The observables written, the energy of each chain section (`sections`, several contact models)
+// and, `walls`, a point of each wall.
+void copy_observables(const Simulation& sim, const EnergyReport& e,
+                      const layout::OutputSelection& output,
+                      const std::vector<ChainSection>& sections, bool walls, Frame& f) {
+  double* value = f.observables.data();
+  for (const layout::ObservableColumn& c : layout::observable_columns) {
+    if (output.has(c.id)) c.value(sim, e, value);
+    value += c.components;
+  }
+  if (!sections.empty()) section_energies(sim, sections, f.sections);
+  f.walls.clear();
+  if (walls)
+    for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
+      const Eigen::Vector3d x = sim.wall_point(k);
+      f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
+    }
 }
 
 // The touching contacts, pairs then walls, with the columns written. The simulation waits

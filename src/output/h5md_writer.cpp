@@ -511,19 +511,8 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
     output_detail::copy_particles(sim.particles(), m.output, f);
   }
   f.walls.clear();
-  if (f.due[SeriesClocks::observables]) {
-    double* value = f.observables.data();
-    for (const layout::ObservableColumn& c : observable_columns) {
-      if (m.output.has(c.id)) c.value(sim, e, value);
-      value += c.components;
-    }
-    if (!m.sections.empty()) output_detail::section_energies(sim, m.sections, f.sections);
-    if (m.walls)
-      for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
-        const Eigen::Vector3d x = sim.wall_point(k);
-        f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
-      }
-  }
+  if (f.due[SeriesClocks::observables])
+    output_detail::copy_observables(sim, e, m.output, m.sections, m.walls, f);
   if (m.contacts && f.due[SeriesClocks::contacts]) {
     output_detail::copy_contacts(sim, m.output, m.several, m.touching, f);
   } else {

@@ -370,7 +370,10 @@ void print_sweep_compare_collide(std::ostream& p) {
     << "SWEEP, SWEEP_AXES, SWEEP_FILE = " << py(sweep_group) << ", " << py(sweep_axes_group) << ", "
     << py(sweep_file_dataset) << "\n"
     << "CASES, SWEEP_CASE, SWEEP_STATUS = " << py(cases_group) << ", " << py(sweep_case_column)
-    << ", " << py(sweep_status_column) << "\n\n";
+    << ", " << py(sweep_status_column) << "\n"
+    << "# Or (sweep.keep = stacked) STACKED: the groups of a run, a row per case in each dataset,\n"
+    << "# and STACKED_WRITTEN (1 where the case's row is written).\n"
+    << "STACKED, STACKED_WRITTEN = " << py(stacked_group) << ", " << py(stacked_written) << "\n\n";
 
   p << "# A compare file: COMPARISON/<prefix><metric><suffix>: metric -> (unit, words).\n"
     << "COMPARISON = " << py(comparison_group) << "\n"

@@ -66,6 +66,12 @@ struct Frame {
 // The particle columns `output` selects, copied out of the simulation as the file holds them
 // (frame_copy.cpp).
 void copy_particles(const Particles& p, const layout::OutputSelection& output, Frame& f);
+struct ChainSection;
+// The observables `output` selects, the energy of each of `sections` (several contact models)
+// and, `walls`, a point of each wall (frame_copy.cpp).
+void copy_observables(const Simulation& sim, const EnergyReport& e,
+                      const layout::OutputSelection& output,
+                      const std::vector<ChainSection>& sections, bool walls, Frame& f);
 // The touching contacts, pairs then walls, with the columns `output` selects and, `several`
 // contact models, each contact's model. `touching`: the caller's buffers, reused.
 void copy_contacts(const Simulation& sim, const layout::OutputSelection& output, bool several,

@@ -100,19 +100,48 @@ def keeping(keep):
     return {"s.ini": text}
 
 
-# `sweep`: what a sweep keeps (sweep.keep), one of two words.
+# `sweep`: what a sweep keeps (sweep.keep), one of three words.
 SWEEP_KEEP = [
     ("sweep keep of another word", ["sweep", "s.ini"], keeping("all"), 2,
-     ["s.ini", "sweep.keep", "'all' is not cases or table"]),
+     ["s.ini", "sweep.keep", "'all' is not cases, table or stacked"]),
     ("sweep keep in capitals", ["sweep", "s.ini"], keeping("Table"), 2,
-     ["sweep.keep", "'Table' is not cases or table"]),
+     ["sweep.keep", "'Table' is not cases, table or stacked"]),
     ("sweep keep empty", ["sweep", "s.ini"], keeping(""), 2,
-     ["sweep.keep", "'' is not cases or table"]),
+     ["sweep.keep", "'' is not cases, table or stacked"]),
     ("sweep keep given twice", ["sweep", "s.ini"], keeping("table\nkeep = cases"), 2,
      ["key 'sweep.keep' is given twice"]),
 ]
 
-TABLE = SWEEP + SWEEP_KEEP
+
+def stacking(axes, keys="output.contacts = false"):
+    """A sweep with keep = stacked over `axes`, with [set] `keys`."""
+    return {"s.ini": sweep_file(axes, keys).replace("combine = grid\n",
+                                                    "combine = grid\nkeep = stacked\n")}
+
+
+# `sweep` with keep = stacked: its cases must have one shape, and no contacts.
+SWEEP_STACKED = [
+    ("stacked cases of two chain lengths", ["sweep", "s.ini"], stacking("chain.count = 10, 12"),
+     2, ["case 1 (chain.count=12)", "sweep.keep = stacked", "13 particles, the first case 11",
+         "keep = cases"]),
+    ("stacked cases of two output intervals", ["sweep", "s.ini"],
+     stacking("output.interval = 1e-6, 5e-6"), 2,
+     ["case 1 (output.interval=5e-6)", "sweep.keep = stacked", "3 frames, the first case 11"]),
+    ("stacked cases with and without a wall", ["sweep", "s.ini"],
+     stacking("wall_end.enabled = true, false"), 2,
+     ["case 1 (wall_end.enabled=false)", "its walls are ()", "(wall_end)"]),
+    ("stacked cases of two compressions", ["sweep", "s.ini"],
+     stacking("output.compression = gzip, none"), 2,
+     ["case 1 (output.compression=none)", "output.compression"]),
+    ("stacked cases of two bead selections", ["sweep", "s.ini"],
+     stacking("output.beads = 0 1, 2 3"), 2,
+     ["case 1 (output.beads=2 3)", "other quantities, particles or components"]),
+    ("stacked cases writing contacts", ["sweep", "s.ini"],
+     stacking("striker.velocity = 0.5, 1", keys=""), 2,
+     ["case 0", "sweep.keep = stacked writes no contacts", "output.contacts = false"]),
+]
+
+TABLE = SWEEP + SWEEP_KEEP + SWEEP_STACKED
 
 
 class MalformedSweep(unittest.TestCase):

@@ -84,13 +84,13 @@ void hold_stop_handlers(bool hold);
 layout::RunSummary run_to_file(const CaseConfig& cfg, RunSetup run, const std::string& path,
                                Existing existing, const RunControl& control = {});
 
-class H5mdWriter;
+class RunWriter;
 
 /// A run that has been computed and holds its whole output in memory. commit() writes it (its
 /// HDF5 calls hold the file's lock); destroyed uncommitted, it leaves nothing in the file.
 class PendingRun {
  public:
-  PendingRun(layout::RunSummary summary, std::unique_ptr<H5mdWriter> writer);
+  PendingRun(layout::RunSummary summary, std::unique_ptr<RunWriter> writer);
   PendingRun(PendingRun&&) noexcept;
   PendingRun& operator=(PendingRun&&) noexcept;
   ~PendingRun();
@@ -102,7 +102,7 @@ class PendingRun {
 
  private:
   layout::RunSummary summary_;
-  std::unique_ptr<H5mdWriter> writer_;
+  std::unique_ptr<RunWriter> writer_;
 };
 
 /// Same as run_to_file, into a new group `name` of an open HDF5 file (hid_t `parent`) shared by
@@ -112,6 +112,12 @@ class PendingRun {
 PendingRun run_to_group(const CaseConfig& cfg, RunSetup run, std::int64_t parent,
                         const std::string& name, std::mutex* lock, const RunControl& control = {},
                         const std::map<std::string, std::string>& labels = {});
+
+class StackedFile;
+/// Same as run_to_group, as row `index` of every dataset of `file`, the stacked cases of a sweep
+/// (sweep.keep = stacked), whose shape the run must have.
+PendingRun run_to_stacked(const CaseConfig& cfg, RunSetup run, StackedFile& file, std::size_t index,
+                          std::mutex* lock, const RunControl& control = {});
 
 /// Same as run_to_file, writing nothing: the run's summary alone. Every result of the summary
 /// is that of a run to a file (the energy balance is checked at the same output frames), but no

@@ -26,6 +26,11 @@ struct Axis {
   std::vector<std::string> values;  // as text
 };
 
+/// What a sweep keeps of its cases (sweep.keep): a group per case under /cases and the summary
+/// table; the summary table only (no case writes a frame); or their series stacked, a row per
+/// case in one dataset per series under /stacked, and the summary table.
+enum class Keep { cases, table, stacked };
+
 /// A sweep as read from its file, with its cases enumerated.
 struct SweepDefinition {
   std::string path, text;
@@ -33,10 +38,8 @@ struct SweepDefinition {
   std::string base;  // base case file, resolved against the sweep file's folder
   std::string combine = "grid";
   std::string output;  // sweep.output; empty: the command's default (default_output_path)
-  Existing existing = Existing::refuse;  // whether the sweep may replace `output` (--force)
-  /// sweep.keep: cases (true), a group per case under /cases and the summary table; table
-  /// (false), the summary table only (no case writes a frame).
-  bool keep_cases = true;
+  Existing existing = Existing::refuse;    // whether the sweep may replace `output` (--force)
+  Keep keep = Keep::cases;                 ///< sweep.keep
   std::vector<std::string> fixed;          // "key=value" applied to every case
   std::vector<std::string> fixed_sources;  // where each comes from: "SWEEP.ini [set]", "--set"
   std::vector<std::string> unset;  // keys of the base case removed from every case (--unset)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "chaindem/commands/sweep_definition.hpp"
+#include "chaindem/output/stacked_writer.hpp"
 #include "chaindem/setup/case_file.hpp"
 #include "chaindem/setup/scene_builder.hpp"
 
@@ -22,6 +23,8 @@ struct ValidSweep {
   /// Built once, kept for the run when small: a rank's own cases while the set-ups kept take at
   /// most kept_setup_bytes (the others are built again when they run).
   std::vector<std::optional<RunSetup>> setups;
+  /// sweep.keep = stacked: the shape every case has (the first case's).
+  std::optional<StackedShape> shape;
 };
 
 /// Memory for the set-ups kept from validation: a small case's set-up costs as much time as its

@@ -21,6 +21,7 @@
 #include "chaindem/output/compression.hpp"
 #include "chaindem/output/output_file.hpp"  // Existing
 #include "chaindem/output/output_layout.hpp"
+#include "chaindem/output/run_writer.hpp"
 
 namespace chaindem {
 
@@ -62,7 +63,7 @@ struct OutputPosition {
   std::int64_t contact_rows = 0;
 };
 
-class H5mdWriter {
+class H5mdWriter final : public RunWriter {
  public:
   /// Creates `path`.partial and writes the static parts. `swmr`: the file is written in SWMR
   /// mode (HDF5 1.10 format), so that it stays readable, up to its last sync(), if the process
@@ -77,7 +78,7 @@ class H5mdWriter {
   /// has the layout of a run's file but for /h5md, which the shared file has once, at its root.
   H5mdWriter(std::int64_t parent, std::string group_name, const RunMetadata& meta,
              const Simulation& sim, const layout::OutputSelection& output, std::mutex* lock);
-  ~H5mdWriter();  ///< removes the partial file (or group) unless finish() was called
+  ~H5mdWriter() override;  ///< removes the partial file (or group) unless finish() was called
   /// Frames waiting to be written by the writer's thread take at most this many bytes; the run
   /// waits beyond it.
   static constexpr std::size_t queue_bytes = std::size_t{32} << 20;
@@ -91,12 +92,12 @@ class H5mdWriter {
 
   /// Appends one frame: particle state, the energies `e` (sim.energies(), which the caller has
   /// at hand), contacts, walls. Writing a run's own file happens on a background thread.
-  void write_frame(const Simulation& sim, const EnergyReport& e);
+  void write_frame(const Simulation& sim, const EnergyReport& e) override;
   /// Writes the run summary (/summary: its numbers and words as attributes, its per-bead arrays
   /// as datasets) and closes every object, each close checked; a run's own file is then
   /// committed with its XDMF file (PartialOutput::commit). Throws OutputError for a run's own
   /// file, naming it.
-  void finish(const layout::RunSummary& summary);
+  void finish(const layout::RunSummary& summary) override;
 
   /// Writes every frame so far to the file and waits until it is on disk; returns how far the
   /// file now goes. A run's own file only.
@@ -112,7 +113,7 @@ class H5mdWriter {
 
   const std::string& path() const { return path_; }
   /// The frames held in memory, not yet handed to HDF5 [bytes].
-  std::size_t buffered_bytes() const;
+  std::size_t buffered_bytes() const override;
 
  private:
   struct Impl;

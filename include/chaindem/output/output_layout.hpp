@@ -33,6 +33,10 @@ inline constexpr const char* walls_group = "walls";
 inline constexpr const char* contacts_group = "contacts";
 inline constexpr const char* parameters_group = "parameters";
 inline constexpr const char* summary_group = "summary";
+/// A sweep's stacked cases (sweep.keep = stacked, stacked_writer.hpp): the groups of a run with
+/// a row per case in every dataset, and `written` (uint8 per case: 1 once its row is written).
+inline constexpr const char* stacked_group = "stacked";
+inline constexpr const char* stacked_written = "written";
 /// The datasets of an H5MD time-dependent element: frames' step and time, and the values.
 /// Every element of a run shares the step and time of the first particle column (hard links).
 inline constexpr const char* step_dataset = "step";
