@@ -478,17 +478,25 @@ class Comparison:
     errors: dict[str, np.ndarray]        # metric -> laws x beads [%]
     reference_values: dict[str, np.ndarray]
     case: str = ""                       # the case's name, for titles
+    # Reference data: per metric, the most their sampling can shift it, per bead [%]; the
+    # median spacing of the samples [s] (None: the reference is a law's run).
+    sampling_bound: dict[str, np.ndarray] = field(default_factory=dict)
+    sample_interval: float | None = None
 
 
 def comparison_from_group(c, path: str) -> Comparison:
     """The /comparison group of a `chaindem compare` file (h5py, or read into memory)."""
     metrics = [m for m in layout.COMPARISON_METRICS if layout.REFERENCE_PREFIX + m in c]
+    interval = c.attrs.get(layout.SAMPLE_INTERVAL)
     return Comparison(
         path, text(c.attrs["reference"]), [text(x) for x in c.attrs["laws"]],
         {m: values(c[m]) for m in metrics},
         {m: values(c[m + layout.ERROR_PERCENT]) for m in metrics},
         {m: values(c[layout.REFERENCE_PREFIX + m]) for m in metrics},
-        case_name(c.attrs.get("case", path)))
+        case_name(c.attrs.get("case", path)),
+        {m: values(c[m + layout.SAMPLING_BOUND]) for m in metrics
+         if m + layout.SAMPLING_BOUND in c},
+        None if interval is None else float(np.atleast_1d(interval)[0]))
 
 
 def comparison_columns(c) -> dict[str, np.ndarray]:

@@ -112,6 +112,9 @@ COMPARISON_METRICS = {
 }
 REFERENCE_PREFIX = "reference_"
 ERROR_PERCENT, MEAN_ERROR_PERCENT, BEADS_COMPARED = "_error_percent", "_mean_error_percent", "_beads_compared"
+# With reference data: M_SAMPLING_BOUND (beads, %), SAMPLE_INTERVAL (attribute, s),
+# SAMPLES_PER_PULSE (beads).
+SAMPLING_BOUND, SAMPLE_INTERVAL, SAMPLES_PER_PULSE = "_sampling_bound_percent", "sample_interval", "samples_per_pulse"
 
 # A collide -o file: one impact's samples: name -> unit.
 LOOP_COLUMNS = {"time": "s", "overlap": "m", "approach_rate": "m/s", "force": "N"}

@@ -386,15 +386,21 @@ def energy(run: Run) -> plt.Figure:
 # --- chaindem compare -----------------------------------------------------------------------
 
 def comparison_bars(values: dict[str, np.ndarray], labels: list[str], ylabel: str,
-                    title: str = "", xlabel: str = "") -> plt.Figure:
+                    title: str = "", xlabel: str = "",
+                    limit: tuple[str, np.ndarray] | None = None) -> plt.Figure:
     """Grouped bars: one group per label (e.g. bead), one bar per series (e.g. law); the legend
-    beside the axes, clear of the bars."""
+    beside the axes, clear of the bars. `limit`: a label and a value per group, drawn as a
+    dashed step over each group (what the data can resolve)."""
     fig, ax = plt.subplots(figsize=(max(8, 0.18 * len(labels) * len(values) + 5), 4.5),
                            constrained_layout=True)
     width = 0.8 / max(len(values), 1)
     x = np.arange(len(labels))
     for k, (name, v) in enumerate(values.items()):
         ax.bar(x + (k - (len(values) - 1) / 2) * width, v, width, label=name)
+    if limit is not None:
+        name, level = limit
+        ax.step(np.r_[x - 0.45, x[-1] + 0.45], np.r_[level, level[-1]], where="post",
+                color="0.2", ls="--", lw=1.0, label=name)
     ax.set_xticks(x, labels)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -420,10 +426,16 @@ def comparison(cmp: Comparison, metric: str = "peak_velocity", beads: list[int] 
     values = {f"{law_name(law)} (mean {np.nanmean(errors[k]):.2g} %)": errors[k, beads]
               for k, law in enumerate(cmp.laws)}
     words, _ = METRICS.get(metric, (metric.replace("_", " "), ""))
+    # Reference data: every law was read at the data's times; the dashed line is how far the
+    # sampling alone can move the value. Errors below it do not tell the laws apart.
+    limit = None
+    if metric in cmp.sampling_bound and cmp.sample_interval:
+        limit = (f"data sampled every {cmp.sample_interval * 1e6:.3g} µs: what it resolves",
+                 cmp.sampling_bound[metric][beads])
     return comparison_bars(
         values, [str(b) for b in beads], f"error of the {words} [%]",
         f"{cmp.case}: {words} error against the reference, {_reference_name(cmp.reference)}",
-        "chain bead (0 = first bead after the striker)")
+        "chain bead (0 = first bead after the striker)", limit)
 
 
 QUANTITY_LABELS = {"restitution": ("coefficient of restitution", 1.0, ""),

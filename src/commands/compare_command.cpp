@@ -31,6 +31,7 @@
 #include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 #include "chaindem/version.hpp"
+#include "compare_parts.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -41,16 +42,7 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 using layout::comparison_metrics;
 
-// Per chain bead: one vector per metric (NaN where not available).
-using Metrics = std::map<std::string, std::vector<double>>;
-
-// Arrival: first time the speed reaches `threshold`; NaN if never.
-double arrival(const std::vector<double>& time, const std::vector<double>& speed,
-               double threshold) {
-  for (std::size_t k = 0; k < time.size(); ++k)
-    if (std::abs(speed[k]) >= threshold) return time[k];
-  return nan;
-}
+using namespace compare_detail;
 
 // Metrics of one run, read back from its group: velocities per frame and the run summary.
 Metrics run_metrics(hid_t file, const std::string& group, long long first, long long beads) {
@@ -77,34 +69,6 @@ Metrics run_metrics(hid_t file, const std::string& group, long long first, long 
     m["final_velocity"].push_back(v[((frames - 1) * n + i) * components]);
     m["peak_force"].push_back(summary.max_contact_force[u]);
     m["arrival_time"].push_back(summary.arrival_time[u]);
-  }
-  return m;
-}
-
-// Metrics of measured data (ReferenceData); beads the data do not measure have none (NaN).
-Metrics data_metrics(const std::string& path, const std::string& quantity, long long beads,
-                     double duration, double arrival_speed, std::vector<long long>* measured) {
-  const ChainRecord data = read_chain_record(
-      path, quantity == "velocity" ? RecordQuantity::velocity : RecordQuantity::force, beads,
-      duration, "--reference-data");
-  const auto& time = data.time;
-  Metrics m;
-  for (const auto& metric : comparison_metrics)
-    m[metric.name].assign(static_cast<std::size_t>(beads), nan);
-  for (const long long b : data.beads) {
-    const auto& c = data.columns[static_cast<std::size_t>(b)];
-    const auto u = static_cast<std::size_t>(b);
-    if (quantity == "velocity") {
-      m["peak_velocity"][u] = *std::max_element(c.begin(), c.end());
-      m["final_velocity"][u] = c.back();
-      m["arrival_time"][u] = arrival(time, c, arrival_speed);
-    } else {
-      m["peak_force"][u] = *std::max_element(c.begin(), c.end());
-    }
-  }
-  if (measured) {
-    *measured = data.beads;
-    std::sort(measured->begin(), measured->end());
   }
   return m;
 }
@@ -206,32 +170,6 @@ Metrics newton_metrics(const RunSetup& run, double restitution, long long beads,
   return out;
 }
 
-double relative_error_percent(double x, double reference) {
-  if (std::isnan(x) || std::isnan(reference) || reference == 0.0) return nan;
-  return 100.0 * std::abs(x - reference) / std::abs(reference);
-}
-
-// What the command line gives.
-struct CompareInput {
-  std::string case_path, laws_text, reference_law, reference_data, quantity = "velocity", output,
-                                                                   beads_text;
-  std::string pair;  // A.B: the laws are those of [contact.A.B]; empty: of [contact]
-  std::vector<std::string> sets, unset;
-  int threads = 1;  // --threads, or the OpenMP default (command_threads)
-  bool json = false, beads_given = false, quantity_given = false;
-  bool force = false;  // replace the output if it exists
-
-  // The reference as the printed results name it.
-  const std::string& reference_name() const {
-    return reference_law.empty() ? reference_data : reference_law;
-  }
-  // The key each run sets to its law.
-  std::string law_key() const {
-    return pair.empty() ? key_name(&CaseSpec::contact, &ContactSpec::law)
-                        : pair_key_name(pair, &PairContactSpec::law);
-  }
-};
-
 void add_compare_options(po::options_description& desc, CompareInput& in) {
   desc.add_options()("help,h", "this help")("laws", po::value(&in.laws_text),
                                             "laws to compare, comma separated")(
@@ -269,19 +207,6 @@ void print_compare_usage(std::ostream& out, const po::options_description& desc)
          "a law does not take are ignored for that law. docs/compare.md.\n\n"
       << desc;
 }
-
-// What is settled before anything runs; invalid input is found here, not after the runs.
-struct ComparePlan {
-  std::vector<std::string> laws;                    // compared, in the order given
-  std::vector<std::string> run_laws;                // laws, then a reference law not among them
-  std::vector<std::vector<std::string>> overrides;  // the case keys of each run law
-  long long first = 0, beads = 0;                   // the chain's first particle and its beads
-  double arrival_speed = 0.0;
-  double duration = 0.0;                   // of the runs [s]
-  std::vector<std::string> notes;          // parameters some laws do not take, ignored
-  std::vector<long long> shown;            // the beads of the table
-  std::optional<Metrics> given_reference;  // a reference that is not a run
-};
 
 // The laws to compare; the checks that need only the arguments.
 std::vector<std::string> checked_laws(const CompareInput& in) {
@@ -410,9 +335,15 @@ std::optional<Metrics> computed_reference(const CompareInput& in, const CaseConf
                           base.number(restitution), plan.beads, plan.arrival_speed);
   }
   if (!in.reference_data.empty()) {
-    std::vector<long long> measured;
-    Metrics m = data_metrics(in.reference_data, in.quantity, plan.beads, plan.duration,
-                             plan.arrival_speed, &measured);
+    plan.record = read_chain_record(
+        in.reference_data,
+        in.quantity == "velocity" ? RecordQuantity::velocity : RecordQuantity::force, plan.beads,
+        plan.duration, "--reference-data");
+    plan.resolution =
+        compare_detail::sampling_resolution(*plan.record, plan.beads, plan.arrival_speed);
+    std::vector<long long> measured = plan.record->beads;
+    std::sort(measured.begin(), measured.end());
+    Metrics m = compare_detail::sampled_metrics(*plan.record, plan.beads, plan.arrival_speed);
     // The table shows the beads measured (8 of them spread over them), unless --beads says.
     if (!in.beads_given && measured.size() < static_cast<std::size_t>(plan.beads)) {
       plan.shown.clear();
@@ -441,20 +372,13 @@ ComparePlan plan_comparison(const CompareInput& in) {
   return plan;
 }
 
-// Per run law: why it failed (empty if it did not), and what its numbers depend on: its v0
-// policy and the contacts that began at the floor.
-struct LawRuns {
-  std::vector<std::string> failures, policy;
-  std::vector<double> floor_hits, floor;
-};
-
 // Runs the case under every run law into `cases`, one law per thread. A failure is kept, not
 // thrown: an exception may not leave the OpenMP loop, and the other laws still finish.
 LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cases,
                       const PartialOutput& output) {
   const std::size_t n = plan.run_laws.size();
   LawRuns runs{std::vector<std::string>(n), std::vector<std::string>(n),
-               std::vector<double>(n, 0.0), std::vector<double>(n, nan)};
+               std::vector<double>(n, 0.0), std::vector<double>(n, nan), std::vector<Metrics>(n)};
   std::mutex h5;
   install_stop_handlers();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(in.threads)
@@ -473,6 +397,12 @@ LawRuns run_every_law(const CompareInput& in, const ComparePlan& plan, hid_t cas
       runs.floor_hits[l] = static_cast<double>(summary.impact_velocity_floor_hits);
       runs.floor[l] = summary.impact_velocity_floor.value_or(nan);
       run.commit();
+      if (plan.record) {  // the same run, read at the data's times
+        const std::optional<ChainRecord> at = compare_detail::run_at_samples(
+            in.case_path, in.sets, in.unset, *find_law(plan.run_laws[l]), in.pair, *plan.record);
+        if (!at) throw std::runtime_error("its run at the reference data's times failed");
+        runs.sampled[l] = compare_detail::sampled_metrics(*at, plan.beads, plan.arrival_speed);
+      }
     } catch (const hdf5::Error& e) {  // the run is fine, the file is not: name the file
       runs.failures[l] = output.error(e.what()).what();
     } catch (const std::exception& e) {
@@ -492,22 +422,16 @@ void warn_floor_hits(std::ostream& err, const ComparePlan& plan, const LawRuns& 
              "The energy policy (contact.impact_velocity = energy) needs no floor\n";
 }
 
-// Each compared law's metrics against the reference's.
-struct Errors {
-  Metrics reference;
-  std::vector<Metrics> metrics;  // per compared law
-  // Per metric, per law: the mean error and the number of beads it is over (where both the
-  // law and the reference have a value).
-  std::map<std::string, std::vector<double>> mean_error, compared;
-
-  double at(std::size_t law, const std::string& metric, long long bead) const {
-    const auto b = static_cast<std::size_t>(bead);
-    return relative_error_percent(metrics[law].at(metric)[b], reference.at(metric)[b]);
-  }
-};
-
-Errors read_metrics(hid_t file, const CompareInput& in, const ComparePlan& plan) {
+Errors read_metrics(hid_t file, const CompareInput& in, const ComparePlan& plan,
+                    const LawRuns& runs) {
   Errors errors;
+  if (plan.record) {  // every side from the data's samples
+    errors.reference = *plan.given_reference;
+    for (const auto& law : plan.laws)
+      errors.metrics.push_back(runs.sampled[static_cast<std::size_t>(
+          std::find(plan.run_laws.begin(), plan.run_laws.end(), law) - plan.run_laws.begin())]);
+    return errors;
+  }
   errors.reference =
       plan.given_reference
           ? *plan.given_reference
@@ -517,135 +441,6 @@ Errors read_metrics(hid_t file, const CompareInput& in, const ComparePlan& plan)
     errors.metrics.push_back(
         run_metrics(file, std::string(layout::cases_group) + "/" + law, plan.first, plan.beads));
   return errors;
-}
-
-// The /comparison group: the reference, each law's values and errors, and the policies they
-// depend on. Fills the mean errors.
-void write_comparison(hid_t cmp, const CompareInput& in, const ComparePlan& plan,
-                      const LawRuns& runs, Errors& errors) {
-  using namespace hdf5;
-  const auto& laws = plan.laws;
-  attr_string(cmp, "reference",
-              in.reference_law.empty() ? "data:" + in.reference_data : in.reference_law);
-  attr_string(cmp, "case", in.case_path);
-  attr_string(cmp, "law_key", in.law_key());
-  attr_strings(cmp, "laws", laws);
-  {  // per law of `laws`, in its order
-    std::vector<std::string> policies;
-    std::vector<std::int64_t> hits;  // counts
-    for (const auto& law : laws) {
-      const auto l = static_cast<std::size_t>(
-          std::find(plan.run_laws.begin(), plan.run_laws.end(), law) - plan.run_laws.begin());
-      policies.push_back(runs.policy[l]);
-      hits.push_back(std::llround(runs.floor_hits[l]));
-    }
-    attr_strings(cmp, "impact_velocity", policies);
-    dataset_fixed(cmp, "impact_velocity_floor_hits", {hits.size()}, hits.data(), H5T_NATIVE_INT64);
-  }
-  const auto n_laws = static_cast<hsize_t>(laws.size()), n_beads = static_cast<hsize_t>(plan.beads);
-  for (const layout::ComparisonMetric& metric : comparison_metrics) {
-    const std::string name = metric.name;
-    dataset_fixed(cmp, layout::reference_prefix + name, {n_beads}, errors.reference.at(name).data(),
-                  H5T_NATIVE_DOUBLE, metric.unit);
-    std::vector<double> values, percent;
-    for (std::size_t l = 0; l < laws.size(); ++l) {
-      double sum = 0.0;
-      int count = 0;
-      for (long long b = 0; b < plan.beads; ++b) {
-        const auto u = static_cast<std::size_t>(b);
-        const double x = errors.metrics[l].at(name)[u];
-        const double e = relative_error_percent(x, errors.reference.at(name)[u]);
-        values.push_back(x);
-        percent.push_back(e);
-        if (!std::isnan(e)) {
-          sum += e;
-          ++count;
-        }
-      }
-      errors.mean_error[name].push_back(count ? sum / count : nan);
-      errors.compared[name].push_back(count);
-    }
-    dataset_fixed(cmp, name, {n_laws, n_beads}, values.data(), H5T_NATIVE_DOUBLE, metric.unit);
-    dataset_fixed(cmp, name + layout::error_percent_suffix, {n_laws, n_beads}, percent.data(),
-                  H5T_NATIVE_DOUBLE, "%");
-    dataset_fixed(cmp, name + layout::mean_error_percent_suffix, {n_laws},
-                  errors.mean_error[name].data(), H5T_NATIVE_DOUBLE, "%");
-    const std::vector<std::int64_t> compared(errors.compared[name].begin(),
-                                             errors.compared[name].end());  // counts
-    dataset_fixed(cmp, name + layout::beads_compared_suffix, {n_laws}, compared.data(),
-                  H5T_NATIVE_INT64);
-  }
-}
-
-void print_json(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
-                const LawRuns& runs, const Errors& errors) {
-  out << "{\"reference\": \"" << in.reference_name() << "\", \"impact_velocity\": {";
-  for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
-    out << (l ? ", " : "") << "\"" << plan.run_laws[l] << "\": {\"policy\": \"" << runs.policy[l]
-        << "\", \"floor_hits\": " << runs.floor_hits[l] << "}";
-  out << "}, \"errors\": {";
-  for (std::size_t l = 0; l < plan.laws.size(); ++l) {
-    out << (l ? ", " : "") << "\"" << plan.laws[l] << "\": {";
-    for (std::size_t k = 0; k < comparison_metrics.size(); ++k) {
-      const char* name = comparison_metrics[k].name;
-      out << (k ? ", " : "") << "\"" << name << "\": [";
-      for (long long b = 0; b < plan.beads; ++b) {
-        out << (b ? ", " : "") << json_number(errors.at(l, name, b));
-      }
-      out << "]";
-    }
-    out << "}";
-  }
-  out << "}}\n";
-}
-
-void print_table(std::ostream& out, const CompareInput& in, const ComparePlan& plan,
-                 const LawRuns& runs, const Errors& errors) {
-  out << "chaindem compare " << quoted_path(in.case_path) << ": " << plan.beads
-      << " chain beads, reference " << in.reference_name() << "\n"
-      << "relative error [%] per bead (bead index 0 = first chain bead; - where there is no "
-         "value); mean over the n "
-         "beads where both the law and the reference have a value\n";
-  std::string policies;
-  for (std::size_t l = 0; l < plan.run_laws.size(); ++l)
-    if (runs.policy[l] != "none")
-      policies += (policies.empty() ? "" : ", ") + plan.run_laws[l] + " " + runs.policy[l] +
-                  (runs.floor_hits[l] > 0
-                       ? " (" + std::to_string(static_cast<long long>(runs.floor_hits[l])) +
-                             " at the floor)"
-                       : "");
-  if (!policies.empty()) out << "impact velocity v0: " << policies << "\n";
-  out << std::fixed << std::setprecision(2);
-  for (const layout::ComparisonMetric& metric : comparison_metrics) {
-    const std::string name = metric.name;
-    bool any = false;
-    for (double r : errors.reference.at(name)) any = any || !std::isnan(r);
-    if (!any) continue;
-    out << "\n"
-        << name << "\n  " << std::left << std::setw(30) << "law" << std::right << std::setw(9)
-        << "mean" << std::setw(5) << "n";
-    for (long long b : plan.shown) {
-      std::string label = "#";  // not "#" + ...: GCC 12 warns about it falsely (-Wrestrict)
-      label += std::to_string(b);
-      out << std::setw(9) << label;
-    }
-    out << "\n";
-    for (std::size_t l = 0; l < plan.laws.size(); ++l) {
-      // A cell without a value (a bead the data do not measure, a pulse that never came) is
-      // "-": the terminal never shows "nan".
-      auto cell = [&](double x) {
-        if (std::isnan(x))
-          out << std::setw(9) << "-";
-        else
-          out << std::setw(9) << x;
-      };
-      out << "  " << std::left << std::setw(30) << plan.laws[l] << std::right;
-      cell(errors.mean_error.at(name)[l]);
-      out << std::setw(5) << static_cast<int>(errors.compared.at(name)[l]);
-      for (long long b : plan.shown) cell(errors.at(l, name, b));
-      out << "\n";
-    }
-  }
 }
 
 // Runs the laws into OUTPUT.partial, writes the comparison and prints it; the file becomes
@@ -670,9 +465,10 @@ int write_comparison_file(const CompareInput& in, const ComparePlan& plan, std::
         }
       warn_floor_hits(err, plan, runs);
 
-      Errors errors = read_metrics(file, in, plan);
+      Errors errors = read_metrics(file, in, plan, runs);
       Handle cmp = group(file, layout::comparison_group);
       write_comparison(cmp.get(), in, plan, runs, errors);
+      warn_unresolved(err, plan, errors);
       attr_string(file, "chaindem_status", "complete");
       cmp.close("/comparison");
       cases.close("/cases");

@@ -383,7 +383,11 @@ void print_sweep_compare_collide(std::ostream& p) {
   p << "}\n"
     << "REFERENCE_PREFIX = " << py(reference_prefix) << "\n"
     << "ERROR_PERCENT, MEAN_ERROR_PERCENT, BEADS_COMPARED = " << py(error_percent_suffix) << ", "
-    << py(mean_error_percent_suffix) << ", " << py(beads_compared_suffix) << "\n\n";
+    << py(mean_error_percent_suffix) << ", " << py(beads_compared_suffix) << "\n"
+    << "# With reference data: M_SAMPLING_BOUND (beads, %), SAMPLE_INTERVAL (attribute, s),\n"
+    << "# SAMPLES_PER_PULSE (beads).\n"
+    << "SAMPLING_BOUND, SAMPLE_INTERVAL, SAMPLES_PER_PULSE = " << py(sampling_bound_suffix) << ", "
+    << py(sample_interval_attribute) << ", " << py(samples_per_pulse_dataset) << "\n\n";
 
   p << "# A collide -o file: one impact's samples: name -> unit.\n"
     << "LOOP_COLUMNS = ";

@@ -467,6 +467,12 @@ inline constexpr const char* reference_prefix = "reference_";
 inline constexpr const char* error_percent_suffix = "_error_percent";
 inline constexpr const char* mean_error_percent_suffix = "_mean_error_percent";
 inline constexpr const char* beads_compared_suffix = "_beads_compared";
+/// With reference data, whose times every law is read at: per metric M, M_sampling_bound_percent
+/// (beads), the most the data's sampling can shift it; the attribute sample_interval [s] (the
+/// median spacing) and samples_per_pulse (beads), the samples that span each bead's pulse.
+inline constexpr const char* sampling_bound_suffix = "_sampling_bound_percent";
+inline constexpr const char* sample_interval_attribute = "sample_interval";
+inline constexpr const char* samples_per_pulse_dataset = "samples_per_pulse";
 
 /// A `collide -o` file: one impact, sampled in time, with its results as root attributes.
 inline constexpr Column loop_time{"time", "s"};
