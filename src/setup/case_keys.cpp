@@ -280,10 +280,11 @@ void contact_keys(std::vector<KeyEntry>& k) {
        {"reference", Policy::reference}},
       {.description =
            "laws with the impact velocity v0 in their damping (hysteresis family): energy, v0 = "
-           "the largest relative speed the contact has reached so far or the speed whose kinetic "
-           "energy the contact stores, whichever is larger (equals the onset rate for an impact "
-           "from apart; needs no floor for touching beads); peak, the largest relative speed "
-           "alone; onset, the approach rate at first touch, raised to "
+           "the largest value, over the contact's life so far, of its approach rate and of the "
+           "speed whose kinetic energy equals the energy it stores (a running maximum of both, "
+           "not the stored energy's speed of the moment: v0 never falls during a contact; equals "
+           "the onset rate for an impact from apart; needs no floor for touching beads); peak, "
+           "the largest approach rate alone; onset, the approach rate at first touch, raised to "
            "contact.impact_velocity_floor; reference, contact.reference_velocity for every "
            "contact (Hunt and Crossley's constant damping). docs/engine.md, \"Impact velocity\"",
        .default_value = "energy"}));

@@ -125,9 +125,11 @@ struct SimulationSettings {
 
   /// How the hysteresis laws define their impact velocity v0 (docs/engine.md, "Impact
   /// velocity"): onset, the approach rate at first touch raised to impact_velocity_floor; peak,
-  /// the largest relative speed the contact has reached so far; energy, that or the speed whose
-  /// kinetic energy the contact stores, whichever is larger; reference, reference_velocity for
-  /// every contact (Hunt and Crossley's damping constant alpha/v_ref).
+  /// the largest approach rate the contact has reached so far; energy, the running maximum over
+  /// the contact of both its approach rate and the speed whose kinetic energy equals the energy
+  /// it stores (never the stored energy's speed of the moment alone: v0 never falls during a
+  /// contact); reference, reference_velocity for every contact (Hunt and Crossley's damping
+  /// constant alpha/v_ref).
   enum class ImpactVelocity {
     onset,
     peak,
