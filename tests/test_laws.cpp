@@ -6,6 +6,7 @@
 #include <numbers>
 #include <set>
 
+#include "chaindem/laws/binary_impact.hpp"
 #include "chaindem/laws/contact_law.hpp"
 #include "test_support.hpp"
 
@@ -112,4 +113,24 @@ TEST(ParamSpec, RangesAreEnforced) {
   EXPECT_FALSE(r->admits(1.01));
   EXPECT_EQ(r->range_text(), "(0, 1]");
   EXPECT_TRUE(law("hunt_crossley").find_param("restitution")->admits(0.0));
+}
+
+// What the registry says each law returns for one impact (docs/contact-laws.md, "restitution
+// achieved"): the hysteresis laws' restitution follows from their damping factor alone, through
+// the family's exact identity (1 + e) alpha = ln((1 + alpha)/(1 - alpha e)), whatever the bodies;
+// gonthier_exact's alpha is the identity's root, so it returns c_r itself. A law without c_r has
+// no line.
+TEST(ReferenceRestitution, FollowsTheHysteresisIdentity) {
+  for (const double c_r : reference_restitutions) {
+    const double hunt_crossley = *reference_restitution(*find_law("hunt_crossley"), c_r);
+    EXPECT_NEAR(hunt_crossley, test::identity_restitution(1.5 * (1.0 - c_r)), 1e-6) << c_r;
+    EXPECT_NEAR(*reference_restitution(*find_law("gonthier_exact"), c_r), c_r, 1e-6) << c_r;
+  }
+  EXPECT_FALSE(reference_restitution(*find_law("hertz"), 0.5));
+  EXPECT_EQ(reference_restitution_text(*find_law("hertz")), "");
+  const std::string text = reference_restitution_text(*find_law("hunt_crossley"));
+  EXPECT_NE(text.find("c_r = 0.5 gives e = 0.663"), std::string::npos) << text;
+  EXPECT_NE(text.find("does not return its c_r"), std::string::npos) << text;
+  EXPECT_NE(reference_restitution_text(*find_law("gonthier_exact")).find("the law returns its c_r"),
+            std::string::npos);
 }

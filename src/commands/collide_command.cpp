@@ -89,7 +89,7 @@ void print_collision(std::ostream& out, const CollisionReport& r, double velocit
       out << "  dimensionless: lengths in units of (m* v0^2/K)^(1/(n+1)) (n = " << r.coeffs.exponent
           << "), times in that length over v0, forces in m* v0^2 over it, energies in m* v0^2\n";
     if (r.params.count("restitution"))
-      out << "  restitution target    " << r.params.at("restitution") << "\n";
+      out << "  restitution c_r       " << r.params.at("restitution") << " (the law's parameter)\n";
     out << "  restitution achieved  " << x.restitution
         << (x.separated ? "" : "  (the bodies did not separate)") << "\n"
         << "  peak force            " << x.peak_force << unit("N") << "\n"

@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <ostream>
 
+#include "chaindem/laws/binary_impact.hpp"
+
 #include "chaindem/commands/command_line.hpp"
 #include "chaindem/laws/law.hpp"
 #include "chaindem/suggest.hpp"
@@ -72,6 +74,8 @@ void print_laws(std::ostream& out, const std::vector<const LawEntry*>& laws) {
         out << "required";
       out << "\n        " << p.description << "\n";
     }
+    if (const std::string e = reference_restitution_text(law); !e.empty())
+      out << "    restitution achieved: " << e << "\n";
     out << "\n";
   }
 }

@@ -3,6 +3,9 @@
 #include <array>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
+#include <iomanip>
+#include <numbers>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -197,6 +200,57 @@ ImpactResult simulate_impact(const LawEntry& law, const PairCoeffs& coeffs, doub
   return with_kernel(law.kernel, [&](auto kernel) {
     return Impact<decltype(kernel)>(coeffs, effective_mass, v0, options, state).run();
   });
+}
+
+std::optional<double> reference_restitution(const LawEntry& law, double c_r) {
+  if (!law.find_param("restitution")) return std::nullopt;
+  constexpr double radius = 0.005, density = 7800.0, length = 0.01, speed = 1.0;
+  const BodyMaterial steel{200e9, 0.3, 1e9};
+  PairInput pair = mixed_materials(steel, steel);
+  const bool line = law.family == Family::cylindrical;
+  const double mass = line ? density * std::numbers::pi * radius * radius * length
+                           : density * 4.0 / 3.0 * std::numbers::pi * radius * radius * radius;
+  pair.effective_radius = radius / 2.0;
+  pair.effective_mass = mass / 2.0;
+  pair.radius_i = pair.radius_j = radius;
+  pair.contact_length = line ? length : 0.0;
+  LawParams params;
+  try {
+    params = resolve_law_params(law, {{"restitution", c_r}});
+  } catch (const LawParamError&) {
+    return std::nullopt;  // another parameter is required
+  }
+  ImpactOptions options;
+  options.tension = law.tension;
+  options.overlap_limit = radius;
+  try {
+    const ImpactResult r =
+        simulate_impact(law, law.prepare(law, pair, params), pair.effective_mass, speed, options);
+    if (!r.separated || r.too_deep || r.not_finite || r.too_many_steps) return std::nullopt;
+    return r.restitution;
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // parameters the law cannot take for these bodies
+  }
+}
+
+std::string reference_restitution_text(const LawEntry& law) {
+  std::ostringstream text;
+  text << std::setprecision(3) << std::fixed;
+  bool exact = true, any = false;
+  for (const double c_r : reference_restitutions) {
+    const std::optional<double> e = reference_restitution(law, c_r);
+    if (!e) return "";
+    any = true;
+    exact = exact && std::abs(*e - c_r) <= 5e-4;
+    text << (c_r == reference_restitutions[0] ? "" : ", ") << "c_r = " << std::setprecision(1)
+         << c_r << " gives e = " << std::setprecision(3) << *e;
+  }
+  if (!any) return "";
+  return std::string(law.family == Family::cylindrical
+                         ? "one impact from apart of two steel cylinders (radius 5 mm, 10 mm "
+                           "long) at 1 m/s: "
+                         : "one impact from apart of two steel spheres (radius 5 mm) at 1 m/s: ") +
+         text.str() + (exact ? " (the law returns its c_r)" : " (the law does not return its c_r)");
 }
 
 }  // namespace chaindem

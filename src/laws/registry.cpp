@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "chaindem/laws/binary_impact.hpp"
 #include "families/common.hpp"
 
 namespace chaindem {
@@ -265,6 +266,8 @@ std::string laws_markdown() {
         md << "required";
       md << ": " << p.description << "\n";
     }
+    if (const std::string e = reference_restitution_text(law); !e.empty())
+      md << "- restitution achieved: " << e << "\n";
   }
   md << "\n## Not implemented\n\n| identifier | source | reason |\n|---|---|---|\n";
   for (const auto& u : unimplemented)

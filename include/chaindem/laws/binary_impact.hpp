@@ -4,8 +4,11 @@
 // scheme (Boost.Odeint, dense output). Used by `chaindem collide`, the validation of the papers'
 // tables and the calibration of laws whose damping is defined by a restitution target.
 
+#include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "chaindem/laws/law.hpp"
@@ -65,5 +68,20 @@ struct ImpactResult {
 ImpactResult simulate_impact(const LawEntry& law, const PairCoeffs& coeffs, double effective_mass,
                              double v0, const ImpactOptions& options,
                              const ContactState& state = {});
+
+/// The restitution one impact from apart returns under `law` with its parameter restitution =
+/// `c_r`, for the registry's reference bodies: two steel spheres (E = 200 GPa, nu = 0.3, rho =
+/// 7800 kg/m^3, R = 5 mm, yield stress 1 GPa) meeting at 1 m/s, parallel cylinders 10 mm long for
+/// the line contacts, every other parameter at its default. What c_r means differs from law to
+/// law: some return it exactly, others more or less (docs/contact-laws.md). nullopt for a law
+/// without a restitution parameter, one that needs another parameter without default, or an
+/// impact that does not end.
+std::optional<double> reference_restitution(const LawEntry& law, double c_r);
+/// The values of c_r reference_restitution_text() shows.
+inline constexpr std::array reference_restitutions{0.1, 0.5, 0.9};
+/// What the law returns for the reference bodies at each of reference_restitutions, in words
+/// ("one impact from apart (...): c_r = 0.1 gives e = 0.381, ..."), or "" for a law without a
+/// restitution parameter (or whose impact reference_restitution cannot give).
+std::string reference_restitution_text(const LawEntry& law);
 
 }  // namespace chaindem

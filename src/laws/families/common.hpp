@@ -59,7 +59,10 @@ constexpr ParamSpec only_above(ParamSpec spec, double min) {
 inline constexpr ParamSpec restitution_closed{
     .key = "restitution",
     .unit = "-",
-    .description = "target coefficient of restitution c_r",
+    .description =
+        "c_r, the coefficient of restitution the law's damping is derived from; what one impact "
+        "returns depends on the law (its achieved restitution, `chaindem models LAW`, "
+        "`chaindem collide`)",
     .range = ValueRange::closed(0.0, 1.0)};
 
 inline constexpr ParamSpec restitution_open = only_above(restitution_closed, 0.0);
