@@ -14,7 +14,7 @@ namespace {
 // bound to the wrong field (or to none) shows as a wrong value.
 const std::string every_key =
     "[simulation]\nduration = 0.002\ntime_step = 1e-7\nsteps_per_contact = 60\nskin = 1e-4\n"
-    "threads = 2\nintegrator = lammps\nengine = general\n"
+    "threads = 2\nintegrator = lammps\nengine = general\nerror_estimate = on\n"
     "[contact]\nlaw = hunt_crossley\ntension = allow\nimpact_velocity = reference\n"
     "reference_velocity = 1.5\nhysteresis_origin = zero\nrestitution = 0.7\n"
     "[material.steel]\nyoungs_modulus = 200e9\npoisson_ratio = 0.3\ndensity = 7800\n"
@@ -44,6 +44,7 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
   EXPECT_EQ(s.simulation.threads, 2);
   EXPECT_EQ(s.simulation.integrator, Settings::Integrator::lammps);
   EXPECT_EQ(s.simulation.engine, Settings::EngineChoice::general);
+  EXPECT_EQ(s.simulation.error_estimate, ErrorEstimate::on);
   EXPECT_EQ(s.contact.law, "hunt_crossley");
   EXPECT_EQ(s.contact.tension, TensionPolicy::allow);
   EXPECT_EQ(s.contact.impact_velocity, Settings::ImpactVelocity::reference);
@@ -155,7 +156,8 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   auto name = [&](const auto& field) { EXPECT_TRUE(named.insert(c.key(field)).second); };
   name(s.simulation.duration), name(s.simulation.time_step), name(s.simulation.steps_per_contact);
   name(s.simulation.skin), name(s.simulation.threads), name(s.simulation.integrator);
-  name(s.simulation.engine), name(s.contact.law), name(s.contact.tension);
+  name(s.simulation.engine), name(s.simulation.error_estimate), name(s.contact.law);
+  name(s.contact.tension);
   name(s.contact.impact_velocity), name(s.contact.reference_velocity);
   name(s.contact.static_origin);
   for (const auto& [param, value] : s.contact.params) name(value);

@@ -24,6 +24,7 @@
 #include "chaindem/output/stacked_writer.hpp"
 #include "chaindem/setup/case_spec.hpp"
 #include "chaindem/text.hpp"
+#include "shadow_run.hpp"
 
 namespace chaindem {
 
@@ -261,7 +262,8 @@ struct Checkpointer {
   const CheckpointPlan* plan = nullptr;
   std::string path;
   std::map<std::string, std::string> parameters;
-  H5mdWriter* writer = nullptr;  // the run's file
+  H5mdWriter* writer = nullptr;       // the run's file
+  const ShadowRun* shadow = nullptr;  // its error estimate's second simulation, if any
   Clock::time_point last = Clock::now();
 
   bool due() const {
@@ -278,6 +280,7 @@ struct Checkpointer {
     cp.parameters = parameters;
     sim.save_state(cp.simulation);
     records.save(cp.run, wall_time_now);
+    if (shadow) shadow->save(cp.run);
     write_checkpoint(path, cp);
     last = Clock::now();
   }
@@ -288,7 +291,7 @@ struct Checkpointer {
 // its first frame in the file already.
 double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control, RunWriter* writer,
                  RunRecords& records, const ArrivalWatch& arrival, Checkpointer* checkpoints,
-                 bool resumed) {
+                 bool resumed, ShadowRun* estimate) {
   Progress progress(control.progress, run.steps, "run", "steps", false);
   const auto start = Clock::now();
   auto wall_time = [&] {
@@ -302,6 +305,7 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
         [&](std::size_t a) { return p.velocity.row(arrival.particles[a]).matrix().norm(); },
         sim.time());
     write_frame(sim, writer, records.balance);
+    if (estimate) estimate->at_frame(sim);
   }
   // Steps in chunks of at most 256 that end at every frame (progress, interruption).
   constexpr std::int64_t chunk = 256;
@@ -331,8 +335,10 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
           static_cast<double>(at + s + 1) * sim.time_step());
     }
     records.isolated.observe(sim);
-    if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps)
+    if (sim.step_count() % run.output_every == 0 || sim.step_count() == run.steps) {
       write_frame(sim, writer, records.balance);
+      if (estimate) estimate->at_frame(sim);
+    }
     if (checkpoints && checkpoints->due() && sim.step_count() < run.steps)
       checkpoints->write(sim, records, wall_time());
     progress.update(sim.step_count());  // prints at most every 0.5 s (terminal) or 10 s
@@ -422,6 +428,8 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
                          const RunControl& control,
                          const std::map<std::string, std::string>& labels,
                          const std::string& output, const Resume* resume) {
+  std::optional<ShadowRun> estimate;
+  if (estimates_error(run, control.own_run)) estimate.emplace(run.scene, run.settings);
   Simulation sim(std::move(run.scene), run.settings);
   sim.track_extremes();  // largest force and v_x per bead, inside the step's loops
   // Without a factory the run writes nothing: no metadata is gathered, no frame copied.
@@ -440,12 +448,13 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   H5mdWriter* const own_file = dynamic_cast<H5mdWriter*>(writer.get());
   std::optional<Checkpointer> checkpoints;
   if (control.checkpoint)
-    checkpoints =
-        Checkpointer{control.checkpoint, checkpoint_path_for(output), cfg.resolved(), own_file};
+    checkpoints = Checkpointer{control.checkpoint, checkpoint_path_for(output), cfg.resolved(),
+                               own_file, estimate ? &*estimate : nullptr};
   if (resume) {  // everything built as at the start; now the state of the checkpoint
     try {
       sim.restore_state(resume->checkpoint.simulation);
       records.restore(resume->checkpoint.run);
+      if (estimate) estimate->restore(resume->checkpoint.run);
     } catch (const StateArchiveError& e) {
       throw CheckpointError(e.what());
     }
@@ -456,9 +465,11 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   }
 
   const double wall_time = run_steps(sim, run, control, writer.get(), records, arrival,
-                                     checkpoints ? &*checkpoints : nullptr, resume != nullptr);
-  finish_summary(records.summary, sim, run, records.balance, records.isolated, wall_time,
-                 striker_initial_velocity);
+                                     checkpoints ? &*checkpoints : nullptr, resume != nullptr,
+                                     estimate ? &*estimate : nullptr);
+  finish_summary(records.summary, sim, run, records.balance, records.isolated,
+                 wall_time - (estimate ? estimate->seconds() : 0.0), striker_initial_velocity);
+  if (estimate) estimate->finish(records.summary);
   if (writer) writer->computed();
   return PendingRun(std::move(records.summary), std::move(writer));
 }

@@ -130,7 +130,7 @@ layout::RunSummary run_into_file(const RunOptions& options, PreparedRun& p, std:
   install_stop_handlers();
   try {
     return run_to_file(p.cfg, std::move(p.run), p.output, existing_output(options.force),
-                       RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints});
+                       RunControl{options.quiet ? nullptr : &err, stop_flag(), &checkpoints, true});
   } catch (const CheckpointError& e) {
     if (!options.restart) throw;
     throw Refusal("cannot restart: " + std::string(e.what()));
@@ -163,6 +163,22 @@ void print_models(std::ostream& out, const std::vector<layout::ModelSummary>& mo
           << m.isolated_restitution_min << " to " << m.isolated_restitution_max << ")";
     out << "\n";
   }
+}
+
+// The run's estimated time-discretisation error (simulation.error_estimate), or why it has none.
+void print_error_estimate(std::ostream& out, const layout::RunSummary& s, const CaseSpec& spec) {
+  out << "  error estimate     ";
+  if (s.error_estimate)
+    out << "velocities within " << *s.error_estimate << " of the largest speed at every frame, "
+        << *s.final_error_estimate << " at the end (from a second run at twice the step)\n";
+  else if (spec.simulation.error_estimate == ErrorEstimate::off)
+    out << "none (simulation.error_estimate = off)\n";
+  else if (spec.simulation.error_estimate == ErrorEstimate::automatic)
+    out << "none (simulation.error_estimate = auto: a run of more than "
+        << auto_error_estimate_particles << " particles, or continued from a checkpoint)\n";
+  else
+    out << "none (the run at twice the step did not finish, or this run continued a "
+           "checkpoint)\n";
 }
 
 void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& output,
@@ -224,8 +240,9 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
       << " - wall work " << e.wall_work << " = " << e.balance() << " J (initial "
       << s.initial_energy << " J)\n"
       << "  energy balance     relative error " << s.energy_balance_error
-      << " (largest over frames " << s.energy_balance_error_max << ")\n"
-      << "  integrator         " << s.integrator << "\n"
+      << " (largest over frames " << s.energy_balance_error_max << ")\n";
+  print_error_estimate(out, s, spec);
+  out << "  integrator         " << s.integrator << "\n"
       << "  impact velocity    " << s.impact_velocity;
   if (s.impact_velocity == "none")
     out << (s.models.empty() ? " (the law has no v0)" : " (no law of the case has v0)");

@@ -145,7 +145,7 @@ py::tuple run_case(const std::string& text, const std::string& origin, bool is_p
     if (is_path) inputs.push_back(text);
     check_run_output(*output, inputs, existing_output(force), writes_xdmf(p.run));
   }
-  const RunControl control{progress ? &std::cerr : nullptr, stop_flag(), nullptr};
+  const RunControl control{progress ? &std::cerr : nullptr, stop_flag(), nullptr, true};
   hdf5::Handle file;
   {
     StopScope stop;

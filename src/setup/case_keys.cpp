@@ -11,171 +11,14 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "case_key_entry.hpp"
 #include "chaindem/laws/law.hpp"
 #include "chaindem/setup/case_spec.hpp"
 
 namespace chaindem {
 namespace {
 
-constexpr double inf = ValueRange::inf;
-using Range = ValueRange;
-using Settings = SimulationSettings;
-
-/// What a declaration says of a key besides its name, its field and its type.
-struct KeyText {
-  std::string unit = "-";
-  std::string description;
-  ValueRange range = {};
-  std::string default_value = {};  ///< as text; empty: no default
-  bool required = false;
-  std::vector<std::string> choices = {};  ///< a word's allowed values (empty: any)
-  bool changes_no_result = false;         ///< KeySpec::changes_no_result
-};
-
-/// One declared key: what reading and documenting it need, how its value fills its field, and
-/// where that field is in a CaseSpec (for messages that name the key of a field).
-struct KeyEntry {
-  KeySpec spec;
-  std::function<void(const CaseConfig&, CaseSpec&)> read;
-  std::function<const void*(const CaseSpec&)> field;
-};
-
-/// The same for a key of every section of a kind ([material.NAME], [contact.A.B]): its key is
-/// the section's prefix + `name`, and it fills a field of the section's Spec.
-template <class Spec>
-struct SectionKeyEntry {
-  std::string name;
-  KeySpec spec;  ///< its key without the section
-  std::function<void(const CaseConfig&, const std::string& key, Spec&)> read;
-  std::function<const void*(const Spec&)> field;
-};
-using MaterialKeyEntry = SectionKeyEntry<MaterialSpec>;
-using PairKeyEntry = SectionKeyEntry<PairContactSpec>;
-
-// How a field of each type is read from a validated value.
-template <class T>
-struct Field;
-template <>
-struct Field<double> {
-  static constexpr ValueKind kind = ValueKind::number;
-  static double read(const CaseConfig& c, const std::string& k) { return c.number(k); }
-};
-template <>
-struct Field<long long> {
-  static constexpr ValueKind kind = ValueKind::integer;
-  static long long read(const CaseConfig& c, const std::string& k) { return c.integer(k); }
-};
-template <>
-struct Field<int> {
-  static constexpr ValueKind kind = ValueKind::integer;
-  static int read(const CaseConfig& c, const std::string& k) {
-    return static_cast<int>(c.integer(k));
-  }
-};
-template <>
-struct Field<bool> {
-  static constexpr ValueKind kind = ValueKind::boolean;
-  static bool read(const CaseConfig& c, const std::string& k) { return c.flag(k); }
-};
-template <>
-struct Field<std::string> {
-  static constexpr ValueKind kind = ValueKind::word;  // a declaration may say text
-  static std::string read(const CaseConfig& c, const std::string& k) { return c.text(k); }
-};
-template <>
-struct Field<std::vector<double>> {
-  static constexpr ValueKind kind = ValueKind::number_list;
-  static std::vector<double> read(const CaseConfig& c, const std::string& k) {
-    return c.numbers(k);
-  }
-};
-template <>
-struct Field<std::vector<std::string>> {
-  static constexpr ValueKind kind = ValueKind::word_list;
-  static std::vector<std::string> read(const CaseConfig& c, const std::string& k) {
-    return c.words(k);
-  }
-};
-template <>
-struct Field<BeadList<double>> {
-  static constexpr ValueKind kind = ValueKind::bead_numbers;
-  static BeadList<double> read(const CaseConfig& c, const std::string& k) {
-    return parse_bead_numbers(c.text(k));  // validated
-  }
-};
-template <>
-struct Field<BeadList<std::string>> {
-  static constexpr ValueKind kind = ValueKind::bead_words;
-  static BeadList<std::string> read(const CaseConfig& c, const std::string& k) {
-    return parse_bead_list(c.text(k));  // validated
-  }
-};
-template <>
-struct Field<std::array<double, 3>> {
-  static constexpr ValueKind kind = ValueKind::vector3;
-  static std::array<double, 3> read(const CaseConfig& c, const std::string& k) {
-    const auto v = c.numbers(k);  // validated: three numbers
-    return {v[0], v[1], v[2]};
-  }
-};
-// An optional field: a key without a default, empty when the case does not give it.
-template <class T>
-struct Field<std::optional<T>> {
-  static constexpr ValueKind kind = Field<T>::kind;
-  static std::optional<T> read(const CaseConfig& c, const std::string& k) {
-    return Field<T>::read(c, k);
-  }
-};
-
-KeySpec spec_of(std::string name, ValueKind kind, KeyText text) {
-  return {.key = std::move(name),
-          .kind = kind,
-          .unit = std::move(text.unit),
-          .description = std::move(text.description),
-          .range = text.range,
-          .default_value = std::move(text.default_value),
-          .required = text.required,
-          .choices = std::move(text.choices),
-          .changes_no_result = text.changes_no_result};
-}
-
-/// Key `name` fills `field` of `section`.
-template <class S, class T>
-KeyEntry key(S CaseSpec::*section, T S::*field, std::string name, KeyText text,
-             ValueKind kind = Field<T>::kind) {
-  KeyEntry e{spec_of(name, kind, std::move(text)), {}, {}};
-  e.read = [=](const CaseConfig& c, CaseSpec& spec) {
-    if (c.has(name)) spec.*section.*field = Field<T>::read(c, name);
-  };
-  e.field = [=](const CaseSpec& spec) -> const void* { return &(spec.*section.*field); };
-  return e;
-}
-
-/// A word key whose words stand for values of `field`: its choices are the words.
-template <class S, class V>
-KeyEntry word_key(S CaseSpec::*section, V S::*field, std::string name,
-                  std::vector<std::pair<std::string, V>> words, KeyText text) {
-  for (const auto& [word, value] : words) text.choices.push_back(word);
-  KeyEntry e{spec_of(name, ValueKind::word, std::move(text)), {}, {}};
-  e.read = [=](const CaseConfig& c, CaseSpec& spec) {
-    const std::string& given = c.text(name);  // validated: one of the words
-    for (const auto& [word, value] : words)
-      if (word == given) spec.*section.*field = value;
-  };
-  e.field = [=](const CaseSpec& spec) -> const void* { return &(spec.*section.*field); };
-  return e;
-}
-
-/// A key of a section of a kind that fills `field` of its Spec.
-template <class Spec, class T>
-SectionKeyEntry<Spec> section_key(T Spec::*field, std::string name, KeyText text) {
-  SectionKeyEntry<Spec> e{name, spec_of(name, Field<T>::kind, std::move(text)), {}, {}};
-  e.read = [=](const CaseConfig& c, const std::string& key, Spec& m) {
-    if (c.has(key)) m.*field = Field<T>::read(c, key);
-  };
-  e.field = [=](const Spec& m) -> const void* { return &(m.*field); };
-  return e;
-}
+using namespace case_key_detail;
 
 // The words of a tension policy ([contact] and [contact.A.B]): "law" is the law's own.
 const std::vector<std::pair<std::string, std::optional<TensionPolicy>>> tension_words{
@@ -231,6 +74,16 @@ void simulation_keys(std::vector<KeyEntry>& k) {
                       "Verlet as LAMMPS and LIGGGHTS step it, damping at the half-step velocity "
                       "(first order; step for step the peers' results)",
        .default_value = "second_order"}));
+  k.push_back(word_key(
+      s, &SimulationSpec::error_estimate, "simulation.error_estimate",
+      {{"auto", ErrorEstimate::automatic}, {"on", ErrorEstimate::on}, {"off", ErrorEstimate::off}},
+      {.description =
+           "estimate the run's time-discretisation error from a second run at twice the step "
+           "beside it (about 50 % more time, and the simulation's memory twice), stated in the "
+           "summary: auto, for the runs of `chaindem run` and chaindem.run() of at most 200000 "
+           "particles (not for the cases of sweep, compare and fit); on, every run; off, none. "
+           "docs/engine.md, \"Accuracy of a run\"",
+       .default_value = "auto"}));
   k.push_back(word_key(
       s, &SimulationSpec::engine, "simulation.engine",
       {{"auto", Settings::EngineChoice::automatic},
@@ -445,118 +298,6 @@ void body_keys(std::vector<KeyEntry>& k) {
                                   "frame needs initial.file",
                    .range = Range::closed(-1e9, 1e9),
                    .default_value = "-1"}));
-}
-
-// output.particles_interval, output.observables_interval, output.contacts_interval.
-void output_group_interval_keys(std::vector<KeyEntry>& k) {
-  constexpr auto s = &CaseSpec::output;
-  const auto group_interval = [&](double OutputSpec::*field, const char* name, const char* what) {
-    return key(s, field, name,
-               {.unit = "s",
-                .description = std::string("interval between the frames that hold ") + what +
-                               ", a whole number of output frames (0: every frame); the last "
-                               "frame always holds them",
-                .range = Range::at_least(0),
-                .default_value = "0"});
-  };
-  k.push_back(group_interval(&OutputSpec::particles_interval, "output.particles_interval",
-                             "the positions, velocities and forces"));
-  k.push_back(group_interval(&OutputSpec::observables_interval, "output.observables_interval",
-                             "the energies, the momentum and the walls' positions"));
-  k.push_back(
-      group_interval(&OutputSpec::contacts_interval, "output.contacts_interval", "the contacts"));
-}
-
-void output_keys(std::vector<KeyEntry>& k) {
-  constexpr auto s = &CaseSpec::output;
-  k.push_back(key(s, &OutputSpec::file, "output.file",
-                  {.description = "HDF5 output file (default: out/CASE.h5, named after the case "
-                                  "file and the command line's changes, docs/output-format.md; "
-                                  "`run -o` overrides)",
-                   .changes_no_result = true},
-                  ValueKind::text));
-  k.push_back(key(s, &OutputSpec::interval, "output.interval",
-                  {.unit = "s",
-                   .description = "time between output frames (0: duration/200); an automatic "
-                                  "time step is shortened so that frames fall on it, a given one "
-                                  "gives frames every whole number of steps, which the run's "
-                                  "summary says when it differs",
-                   .range = Range::at_least(0),
-                   .default_value = "0"}));
-  k.push_back(key(s, &OutputSpec::every, "output.every",
-                  {.description = "steps between output frames, instead of output.interval (0: "
-                                  "frames by the interval)",
-                   .range = Range::closed(0, 1e12),
-                   .default_value = "0"}));
-  output_group_interval_keys(k);
-  k.push_back(key(s, &OutputSpec::quantities, "output.quantities",
-                  {.description = "the time series written: all, or some of position (always "
-                                  "written), velocity, force, the energies (energies: all of "
-                                  "them; kinetic_energy, stored_energy, ...), momentum, "
-                                  "wall_position, the contacts' (contacts: all of them; overlap, "
-                                  "normal_force, approach_rate, impact_velocity), or none (no "
-                                  "frame: the summary, parameters and particles alone)",
-                   .default_value = "all"}));
-  k.push_back(key(s, &OutputSpec::beads, "output.beads",
-                  {.description = "whose positions, velocities and forces are written: all, or "
-                                  "some of striker, chain beads K (from 0; negative from the end) "
-                                  "and ranges A:B or A:B:S (beads A to B inclusive, every S-th; "
-                                  "0:-1:10 is every tenth bead); the series then hold those "
-                                  "particles, in order, and /particles/chain/id their indices",
-                   .default_value = "all"}));
-  k.push_back(
-      key(s, &OutputSpec::contacts, "output.contacts",
-          {.description = "write the per-contact overlap and force", .default_value = "true"}));
-  k.push_back(word_key(
-      s, &OutputSpec::compression, "output.compression",
-      {{"gzip", Compression::gzip}, {"lzf", Compression::lzf}, {"none", Compression::none}},
-      {.description = "filter of the output's large datasets: gzip (shuffle + deflate, built into "
-                      "every HDF5), lzf (faster, larger files; needs the HDF5 LZF plugin, Debian "
-                      "package hdf5-plugin-lzf), none (largest files); every value is stored "
-                      "exactly (docs/output-format.md)",
-       .default_value = "gzip",
-       .changes_no_result = true}));
-  k.push_back(word_key(
-      s, &OutputSpec::dimension, "output.dimension",
-      {{"auto", OutputDimension::automatic}, {"3", OutputDimension::three}},
-      {.description = "components of the positions, velocities and forces written: auto (x alone "
-                      "for a chain on the x axis, whose y and z stay zero; x, y and z otherwise), "
-                      "3 (always x, y and z) (docs/output-format.md)",
-       .default_value = "auto",
-       .changes_no_result = true}));
-  k.push_back(key(s, &OutputSpec::max_file_size, "output.max_file_size",
-                  {.unit = "bytes",
-                   .description = "the largest output (HDF5 before compression, and XDMF) a run "
-                                  "may write: a run that would write more is refused before it "
-                                  "starts, and an automatic output.interval (0) writes fewer "
-                                  "frames to stay within it",
-                   .range = Range::closed(1e6, 1e15),
-                   .default_value = "4e9",
-                   .changes_no_result = true}));
-  k.push_back(key(s, &OutputSpec::xdmf, "output.xdmf",
-                  {.description = "write NAME.xdmf beside the output NAME.h5, for ParaView (about "
-                                  "200 bytes of XML per frame and vector)",
-                   .default_value = "true",
-                   .changes_no_result = true}));
-  k.push_back(key(s, &OutputSpec::arrival_beads, "output.arrival_beads",
-                  {.description = "chain beads (0-based; negative counts from the end) whose "
-                                  "pulse arrival time goes to the summary",
-                   .range = Range::closed(-1e9, 1e9),
-                   .default_value = "0 -1"}));
-  k.push_back(key(s, &OutputSpec::arrival_threshold, "output.arrival_threshold",
-                  {.description = "the pulse has arrived at a bead when its speed first reaches "
-                                  "this fraction of the largest initial speed (striker or wall)",
-                   .range = Range::above_to(0, 1),
-                   .default_value = "0.1"}));
-  k.push_back(key(s, &OutputSpec::checkpoint_interval, "output.checkpoint_interval",
-                  {.unit = "s",
-                   .description = "wall-clock time between checkpoints of `chaindem run` (0: a "
-                                  "checkpoint only on SIGTERM or SIGHUP); the output is then "
-                                  "written so that it stays readable up to the last checkpoint "
-                                  "if the run is killed; continue with `run --restart`",
-                   .range = Range::closed(0, 1e9),
-                   .default_value = "0",
-                   .changes_no_result = true}));
 }
 
 const std::vector<KeyEntry>& entries() {

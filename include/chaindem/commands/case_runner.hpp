@@ -40,6 +40,9 @@ struct RunControl {
   const volatile std::sig_atomic_t* stop = nullptr;  ///< set by a signal handler: stop cleanly
   /// Checkpointing (run_to_file only); none: a stopped run leaves nothing.
   const CheckpointPlan* checkpoint = nullptr;
+  /// A run of its own (`chaindem run`, chaindem.run()), not a case of a sweep, a comparison or a
+  /// fit: simulation.error_estimate = auto estimates its error (estimates_error).
+  bool own_run = false;
 };
 
 /// The run was stopped by a signal. It left no output file, or, when `checkpoint` is not

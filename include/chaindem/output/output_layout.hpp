@@ -311,6 +311,11 @@ struct RunSummary {
   std::int64_t impact_velocity_floor_hits = 0;
   std::optional<double> impact_velocity_floor;  ///< [m/s]; under the onset policy only
   std::int64_t neighbor_rebuilds = 0;
+  /// The time-discretisation error the run's velocities are estimated to have (simulation.
+  /// error_estimate): the largest over its frames, and at its last compared frame, of any body's
+  /// velocity error, relative to the largest speed a body had at those frames. None without an
+  /// estimate.
+  std::optional<double> error_estimate, final_error_estimate;
   /// The v0 policy of the law (energy, peak, onset, reference), or "none" for a law without v0.
   std::string impact_velocity;
   std::string integrator;                 ///< second_order or lammps
@@ -337,7 +342,9 @@ inline constexpr std::array summary_scalars{
     SummaryScalar{"dissipated_energy", "J", &EnergyReport::dissipated},
     SummaryScalar{"energy_balance_error", "", &RunSummary::energy_balance_error},
     SummaryScalar{"energy_balance_error_max", "", &RunSummary::energy_balance_error_max},
+    SummaryScalar{"error_estimate", "", &RunSummary::error_estimate},
     SummaryScalar{"external_potential_energy", "J", &EnergyReport::external_potential},
+    SummaryScalar{"final_error_estimate", "", &RunSummary::final_error_estimate},
     SummaryScalar{"first_bead_final_velocity", "m/s", &RunSummary::first_bead_final_velocity},
     SummaryScalar{"first_isolated_impact_velocity", "m/s",
                   &RunSummary::first_isolated_impact_velocity},

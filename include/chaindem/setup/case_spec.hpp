@@ -18,6 +18,10 @@
 namespace chaindem {
 
 /// [simulation]
+/// simulation.error_estimate: whether a run is shadowed by one at twice its step, whose
+/// difference estimates its time-discretisation error (docs/engine.md, "Accuracy of a run").
+enum class ErrorEstimate { automatic, on, off };
+
 struct SimulationSpec {
   double duration = 0.0;            ///< simulated time [s]
   double time_step = 0.0;           ///< [s]; 0: chosen from the contact physics
@@ -26,6 +30,7 @@ struct SimulationSpec {
   int threads = 0;                  ///< 0: OMP_NUM_THREADS or all cores
   SimulationSettings::Integrator integrator = SimulationSettings::Integrator::second_order;
   SimulationSettings::EngineChoice engine = SimulationSettings::EngineChoice::automatic;
+  ErrorEstimate error_estimate = ErrorEstimate::automatic;
 };
 
 /// [contact]: the law, the policies that apply to every law, and the law parameters given.

@@ -1,0 +1,47 @@
+#pragma once
+// The time-discretisation error of a run, estimated while it runs (simulation.error_estimate;
+// docs/engine.md, "Accuracy of a run"): a second simulation of the same case at twice the step
+// follows it, and at every output frame both reach (the run's frames at an even step) their
+// velocities are compared. The schemes are second order, so the run's own error is a third of
+// the difference (Richardson: e(dt) = (u(2 dt) - u(dt)) / (2^2 - 1)). Not a library interface:
+// the case runner's.
+
+#include <optional>
+#include <string>
+
+#include "chaindem/engine/simulation.hpp"
+#include "chaindem/engine/state_archive.hpp"
+#include "chaindem/output/output_layout.hpp"
+
+namespace chaindem {
+
+class ShadowRun {
+ public:
+  /// The shadow of a run of `scene` (copied) with `settings` at twice their step.
+  ShadowRun(Scene scene, SimulationSettings settings);
+  /// At an output frame of `run`: brings the shadow to the same instant, when it has one (an
+  /// even step), and compares the two.
+  void at_frame(const Simulation& run);
+  /// The estimate into `summary` (error_estimate, final_error_estimate); none when no frame was
+  /// compared or the shadow failed.
+  void finish(layout::RunSummary& summary) const;
+  /// Why the shadow stopped (it diverged at twice the step), or "".
+  const std::string& failure() const { return failure_; }
+  /// The time the shadow took so far [s]: not the run's (its summary's wall_time leaves it out).
+  double seconds() const { return seconds_; }
+  /// Into a run's checkpoint: the shadow's state and the comparisons so far.
+  void save(StateArchive& a) const;
+  /// From a checkpoint save() wrote into; one without the shadow (it had failed) leaves the run
+  /// without an estimate. Throws StateArchiveError for a damaged one.
+  void restore(const StateArchive& a);
+
+ private:
+  std::optional<Simulation> shadow_;
+  double largest_difference_ = 0.0, last_difference_ = 0.0;
+  double largest_speed_ = 0.0;
+  int compared_ = 0;
+  double seconds_ = 0.0;
+  std::string failure_;
+};
+
+}  // namespace chaindem
