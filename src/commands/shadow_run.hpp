@@ -7,7 +7,6 @@
 // the case runner's.
 
 #include <optional>
-#include <string>
 
 #include "chaindem/engine/simulation.hpp"
 #include "chaindem/engine/state_archive.hpp"
@@ -23,10 +22,8 @@ class ShadowRun {
   /// even step), and compares the two.
   void at_frame(const Simulation& run);
   /// The estimate into `summary` (error_estimate, final_error_estimate); none when no frame was
-  /// compared or the shadow failed.
+  /// compared or the shadow failed (it diverged at twice the step).
   void finish(layout::RunSummary& summary) const;
-  /// Why the shadow stopped (it diverged at twice the step), or "".
-  const std::string& failure() const { return failure_; }
   /// The time the shadow took so far [s]: not the run's (its summary's wall_time leaves it out).
   double seconds() const { return seconds_; }
   /// Into a run's checkpoint: the shadow's state and the comparisons so far.
@@ -41,7 +38,6 @@ class ShadowRun {
   double largest_speed_ = 0.0;
   int compared_ = 0;
   double seconds_ = 0.0;
-  std::string failure_;
 };
 
 }  // namespace chaindem
