@@ -217,18 +217,9 @@ Handle open_or_make_group(hid_t parent, const std::string& name) {
 void write_row(const StackedSet& dataset, std::size_t k, const void* data, hid_t type,
                hid_t transfer = H5P_DEFAULT) {
   Handle space(check(H5Dget_space(dataset.get()), "space"), H5Sclose);
-  const int rank = H5Sget_simple_extent_ndims(space.get());
-  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 1)));
-  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-  std::vector<hsize_t> start(dims.size(), 0), count = dims;
-  start[0] = k;
-  count[0] = 1;
-  check_status(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
-                                   nullptr),
-               "select a case's row");
-  Handle memory(
-      check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
-      H5Sclose);
+  std::vector<hsize_t> dims(dataset.row);
+  dims.insert(dims.begin(), 0);  // the case dimension: its size does not matter to select_rows
+  const Handle memory = select_rows(space.get(), dims, k, 1);
   check_status(H5Dwrite(dataset.get(), type, memory.get(), space.get(), transfer, data),
                "write a case's row");
 }
@@ -422,15 +413,7 @@ void StackedFile::copy_rows(hid_t source, const std::vector<std::size_t>& cases)
     std::vector<char> row(row_bytes);
     for (const std::size_t k : cases) {
       if (k >= done.size() || !done[k]) continue;
-      std::vector<hsize_t> start(dims.size(), 0), count = dims;
-      start[0] = k;
-      count[0] = 1;
-      check_status(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                                       count.data(), nullptr),
-                   "select");
-      Handle memory(
-          check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
-          H5Sclose);
+      const Handle memory = select_rows(space.get(), dims, k, 1);
       check_status(
           H5Dread(theirs.get(), type.get(), memory.get(), space.get(), H5P_DEFAULT, row.data()),
           std::string("read ") + name);

@@ -367,6 +367,20 @@ inline void attr_unit(hid_t dataset, std::string_view readable) {
   attr_fixed_strings(dataset, "unit", {h5md_unit(readable)}, true);
 }
 
+// Selects rows [first, first + rows) of `space`, a dataset's space of dimensions `dims` (the
+// rows its first dimension, every other taken whole), and returns the memory space they fill.
+inline Handle select_rows(hid_t space, std::vector<hsize_t> dims, hsize_t first, hsize_t rows) {
+  std::vector<hsize_t> start(dims.size(), 0);
+  start[0] = first;
+  dims[0] = rows;
+  check_status(
+      H5Sselect_hyperslab(space, H5S_SELECT_SET, start.data(), nullptr, dims.data(), nullptr),
+      "select rows");
+  return Handle(
+      check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "space"),
+      H5Sclose);
+}
+
 // A fixed dataset of doubles or ints with shape `dims`.
 template <class T>
 void dataset_fixed(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
@@ -531,24 +545,17 @@ class Growing {
     if (const std::string problem = cannot_append_from(dataset, end); !problem.empty())
       throw Error(problem);
     Handle space(check(H5Dget_space(dataset), "space of " + name_), H5Sclose);
-    std::vector<hsize_t> dims(row_shape_.size() + 1);
     const hsize_t row_bytes = row_elements_ * element_size_;
     const hsize_t block = std::max<hsize_t>(1, spill_bytes / std::max<hsize_t>(row_bytes, 1));
     std::vector<char> rows;
     for (hsize_t first = begin; first < end; first += block) {
-      std::vector<hsize_t> start(dims.size(), 0), count = with_rows(std::min(block, end - first));
-      start[0] = first;
-      check_status(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                                       count.data(), nullptr),
-                   "select");
-      Handle memory(
-          check(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr), "space"),
-          H5Sclose);
-      rows.resize(count[0] * row_bytes);
+      const hsize_t count = std::min(block, end - first);
+      const Handle memory = select_rows(space.get(), with_rows(count), first, count);
+      rows.resize(count * row_bytes);
       check_status(H5Dread(dataset, native_type(scalar_), memory.get(), space.get(), H5P_DEFAULT,
                            rows.data()),
                    "read " + name_);
-      append(rows.data(), count[0]);
+      append(rows.data(), count);
     }
   }
 
