@@ -33,6 +33,26 @@ int material_of(const Case& c, const MaterialIndex& materials, const std::string
   return it->second;
 }
 
+// "beads 3 and 4": the contact of body k with the one before it ("the striker and bead 0").
+std::string beads_text(const ChainIndices& at, Eigen::Index k) {
+  const Eigen::Index bead = k - at.first_bead;
+  return bead == 0 ? "the striker and bead 0"
+                   : "beads " + std::to_string(bead - 1) + " and " + std::to_string(bead);
+}
+
+// Refuses chain.overlap, `overlap` beyond max_initial_strain of the contact's R*, and says what
+// it would be in millimetres when that is within it.
+[[noreturn]] void refuse_overlap(const Case& c, double overlap, double r_star,
+                                 const std::string& between) {
+  const double given = c.spec().chain.overlap;
+  std::string what = "overlap " + overlap_strain_text(overlap, r_star) + " (" + between +
+                     "): " + initial_strain_bound_text(r_star);
+  if (!beyond_initial_strain(given * 1e-3, r_star))
+    what += "; did you mean " + number_text(given) + " mm = " + rounded_text(given * 1e-3) +
+            " m? Case files are in SI units";
+  c.fail(c.spec().chain.overlap, what);
+}
+
 }  // namespace
 
 MaterialIndex add_materials(const Case& c, Scene& scene) {
@@ -225,14 +245,11 @@ std::vector<double> surface_separations(const Case& c, const RunSetup& run, cons
     const bool after_striker = k == at.first_bead && striker;
     double s = after_striker ? c.spec().striker.gap : chain.gap - chain.overlap;
     if (chain.static_overlap && k > at.first_bead)
-      s = -static_overlap_of(contacts.pair(c, run, k - 1, k), chain.end_force);
-    if (-s >= std::min(p.radius(k - 1), p.radius(k))) {
-      const std::string what = "overlap " + rounded_text(-s) +
-                               " m reaches a bead radius: allowed below " +
-                               rounded_text(std::min(p.radius(k - 1), p.radius(k))) + " m";
-      if (after_striker) c.fail(c.spec().striker.gap, what);
-      c.fail(c.spec().chain.overlap, what);
-    }
+      s = -checked_static_overlap(c, contacts.pair(c, run, k - 1, k), chain.end_force,
+                                  beads_text(at, k));
+    else if (const double r_star = p.radius(k - 1) * p.radius(k) / (p.radius(k - 1) + p.radius(k));
+             beyond_initial_strain(-s, r_star))
+      refuse_overlap(c, -s, r_star, beads_text(at, k));  // the gaps are >= 0: chain.overlap's
     separation[static_cast<std::size_t>(k)] = s;
   }
   return separation;
@@ -254,16 +271,18 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
                  bool load_towards_end, const ChainIndices& at, double x) {
   Scene& scene = run.scene;
   if (walls.start) {  // first body surface at x = 0
-    const double s =
-        chain.static_overlap && !load_towards_end
-            ? -static_overlap_of(prepare_wall(c, run, 0, *walls.start), chain.end_force)
-            : walls.gap[*walls.start];
+    const double s = chain.static_overlap && !load_towards_end
+                         ? -checked_static_overlap(c, prepare_wall(c, run, 0, *walls.start),
+                                                   chain.end_force, "bead 0 and wall_start")
+                         : walls.gap[*walls.start];
     scene.walls[*walls.start].point = Eigen::Vector3d(-s, 0, 0);
   }
   if (walls.end) {
     const double s =
         chain.static_overlap && load_towards_end
-            ? -static_overlap_of(prepare_wall(c, run, at.last_bead, *walls.end), chain.end_force)
+            ? -checked_static_overlap(
+                  c, prepare_wall(c, run, at.last_bead, *walls.end), chain.end_force,
+                  "bead " + std::to_string(at.last_bead - at.first_bead) + " and wall_end")
             : walls.gap[*walls.end];
     scene.walls[*walls.end].point =
         Eigen::Vector3d(x + scene.particles.radius(at.last_bead) + s, 0, 0);
@@ -318,7 +337,15 @@ void check_wall_sides(const Case& c, const Scene& scene, Eigen::Index bodies,
     for (const Wall& wall : scene.walls) {
       const double distance =
           (p.position.row(e).transpose().matrix() - wall.point).dot(wall.normal);
-      if (distance >= 0.5 * p.radius(e)) continue;
+      if (distance >= 0.5 * p.radius(e)) {
+        // A body from data may not start pressed into a wall beyond the laws' range either.
+        if (const double overlap = p.radius(e) - distance;
+            data && beyond_initial_strain(overlap, p.radius(e)))
+          c.fail(c.spec().initial.file, data->where(e) + " is pressed into " + wall.name + " by " +
+                                            overlap_strain_text(overlap, p.radius(e)) + ": " +
+                                            initial_strain_bound_text(p.radius(e)));
+        continue;
+      }
       std::ostringstream m;
       if (data)
         m << data->where(e);

@@ -2,7 +2,6 @@
 // the bodies, checked against the case (setup_parts.hpp).
 
 #include <filesystem>
-#include <sstream>
 #include <string>
 
 #include "chaindem/text.hpp"
@@ -121,20 +120,18 @@ std::optional<InitialState> read_initial(const Case& c, RunSetup& run, bool stri
 }
 
 // Surface separation between consecutive bodies from data (negative: overlap); entry 0 is
-// unused. No two may overlap by a radius.
+// unused. No two may overlap beyond max_initial_strain.
 std::vector<double> data_separations(const Case& c, const Particles& p, const InitialState& data,
                                      Eigen::Index bodies) {
   std::vector<double> separation(static_cast<std::size_t>(bodies), 0.0);
   for (Eigen::Index k = 1; k < bodies; ++k) {
     const double distance = std::sqrt((p.position.row(k) - p.position.row(k - 1)).square().sum());
     const double s = distance - p.radius(k - 1) - p.radius(k);
-    const double smaller = std::min(p.radius(k - 1), p.radius(k));
-    if (-s >= smaller) {
-      std::ostringstream m;
-      m << data.where(k) << " overlaps body " << k - 1 << " by " << -s
-        << " m, which reaches a radius: allowed below " << smaller << " m";
-      c.fail(c.spec().initial.file, m.str());
-    }
+    const double r_star = p.radius(k - 1) * p.radius(k) / (p.radius(k - 1) + p.radius(k));
+    if (beyond_initial_strain(-s, r_star))
+      c.fail(c.spec().initial.file, data.where(k) + " overlaps body " + std::to_string(k - 1) +
+                                        " by " + overlap_strain_text(-s, r_star) + ": " +
+                                        initial_strain_bound_text(r_star));
     separation[static_cast<std::size_t>(k)] = s;
   }
   return separation;
@@ -162,8 +159,9 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
         start ? p.position(beside, 0) - p.radius(beside) : p.position(beside, 0) + p.radius(beside);
     double x = 0.0;
     if (chain.static_overlap && start != load_towards_end) {
-      const double overlap =
-          static_overlap_of(prepare_wall(c, run, beside, *slot), chain.end_force);
+      const double overlap = checked_static_overlap(
+          c, prepare_wall(c, run, beside, *slot), chain.end_force,
+          "bead " + std::to_string(beside - at.first_bead) + " and " + wall.name);
       x = start ? face + overlap : face - overlap;
     } else {
       const double gap = walls.gap[*slot];

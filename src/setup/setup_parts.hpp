@@ -5,6 +5,7 @@
 //   chain_layout.cpp   materials, striker, beads, walls, extra particles: made, placed, checked
 //   initial_data.cpp   a state from data (initial.file) in place of the case's own set-up
 //   resources.cpp      the memory the run needs, against what the machine has
+//   plausibility.cpp   initial overlaps within the laws' range
 //   time_step.cpp      contact time scales, the time step and the number of steps
 // Every step reads the typed case (Case) and reports a problem through Case::fail, which names
 // the key of the field at fault.
@@ -149,6 +150,24 @@ std::size_t check_memory(const Case& c, const RunSetup& run, const ChainPlan& pl
 double output_interval_within_budget(const Case& c, RunSetup& run);
 /// Refuses (CaseError naming output.max_file_size) a run whose run.estimate exceeds it.
 void check_output_budget(const Case& c, const RunSetup& run);
+
+// plausibility.cpp
+/// The largest strain delta/R* an initial overlap may make, R* the contact's effective radius:
+/// the contact laws hold for overlaps small against the radius (docs/case-format.md,
+/// "Plausibility").
+inline constexpr double max_initial_strain = 0.02;
+inline bool beyond_initial_strain(double overlap, double r_star) {
+  return overlap > max_initial_strain * r_star;
+}
+/// "0.001 m, a strain delta/R* = 0.4 of the contact's effective radius R* = 0.0025 m".
+std::string overlap_strain_text(double overlap, double r_star);
+/// What the bound allows, for a message refusing an overlap: "the contact laws hold for ...".
+std::string initial_strain_bound_text(double r_star);
+/// The static overlap of `contact` that carries `force` (static_overlap_of); beyond
+/// max_initial_strain, a CaseError naming chain.end_force, with the largest load within it.
+/// `between` names the contact: "beads 0 and 1", "bead 29 and wall_end".
+double checked_static_overlap(const Case& c, const PreparedContact& contact, double force,
+                              const std::string& between);
 
 // time_step.cpp
 std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& run,

@@ -94,9 +94,13 @@ MESSAGES = [
             ["simulation.duration: needs ", " steps of ", "s (automatic)"]),
     run_row("end force of 1e300 N held by a static overlap",
             ["chain.end_force=1e300", "chain.static_overlap=true"], 2,
-            ["chain.overlap: overlap 2.65", "e+193 m reaches a bead radius: allowed below 0.005 m"]),
+            ["--set chain.end_force: is 1e+300 N, held by the static overlap "
+             "(chain.static_overlap) of beads 0 and 1, 2.651e+193 m, a strain delta/R* = "
+             "1.06e+196", "allowed delta/R* up to 0.02, a load of at most 2.59e+03 N here"]),
     run_row("chain overlap of 1e300 m", ["chain.overlap=1e300"], 2,
-            ["--set chain.overlap: overlap 1e+300 m reaches a bead radius: allowed below 0.005 m"]),
+            ["--set chain.overlap: overlap 1e+300 m, a strain delta/R* = 4e+302 of the "
+             "contact's effective radius R* = 0.0025 m (beads 0 and 1)",
+             "allowed delta/R* up to 0.02 (5e-05 m here)"]),
     # A file named by mistake (here a password file): its name, and 32 characters of its line.
     initial_row("initial.file that is a password file", PASSWD["pw"],
                 ["'pw', line 1, column 1", "unknown column " + EXCERPT], file="pw"),

@@ -4,9 +4,13 @@ no run, case files that are not text.
 
     test_malformed_run.py CHAINDEM_BINARY SOURCE_DIR  (rows: malformed_harness.py)
 """
+import io
 import unittest
 
-from malformed_harness import CASE_TEXT, check_rows, main, run_row
+import h5py
+import numpy as np
+
+from malformed_harness import CASE_TEXT, check_rows, initial_row, main, run_row
 
 # `run`: the state of a run that cannot go on, and settings that would give no run.
 RUN = [
@@ -158,7 +162,70 @@ COMPRESSION = [
      ["case.ini", "output.compression", "'LZF'", "gzip, lzf, none"]),
 ]
 
-TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE + COMPRESSION
+
+
+def pressed_state(csv):
+    """The default case's 21 bodies (the striker at 1 m/s, 20 beads of radius 5 mm 10 mm apart)
+    with body 4 moved 1 mm towards body 3: they overlap by 1 mm, a fifth of the radius, a strain
+    delta/R* = 0.001/0.0025 = 0.4. As CSV, or as a chaindem output (HDF5) of one frame."""
+    x = 0.005 + 0.01 * np.arange(21)
+    x[4] -= 0.001
+    v = np.zeros(21)
+    v[0] = 1.0
+    if csv:
+        return "x,vx\n" + "".join(f"{a!r},{b!r}\n" for a, b in zip(x, v))
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
+        chain = f.create_group("particles/chain")
+        for name, value in (("position", x), ("velocity", v)):
+            frames = np.zeros((1, 21, 3))
+            frames[0, :, 0] = value
+            chain.create_dataset(f"{name}/value", data=frames)
+        chain["radius"] = np.full(21, 0.005)
+        chain["species"] = np.zeros(21, dtype=np.int32)
+        chain.attrs["species_names"] = ["steel"]
+    return buffer.getvalue()
+
+
+# Initial overlaps beyond delta/R* = 0.02 (R* = 2.5 mm for two beads of 5 mm, 5 mm against a
+# wall): given, from data, or the static overlap of a load. Hertz: F = (4/3) E* sqrt(R*)
+# delta^1.5, E* = E/(2 (1 - nu^2)) = 109.9 GPa for steel on steel, so 1e4 N presses two beads by
+# 0.1231 mm (delta/R* = 0.0492), and delta/R* = 0.02 carries 2590 N.
+INITIAL_OVERLAPS = [
+    run_row("overlap of a fifth of the radius", ["chain.overlap=0.001"], 2,
+            ["--set chain.overlap: overlap 0.001 m, a strain delta/R* = 0.4 of the contact's "
+             "effective radius R* = 0.0025 m (beads 0 and 1)",
+             "allowed delta/R* up to 0.02 (5e-05 m here)",
+             "did you mean 0.001 mm = 1e-06 m? Case files are in SI units"]),
+    run_row("overlap just beyond a strain of 0.02", ["chain.overlap=5.1e-5"], 2,
+            ["--set chain.overlap: overlap 5.1e-05 m, a strain delta/R* = 0.0204",
+             "allowed delta/R* up to 0.02 (5e-05 m here)"]),
+    initial_row("state from CSV whose beads overlap by a fifth of the radius",
+                pressed_state(csv=True),
+                ["initial.file: 's.csv', line 6 (body 4) overlaps body 3 by 0.001 m, a strain "
+                 "delta/R* = 0.4", "allowed delta/R* up to 0.02 (5e-05 m here)"]),
+    initial_row("state from an output whose beads overlap by a fifth of the radius",
+                pressed_state(csv=False),
+                ["initial.file: 's.h5', frame 0, body 4 overlaps body 3 by 0.001 m, a strain "
+                 "delta/R* = 0.4",
+                 "allowed delta/R* up to 0.02 (5e-05 m here)"], file="s.h5"),
+    run_row("static overlap of a load beyond the law's range",
+            ["chain.static_overlap=true", "chain.end_force=1e4"], 2,
+            ["--set chain.end_force: is 10000 N, held by the static overlap (chain.static_overlap) "
+             "of beads 0 and 1, 0.0001231 m, a strain delta/R* = 0.0492",
+             "the load is beyond the range of the contact law",
+             "allowed delta/R* up to 0.02, a load of at most 2.59e+03 N here"]),
+    # A soft wall (E = 1e8 Pa, nu = 0.3: E* = 109.8 MPa against steel) takes 50 N at
+    # delta/R = 0.057; delta/R = 0.02 (0.1 mm) carries (4/3) E* sqrt(R) (1e-4)^1.5 = 10.4 N.
+    run_row("static overlap on a soft wall beyond the law's range",
+            ["chain.static_overlap=true", "chain.end_force=50", "wall_end.material=soft",
+             "material.soft.youngs_modulus=1e8", "material.soft.poisson_ratio=0.3",
+             "material.soft.density=1000"], 2,
+            ["--set chain.end_force: is 50 N", "of bead 19 and wall_end",
+             "R* = 0.005 m", "a load of at most 10.4 N here"]),
+]
+
+TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE + COMPRESSION + INITIAL_OVERLAPS
 
 
 class MalformedRun(unittest.TestCase):
