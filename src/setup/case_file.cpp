@@ -597,7 +597,8 @@ std::string case_format_markdown() {
         "comment). Each is refused with exit code 2, naming the key. A case file, a sweep file, "
         "its\n"
         "base case and every data file must be a regular file: a FIFO, a device or a directory is\n"
-        "refused before it is opened.\n";
+        "refused before it is opened.\n\n"
+     << plausibility_markdown();
   std::string section;
   auto row = [&](const KeySpec& k) {
     std::string def = k.default_value.empty() ? (k.required ? "**required**" : "(none)")

@@ -197,6 +197,8 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   check_gravity(c, scene, run.duration);
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(c, settings, speed);
+  const auto speed_key = [&] { return fastest_key(c, scene, run.duration, layout.from_data); };
+  add_plausibility_notes(c, run, speed, speed_key);
   run.output = output_selection(c);
   try {
     const auto striker_index = scene.striker ? static_cast<std::int64_t>(*scene.striker) : -1;
@@ -209,8 +211,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   if (c.spec().output.dimension == OutputDimension::automatic)
     run.output = run.output.with_components(automatic_components(run));
   run.output_interval = output_interval_within_budget(c, run);
-  choose_time_step(c, run, time_scale_pairs, speed,
-                   [&] { return fastest_key(c, scene, run.duration, layout.from_data); });
+  choose_time_step(c, run, time_scale_pairs, speed, speed_key);
   set_output(c, run);
   run.memory_estimate = estimated_peak_memory(run);
   run.estimate = estimate_output(run);

@@ -5,7 +5,7 @@
 //   chain_layout.cpp   materials, striker, beads, walls, extra particles: made, placed, checked
 //   initial_data.cpp   a state from data (initial.file) in place of the case's own set-up
 //   resources.cpp      the memory the run needs, against what the machine has
-//   plausibility.cpp   initial overlaps within the laws' range
+//   plausibility.cpp   initial overlaps within the laws' range; notes on likely unit mistakes
 //   time_step.cpp      contact time scales, the time step and the number of steps
 // Every step reads the typed case (Case) and reports a problem through Case::fail, which names
 // the key of the field at fault.
@@ -168,6 +168,11 @@ std::string initial_strain_bound_text(double r_star);
 /// `between` names the contact: "beads 0 and 1", "bead 29 and wall_end".
 double checked_static_overlap(const Case& c, const PreparedContact& contact, double force,
                               const std::string& between);
+/// Notes (run.notes) on values that are likely a unit mistake or beyond what the law assumes:
+/// sizes, material values, and `speed`, the case's largest relative speed, which the key
+/// `speed_key` gives (asked only for a note: fastest_key reads every body).
+void add_plausibility_notes(const Case& c, RunSetup& run, double speed,
+                            const std::function<std::string()>& speed_key);
 
 // time_step.cpp
 std::vector<TimeScalePair> contact_time_scales(const Case& c, const RunSetup& run,

@@ -193,6 +193,9 @@ std::string option_error_message(const std::exception& e);
 
 /// Markdown reference of every key (docs/case-format.md is this text).
 std::string case_format_markdown();
+/// Its "Plausibility" section: the initial overlaps refused and the values noted as a likely
+/// unit mistake, from the set-up's own rules (src/setup/plausibility.cpp).
+std::string plausibility_markdown();
 
 /// Checks a case key, and its value, that enter a case apart from the lines of its file: the
 /// command line's --set and --unset, a sweep file's [set] and [axes], fit's --set, Python's
