@@ -144,7 +144,6 @@ void ChainEngine::build_contacts() {
   state_.pairs.shared_state = no_model_keeps_state(state_.settings);
   state_.pairs.shared_normal = true;  // every pair along +x
   state_.pairs.resize(n - 1);
-  radius_sum_.resize(n - 1);
   RecentCoeffs coeffs;
   // Shared coefficients are those of the first pair, whose model is every pair's.
   const int shared_model = state_.pairs.shared_coeffs ? state_.pair_model(0, 1) : -1;
@@ -154,8 +153,7 @@ void ChainEngine::build_contacts() {
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     const int first = static_cast<int>(c), second = static_cast<int>(c + 1);
-    radius_sum_[c] = p.radius(i) + p.radius(i + 1);
-    const double d0 = radius_sum_[c] - (p.position(i + 1, 0) - p.position(i, 0));
+    const double d0 = radius_sum(c) - (p.position(i + 1, 0) - p.position(i, 0));
     const int model = shared ? shared_model : state_.pair_model(first, second);
     state_.pairs.start_entry(
         c, first, second,
@@ -204,11 +202,12 @@ void ChainEngine::build_segments() {
   const Particles& p = state_.scene.particles;
   segments_.clear();
   for (std::size_t b = 0; b < pairs.size();) {
-    Segment g{b, b + 1, pairs.model[b], true, p.radius(static_cast<Eigen::Index>(b))};
+    const double first_radius = p.radius(static_cast<Eigen::Index>(b));
+    Segment g{b, b + 1, pairs.model[b], true, radius_sum(b), first_radius};
     while (g.end < pairs.size() && pairs.model[g.end] == pairs.model[b]) ++g.end;
     for (std::size_t c = b; c < g.end; ++c) {
       g.min_radius = std::min(g.min_radius, p.radius(static_cast<Eigen::Index>(c + 1)));
-      g.uniform = g.uniform && radius_sum_[c] == radius_sum_[b] &&
+      g.uniform = g.uniform && radius_sum(c) == g.radius_sum &&
                   (pairs.shared_coeffs ||
                    std::memcmp(&pairs.coeffs_of(c), &pairs.coeffs_of(b), sizeof(PairCoeffs)) == 0);
     }
@@ -544,7 +543,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   const double* pair_force = state_.pairs.force.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* power = state_.pairs.power.data();
-  const double* radius_sum = radius_sum_.data();
+  const double* radius = p.radius.data();
   double* look = state_.lookahead.col(0).data();
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
@@ -562,7 +561,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
           if (walls_at_end) step_walls<KernelT>(np, step, pass, rules);
           const std::int64_t run_step = state_.step + step + 1;
           for (std::size_t c = 0; c < np; ++c) {
-            const double dc = radius_sum[c] - (x[c + 1] - x[c]);
+            const double dc = (radius[c] + radius[c + 1]) - (x[c + 1] - x[c]);
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
               advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }

@@ -53,6 +53,7 @@ class ChainEngine final : public Engine {
     std::size_t begin, end;
     int model;
     bool uniform;         ///< every pair has the coefficients and radius sum of pair `begin`
+    double radius_sum;    ///< of pair `begin` (radius_sum): every pair's, if uniform
     double min_radius;    ///< the smallest radius of its particles: bounds its overlaps
     bool vector = false;  ///< evaluated by the vectorised loop (vectorised)
     /// The history columns the vectorised loop keeps for it (load_history_columns).
@@ -115,8 +116,14 @@ class ChainEngine final : public Engine {
   void gather(std::size_t begin, std::size_t end, double closing_kick);
   void gather_ends(std::size_t begin, std::size_t end, double closing_kick);
 
+  /// r_c + r_(c+1), pair c's overlap at zero distance: the pair loops add the two radii as
+  /// here, rather than keep a column of sums (8 bytes a pair).
+  double radius_sum(std::size_t c) const {
+    const Eigen::ArrayXd& r = state_.scene.particles.radius;
+    return r(static_cast<Eigen::Index>(c)) + r(static_cast<Eigen::Index>(c + 1));
+  }
+
   EngineState& state_;
-  std::vector<double> radius_sum_;  ///< r_c + r_(c+1)
   /// External force + m g along x, per particle; empty where it is zero for every particle.
   std::vector<double> base_force_x_;
   bool uniform_mass_ = false;  ///< every particle has the same mass

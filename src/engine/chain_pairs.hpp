@@ -212,7 +212,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
                                 int m) {
   const Particles& p = state_.scene.particles;
   const double* x = p.position.col(0).data();
-  const double* radius_sum = radius_sum_.data();
+  const double* radius = p.radius.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* force = state_.pairs.force.data();
   const double* power = state_.pairs.power.data();
@@ -225,7 +225,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
     bool any = false;
     // A pair apart may still carry the edge impulse of its separation (update_contact).
     for (std::size_t c = b0; c < b1; ++c) {
-      d[c - b0] = radius_sum[c] - (x[c + 1] - x[c]);
+      d[c - b0] = (radius[c] + radius[c + 1]) - (x[c + 1] - x[c]);
       any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0) | (force[c] != 0.0) | (power[c] != 0.0) |
              (d[c - b0] != d[c - b0]);  // NaN: a diverged state, reported below
     }
@@ -276,10 +276,14 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
                                        ChainPass& pass, const Segment& g) {
   const Particles& p = state_.scene.particles;
   const std::size_t first = g.begin;
-  const VectorPairs vp{
-      p.position.col(0).data(),        p.velocity.col(0).data(), state_.lookahead.col(0).data(),
-      state_.pairs.coeffs_of(first),   radius_sum_[first],       state_.pairs.overlap.data(),
-      state_.rules_of(g.model, false), state_.step + step + 1};
+  const VectorPairs vp{p.position.col(0).data(),
+                       p.velocity.col(0).data(),
+                       state_.lookahead.col(0).data(),
+                       state_.pairs.coeffs_of(first),
+                       g.radius_sum,
+                       state_.pairs.overlap.data(),
+                       state_.rules_of(g.model, false),
+                       state_.step + step + 1};
   // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = g.min_radius;
