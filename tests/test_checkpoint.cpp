@@ -29,11 +29,12 @@ std::string chain_case(const std::string& contact, const std::string& extra = ""
          "[wall_end]\nenabled = true\nmaterial = steel\ngap = 2e-5\n";
 }
 
-// Bitwise equality of two vectors of trivially copyable values (NaN equal to itself).
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+// Bitwise equality of two columns of trivially copyable values (NaN equal to itself).
+template <class Column>
+bool same_bits(const Column& a, const Column& b) {
   return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+         (a.empty() ||
+          std::memcmp(a.data(), b.data(), a.size() * sizeof(typename Column::value_type)) == 0);
 }
 template <class Derived>
 std::vector<double> values(const Eigen::DenseBase<Derived>& a) {

@@ -106,8 +106,8 @@ void expect_same_run(const Simulation& a, const Simulation& b, const std::string
     EXPECT_EQ(x->overlap, y->overlap) << what;
     EXPECT_EQ(x->work, y->work) << what;
     EXPECT_EQ(x->power, y->power) << what;
-    EXPECT_EQ(x->onset_step, y->onset_step) << what;
-    EXPECT_EQ(x->end_step, y->end_step) << what;
+    EXPECT_EQ(x->onset_evaluation, y->onset_evaluation) << what;
+    EXPECT_EQ(x->end_evaluation, y->end_evaluation) << what;
     for (std::size_t c = 0; c < x->size(); ++c)
       test::expect_same_history(x->state[c], y->state[c], what + ", contact " + std::to_string(c));
   }
@@ -326,11 +326,11 @@ TEST(ContactModels, TwoLawChainFollowsItsEquationsOfMotion) {
       // Every pair and the wall met, each kind under its own model.
       for (const ContactList* cl : {&sim.pair_contacts(), &sim.wall_contacts()})
         for (std::size_t c = 0; c < cl->size(); ++c) {
-          EXPECT_GE(cl->onset_step[c], 0) << c;
-          const int a = two_media[static_cast<std::size_t>(cl->first[c])];
+          EXPECT_GE(cl->onset_step(c), 0) << c;
+          const int a = two_media[static_cast<std::size_t>(cl->first_of(c))];
           const int b = cl == &sim.wall_contacts()
                             ? steel_index
-                            : two_media[static_cast<std::size_t>(cl->second[c])];
+                            : two_media[static_cast<std::size_t>(cl->second_of(c))];
           EXPECT_EQ(cl->model[c], a != b ? 1 : a == steel_index ? 0 : 2) << c;
         }
     }

@@ -276,7 +276,7 @@ TEST(Precompression, StaticOverlapIsAnEquilibrium) {
     EXPECT_LT(sim.particles().velocity.bottomRows(8).abs().maxCoeff(), 1e-9) << layout;
     // Every bead contact and the loaded wall contact carry the end force.
     for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c)
-      if (sim.pair_contacts().first[c] >= first) {
+      if (sim.pair_contacts().first_of(c) >= first) {
         EXPECT_NEAR(sim.pair_contacts().force[c], 10.0, 1e-6) << layout;
       }
     double wall_force = 0.0;
@@ -312,7 +312,7 @@ TEST(OffAxis, ObliqueImpactConservesMomentumAndEnergy) {
   const double e0 = sim.energies().balance();
   // The extra sphere (index 5) starts apart from everything.
   for (std::size_t c = 0; c < sim.pair_contacts().size(); ++c) {
-    if (sim.pair_contacts().second[c] == 5) {
+    if (sim.pair_contacts().second_of(c) == 5) {
       EXPECT_EQ(sim.pair_contacts().touching[c], 0);
     }
   }

@@ -191,7 +191,7 @@ TEST(SecondOrder, DefaultCaseAtItsDefaultStep) {
     std::vector<int> touching(static_cast<std::size_t>(v.size()), 0);
     const ContactList& pairs = sim.pair_contacts();
     for (std::size_t c = 0; c < pairs.size(); ++c)
-      if (pairs.touching[c]) touching[pairs.first[c]] = touching[pairs.second[c]] = 1;
+      if (pairs.touching[c]) touching[pairs.first_of(c)] = touching[pairs.second_of(c)] = 1;
     return std::pair{v, touching};
   };
   const auto [v, touching] = final_velocities({}, 1);

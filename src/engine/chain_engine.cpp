@@ -143,6 +143,7 @@ void ChainEngine::build_contacts() {
   state_.pairs.shared_coeffs = equal_pairs();
   state_.pairs.shared_state = no_model_keeps_state(state_.settings);
   state_.pairs.shared_normal = true;  // every pair along +x
+  state_.pairs.chain_indices = true;
   state_.pairs.resize(n - 1);
   RecentCoeffs coeffs;
   // Shared coefficients are those of the first pair, whose model is every pair's.

@@ -432,7 +432,7 @@ void ChainEngine::book_touch_changes(const VectorPairs& vp, std::size_t b0, std:
                         onset_correction(KernelT::edge_terms(vp.coeffs, state_of(c), r),
                                          vp.overlap[c], r, vp.rules));
     } else {  // separation
-      pairs.end_step[c] = vp.run_step;
+      pairs.end_evaluation[c] = ContactList::evaluation_of(vp.run_step);
       pairs.end_rate[c] = r;
       if constexpr (reads_v0)  // a later contact starts from delta = 0 (update_contact)
         pair_damping_origin_[c] = pair_origin_overlap_[c] = pair_origin_force_[c] =

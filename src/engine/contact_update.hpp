@@ -233,8 +233,8 @@ inline std::uint64_t fault_key(std::size_t c, double overlap) {
 // loop, which sets v0 itself): first-touch step and rate, floor hits; separation step.
 inline void record_onset(ContactList& cl, std::size_t c, std::int64_t step, double rate,
                          const ContactRules& rules, bool reads_v0) {
-  cl.onset_step[c] = step;
-  cl.onset_rate[c] = rate;
+  cl.onset_evaluation[c] = ContactList::evaluation_of(step);
+  set_if_differs(cl.onset_rate, c, rate);  // beads that touch at rest leave the zero untouched
   if (reads_v0 && rate < rules.floor) ++cl.floor_hits[c];
 }
 
@@ -337,7 +337,7 @@ inline ContactEvent update_contact(ContactList& cl, std::size_t c, double d, dou
   }
   // The contact ended during this step: close the integrals at d = 0 (F = 0, P = 0).
   cl.touching[c] = 0;
-  cl.end_step[c] = step;
+  cl.end_evaluation[c] = ContactList::evaluation_of(step);
   cl.end_rate[c] = rate;
   cl.force[c] = 0.0;
   if constexpr (kernels::splits_force<KernelT>) {

@@ -92,12 +92,12 @@ std::vector<double> EngineState::stored_energy_by_particle() const {
       const double u = with_kernel(kernel_of(cl->model[c]), [&](auto kernel) {
         return decltype(kernel)::potential(cl->coeffs_of(c), cl->state_of(c), cl->overlap[c]);
       });
-      const auto i = static_cast<std::size_t>(cl->first[c]);
+      const auto i = static_cast<std::size_t>(cl->first_of(c));
       if (wall) {
         out[i] += u;
       } else {
         out[i] += 0.5 * u;
-        out[static_cast<std::size_t>(cl->second[c])] += 0.5 * u;
+        out[static_cast<std::size_t>(cl->second_of(c))] += 0.5 * u;
       }
     }
   }

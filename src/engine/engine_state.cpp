@@ -56,15 +56,24 @@ std::size_t simulation_bytes(std::size_t particles, std::size_t contacts,
       4 * vector_bytes + (shape.loads ? sizeof(Eigen::Vector3d) : 0) + 3 * sizeof(double) +
       sizeof(int) + 1 + 2 * sizeof(double) +
       (chain ? (shape.loads ? sizeof(double) : 0) : sizeof(int) + sizeof(Eigen::Vector3d));
-  // Per contact: its columns (but one record for them all of those it shares), and the chain
-  // engine's radius sum, or the general engine's two incidence entries, candidate pair and the
-  // history kept across a rebuild.
-  const std::size_t per_contact =
-      ContactList::bytes_per_entry(chain && shape.shared_coeffs, chain && shape.shared_state,
-                                   chain) +
-      (chain ? sizeof(double)
-             : 2 * sizeof(int) + sizeof(std::pair<int, int>) + sizeof(ContactState));
-  return particles * per_particle + contacts * per_contact;
+  // Per contact: its columns (on the chain engine, one record for them all of those its pairs
+  // share, and none for the pair's particles, which its index gives), or the general engine's
+  // columns, two incidence entries, candidate pair and the history kept across a rebuild.
+  ContactList list;
+  list.shared_coeffs = chain && shape.shared_coeffs;
+  list.shared_state = chain && shape.shared_state;
+  list.shared_normal = list.chain_indices = chain;
+  const std::optional<std::size_t> touching = chain ? shape.pairs_touching_at_start : std::nullopt;
+  const std::size_t per_contact = chain ? list.bytes_per_entry(!touching)
+                                        : list.bytes_per_entry() + 2 * sizeof(int) +
+                                              sizeof(std::pair<int, int>) + sizeof(ContactState);
+  // The records of a first touch of the chain's pairs that touch at the start, which its first
+  // evaluation writes: the step, and the floor hit (onset policy). Not the approach rate: that
+  // of beads that touch at rest is zero, which leaves the record as it was.
+  const std::size_t first_touch = sizeof(decltype(ContactList::onset_evaluation)::value_type) +
+                                  sizeof(decltype(ContactList::floor_hits)::value_type);
+  return particles * per_particle + contacts * per_contact +
+         std::min(touching.value_or(0), contacts) * first_touch;
 }
 
 bool no_model_keeps_state(const SimulationSettings& settings) {
@@ -238,8 +247,8 @@ void EngineState::build_incidence() {
   const std::size_t n = static_cast<std::size_t>(scene.particles.size());
   incidence_offset.assign(n + 1, 0);
   for (std::size_t c = 0; c < pairs.size(); ++c) {
-    ++incidence_offset[pairs.first[c] + 1];
-    ++incidence_offset[pairs.second[c] + 1];
+    ++incidence_offset[pairs.first_of(c) + 1];
+    ++incidence_offset[pairs.second_of(c) + 1];
   }
   for (std::size_t c = 0; c < wall_contacts.size(); ++c)
     ++incidence_offset[wall_contacts.first[c] + 1];
@@ -247,18 +256,23 @@ void EngineState::build_incidence() {
   incidence.assign(static_cast<std::size_t>(incidence_offset[n]), 0);
   std::vector<int> fill(incidence_offset.begin(), incidence_offset.end() - 1);
   for (std::size_t c = 0; c < pairs.size(); ++c) {
-    incidence[fill[pairs.first[c]]++] = static_cast<int>(c);
-    incidence[fill[pairs.second[c]]++] = static_cast<int>(c);
+    incidence[fill[pairs.first_of(c)]++] = static_cast<int>(c);
+    incidence[fill[pairs.second_of(c)]++] = static_cast<int>(c);
   }
   for (std::size_t c = 0; c < wall_contacts.size(); ++c)
     incidence[fill[wall_contacts.first[c]]++] = wall_entry(c);
 }
 
 std::optional<std::size_t> EngineState::find_contact(int i, int j) const {
+  if (pairs.chain_indices) {
+    if (i >= 0 && j == i + 1 && static_cast<std::size_t>(i) < pairs.size())
+      return static_cast<std::size_t>(i);
+    return std::nullopt;
+  }
   const auto lo = std::lower_bound(pairs.first.begin(), pairs.first.end(), i);
   for (auto it = lo; it != pairs.first.end() && *it == i; ++it) {
     const auto c = static_cast<std::size_t>(it - pairs.first.begin());
-    if (pairs.second[c] == j) return c;
+    if (pairs.second_of(c) == j) return c;
   }
   return std::nullopt;
 }
@@ -271,9 +285,9 @@ namespace {
 [[gnu::always_inline]] inline double rate_of(const Particles& p, const std::vector<Wall>* walls,
                                              const ContactList& cl, std::size_t c) {
   const Eigen::Vector3d n = cl.normal_of(c);
-  const Eigen::Vector3d vi = p.velocity.row(cl.first[c]).transpose();
-  if (walls) return n.dot(vi - (*walls)[static_cast<std::size_t>(cl.second[c])].velocity);
-  return n.dot(vi - p.velocity.row(cl.second[c]).transpose().matrix());
+  const Eigen::Vector3d vi = p.velocity.row(cl.first_of(c)).transpose();
+  if (walls) return n.dot(vi - (*walls)[static_cast<std::size_t>(cl.second_of(c))].velocity);
+  return n.dot(vi - p.velocity.row(cl.second_of(c)).transpose().matrix());
 }
 
 }  // namespace
@@ -295,7 +309,7 @@ void EngineState::approach_rates(const ContactList& cl, const std::uint32_t* row
 // s - 1 when this contact is evaluated at step s, and touched during [onset, s - 1] if it still
 // touches since before step s, or separated after this contact's first touch.
 void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int64_t at) {
-  const std::int64_t onset = cl.onset_step[c];
+  const std::int64_t onset = cl.onset_step(c);
   const double approach = cl.onset_rate[c];
   if (onset <= 0 || !(approach > 0.0)) return;  // began pressed together, not an impact
   const bool wall = &cl == &wall_contacts;
@@ -306,16 +320,16 @@ void EngineState::note_separation(const ContactList& cl, std::size_t c, std::int
     bool touched = false;
     for_each_contact_of(b, [&](const ContactList& other, std::size_t o) {
       if (&other == &cl && o == c) return;
-      const std::int64_t on = other.onset_step[o], end = other.end_step[o];
+      const std::int64_t on = other.onset_step(o), end = other.end_step(o);
       touched = touched || (on > end && on < at) || end > onset;
     });
     return touched;
   };
-  const int first = cl.first[c];
-  if (disturbed(first) || (!wall && disturbed(cl.second[c]))) return;
+  const int first = cl.first_of(c);
+  if (disturbed(first) || (!wall && disturbed(cl.second_of(c)))) return;
   const int second =
-      wall ? Simulation::IsolatedContact::wall_body(static_cast<std::size_t>(cl.second[c]))
-           : cl.second[c];
+      wall ? Simulation::IsolatedContact::wall_body(static_cast<std::size_t>(cl.second_of(c)))
+           : cl.second_of(c);
   // The bodies part at the rate that carried them across delta = 0, less what the pair's force
   // at this evaluation (the edge impulse of a force that lasted to delta = 0, or 0) still gives
   // them in its two half kicks.
@@ -479,7 +493,7 @@ void EngineState::throw_too_deep(const ContactList& cl, std::size_t c, double ov
   const Particles& p = scene.particles;
   const bool wall = &cl == &wall_contacts;
   const bool not_a_number = std::isnan(overlap);
-  const int i = cl.first[c];
+  const int i = cl.first_of(c);
   const double time_at = static_cast<double>(at) * settings.time_step;
   EngineFault::Facts facts{not_a_number ? EngineFault::Kind::diverged : EngineFault::Kind::too_deep,
                            EngineFault::Quantity::overlap,
@@ -491,12 +505,12 @@ void EngineState::throw_too_deep(const ContactList& cl, std::size_t c, double ov
                            overlap,
                            p.radius(i)};
   if (wall) {
-    facts.wall = static_cast<std::size_t>(cl.second[c]);
+    facts.wall = static_cast<std::size_t>(cl.second_of(c));
   } else {
-    facts.other_particle = cl.second[c];
-    facts.limit = std::min(p.radius(i), p.radius(cl.second[c]));
+    facts.other_particle = cl.second_of(c);
+    facts.limit = std::min(p.radius(i), p.radius(cl.second_of(c)));
   }
-  const std::string bodies = wall ? particle_text(scene, i) : pair_text(scene, i, cl.second[c]);
+  const std::string bodies = wall ? particle_text(scene, i) : pair_text(scene, i, cl.second_of(c));
   const std::string wall_name = wall ? quoted_text(scene.walls[*facts.wall].name) : "";
   const std::string when =
       at == 0 ? " at the start"

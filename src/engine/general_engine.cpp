@@ -208,7 +208,7 @@ void GeneralEngine::compute_forces() {
   if (!first)
     for (const ContactList* cl : {&st.pairs, &st.wall_contacts})
       for (std::size_t c = 0; c < cl->size(); ++c)
-        if (cl->end_step[c] == st.step) st.note_separation(*cl, c, st.step);
+        if (cl->end_step(c) == st.step) st.note_separation(*cl, c, st.step);
   gather_forces(first);
   st.book_wall_power();
 }

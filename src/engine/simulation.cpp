@@ -85,8 +85,8 @@ void Simulation::track_extremes() {
   };
   for (std::size_t c = 0; c < st.pairs.size(); ++c)
     if (st.pairs.touching[c]) {
-      raise(st.pairs.first[c], st.pairs.force[c]);
-      raise(st.pairs.second[c], st.pairs.force[c]);
+      raise(st.pairs.first_of(c), st.pairs.force[c]);
+      raise(st.pairs.second_of(c), st.pairs.force[c]);
     }
   for (std::size_t c = 0; c < st.wall_contacts.size(); ++c)
     if (st.wall_contacts.touching[c]) raise(st.wall_contacts.first[c], st.wall_contacts.force[c]);

@@ -33,7 +33,7 @@ void restore_list(const StateArchive& a, const std::string& name, ContactList& c
         (a.get(name + "." + std::to_string(k++), column), ...);
       },
       cl.columns());
-  const std::size_t n = cl.first.size();
+  const std::size_t n = cl.size();
   std::apply(
       [&](auto&... column) {
         if (((column.size() != cl.rows_of(&column, n)) || ...))

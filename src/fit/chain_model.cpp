@@ -31,8 +31,8 @@ void sample(const Simulation& sim, RecordQuantity quantity, const std::vector<lo
   const ContactList& pairs = sim.pair_contacts();
   for (std::size_t c = 0; c < pairs.size(); ++c)
     if (pairs.touching[c]) {
-      book(std::size_t(pairs.first[c]), pairs.force[c]);
-      book(std::size_t(pairs.second[c]), pairs.force[c]);
+      book(std::size_t(pairs.first_of(c)), pairs.force[c]);
+      book(std::size_t(pairs.second_of(c)), pairs.force[c]);
     }
   const ContactList& walls = sim.wall_contacts();
   for (std::size_t c = 0; c < walls.size(); ++c)

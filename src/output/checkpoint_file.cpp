@@ -32,7 +32,7 @@ constexpr std::int64_t format_version = 1;
 std::string layout() {
   std::ostringstream s;
   s << "chaindem " << version << "; ContactState " << sizeof(ContactState) << " B, PairCoeffs "
-    << sizeof(PairCoeffs) << " B, contact entry " << ContactList::bytes_per_entry()
+    << sizeof(PairCoeffs) << " B, contact entry " << ContactList{}.bytes_per_entry()
     << " B, shared coefficients, states and normals";
   return s.str();
 }

@@ -86,9 +86,9 @@ void copy_contacts(const Simulation& sim, const layout::OutputSelection& output,
     const std::uint32_t* at = touching[l].data();
     const std::size_t n = touching[l].size();
     const bool wall = l == 1;  // second < 0: wall -(second + 1)
-    for (std::size_t j = 0; j < n; ++j) f.first[row + j] = cl.first[at[j]];
+    for (std::size_t j = 0; j < n; ++j) f.first[row + j] = cl.first_of(at[j]);
     for (std::size_t j = 0; j < n; ++j)
-      f.second[row + j] = wall ? -cl.second[at[j]] - 1 : cl.second[at[j]];
+      f.second[row + j] = wall ? -cl.second_of(at[j]) - 1 : cl.second_of(at[j]);
     if (several)
       for (std::size_t j = 0; j < n; ++j) f.model[row + j] = cl.model[at[j]];
     for (std::size_t k = 0; k < contact_columns.size(); ++k)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chaindem/engine/engine_fault.hpp"
+#include "chaindem/engine/huge_pages.hpp"
 #include "chaindem/engine/scene.hpp"
 #include "chaindem/laws/law.hpp"
 
@@ -35,6 +36,12 @@ struct SimulationShape {
   /// The chain lies on the x axis: the y and z columns of the particles' vectors stay zero and
   /// take no memory (Particles::set, zero_untouched).
   bool on_x_axis = false;
+  /// On the chain engine, how many pairs touch at the start (pressed together, or by the rounding
+  /// of the positions of beads that just touch). The records of first touch and separation take
+  /// memory only for the pairs that write them (ContactList's ZeroedColumn columns): the first
+  /// evaluation writes the first touch of these; the pairs a wave reaches later, and the
+  /// separations, are left out. None: every record counted, as a checkpoint holds them.
+  std::optional<std::size_t> pairs_touching_at_start;
 };
 
 /// The memory a simulation of `particles` particles and `contacts` candidate contacts holds
@@ -164,7 +171,7 @@ bool no_model_keeps_state(const SimulationSettings& settings);
 /// Candidate contacts (particle-particle or particle-wall) with their history, structure of
 /// arrays. `second` is a particle index for pairs and a wall index for wall contacts.
 struct ContactList {
-  std::vector<int> first, second;
+  std::vector<int> first, second;  ///< read through first_of, second_of
   std::vector<PairCoeffs> coeffs;
   std::vector<ContactState> state;
   std::vector<double> overlap;         ///< delta of the last evaluation (0 when apart) [m]
@@ -176,15 +183,18 @@ struct ContactList {
   /// less what it stores). Other laws: work of the damping part of the force, the time integral
   /// of (F - F_e) v, which is >= 0 step by step and 0 for an undamped law [J].
   std::vector<double> work;
-  std::vector<double> power;       ///< other laws: damping power (F - F_e) v, last evaluation [W]
-  std::vector<int> floor_hits;     ///< contacts of this pair whose v0 was raised to the floor
-  std::vector<double> onset_rate;  ///< approach rate at the last first touch (0: never) [m/s]
-  std::vector<double> end_rate;    ///< approach rate at the last separation [m/s]
-  /// Step of the last first touch and of the last separation (-1: none). A contact ended at step
-  /// s touched during steps [onset_step, s - 1].
-  std::vector<std::int64_t> onset_step, end_step;
+  std::vector<double> power;  ///< other laws: damping power (F - F_e) v, last evaluation [W]
+  // The records of first touches and separations, and the model: zero for a contact that has
+  // not touched (of model 0), they take memory only for the contacts that have (ZeroedColumn).
+  ZeroedColumn<int> floor_hits;     ///< contacts of this pair whose v0 was raised to the floor
+  ZeroedColumn<double> onset_rate;  ///< approach rate at the last first touch (0: never) [m/s]
+  ZeroedColumn<double> end_rate;    ///< approach rate at the last separation [m/s]
+  /// The evaluation of the last first touch and of the last separation, counted from 1 (the
+  /// evaluation at construction; step s's is s + 1), or 0 for none: read them as steps through
+  /// onset_step and end_step.
+  ZeroedColumn<std::int64_t> onset_evaluation, end_evaluation;
   /// The contact's model (SimulationSettings::model), from the bodies' materials.
-  std::vector<std::uint8_t> model;
+  ZeroedColumn<std::uint8_t> model;
   /// Columns that hold one record for every entry, set before resize(). A long chain repeats
   /// the same pair: sharing is what keeps its pairs' memory to the values that change.
   ///  - shared_coeffs: every entry has the coefficients coeffs[0] (its contacts join equal
@@ -194,8 +204,14 @@ struct ContactList {
   ///  - shared_normal: every entry has the normal of entry 0 (the pairs of the chain engine, all
   ///    along +x), 24 bytes less.
   bool shared_coeffs = false, shared_state = false, shared_normal = false;
+  /// Entry c joins particles c and c + 1 (the chain engine's pairs): `first` and `second` hold
+  /// no rows (8 bytes less per contact). Set before resize().
+  bool chain_indices = false;
 
-  std::size_t size() const { return first.size(); }
+  std::size_t size() const { return overlap.size(); }  // a column every list holds whole
+  /// The bodies of entry c: `first` and `second`, or those its index gives (chain_indices).
+  int first_of(std::size_t c) const { return chain_indices ? static_cast<int>(c) : first[c]; }
+  int second_of(std::size_t c) const { return chain_indices ? static_cast<int>(c) + 1 : second[c]; }
   /// The coefficients, state and normal of entry c.
   const PairCoeffs& coeffs_of(std::size_t c) const { return coeffs[shared_coeffs ? 0 : c]; }
   const ContactState& state_of(std::size_t c) const { return state[shared_state ? 0 : c]; }
@@ -204,38 +220,44 @@ struct ContactList {
     const std::size_t k = shared_normal ? 0 : c;
     return {nx[k], ny[k], nz[k]};
   }
+  /// Step of the last first touch and of the last separation of entry c (-1: none). A contact
+  /// ended at step s touched during steps [onset_step, s - 1].
+  std::int64_t onset_step(std::size_t c) const { return onset_evaluation[c] - 1; }
+  std::int64_t end_step(std::size_t c) const { return end_evaluation[c] - 1; }
+  /// onset_evaluation, end_evaluation of a first touch or separation at step `step`.
+  static std::int64_t evaluation_of(std::int64_t step) { return step + 1; }
   /// Every column, once: resize, copy_entry and bytes_per_entry walk this list, so that a new
   /// column is one more name here.
   auto columns() {
     return std::tie(first, second, coeffs, state, overlap, force, nx, ny, nz, touching, work, power,
-                    floor_hits, onset_rate, end_rate, onset_step, end_step, model);
+                    floor_hits, onset_rate, end_rate, onset_evaluation, end_evaluation, model);
   }
   /// Whether `column`, one of columns(), holds one record for every entry.
   bool is_shared(const void* column) const {
     return (shared_coeffs && column == &coeffs) || (shared_state && column == &state) ||
            (shared_normal && (column == &nx || column == &ny || column == &nz));
   }
+  /// Whether `column`, one of columns(), holds no rows: its values follow from the entry's index.
+  bool is_derived(const void* column) const {
+    return chain_indices && (column == &first || column == &second);
+  }
   /// The rows `column` holds in a list of n entries.
   std::size_t rows_of(const void* column, std::size_t n) const {
-    return is_shared(column) ? std::min<std::size_t>(n, 1) : n;
+    return is_derived(column) ? 0 : is_shared(column) ? std::min<std::size_t>(n, 1) : n;
   }
-  /// Bytes one entry takes over all the columns that are not shared.
-  static constexpr std::size_t bytes_per_entry(bool coeffs_shared = false,
-                                               bool state_shared = false,
-                                               bool normal_shared = false) {
-    const std::size_t all = []<class... Column>(std::tuple<Column&...>*) {
-      return (sizeof(typename Column::value_type) + ...);
-    }(static_cast<decltype(std::declval<ContactList&>().columns())*>(nullptr));
-    return all - (coeffs_shared ? sizeof(PairCoeffs) : 0) -
-           (state_shared ? sizeof(ContactState) : 0) - (normal_shared ? 3 * sizeof(double) : 0);
-  }
+  /// Bytes one entry takes over the columns that hold a row per entry (not shared, not derived)
+  /// in a list of this one's flags; without `zeroed`, less the ZeroedColumn columns, which take
+  /// memory only for the entries that write them.
+  std::size_t bytes_per_entry(bool zeroed = true) const;
+  /// n entries: those kept keep their values; new ones are new contacts, their records and
+  /// model zero (start_entry sets the rest).
   void resize(std::size_t n);
   /// Moves entry `from` of `other` to entry `to` of this list.
   void copy_entry(std::size_t to, const ContactList& other, std::size_t from);
-  /// Makes entry k a new contact of (i, j) under model `m`, its coefficients c: no history, no
-  /// force, its overlap `delta0` (> 0 for a pair that starts pressed together: its first
-  /// evaluation books the energy it stores there as work, so that it dissipates nothing by
-  /// starting), normal n.
+  /// Makes entry k, a new entry of resize(), a contact of (i, j) under model `m`, its
+  /// coefficients c: no history, no force, its overlap `delta0` (> 0 for a pair that starts
+  /// pressed together: its first evaluation books the energy it stores there as work, so that
+  /// it dissipates nothing by starting), normal n. Its records stay as resize() made them.
   void start_entry(std::size_t k, int i, int j, const PairCoeffs& c, double delta0,
                    const Eigen::Vector3d& n, int m = 0);
 };

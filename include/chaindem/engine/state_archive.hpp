@@ -24,9 +24,10 @@ class StateArchive {
  public:
   using Bytes = std::vector<unsigned char>;
 
-  /// A vector of trivially copyable values.
-  template <class T>
-  void put(const std::string& name, const std::vector<T>& values) {
+  /// A column of trivially copyable values: a std::vector, a ZeroedColumn.
+  template <class Column>
+  void put(const std::string& name, const Column& values) {
+    using T = typename Column::value_type;
     static_assert(std::is_trivially_copyable_v<T>);
     put_bytes(name, values.data(), values.size() * sizeof(T));
   }
@@ -43,8 +44,9 @@ class StateArchive {
     put_bytes(name, plain.data(), static_cast<std::size_t>(plain.size()) * sizeof(double));
   }
 
-  template <class T>
-  void get(const std::string& name, std::vector<T>& values) const {
+  template <class Column>
+  void get(const std::string& name, Column& values) const {
+    using T = typename Column::value_type;
     static_assert(std::is_trivially_copyable_v<T>);
     const Bytes& b = record(name);
     if (b.size() % sizeof(T) != 0)

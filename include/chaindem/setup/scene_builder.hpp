@@ -70,9 +70,9 @@ struct BuildOptions {
 /// [bytes]: the program, the simulation on the engine it will take (particle columns, contact
 /// lists, the engine's own per-particle and per-contact structures), the writer's frames (at
 /// most two in memory: the one being written and the next; the writer's queue bound is a limit,
-/// not an allocation) and buffers, and the per-bead results. Within 30 % of the measured peak
-/// resident size for chains of 21 to 10^6 beads (tests/cli/test_memory_estimate.py). Cheap: one
-/// pass over the particles.
+/// not an allocation) and buffers, and the first-touch records of the chain's pairs that touch
+/// at the start. Within 30 % of the measured peak resident size for chains of 21 to 10^6 beads
+/// (tests/cli/test_memory_estimate.py). Cheap: a few passes over the particles' columns.
 std::size_t estimated_peak_memory(const RunSetup& run);
 
 /// The most particles of a run whose error simulation.error_estimate = auto estimates: its
