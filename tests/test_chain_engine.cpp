@@ -231,6 +231,33 @@ TEST(ChainEngine, PairsOfAGappedCradleRecordEachImpact) {
   }
 }
 
+// The extremes a finished simulation hands over (take_extremes) are those of the impacts: each
+// body the pulse reached moved at v and met Hertz's peak force, the others neither.
+TEST(ChainEngine, TakenExtremesAreThoseOfTheImpacts) {
+  using G = GappedCradle;
+  const int reached = 6;  // bodies 0 to 6
+  Simulation sim = with_engine(G{}.ini(), "chain");
+  sim.track_extremes();
+  sim.advance(std::llround((G::onset_time(reached) - 0.5 * G::gap / G::v) / sim.time_step()));
+  const Eigen::ArrayXd force = sim.peak_contact_force(), velocity = sim.peak_velocity_x();
+  const Eigen::Index n = sim.particles().size();
+  const Simulation::Extremes taken = std::move(sim).take_extremes();
+  ASSERT_EQ(taken.contact_force.size(), n);
+  ASSERT_EQ(taken.velocity_x.size(), n);
+  EXPECT_TRUE((taken.contact_force == force).all());
+  EXPECT_TRUE((taken.velocity_x == velocity).all());
+  for (Eigen::Index i = 0; i < n; ++i) {
+    SCOPED_TRACE("body " + std::to_string(i));
+    if (i <= reached) {
+      EXPECT_NEAR(taken.contact_force(i), G::max_force(), 0.005 * G::max_force());
+      EXPECT_NEAR(taken.velocity_x(i), G::v, 1e-3 * G::v);
+    } else {
+      EXPECT_EQ(taken.contact_force(i), 0.0);
+      EXPECT_EQ(taken.velocity_x(i), 0.0);
+    }
+  }
+}
+
 // A pre-compressed chain (static overlap under an end load) starts in equilibrium on both
 // engines: every pair is active from the first step.
 TEST(ChainEngine, PrecompressedChainStaysInEquilibrium) {

@@ -139,8 +139,8 @@ void write_frame(const Simulation& sim, RunWriter* writer, EnergyBalance& balanc
 
 // The results before the run: the beads the case watches for the pulse (build_run resolved and
 // checked them), not yet reached. The per-bead extremes are the simulation's own
-// (track_extremes) until the run ends: finish_summary copies them then, so that the run does not
-// hold them twice.
+// (track_extremes) until the run ends: take_bead_extremes copies them then, once the simulation
+// has freed the rest of its memory, so that the run never holds them twice beside it.
 RunSummary empty_summary(const RunSetup& run) {
   RunSummary summary;
   summary.arrival_beads = run.arrival_beads;
@@ -346,17 +346,15 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
   return wall_time();
 }
 
-// The results of the finished run: per-bead extremes, scalars and the policies they depend on.
+// The results of the finished run but the per-bead extremes (take_bead_extremes): scalars and
+// the policies they depend on.
 void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& run,
                     EnergyBalance& balance, const IsolatedContacts& isolated, double wall_time,
                     double striker_initial_velocity) {
   const Scene& scene = sim.scene();
   const Particles& p = sim.particles();
   const Eigen::Index first = scene.chain_first, count = scene.chain_count;
-  const Eigen::ArrayXd& peak_force = sim.peak_contact_force();
-  const Eigen::ArrayXd& peak_velocity = sim.peak_velocity_x();
-  summary.max_contact_force.assign(peak_force.data() + first, peak_force.data() + first + count);
-  summary.peak_velocity.assign(peak_velocity.data() + first, peak_velocity.data() + first + count);
+  const double* peak_force = sim.peak_contact_force().data();
 
   const Eigen::Index last = first + count - 1;
   const EnergyReport e = sim.energies();
@@ -375,8 +373,7 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
   summary.isolated_restitution_max = isolated.all.max;
   summary.first_isolated_restitution = isolated.first_restitution;
   summary.first_isolated_impact_velocity = isolated.first_impact_velocity;
-  summary.largest_contact_force =
-      *std::max_element(summary.max_contact_force.begin(), summary.max_contact_force.end());
+  summary.largest_contact_force = *std::max_element(peak_force + first, peak_force + first + count);
   summary.energy_balance_error = final_balance_error;
   summary.energy_balance_error_max = balance.worst;
   summary.initial_energy = balance.initial.balance();
@@ -415,6 +412,17 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
   if (const auto it = settings.law_params.find("impact_velocity_floor");
       it != settings.law_params.end())
     summary.impact_velocity_floor = it->second;
+}
+
+// The per-bead extremes of the chain's beads into `summary`, taken from the finished simulation,
+// which frees its memory first (Simulation::take_extremes).
+void take_bead_extremes(RunSummary& summary, Simulation&& sim) {
+  const Eigen::Index first = sim.scene().chain_first, count = sim.scene().chain_count;
+  const Simulation::Extremes peaks = std::move(sim).take_extremes();
+  summary.max_contact_force.assign(peaks.contact_force.data() + first,
+                                   peaks.contact_force.data() + first + count);
+  summary.peak_velocity.assign(peaks.velocity_x.data() + first,
+                               peaks.velocity_x.data() + first + count);
 }
 
 // A run that continues from a checkpoint: the checkpoint, and the partial file that holds the
@@ -470,6 +478,8 @@ PendingRun simulate_case(const CaseConfig& cfg, RunSetup run, const WriterFactor
   finish_summary(records.summary, sim, run, records.balance, records.isolated,
                  wall_time - (estimate ? estimate->seconds() : 0.0), striker_initial_velocity);
   if (estimate) estimate->finish(records.summary);
+  estimate.reset();  // its simulation too is freed before the extremes are copied
+  take_bead_extremes(records.summary, std::move(sim));
   if (writer) writer->computed();
   return PendingRun(std::move(records.summary), std::move(writer));
 }

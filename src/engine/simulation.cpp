@@ -189,5 +189,11 @@ const Eigen::ArrayXd& Simulation::peak_contact_force() const {
 const Eigen::ArrayXd& Simulation::peak_velocity_x() const {
   return state_->peak_velocity_x;
 }
+Simulation::Extremes Simulation::take_extremes() && {
+  Extremes e{std::move(state_->peak_contact_force), std::move(state_->peak_velocity_x)};
+  engine_.reset();  // it refers to the state
+  state_.reset();
+  return e;
+}
 
 }  // namespace chaindem

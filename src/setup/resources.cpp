@@ -61,9 +61,9 @@ constexpr double fastest_step = 1e-9;
 // series hold `components` numbers per particle (3, or 1 for x alone).
 std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t frames,
                       std::int64_t every, std::size_t components) {
-  // The writer's copy of the radii, masses and species, and the per-bead results the summary
-  // takes from the simulation when the run ends (largest force and velocity).
-  const std::size_t per_particle = 2 * sizeof(double) + sizeof(int) + 2 * sizeof(double);
+  // The writer's copy of the radii, masses and species. (The per-bead results the summary takes
+  // when the run ends are copied once the simulation has freed its memory: not at the peak.)
+  const std::size_t per_particle = 2 * sizeof(double) + sizeof(int);
   // Frames: the one the writer's thread writes and the one the run copies out meanwhile, and
   // those waiting in its queue: the share of the frames that the steps between two of them take
   // less time to make than the writer takes to write one, up to H5mdWriter::queue_bytes (a

@@ -378,6 +378,14 @@ class Simulation {
   void track_extremes();
   const Eigen::ArrayXd& peak_contact_force() const;
   const Eigen::ArrayXd& peak_velocity_x() const;
+  /// The extremes tracked, per particle: peak_contact_force and peak_velocity_x.
+  struct Extremes {
+    Eigen::ArrayXd contact_force, velocity_x;
+  };
+  /// Ends the simulation: frees all it holds but the extremes, which it returns, so that the
+  /// results of a long chain are taken from them with the simulation's memory free. The
+  /// simulation is then as one moved from: only destroying or assigning it is allowed.
+  Extremes take_extremes() &&;
 
  private:
   std::unique_ptr<detail::EngineState> state_;  // behind a pointer: the engines keep its address
