@@ -276,36 +276,57 @@ TEST(ChunkWriter, SeriesOfBeadsReadBackBitForBit) {
   }
 }
 
+// Rows of `beads` x `components` doubles as a run's velocities or forces, in chunks of
+// `chunk_rows` x `chunk_beads`: zero where the beads rest (chunks the writer keeps no copy of),
+// but for one bead that moves over rows [100, 180), one that moves at row 101 alone, and one
+// whose -0.0 from the start of the fourth row of chunks on is zero but not zero bytes: its
+// chunks follow chunks of zeros.
+std::vector<double> rest_rows(hsize_t rows, hsize_t beads, hsize_t components, hsize_t chunk_rows,
+                              hsize_t chunk_beads) {
+  std::vector<double> out(rows * beads * components, 0.0);
+  auto at = [&](hsize_t r, hsize_t i) -> double& { return out[(r * beads + i) * components]; };
+  for (hsize_t r = 100; r < 180; ++r) at(r, 3) = 1e-3 * std::sin(0.1 * static_cast<double>(r));
+  at(101, chunk_beads + 3) = 1e-4;
+  for (hsize_t r = 3 * chunk_rows; r < rows; ++r) at(r, 2 * chunk_beads + 1) = -0.0;
+  return out;
+}
+
 // The chunks written past HDF5's filters are the bytes its filters store: the same series
-// written in one H5Dwrite to a dataset of the same chunks and filters stores the same chunks.
+// written in one H5Dwrite to a dataset of the same chunks and filters stores the same chunks,
+// whether the chunks of beads at rest hold positions or zeros.
 TEST(ChunkWriter, ChunksAreTheBytesHdf5sFiltersStore) {
   const std::vector<hsize_t> row_shape{997, 3};
   const hsize_t rows = 437, expected_rows = 400;
   const std::vector<hsize_t> chunk = hdf5::chunk_shape(row_shape, expected_rows, 8);
-  const std::vector<double> data = series_rows(rows, row_shape[0], row_shape[1], chunk[1]);
-  for (const Compression c : compressions()) {
-    if (c == Compression::none) continue;
-    SCOPED_TRACE(static_cast<int>(c));
-    const Written w = write_and_read(row_shape, hdf5::Scalar::float64, c, rows, expected_rows,
-                                     reinterpret_cast<const char*>(data.data()), 150);
-    TempFile f;
-    const std::vector<hsize_t> dims{rows, row_shape[0], row_shape[1]};
-    Handle space(H5Screate_simple(3, dims.data(), nullptr), H5Sclose);
-    Handle plist = filtered_creation(3, chunk.data(), c);
-    Handle d(H5Dcreate2(f.file.get(), "value", H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
-                        plist.get(), H5P_DEFAULT),
-             H5Dclose);
-    ASSERT_GE(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), 0);
-    ASSERT_GE(H5Dflush(d.get()), 0);
-    const std::vector<Stored> expected = stored_chunks(d.get());
-    ASSERT_EQ(w.chunks.size(), expected.size());
-    for (std::size_t k = 0; k < expected.size(); ++k) {
-      EXPECT_EQ(w.chunks[k].offset, expected[k].offset);
-      EXPECT_EQ(w.chunks[k].mask, expected[k].mask);
-      EXPECT_TRUE(w.chunks[k].bytes == expected[k].bytes)
-          << "chunk at " << expected[k].offset[0] << ", " << expected[k].offset[1];
+  ASSERT_LT(4 * chunk[0], rows);
+  for (const auto& [what, data] :
+       {std::pair{"positions", series_rows(rows, row_shape[0], row_shape[1], chunk[1])},
+        std::pair{"velocities", rest_rows(rows, row_shape[0], row_shape[1], chunk[0], chunk[1])}})
+    for (const Compression c : compressions()) {
+      if (c == Compression::none) continue;
+      SCOPED_TRACE(std::string(what) + ", compression " + std::to_string(static_cast<int>(c)));
+      const Written w = write_and_read(row_shape, hdf5::Scalar::float64, c, rows, expected_rows,
+                                       reinterpret_cast<const char*>(data.data()), 150);
+      EXPECT_EQ(std::memcmp(w.read.data(), data.data(), w.read.size()), 0);
+      TempFile f;
+      const std::vector<hsize_t> dims{rows, row_shape[0], row_shape[1]};
+      Handle space(H5Screate_simple(3, dims.data(), nullptr), H5Sclose);
+      Handle plist = filtered_creation(3, chunk.data(), c);
+      Handle d(H5Dcreate2(f.file.get(), "value", H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
+                          plist.get(), H5P_DEFAULT),
+               H5Dclose);
+      ASSERT_GE(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+                0);
+      ASSERT_GE(H5Dflush(d.get()), 0);
+      const std::vector<Stored> expected = stored_chunks(d.get());
+      ASSERT_EQ(w.chunks.size(), expected.size());
+      for (std::size_t k = 0; k < expected.size(); ++k) {
+        EXPECT_EQ(w.chunks[k].offset, expected[k].offset);
+        EXPECT_EQ(w.chunks[k].mask, expected[k].mask);
+        EXPECT_TRUE(w.chunks[k].bytes == expected[k].bytes)
+            << "chunk at " << expected[k].offset[0] << ", " << expected[k].offset[1];
+      }
     }
-  }
 }
 
 // Rows of one value (contact indices, int32) and of a short vector (an observable): rows of

@@ -65,6 +65,11 @@ Stored compress(Compression compression, const std::vector<char>& input, Scratch
   return {s.output.data(), s.output.size(), 0};
 }
 
+// Whether the n bytes at p are all zero: the first is, and each equals the one before.
+bool all_zero(const char* p, std::size_t n) {
+  return n == 0 || (p[0] == 0 && std::memcmp(p, p + 1, n - 1) == 0);
+}
+
 template <std::size_t Size>
 void shuffle_fixed(const char* from, std::size_t count, char* to, std::size_t plane) {
   for (std::size_t e = 0; e < count; ++e)
@@ -144,7 +149,9 @@ ChunkWriter::ChunkWriter(const std::vector<hsize_t>& row_shape, const std::vecto
 bool ChunkWriter::same_as_previous(const Previous& previous, const char* rows,
                                    std::size_t present) const {
   if (!previous.valid) return false;
-  if (std::memcmp(rows, previous.row.data(), present * size_) != 0) return false;
+  const std::size_t bytes = present * size_;
+  if (previous.zero ? !all_zero(rows, bytes) : std::memcmp(rows, previous.row.data(), bytes) != 0)
+    return false;
   return rows_alike(rows, present);
 }
 
@@ -192,7 +199,12 @@ ChunkWriter::Stored ChunkWriter::compress_chunk(std::size_t column, const char* 
   const Stored stored = compress(compression_, s.input, s, name);
   previous.valid = rows_alike(from, present);
   if (previous.valid) {
-    previous.row.assign(from, from + present * size_);
+    // A long chain's beads at rest have zero velocities and forces: their rows cost no copy.
+    previous.zero = all_zero(from, present * size_);
+    if (previous.zero)
+      std::vector<char>().swap(previous.row);
+    else
+      previous.row.assign(from, from + present * size_);
     previous.stored.assign(stored.data, stored.data + stored.size);
     previous.skipped = stored.skipped;
   }

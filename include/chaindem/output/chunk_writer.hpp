@@ -88,9 +88,11 @@ class ChunkWriter {
     unsigned skipped;
   };
   // The chunk before at the same items, when its rows were all the same: one row's part of it
-  // and its stored bytes.
+  // (not kept when it is all zero bytes, as the velocities and forces of beads at rest are) and
+  // its stored bytes.
   struct Previous {
     bool valid = false;
+    bool zero = false;  // the row is all zero bytes: `row` holds none
     std::vector<char> row;
     std::vector<char> stored;
     unsigned skipped = 0;  // the filters the chunk skipped (H5Dwrite_chunk's mask)
