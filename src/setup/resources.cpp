@@ -136,20 +136,25 @@ std::size_t check_memory(const Case& c, const RunSetup& run, const ChainPlan& pl
                         !spec.striker.radius && !spec.striker.material;
   shape.shared_state = no_model_keeps_state(run.settings);
   const std::size_t contacts = particles + 1;
-  const std::size_t need =
-      simulation_bytes(particles, contacts, shape) + particles * (sizeof(Body) + sizeof(double)) +
-      run_bytes(
-          particles,
-          H5mdWriter::frame_bytes(particles, contacts, output, !c.spec().contact_pairs.empty()), 2,
-          1, output.components());
+  // The error estimate's second simulation (estimates_error, for a run of its own).
+  const ErrorEstimate estimate = spec.simulation.error_estimate;
+  const bool shadow = estimate == ErrorEstimate::on ||
+                      (estimate == ErrorEstimate::automatic &&
+                       particles <= static_cast<std::size_t>(auto_error_estimate_particles));
+  const std::size_t need = simulation_bytes(particles, contacts, shape) * (shadow ? 2 : 1) +
+                           particles * (sizeof(Body) + sizeof(double)) +
+                           run_bytes(particles,
+                                     H5mdWriter::frame_bytes(particles, contacts, output,
+                                                             !c.spec().contact_pairs.empty()),
+                                     2, 1, output.components());
   const std::size_t available = recent_available_memory();
   if (available == 0 || need <= available) return need;
   const long long count = c.spec().chain.count;
   std::ostringstream m;
   m << std::setprecision(3) << static_cast<double>(count) << " beads need about "
-    << static_cast<double>(need) / 1e9 << " GB (" << need / particles
-    << " bytes per bead), more than the " << static_cast<double>(available) / 1e9
-    << " GB this machine has available";
+    << static_cast<double>(need) / 1e9 << " GB (" << need / particles << " bytes per bead"
+    << (shadow ? ", with the error estimate's second simulation" : "") << "), more than the "
+    << static_cast<double>(available) / 1e9 << " GB this machine has available";
   c.fail(c.spec().chain.count, m.str());
 }
 
@@ -308,8 +313,11 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
                          }));
   const std::int64_t frames = frames_of(run.steps, run.output_every);
   const std::size_t frame = frame_bytes(run);
-  return simulation_bytes(particles, contacts, simulation_shape(run)) +
-         contacts * history * sizeof(double) +
+  const std::size_t simulation = simulation_bytes(particles, contacts, simulation_shape(run)) +
+                                 contacts * history * sizeof(double);
+  // The second simulation of the error estimate, at twice the step, as `chaindem run` runs it.
+  const std::size_t shadow = estimates_error(run, true) ? simulation : 0;
+  return simulation + shadow +
          setup::run_bytes(particles, frame, frames, run.output_every, run.output.components());
 }
 
