@@ -156,7 +156,8 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   auto name = [&](const auto& field) { EXPECT_TRUE(named.insert(c.key(field)).second); };
   name(s.simulation.duration), name(s.simulation.time_step), name(s.simulation.steps_per_contact);
   name(s.simulation.skin), name(s.simulation.threads), name(s.simulation.integrator);
-  name(s.simulation.engine), name(s.simulation.error_estimate), name(s.contact.law);
+  name(s.simulation.engine), name(s.simulation.error_estimate), name(s.simulation.accuracy);
+  name(s.contact.law);
   name(s.contact.tension);
   name(s.contact.impact_velocity), name(s.contact.reference_velocity);
   name(s.contact.static_origin);

@@ -668,6 +668,36 @@ PendingRun run_to_stacked(const CaseConfig& cfg, RunSetup run, StackedFile& file
       control);
 }
 
+RunSetup step_for_accuracy(const CaseConfig& cfg, RunSetup run, std::ostream* progress) {
+  const double wanted = run.spec.simulation.accuracy;
+  if (!(wanted > 0.0)) return run;
+  const double per_contact = run.spec.simulation.steps_per_contact;
+  RunSetup first = run;
+  first.spec.simulation.error_estimate = ErrorEstimate::on;
+  if (progress)
+    *progress << "chaindem: simulation.accuracy = " << wanted << ": a first run at " << per_contact
+              << " steps per contact estimates the error\n";
+  const RunSummary s =
+      run_summary_only(cfg, std::move(first), RunControl{progress, stop_flag(), nullptr, true});
+  if (!s.error_estimate)
+    throw std::runtime_error(
+        "simulation.accuracy: the error of a first run could not be estimated (its second "
+        "simulation, at twice the step, diverged): give simulation.steps_per_contact instead");
+  std::ostringstream note;
+  note << "; for simulation.accuracy = " << wanted << ", a first run at " << per_contact
+       << " steps per contact estimated " << *s.error_estimate;
+  if (*s.error_estimate <= wanted) {
+    run.time_step_note += note.str() + ", within it";
+    return run;
+  }
+  // The error goes as dt^2; a tenth more steps for the estimate's own error.
+  const double chosen = per_contact * std::sqrt(*s.error_estimate / wanted) * 1.1;
+  RunSetup better = build_run(cfg, {.steps_per_contact = chosen});
+  note << ": this run takes " << chosen << " steps per contact";
+  better.time_step_note += note.str();
+  return better;
+}
+
 layout::RunSummary run_summary_only(const CaseConfig& cfg, RunSetup run,
                                     const RunControl& control) {
   return run_case(cfg, std::move(run), nullptr, control).summary();

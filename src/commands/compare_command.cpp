@@ -263,6 +263,7 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
 CaseConfig check_runs(const CompareInput& in, ComparePlan& plan) {
   CaseConfig base = CaseConfig::load(in.case_path, in.sets, in.unset);
   const RunSetup probe = build_run(base, {.ignore_foreign_law_params = true});
+  refuse_accuracy(base, probe, "compare");
   plan.first = probe.scene.chain_first;
   plan.duration = static_cast<double>(probe.steps) * probe.settings.time_step;
   plan.beads = probe.scene.chain_count;

@@ -262,6 +262,11 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     p = build_case(options, err);
     report.under_way = {};
     check_output(options, p);
+    if (!options.restart) {  // a restart continues the step its checkpoint has
+      report.under_way = " during the first run of simulation.accuracy";
+      install_stop_handlers();
+      p.run = step_for_accuracy(p.cfg, std::move(p.run), options.quiet ? nullptr : &err);
+    }
     const CaseFacts facts = case_facts(p.run);
     if (!options.quiet) print_costs(err, p);
     report.under_way = " during the run";

@@ -55,6 +55,7 @@ ValidSweep validate_sweep(const SweepInput& in) {
       v.configs[k] = first->with_values(
           {overrides.begin() + axes_begin, overrides.begin() + axes_end}, axis_sources);
       RunSetup run = build_run(*v.configs[k]);
+      refuse_accuracy(*v.configs[k], run, "sweep");
       notes[k] = run.notes;
       if (stacked) {
         if (run.output.has_contacts())

@@ -64,8 +64,9 @@ ChainModel::ChainModel(std::string case_path, std::vector<std::string> overrides
 }
 
 ChainModel::Extent ChainModel::check(const std::vector<double>& values) const {
-  const RunSetup run = build_run(CaseConfig::load(case_path_, overrides(values), unset_),
-                                 {.ignore_foreign_law_params = true});
+  const CaseConfig cfg = CaseConfig::load(case_path_, overrides(values), unset_);
+  const RunSetup run = build_run(cfg, {.ignore_foreign_law_params = true});
+  refuse_accuracy(cfg, run, "fit");
   return {run.scene.chain_count, double(run.steps) * run.settings.time_step};
 }
 

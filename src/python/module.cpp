@@ -148,6 +148,7 @@ py::tuple run_case(const std::string& text, const std::string& origin, bool is_p
   const RunControl control{progress ? &std::cerr : nullptr, stop_flag(), nullptr, true};
   hdf5::Handle file;
   {
+    p.run = step_for_accuracy(p.cfg, std::move(p.run), control.progress);
     StopScope stop;
     py::gil_scoped_release released;
     if (output) {

@@ -84,6 +84,15 @@ void simulation_keys(std::vector<KeyEntry>& k) {
            "particles (not for the cases of sweep, compare and fit); on, every run; off, none. "
            "docs/engine.md, \"Accuracy of a run\"",
        .default_value = "auto"}));
+  k.push_back(key(s, &SimulationSpec::accuracy, "simulation.accuracy",
+                  {.description = "the velocity error the run should reach at every frame, "
+                                  "relative to the largest speed (0: none): a first run at the "
+                                  "automatic step estimates its error (simulation.error_estimate), "
+                                  "and the run takes the step that reaches this one (the error "
+                                  "goes as dt^2); `chaindem run` and chaindem.run() only, "
+                                  "instead of simulation.time_step",
+                   .range = Range::closed(0, 0.1),
+                   .default_value = "0"}));
   k.push_back(word_key(
       s, &SimulationSpec::engine, "simulation.engine",
       {{"auto", Settings::EngineChoice::automatic},

@@ -172,6 +172,15 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
 }  // namespace
 }  // namespace setup
 
+void refuse_accuracy(const CaseConfig& cfg, const RunSetup& run, std::string_view command) {
+  if (!(run.spec.simulation.accuracy > 0.0)) return;
+  cfg.fail("simulation.accuracy",
+           "chooses the step of a run of its own (`chaindem run`, chaindem.run()) from a first "
+           "run; `chaindem " +
+               std::string(command) +
+               "` runs its cases at the step they give: use simulation.steps_per_contact");
+}
+
 RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   using namespace setup;
   const Case c(cfg);
@@ -211,7 +220,7 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
   if (c.spec().output.dimension == OutputDimension::automatic)
     run.output = run.output.with_components(automatic_components(run));
   run.output_interval = output_interval_within_budget(c, run);
-  choose_time_step(c, run, time_scale_pairs, speed, speed_key);
+  choose_time_step(c, run, time_scale_pairs, speed, speed_key, options.steps_per_contact);
   set_output(c, run);
   run.memory_estimate = estimated_peak_memory(run);
   run.estimate = estimate_output(run);

@@ -185,9 +185,10 @@ void check_gravity(const Case& c, const Scene& scene, double duration);
 /// The interval between output frames the case asks for: output.interval, or a 200th of the
 /// run when it gives 0; at most the run's duration [s].
 double requested_output_interval(const OutputSpec& output, double duration);
-/// `speed_key` names the key that gives `speed` (fastest_key), asked only for a message.
+/// `speed_key` names the key that gives `speed` (fastest_key), asked only for a message;
+/// `per_contact` > 0 replaces simulation.steps_per_contact.
 void choose_time_step(const Case& c, RunSetup& run,
                       const std::vector<TimeScalePair>& time_scale_pairs, double speed,
-                      const std::function<std::string()>& speed_key);
+                      const std::function<std::string()>& speed_key, double per_contact = 0.0);
 
 }  // namespace chaindem::setup

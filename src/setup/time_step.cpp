@@ -251,8 +251,14 @@ bool fit_step_to_frames(RunSetup& run) {
 // where the damping needs it; the number of steps of the run.
 void choose_time_step(const Case& c, RunSetup& run,
                       const std::vector<TimeScalePair>& time_scale_pairs, double speed,
-                      const std::function<std::string()>& speed_key) {
+                      const std::function<std::string()>& speed_key, double per_contact_given) {
   const SimulationSpec& s = c.spec().simulation;
+  if (s.accuracy > 0.0 && s.time_step > 0.0)
+    c.fail(s.accuracy,
+           "chooses the time step, and " + c.key(s.time_step) + " gives one: give one of them");
+  if (s.accuracy > 0.0 && s.error_estimate == ErrorEstimate::off)
+    c.fail(s.accuracy, "chooses the step from the run's error estimate, which " +
+                           c.key(s.error_estimate) + " = off turns off: give one of them");
   SimulationSettings& settings = run.settings;
   using Policy = SimulationSettings::ImpactVelocity;
   const bool uses_v0 = uses_impact_velocity(settings);
@@ -284,7 +290,7 @@ void choose_time_step(const Case& c, RunSetup& run,
                  "velocity (" +
                  velocity + "), or other motion, or a time step (" + c.key(s.time_step) + " > 0)");
     }
-    const double per_contact = s.steps_per_contact;
+    const double per_contact = per_contact_given > 0.0 ? per_contact_given : s.steps_per_contact;
     settings.time_step = t_contact / per_contact;
     std::ostringstream note;
     note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed

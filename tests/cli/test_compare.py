@@ -234,7 +234,10 @@ class Compare(unittest.TestCase):
                           (["--laws", "magic", "--reference", "hertz"], "magic"),
                           (["--laws", "hertz", "--reference-data", bad_csv], "columns"),
                           (["--laws", "hertz", "--reference", "tsuji", "--reference-quantity",
-                            "mass"], "--reference-quantity")):
+                            "mass"], "--reference-quantity"),
+                          # The step of a run of its own only: compare runs at the case's.
+                          (["--laws", "hertz", "--reference", "tsuji", "--set",
+                            "simulation.accuracy=1e-3"], "simulation.accuracy")):
             r = compare(*args, "-o", os.path.join(self.tmp.name, "bad.h5"))
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(key, r.stderr)

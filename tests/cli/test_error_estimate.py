@@ -89,6 +89,27 @@ class ErrorEstimate(unittest.TestCase):
                       "output.interval=0")
         self.assertAlmostEqual(coarse["error_estimate"] / fine["error_estimate"], 4.0, delta=0.8)
 
+    def test_accuracy_chooses_the_step_that_reaches_it(self):
+        out = os.path.join(self.tmp.name, "a.h5")
+        _, default = run("default.ini", out)
+        # Asked for eight times smaller an error than the automatic step gives: about three
+        # times the steps (the error goes as dt^2), and the estimate within what was asked.
+        wanted = default["error_estimate"] / 8
+        v, s = run("default.ini", out, f"simulation.accuracy={wanted!r}")
+        self.assertLessEqual(s["error_estimate"], wanted)
+        self.assertGreater(s["error_estimate"], wanted / 4)
+        self.assertGreater(default["time_step"] / s["time_step"], 2.5)
+        # The error it states is the run's: against a run at a tenth of its step.
+        fine, _ = run("default.ini", out, f"simulation.time_step={s['time_step'] / 10!r}",
+                      "output.interval=0", f"output.every={10 * s['steps'] // (len(v) - 1)}",
+                      "simulation.error_estimate=off")
+        n = min(len(v), len(fine))
+        true = np.abs(v[:n] - fine[:n]).max() / np.abs(v[:n]).max()
+        self.assertLess(true, 2 * wanted)
+        # An accuracy the automatic step already reaches keeps it.
+        _, easy = run("default.ini", out, "simulation.accuracy=0.01")
+        self.assertEqual(easy["time_step"], default["time_step"])
+
     def test_sweep_cases_estimate_when_asked(self):
         sweep = os.path.join(self.tmp.name, "s.ini")
         with open(sweep, "w") as f:

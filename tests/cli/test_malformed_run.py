@@ -225,7 +225,22 @@ INITIAL_OVERLAPS = [
              "R* = 0.005 m", "a load of at most 10.4 N here"]),
 ]
 
-TABLE = RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE + COMPRESSION + INITIAL_OVERLAPS
+# simulation.accuracy chooses the step: not with a step given, nor without the error estimate.
+ACCURACY = [
+    run_row("accuracy with a time step", ["simulation.accuracy=1e-3",
+                                          "simulation.time_step=1e-7"], 2,
+            ["simulation.accuracy", "chooses the time step", "simulation.time_step"]),
+    run_row("accuracy without the error estimate", ["simulation.accuracy=1e-3",
+                                                    "simulation.error_estimate=off"], 2,
+            ["simulation.accuracy", "simulation.error_estimate = off"]),
+    run_row("accuracy of 20 %", ["simulation.accuracy=0.2"], 2,
+            ["simulation.accuracy", "0.2", "[0, 0.1]"]),
+    run_row("error estimate of another word", ["simulation.error_estimate=yes"], 2,
+            ["simulation.error_estimate", "yes", "auto, on, off"]),
+]
+
+TABLE = (RUN + BEAD_LISTS + CONTACT_PAIRS + OUTPUT_CHOICE + COMPRESSION + INITIAL_OVERLAPS +
+         ACCURACY)
 
 
 class MalformedRun(unittest.TestCase):

@@ -141,7 +141,14 @@ SWEEP_STACKED = [
      ["case 0", "sweep.keep = stacked writes no contacts", "output.contacts = false"]),
 ]
 
-TABLE = SWEEP + SWEEP_KEEP + SWEEP_STACKED
+# `sweep`: simulation.accuracy chooses the step of a run of its own, not of a sweep's cases.
+SWEEP_ACCURACY = [
+    ("sweep with an accuracy", ["sweep", "s.ini"],
+     {"s.ini": sweep_file("striker.velocity = 0.5, 1", keys="simulation.accuracy = 1e-3")}, 2,
+     ["case 0", "simulation.accuracy", "`chaindem sweep` runs its cases at the step they give"]),
+]
+
+TABLE = SWEEP + SWEEP_KEEP + SWEEP_STACKED + SWEEP_ACCURACY
 
 
 class MalformedSweep(unittest.TestCase):

@@ -122,6 +122,13 @@ class StackedFile;
 PendingRun run_to_stacked(const CaseConfig& cfg, RunSetup run, StackedFile& file, std::size_t index,
                           std::mutex* lock, const RunControl& control = {});
 
+/// `run`, or, when its case asks for simulation.accuracy, the same case built again at the step
+/// that reaches it: a first run (no output; its progress to `progress`) estimates its error at
+/// the automatic step, and the error goes as dt^2. The time-step note says what was done. Throws
+/// std::runtime_error when the first run's error cannot be estimated, and what run_to_file
+/// throws of a run.
+RunSetup step_for_accuracy(const CaseConfig& cfg, RunSetup run, std::ostream* progress);
+
 /// Same as run_to_file, writing nothing: the run's summary alone. Every result of the summary
 /// is that of a run to a file (the energy balance is checked at the same output frames), but no
 /// frame is copied and no metadata gathered.

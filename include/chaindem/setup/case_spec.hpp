@@ -31,6 +31,9 @@ struct SimulationSpec {
   SimulationSettings::Integrator integrator = SimulationSettings::Integrator::second_order;
   SimulationSettings::EngineChoice engine = SimulationSettings::EngineChoice::automatic;
   ErrorEstimate error_estimate = ErrorEstimate::automatic;
+  /// The velocity error the run should reach, relative to the largest speed (0: none): the step
+  /// is chosen from a first run's error estimate (docs/engine.md, "Accuracy of a run").
+  double accuracy = 0.0;
 };
 
 /// [contact]: the law, the policies that apply to every law, and the law parameters given.

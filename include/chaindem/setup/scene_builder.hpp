@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chaindem/engine/simulation.hpp"
@@ -64,6 +65,8 @@ struct BuildOptions {
   /// those the case file gives while the command line chose the law are (one rule for every
   /// command: docs/case-format.md, "Switching laws").
   bool ignore_foreign_law_params = false;
+  /// > 0: replaces simulation.steps_per_contact (the step simulation.accuracy chose).
+  double steps_per_contact = 0.0;
 };
 
 /// The peak resident memory of running `run` as `chaindem run` does, before anything is stepped
@@ -92,6 +95,11 @@ inline bool estimates_error(const RunSetup& run, bool own_run) {
   }
   return own_run && run.scene.particles.size() <= auto_error_estimate_particles;
 }
+
+/// Refuses (CaseError naming the key and where it was given) simulation.accuracy in a case of
+/// `command` ("sweep", "compare", "fit"), which runs its cases at the step they give: the key
+/// chooses the step of a run of its own (step_for_accuracy).
+void refuse_accuracy(const CaseConfig& cfg, const RunSetup& run, std::string_view command);
 
 /// Whether a run's own file gets the XDMF file beside it: output.xdmf, and frames to show.
 inline bool writes_xdmf(const RunSetup& run) {
