@@ -64,14 +64,17 @@ std::size_t run_bytes(std::size_t particles, std::size_t frame, std::int64_t fra
   // The writer's copy of the radii, masses and species. (The per-bead results the summary takes
   // when the run ends are copied once the simulation has freed its memory: not at the peak.)
   const std::size_t per_particle = 2 * sizeof(double) + sizeof(int);
-  // Frames: the one the writer's thread writes and the one the run copies out meanwhile, and
-  // those waiting in its queue: the share of the frames that the steps between two of them take
+  // Frames: the one the writer's thread writes and the one the run copies out meanwhile (held),
+  // and those waiting in its queue: the share of the frames that the steps between two of them take
   // less time to make than the writer takes to write one, up to H5mdWriter::queue_bytes (a
   // bound, which a run of fewer or sparser frames does not reach). Each dataset buffers its
   // rows up to Growing::spill_bytes before writing them, and on to the end of a row of chunks,
   // and compressing a frame's largest dataset takes about twice its rows.
   const auto count = static_cast<std::size_t>(std::max<std::int64_t>(frames, 1));
-  const std::size_t held = std::min<std::size_t>(count, 2) * frame;
+  // In flight beside the rows buffered below: the frame being written while the run copies out
+  // the next, both only when there is a next (a run of two frames holds one, the first frame's
+  // rows already in the buffers).
+  const std::size_t held = std::min<std::size_t>(count - 1, 2) * frame;
   const double making = static_cast<double>(every) * static_cast<double>(particles) * fastest_step;
   const double writing = static_cast<double>(frame) / write_rate;
   const double waiting = writing > making ? 1.0 - making / writing : 0.0;
