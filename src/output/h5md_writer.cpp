@@ -247,8 +247,8 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
         c_values[k] = Growing(-1, contact_columns[k].name, {}, Scalar::float64,
                               contact_columns[k].unit, 4096, lock, z);
   }
-  bool any_observable = walls || !sections.empty();
-  for (const layout::ObservableColumn& c : observable_columns) any_observable |= output.has(c.id);
+  const bool any_observable =
+      layout::writes_observables(output, !wall_names.empty(), !sections.empty());
   schedule = SeriesClocks(output, {output.writes_frames(), any_observable, contacts}, meta.steps,
                           meta.output_every);
   for (std::size_t g = 0; g < SeriesClocks::groups; ++g)

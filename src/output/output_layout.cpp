@@ -177,6 +177,12 @@ OutputSelection selection_of(const std::vector<std::string>& words) {
   return s;
 }
 
+bool writes_observables(const OutputSelection& output, bool walls, bool sections) {
+  bool any = sections || (walls && output.has(wall_position_column.id));
+  for (const ObservableColumn& c : observable_columns) any = any || output.has(c.id);
+  return any;
+}
+
 OutputSelection case_output(bool contacts) {
   OutputSelection s = OutputSelection::all();
   if (!contacts)

@@ -23,23 +23,11 @@ namespace {
 
 constexpr std::size_t groups = SeriesClocks::groups;
 
-// The rows group g is written at, of a run of `steps` steps with a frame every `every_step`
-// steps and the last (SeriesClocks::due): frames j = 0 .. J at step j * every_step, J = steps /
-// every_step, those with j a multiple of `every`, and the frame of the last step.
-std::int64_t rows_of_group(std::int64_t steps, std::int64_t every_step, std::int64_t every) {
-  const std::int64_t frames = steps / every_step;
-  const bool last_apart = steps % every_step != 0 || frames % every != 0;
-  return frames / every + 1 + (last_apart ? 1 : 0);
-}
-
-// Which groups a run writes series of: particles whenever it writes frames; observables when
-// one is selected, or the walls' positions, or the sections' energies; never contacts (a stacked
-// sweep has none).
+// Which groups a run writes series of: particles whenever it writes frames; observables as a
+// run's file has them; never contacts (a stacked sweep has none).
 std::array<bool, groups> groups_written(const StackedShape& s) {
-  bool observables = !s.section_beads.empty() ||
-                     (!s.walls.empty() && s.output.has(layout::wall_position_column.id));
-  for (const layout::ObservableColumn& c : observable_columns)
-    observables = observables || s.output.has(c.id);
+  const bool observables =
+      layout::writes_observables(s.output, !s.walls.empty(), !s.section_beads.empty());
   return {s.output.writes_frames(), observables && s.output.writes_frames(), false};
 }
 
@@ -91,8 +79,8 @@ StackedShape stacked_shape(const Scene& scene, const layout::OutputSelection& ou
   const std::array<bool, groups> written = groups_written(s);
   for (std::size_t g = 0; g < groups; ++g)
     if (written[g])
-      s.frames[g] =
-          rows_of_group(steps, output_every, output.every(static_cast<layout::SeriesGroup>(g)));
+      s.frames[g] = layout::frames_written(steps, output_every,
+                                           output.every(static_cast<layout::SeriesGroup>(g)));
   return s;
 }
 

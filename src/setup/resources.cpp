@@ -199,12 +199,6 @@ std::size_t frame_bytes(const RunSetup& run) {
                                  tracked_contacts(run), run.output, run.settings.model_count() > 1);
 }
 
-// The frames of a run of `steps` steps, one every `every`: the first, and the last if it falls
-// between two.
-std::int64_t frames_of(std::int64_t steps, std::int64_t every) {
-  return 1 + steps / every + (steps % every != 0 ? 1 : 0);
-}
-
 }  // namespace
 
 namespace setup {
@@ -289,7 +283,7 @@ std::size_t automatic_components(const RunSetup& run) {
 RunSetup::OutputEstimate estimate_output(const RunSetup& run) {
   RunSetup::OutputEstimate e;
   const std::int64_t particles = run.scene.particles.size();
-  e.frames = run.output.writes_frames() ? frames_of(run.steps, run.output_every) : 0;
+  e.frames = run.output.writes_frames() ? layout::frames_written(run.steps, run.output_every) : 0;
   e.hdf5_bytes = static_cast<std::size_t>(e.frames) * frame_bytes(run) + (std::size_t{64} << 10);
   e.xdmf_bytes = writes_xdmf(run) ? remembered_xdmf_bytes(e.frames, particles, run.output) : 0;
   SimulationShape saved = simulation_shape(run);
@@ -314,7 +308,7 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
                                   : kernels::reads_only_impact_velocity<KernelT> ? std::size_t{5}
                                                                                  : std::size_t{0};
                          }));
-  const std::int64_t frames = frames_of(run.steps, run.output_every);
+  const std::int64_t frames = layout::frames_written(run.steps, run.output_every);
   const std::size_t frame = frame_bytes(run);
   const std::size_t simulation = simulation_bytes(particles, contacts, simulation_shape(run)) +
                                  contacts * history * sizeof(double);

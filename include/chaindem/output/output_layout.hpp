@@ -212,6 +212,16 @@ std::string value_path(Quantity q);
 enum class SeriesGroup : std::uint8_t { particles, observables, contacts };
 inline constexpr std::size_t series_group_count = 3;
 
+/// The frames a run of `steps` steps writes, a frame every `output_every` steps and one at its
+/// last step, of which a group written every `every` frames holds: frames j = 0 .. J at step
+/// j * output_every, J = steps / output_every, those with j a multiple of `every`, and the last.
+inline std::int64_t frames_written(std::int64_t steps, std::int64_t output_every,
+                                   std::int64_t every = 1) {
+  const std::int64_t frames = steps / output_every;
+  const bool last_apart = steps % output_every != 0 || frames % every != 0;
+  return frames / every + 1 + (last_apart ? 1 : 0);
+}
+
 /// The quantities a run writes. Position is among them whenever any is: its element holds the
 /// frames' step and time, and the XDMF file and initial.file place the particles by it.
 class OutputSelection {
@@ -255,6 +265,11 @@ class OutputSelection {
   std::vector<std::int64_t> particles_;
   std::array<std::int64_t, series_group_count> every_{1, 1, 1};
 };
+
+/// Whether a run writing `output` has series of the observables' group: an observable, the
+/// walls' positions (`walls`: the scene has walls) or the chain sections' energies (`sections`:
+/// a run of several contact models).
+bool writes_observables(const OutputSelection& output, bool walls, bool sections);
 
 /// What the case key output.contacts selects: every quantity, or every one but the contact
 /// columns.
