@@ -64,9 +64,9 @@ TEST(ChainEngine, ChosenForChainsOnTheAxisOnly) {
   }
 }
 
-// Both engines compute the same overlaps and approach rates bitwise; they differ only in the
-// unit normal, which the 3D engine computes as dx / |dx| (1 up to an ulp). So trajectories agree
-// to rounding, for every family: elastic, viscous, hysteresis (v0 history), elastoplastic
+// Both engines compute the same overlaps, approach rates and unit normals (the 3D engine's
+// dx / |dx| is exactly 1 along x) bitwise; the order of a few sums differs. So trajectories
+// agree to rounding, for every family: elastic, viscous, hysteresis (v0 history), elastoplastic
 // (plastic history and repeated impacts), with walls at both ends and a dimer chain.
 TEST(ChainEngine, ReproducesTheGeneralEngine) {
   const std::vector<std::pair<std::string, std::string>> laws{

@@ -143,6 +143,19 @@ inline NumberText read_number(std::string_view text, double& x) {
   return std::isfinite(read) ? NumberText::number : NumberText::not_finite;
 }
 
+/// `text` read as read_number reads it into x, and `below`, the part of its decimal value x cannot
+/// hold, at the precision of a long double (64-bit significand): x + below is the text's value
+/// to about 1e-19 of it. Positions given far from the origin keep their spacing to that
+/// precision (Particles::position_carry).
+inline NumberText read_number(std::string_view text, double& x, double& below) {
+  const NumberText read = read_number(text, x);
+  below = 0.0;
+  if (read != NumberText::number) return read;
+  const long double extended = std::strtold(std::string(text).c_str(), nullptr);
+  below = static_cast<double>(extended - static_cast<long double>(x));
+  return read;
+}
+
 /// What is wrong with `text`, which read_number found to be `what`, as a message says it
 /// ("'0x14' is not a number"); "" for a number.
 inline std::string number_problem(std::string_view text, NumberText what) {

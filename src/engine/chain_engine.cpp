@@ -24,21 +24,21 @@ struct MassOf {
 // more than its few particles.
 template <bool uniform_mass>
 [[gnu::always_inline]] inline void kick_drift_loop(std::size_t begin, std::size_t end,
-                                                   double* __restrict x, double* __restrict v,
-                                                   const double* __restrict f, MassOf m,
-                                                   double half, double dt) {
+                                                   double* __restrict x, double* __restrict carry,
+                                                   double* __restrict v, const double* __restrict f,
+                                                   MassOf m, double half, double dt) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     v[i] += half * f[i] * (uniform_mass ? m.uniform : inverse_mass[i]);
-    x[i] += dt * v[i];
+    drift_by(x[i], carry[i], dt * v[i]);
   }
 }
 
 template <bool uniform_mass>
 CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
-                             double* __restrict v, const double* __restrict f, MassOf m,
-                             double half, double dt) {
-  kick_drift_loop<uniform_mass>(begin, end, x, v, f, m, half, dt);
+                             double* __restrict carry, double* __restrict v,
+                             const double* __restrict f, MassOf m, double half, double dt) {
+  kick_drift_loop<uniform_mass>(begin, end, x, carry, v, f, m, half, dt);
 }
 
 // The speed of a particle of the chain moving at vx along x: |v| as the general engine computes
@@ -154,7 +154,10 @@ void ChainEngine::build_contacts() {
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     const int first = static_cast<int>(c), second = static_cast<int>(c + 1);
-    const double d0 = radius_sum(c) - (p.position(i + 1, 0) - p.position(i, 0));
+    const double d0 =
+        radius_sum(c) - separation(p.position(i, 0), state_.scene.particles.position_carry(i, 0),
+                                   p.position(i + 1, 0),
+                                   state_.scene.particles.position_carry(i + 1, 0));
     const int model = shared ? shared_model : state_.pair_model(first, second);
     state_.pairs.start_entry(
         c, first, second,
@@ -173,9 +176,8 @@ void ChainEngine::build_contacts() {
     const Wall& wall = state_.scene.walls[static_cast<std::size_t>(w)];
     state_.wall_contacts.start_entry(
         c, i, w, state_.wall_coeffs(i, w),
-        initial_overlap(p.radius(i) - (p.position(i, 0) - wall.point.x()) * wall.normal.x(),
-                        p.radius(i)),
-        -wall.normal, state_.wall_model(i, w));
+        initial_overlap(state_.wall_overlap_at(i, w, wall.point), p.radius(i)), -wall.normal,
+        state_.wall_model(i, w));
   }
   model_ = state_.common_model();
   build_segments();
@@ -483,13 +485,14 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
   const std::size_t gather_begin = r.left == Edge::runs_later ? r.lo + 1 : r.lo;
   const std::size_t gather_end = r.right == Edge::runs_later ? r.hi : r.hi + 1;
   double* x = p.position.col(0).data();
+  double* carry = state_.scene.particles.position_carry.col(0).data();
   double* v = p.velocity.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   auto drift = [&](std::size_t begin, std::size_t end) {
     if (begin < end)
       with_flags(
           [&]<bool uniform>() {
-            kick_drift<uniform>(begin, end, x, v, p.force.col(0).data(), mass, half, dt);
+            kick_drift<uniform>(begin, end, x, carry, v, p.force.col(0).data(), mass, half, dt);
           },
           mass.inverse_mass == nullptr);
   };
@@ -537,6 +540,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
   const double dt = state_.settings.time_step, half = 0.5 * dt;
   double* x = p.position.col(0).data();
+  double* carry = state_.scene.particles.position_carry.col(0).data();
   double* v = p.velocity.col(0).data();
   double* f = p.force.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
@@ -557,12 +561,13 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
       [&]<bool uniform, bool track, bool has_base, bool predict>() {
         for (std::size_t s = 0; s < pass_steps; ++s) {
           const auto step = static_cast<std::int64_t>(s);
-          kick_drift_loop<uniform>(0, n, x, v, f, mass, half, dt);
+          kick_drift_loop<uniform>(0, n, x, carry, v, f, mass, half, dt);
           if (walls_at_start) step_walls<KernelT>(0, step, pass, rules);
           if (walls_at_end) step_walls<KernelT>(np, step, pass, rules);
           const std::int64_t run_step = state_.step + step + 1;
           for (std::size_t c = 0; c < np; ++c) {
-            const double dc = (radius[c] + radius[c + 1]) - (x[c + 1] - x[c]);
+            const double dc =
+                (radius[c] + radius[c + 1]) - separation(x[c], carry[c], x[c + 1], carry[c + 1]);
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
               advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }

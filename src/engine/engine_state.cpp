@@ -47,13 +47,13 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
 std::size_t simulation_bytes(std::size_t particles, std::size_t contacts,
                              const SimulationShape& shape) {
   const bool chain = shape.chain;
-  // Per particle: Particles' columns (position, velocity, force, the load if any; radius, mass,
-  // inverse mass; material), the look-ahead, the load flag and the peaks; the chain engine's
-  // base force (with loads), or the general engine's incidence offsets and positions at the last
-  // rebuild.
+  // Per particle: Particles' columns (position and its carry, velocity, force, the load if any;
+  // radius, mass, inverse mass; material), the look-ahead, the load flag and the peaks; the chain
+  // engine's base force (with loads), or the general engine's incidence offsets and positions at
+  // the last rebuild.
   const std::size_t vector_bytes = shape.on_x_axis ? sizeof(double) : sizeof(Eigen::Vector3d);
   const std::size_t per_particle =
-      4 * vector_bytes + (shape.loads ? sizeof(Eigen::Vector3d) : 0) + 3 * sizeof(double) +
+      5 * vector_bytes + (shape.loads ? sizeof(Eigen::Vector3d) : 0) + 3 * sizeof(double) +
       sizeof(int) + 1 + 2 * sizeof(double) +
       (chain ? (shape.loads ? sizeof(double) : 0) : sizeof(int) + sizeof(Eigen::Vector3d));
   // Per contact: its columns (on the chain engine, one record for them all of those its pairs
@@ -175,6 +175,8 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
   }
   isolated_logs.resize(static_cast<std::size_t>(std::max(settings.threads, 1)));
   conservative_resize_zeroed(lookahead, p.size());
+  // A scene whose particles were sized by hand has no carries: zeros.
+  conservative_resize_zeroed(scene.particles.position_carry, p.size());
   // Only laws with a velocity-dependent force read the predicted rate.
   const bool damped = std::any_of(models.begin(), models.end(), [](const ContactModel& m) {
     return with_kernel(m.law->kernel, [](auto kernel) {

@@ -4,6 +4,7 @@
 // Private to src/engine/; Simulation (simulation.hpp) is the public face.
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -25,6 +26,33 @@ inline bool is_pair_entry(int e) {
 /// The index of entry e's contact in its list (pairs or wall contacts).
 inline std::size_t contact_of_entry(int e) {
   return static_cast<std::size_t>(e >= 0 ? e : -e - 1);
+}
+
+// Positions are kept as two doubles, x + carry, the carry holding what x's last digit cannot
+// (compensated summation, Kahan 1965). A step's displacement dt v is
+// added to x + carry instead of being rounded against x, which would lose its digits below x's
+// last one at every step: the loss grows with the distance from the origin and with the number
+// of steps (so, for smaller steps, faster than the time error shrinks). With the carry a run's
+// trajectories do not depend on where the chain lies, and keep converging down to any step.
+
+/// Adds dx to the position x + carry. Fast2Sum (Dekker 1971), exact when |x| >= |dx + carry|:
+/// the new carry is what the new x could not hold, |carry| at most half an ulp of x. (A
+/// particle nearer the origin than its step loses at most an ulp of that step.) A position
+/// flung to infinity keeps a zero carry, not inf - inf: the position alone shows the fault, and
+/// its neighbours' distances to it stay infinite rather than not a number.
+inline void drift_by(double& x, double& carry, double dx) {
+  const double y = dx + carry;
+  const double t = x + y;
+  const double lost = y - (t - x);
+  carry = lost == lost ? lost : 0.0;
+  x = t;
+}
+
+/// (x_j + carry_j) - (x_i + carry_i): the difference of the rounded positions, exact for
+/// neighbours within a factor 2 of each other (Sterbenz 1974) and otherwise rounded at the
+/// scale of the separation, plus that of the carries.
+inline double separation(double x_i, double carry_i, double x_j, double carry_j) {
+  return (x_j - x_i) + (carry_j - carry_i);
 }
 
 /// The state of a run that both engines step and Simulation reports: built from the scene and
@@ -161,10 +189,25 @@ struct EngineState {
 
   /// The overlap of wall contact c, its wall at `point` (as update_wall evaluates it).
   double wall_overlap(std::size_t c, const Eigen::Vector3d& point) const {
-    const int i = wall_contacts.first[c];
-    const Wall& wall = scene.walls[static_cast<std::size_t>(wall_contacts.second[c])];
+    return wall_overlap_at(wall_contacts.first[c], wall_contacts.second[c], point);
+  }
+  /// The distance between particles i and j (as the general engine's pair loop computes it).
+  double distance(int i, int j) const {
+    const Particles& p = scene.particles;
+    double sum = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      const double d = separation(p.position(i, a), p.position_carry(i, a), p.position(j, a),
+                                  p.position_carry(j, a));
+      sum += d * d;
+    }
+    return std::sqrt(sum);
+  }
+  /// The overlap of particle i with wall w at `point`.
+  double wall_overlap_at(int i, int w, const Eigen::Vector3d& point) const {
+    const Wall& wall = scene.walls[static_cast<std::size_t>(w)];
     const Eigen::Vector3d x = scene.particles.position.row(i).transpose();
-    return scene.particles.radius(i) - (x - point).dot(wall.normal);
+    const Eigen::Vector3d carry = scene.particles.position_carry.row(i).transpose();
+    return scene.particles.radius(i) - ((x - point) + carry).dot(wall.normal);
   }
   /// Advances wall contact c, its wall at `point`; returns what happened to it.
   template <class KernelT>

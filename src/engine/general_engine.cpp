@@ -72,10 +72,8 @@ void GeneralEngine::rebuild_neighbors() {
       [&](int i, int j) { return st.pair_model(i, j); },
       [&](int i, int j) { return st.pair_coeffs(i, j); },
       [&](int i, int j) {
-        return initial_overlap(
-            p.radius(i) + p.radius(j) -
-                std::sqrt((p.position.row(i) - p.position.row(j)).square().sum()),
-            std::min(p.radius(i), p.radius(j)));
+        return initial_overlap(p.radius(i) + p.radius(j) - st.distance(i, j),
+                               std::min(p.radius(i), p.radius(j)));
       });
   merge(
       st.wall_contacts, dormant_walls_,
@@ -83,10 +81,7 @@ void GeneralEngine::rebuild_neighbors() {
       [&](int i, int w) { return st.wall_model(i, w); },
       [&](int i, int w) { return st.wall_coeffs(i, w); },
       [&](int i, int w) {
-        return initial_overlap(
-            p.radius(i) - (p.position.row(i).transpose().matrix() - st.wall_point(w))
-                              .dot(st.scene.walls[w].normal),
-            p.radius(i));
+        return initial_overlap(st.wall_overlap_at(i, w, st.wall_point(w)), p.radius(i));
       });
 
   st.build_incidence();
@@ -110,16 +105,19 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
                                    const std::vector<std::size_t>* group) {
   const Particles& p = state_.scene.particles;
   const Vec3Array& look = state_.lookahead;
+  const Vec3Array& carry = state_.scene.particles.position_carry;
   ContactList& cl = state_.pairs;
   const std::int64_t step = state_.step;
   auto evaluate = [&](std::size_t c) {
     const int i = cl.first[c], j = cl.second[c];
-    const double dx = p.position(j, 0) - p.position(i, 0);
-    const double dy = p.position(j, 1) - p.position(i, 1);
-    const double dz = p.position(j, 2) - p.position(i, 2);
+    const double dx = separation(p.position(i, 0), carry(i, 0), p.position(j, 0), carry(j, 0));
+    const double dy = separation(p.position(i, 1), carry(i, 1), p.position(j, 1), carry(j, 1));
+    const double dz = separation(p.position(i, 2), carry(i, 2), p.position(j, 2), carry(j, 2));
     const double dist = std::sqrt(dx * dx + dy * dy + dz * dz);
-    const double inv = 1.0 / dist;
-    const double nx = dx * inv, ny = dy * inv, nz = dz * inv;
+    // Divided rather than multiplied by 1 / dist: a pair along an axis then has a normal of
+    // exactly +-1, as the chain engine's, instead of 1 up to an ulp, whose difference the
+    // positions' carry would keep.
+    const double nx = dx / dist, ny = dy / dist, nz = dz / dist;
     const double rate =
         -((p.velocity(j, 0) - p.velocity(i, 0)) * nx + (p.velocity(j, 1) - p.velocity(i, 1)) * ny +
           (p.velocity(j, 2) - p.velocity(i, 2)) * nz);
@@ -246,7 +244,7 @@ void GeneralEngine::step() {
   for_each_index(n, st.settings.threads, [&](Eigen::Index i) {
     for (int a = 0; a < 3; ++a) {
       p.velocity(i, a) += half * p.force(i, a) * p.inverse_mass(i);
-      p.position(i, a) += dt * p.velocity(i, a);
+      drift_by(p.position(i, a), p.position_carry(i, a), dt * p.velocity(i, a));
     }
   });
   for (std::size_t w = 0; w < st.wall_offset.size(); ++w)

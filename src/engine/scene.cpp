@@ -11,6 +11,7 @@ namespace chaindem {
 
 void Particles::resize(Eigen::Index n) {
   conservative_resize_zeroed(position, n);
+  conservative_resize_zeroed(position_carry, n);
   conservative_resize_zeroed(velocity, n);
   conservative_resize_zeroed(force, n);
   if (external_force.rows() > 0) conservative_resize_zeroed(external_force, n);
@@ -34,6 +35,7 @@ void put(Vec3Array& a, Eigen::Index i, const Eigen::Vector3d& v) {
 void Particles::set(Eigen::Index i, const Eigen::Vector3d& x, const Eigen::Vector3d& v, double r,
                     int material_index, double density, double length) {
   put(position, i, x);
+  put(position_carry, i, Eigen::Vector3d::Zero());
   put(velocity, i, v);
   put(force, i, Eigen::Vector3d::Zero());
   if (external_force.rows() > 0) external_force.row(i).setZero();

@@ -76,6 +76,7 @@ void set_from_data(Scene& scene, const InitialState& data, Eigen::Index i) {
   const double r = data.radius.size() > 0 ? data.radius(i) : p.radius(i);
   p.set(i, data.position.row(i).matrix().transpose(), data.velocity.row(i).matrix().transpose(), r,
         m, density_of(scene, m), scene.cylinder_length);
+  if (data.position_carry.rows() > 0) p.position_carry.row(i) = data.position_carry.row(i);
 }
 
 // initial.file: the state of every body the case builds, read and checked against the case, or

@@ -97,6 +97,7 @@ class CsvReader {
     InitialState s;
     s.file = file_;
     std::vector<std::array<double, 6>> rows;
+    std::vector<std::array<double, 3>> carries;  // of the positions (read_number's `below`)
     std::vector<double> radii;
     std::vector<int> material;
     std::string text;
@@ -118,8 +119,11 @@ class CsvReader {
                 std::to_string(cells.size()) + " values, but the header has " +
                     std::to_string(header_.size()) + " columns");
       std::array<double, 6> r{};
+      std::array<double, 3> carry{};
       for (int c = 0; c < 6; ++c)
-        if (at_[c]) r[static_cast<std::size_t>(c)] = number(cells, *at_[c]);
+        if (at_[c])
+          r[static_cast<std::size_t>(c)] =
+              number(cells, *at_[c], c < 3 ? &carry[static_cast<std::size_t>(c)] : nullptr);
       const std::string where = where_at(std::nullopt);
       check_speed(Eigen::Vector3d(r[3], r[4], r[5]), where);
       if (const std::optional<int> column = at_[radius_slot]) {
@@ -133,6 +137,7 @@ class CsvReader {
         material.push_back(material_index(materials_, name, where_at(column)));
       }
       rows.push_back(r);
+      carries.push_back(carry);
       s.line.push_back(line_);
     }
     if (in.bad()) fail_file(file_, "cannot be read");
@@ -142,10 +147,12 @@ class CsvReader {
     if (rows.empty()) fail_file(file_, "has a header but no data rows (one row per body)");
     const auto n = static_cast<Eigen::Index>(rows.size());
     s.position.resize(n, 3);
+    s.position_carry.resize(n, 3);
     s.velocity.resize(n, 3);
     for (Eigen::Index i = 0; i < n; ++i)
       for (Eigen::Index c = 0; c < 3; ++c) {
         s.position(i, c) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
+        s.position_carry(i, c) = carries[static_cast<std::size_t>(i)][static_cast<std::size_t>(c)];
         s.velocity(i, c) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(c + 3)];
       }
     if (!radii.empty()) s.radius = Eigen::Map<const Eigen::ArrayXd>(radii.data(), n);
@@ -232,12 +239,14 @@ class CsvReader {
         file_key(), "'" + quoted_path(file_) + "', line " + std::to_string(line_) + ": " + what);
   }
 
-  double number(const std::vector<std::string>& cells, int column) const {
+  // The number in `column`; with `below`, also the part of its value the double cannot hold.
+  double number(const std::vector<std::string>& cells, int column, double* below = nullptr) const {
     const std::string& cell = cells[static_cast<std::size_t>(column)];
     const auto c = static_cast<std::size_t>(column);
     if (cell.empty()) fail_at(c, "empty cell");
-    double x = 0;
-    const NumberText read = read_number(cell, x);
+    double x = 0, carry = 0;
+    const NumberText read = read_number(cell, x, carry);
+    if (below) *below = carry;
     if (read == NumberText::not_a_number)
       fail_at(c, number_problem(cell, read) +
                      " (SI units: write the number alone, the unit belongs in the header)");

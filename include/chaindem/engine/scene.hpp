@@ -25,6 +25,12 @@ using Vec3Array = Eigen::Array<double, Eigen::Dynamic, 3>;
 /// Spheres, stored as structure of arrays.
 struct Particles {
   Vec3Array position;  ///< [m]
+  /// What each position holds below its last digit: body i is at position(i) + this [m]. The
+  /// steps add their displacements to the sum (compensated summation, Kahan 1965), and data
+  /// read from text keep the digits of their positions a double cannot hold: a run's
+  /// trajectories then do not depend on how far from the origin it lies, and keep converging
+  /// down to any step. Each component below half an ulp of the position's; zero when set().
+  Vec3Array position_carry;
   Vec3Array velocity;  ///< [m/s]
   Vec3Array force;     ///< total force of the last evaluation [N]
   /// Constant applied force (an end load), excluding gravity [N]: no rows while no particle

@@ -25,11 +25,14 @@ struct InitialStateError : CaseError {
 /// One state per body, in the order of the run's particles (/particles/chain of its output):
 /// the striker, if any, the chain beads, then the extra particles.
 struct InitialState {
-  std::string file;       ///< the file read, as resolved (quoted in messages)
-  bool hdf5 = false;      ///< an HDF5 output (else CSV)
-  long long frame = -1;   ///< HDF5: the frame read, from 0
-  long long frames = 0;   ///< HDF5: the frames of the file
-  Vec3Array position;     ///< [m]
+  std::string file;      ///< the file read, as resolved (quoted in messages)
+  bool hdf5 = false;     ///< an HDF5 output (else CSV)
+  long long frame = -1;  ///< HDF5: the frame read, from 0
+  long long frames = 0;  ///< HDF5: the frames of the file
+  Vec3Array position;    ///< [m]
+  /// CSV: what each position's text holds below the double's last digit
+  /// (Particles::position_carry); empty: none [m]
+  Vec3Array position_carry;
   Vec3Array velocity;     ///< [m/s]
   Eigen::ArrayXd radius;  ///< [m]; empty: the case's radii
   /// Index into the case's materials (CaseConfig::materials(), the order of Scene::materials);
