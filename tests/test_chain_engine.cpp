@@ -64,10 +64,11 @@ TEST(ChainEngine, ChosenForChainsOnTheAxisOnly) {
   }
 }
 
-// Both engines compute the same overlaps, approach rates and unit normals (the 3D engine's
-// dx / |dx| is exactly 1 along x) bitwise; the order of a few sums differs. So trajectories
-// agree to rounding, for every family: elastic, viscous, hysteresis (v0 history), elastoplastic
-// (plastic history and repeated impacts), with walls at both ends and a dimer chain.
+// Both engines compute the same overlaps (to the last digit: the chain engine from displacements,
+// the 3D engine from positions), approach rates and unit normals (the 3D engine's dx / |dx| is
+// exactly 1 along x). So trajectories agree to rounding, for every family: elastic, viscous,
+// hysteresis (v0 history), elastoplastic (plastic history and repeated impacts), with walls at both
+// ends and a dimer chain.
 TEST(ChainEngine, ReproducesTheGeneralEngine) {
   const std::vector<std::pair<std::string, std::string>> laws{
       {"hertz", ""},
@@ -95,7 +96,13 @@ TEST(ChainEngine, ReproducesTheGeneralEngine) {
       ASSERT_TRUE(chain.uses_chain_engine());
       chain.track_extremes();
       general.track_extremes();
-      const auto steps = static_cast<std::int64_t>(3.5e-5 * beads / chain.time_step());
+      // The chain engine computes overlaps from displacements, the general engine from
+      // positions: they differ in the last digit. The undamped long chain rattles between its
+      // walls once the pulse comes back from the end wall (at ~5 ms), where such differences
+      // grow tenfold every 0.5 ms (1e-13 of the striker speed at 1 ms, 4e-12 at 5 ms, 4e-8 at
+      // 10.5 ms): it is compared when the pulse meets the end wall.
+      const double horizon = beads > 30 && law == "hertz" ? 5e-3 : 3.5e-5 * beads;
+      const auto steps = static_cast<std::int64_t>(horizon / chain.time_step());
       chain.advance(steps);
       general.advance(steps);
       const auto& a = chain.particles();

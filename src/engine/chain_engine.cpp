@@ -22,23 +22,24 @@ struct MassOf {
 // Each loop is written once, inline, for the vectorised clones (CHAINDEM_HOT) of long chains
 // and for the passes over a short chain (run_whole), where a call per loop and step would cost
 // more than its few particles.
+// u: the displacements (ChainEngine::displacement_).
 template <bool uniform_mass>
 [[gnu::always_inline]] inline void kick_drift_loop(std::size_t begin, std::size_t end,
-                                                   double* __restrict x, double* __restrict carry,
-                                                   double* __restrict v, const double* __restrict f,
-                                                   MassOf m, double half, double dt) {
+                                                   double* __restrict u, double* __restrict v,
+                                                   const double* __restrict f, MassOf m,
+                                                   double half, double dt) {
   const double* __restrict inverse_mass = m.inverse_mass;
   for (std::size_t i = begin; i < end; ++i) {
     v[i] += half * f[i] * (uniform_mass ? m.uniform : inverse_mass[i]);
-    drift_by(x[i], carry[i], dt * v[i]);
+    u[i] += dt * v[i];
   }
 }
 
 template <bool uniform_mass>
-CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict x,
-                             double* __restrict carry, double* __restrict v,
-                             const double* __restrict f, MassOf m, double half, double dt) {
-  kick_drift_loop<uniform_mass>(begin, end, x, carry, v, f, m, half, dt);
+CHAINDEM_HOT void kick_drift(std::size_t begin, std::size_t end, double* __restrict u,
+                             double* __restrict v, const double* __restrict f, MassOf m,
+                             double half, double dt) {
+  kick_drift_loop<uniform_mass>(begin, end, u, v, f, m, half, dt);
 }
 
 // The speed of a particle of the chain moving at vx along x: |v| as the general engine computes
@@ -100,9 +101,15 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 }  // namespace
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
+  build_lattice();
   build_contacts();
   evaluate_contacts();
   state_.book_wall_power();
+  // The positions are set from the displacements from now on, to a double: carries given with
+  // the data (Particles::position_carry) are in the displacements.
+  Vec3Array& carry = state_.scene.particles.position_carry;
+  for (Eigen::Index i = 0; i < carry.rows(); ++i)
+    if (carry(i, 0) != 0.0) carry(i, 0) = 0.0;
 }
 
 // Whether every pair joins bodies of the same materials, radii and masses, and so (under one
@@ -154,10 +161,7 @@ void ChainEngine::build_contacts() {
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     const int first = static_cast<int>(c), second = static_cast<int>(c + 1);
-    const double d0 =
-        radius_sum(c) - separation(p.position(i, 0), state_.scene.particles.position_carry(i, 0),
-                                   p.position(i + 1, 0),
-                                   state_.scene.particles.position_carry(i + 1, 0));
+    const double d0 = displacement_[c] - displacement_[c + 1];
     const int model = shared ? shared_model : state_.pair_model(first, second);
     state_.pairs.start_entry(
         c, first, second,
@@ -432,14 +436,15 @@ void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainP
     if constexpr (std::is_same_v<KernelT, SeveralModels>) {
       const int m = state_.wall_contacts.model[c];
       event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
-        return state_.update_wall<decltype(kernel)>(c, point, state_.rules_of(m, false), run_step);
+        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point),
+                                                    state_.rules_of(m, false), run_step);
       });
     } else {
       // Mostly the wall is far from the chain's end: an update that would only rewrite the
       // contact's columns as they are (its normal is the wall's, set when it was made) is skipped.
-      if (update_changes_nothing<KernelT>(state_.wall_contacts, c, state_.wall_overlap(c, point)))
-        continue;
-      event = state_.update_wall<KernelT>(c, point, rules, run_step);
+      const double overlap = wall_overlap(c, point);
+      if (update_changes_nothing<KernelT>(state_.wall_contacts, c, overlap)) continue;
+      event = state_.update_wall<KernelT>(c, overlap, rules, run_step);
     }
     if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
     pass_wall_force_[static_cast<std::size_t>(step) * wall_contacts + c] =
@@ -484,15 +489,14 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
   const std::size_t drift_end = r.right == Edge::ran_first ? r.hi : r.hi + 1;
   const std::size_t gather_begin = r.left == Edge::runs_later ? r.lo + 1 : r.lo;
   const std::size_t gather_end = r.right == Edge::runs_later ? r.hi : r.hi + 1;
-  double* x = p.position.col(0).data();
-  double* carry = state_.scene.particles.position_carry.col(0).data();
+  double* u = displacement_.data();
   double* v = p.velocity.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
   auto drift = [&](std::size_t begin, std::size_t end) {
     if (begin < end)
       with_flags(
           [&]<bool uniform>() {
-            kick_drift<uniform>(begin, end, x, carry, v, p.force.col(0).data(), mass, half, dt);
+            kick_drift<uniform>(begin, end, u, v, p.force.col(0).data(), mass, half, dt);
           },
           mass.inverse_mass == nullptr);
   };
@@ -539,8 +543,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   Particles& p = state_.scene.particles;
   const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
   const double dt = state_.settings.time_step, half = 0.5 * dt;
-  double* x = p.position.col(0).data();
-  double* carry = state_.scene.particles.position_carry.col(0).data();
+  double* u = displacement_.data();
   double* v = p.velocity.col(0).data();
   double* f = p.force.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
@@ -548,7 +551,6 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   const double* pair_force = state_.pairs.force.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* power = state_.pairs.power.data();
-  const double* radius = p.radius.data();
   double* look = state_.lookahead.col(0).data();
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
@@ -561,13 +563,12 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
       [&]<bool uniform, bool track, bool has_base, bool predict>() {
         for (std::size_t s = 0; s < pass_steps; ++s) {
           const auto step = static_cast<std::int64_t>(s);
-          kick_drift_loop<uniform>(0, n, x, carry, v, f, mass, half, dt);
+          kick_drift_loop<uniform>(0, n, u, v, f, mass, half, dt);
           if (walls_at_start) step_walls<KernelT>(0, step, pass, rules);
           if (walls_at_end) step_walls<KernelT>(np, step, pass, rules);
           const std::int64_t run_step = state_.step + step + 1;
           for (std::size_t c = 0; c < np; ++c) {
-            const double dc =
-                (radius[c] + radius[c + 1]) - separation(x[c], carry[c], x[c + 1], carry[c + 1]);
+            const double dc = u[c] - u[c + 1];
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
               advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
@@ -691,7 +692,10 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   book_wall_work(pass_steps);
   state_.step += steps;
   state_.time = static_cast<double>(state_.step) * state_.settings.time_step;
-  if (pass.fault.found()) report_fault(pass, steps);
+  if (pass.fault.found()) {
+    place_particles();  // the state the message describes
+    report_fault(pass, steps);
+  }
 }
 
 // The walls' work over the pass_steps steps of a pass, step by step: the trapezoidal rule on the
@@ -765,6 +769,7 @@ void ChainEngine::advance(std::int64_t n) {
     run_pass(length, done);
     done += length;
   }
+  place_particles();
 }
 
 }  // namespace chaindem::detail

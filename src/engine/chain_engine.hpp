@@ -43,6 +43,9 @@ class ChainEngine final : public Engine {
   void watch_changed() override;
   bool vectorised_pairs() const override;
   std::int64_t neighbor_rebuilds() const override { return 1; }  // built once
+  /// The displacements (the positions are the state's, rounded).
+  void save(StateArchive& a) const override;
+  void restore(const StateArchive& a) override;
 
  private:
   struct ChainPass;
@@ -59,6 +62,13 @@ class ChainEngine final : public Engine {
     /// The history columns the vectorised loop keeps for it (load_history_columns).
     enum class Columns : std::uint8_t { none, plastic, v0 } columns = Columns::none;
   };
+  /// The touching lattice and each bead's displacement from it (lattice_, displacement_).
+  void build_lattice();
+  /// Sets the particles' positions from the lattice and the displacements (the state a pass
+  /// leaves is in displacement_).
+  void place_particles();
+  /// Wall contact c's overlap, its wall at `point`, from the end bead's displacement.
+  double wall_overlap(std::size_t c, const Eigen::Vector3d& point) const;
   void build_contacts();
   bool equal_pairs() const;
   /// Cuts the pairs into segments_ and decides how each is evaluated.
@@ -116,14 +126,25 @@ class ChainEngine final : public Engine {
   void gather(std::size_t begin, std::size_t end, double closing_kick);
   void gather_ends(std::size_t begin, std::size_t end, double closing_kick);
 
-  /// r_c + r_(c+1), pair c's overlap at zero distance: the pair loops add the two radii as
-  /// here, rather than keep a column of sums (8 bytes a pair).
+  /// r_c + r_(c+1), pair c's overlap at zero distance: the lattice's spacing.
   double radius_sum(std::size_t c) const {
     const Eigen::ArrayXd& r = state_.scene.particles.radius;
     return r(static_cast<Eigen::Index>(c)) + r(static_cast<Eigen::Index>(c + 1));
   }
 
   EngineState& state_;
+  // The chain engine advances displacements, not positions. Bead c's place in the touching
+  // lattice is L_c = x_0 + sum over k < c of (r_k + r_(k+1)), every pair just touching, and its
+  // displacement u_c = x_c - L_c: pair c's overlap is then u_c - u_(c+1), a difference of two
+  // small numbers whatever the chain's length and place, and a step adds dt v to u_c, which is
+  // small too, rather than to a position far from the origin whose last digit would round the
+  // step away (docs/engine.md, "Positions and round-off"). The positions are set from them at
+  // the end of each advance() (place_particles).
+  std::vector<double> displacement_;  ///< u_c [m]
+  std::vector<double> lattice_;       ///< L_c, rounded to a double [m]
+  /// What L_c holds below lattice_[c] at the two ends, whose walls need their positions to the
+  /// last digit [m].
+  double first_lattice_low_ = 0.0, last_lattice_low_ = 0.0;
   /// External force + m g along x, per particle; empty where it is zero for every particle.
   std::vector<double> base_force_x_;
   bool uniform_mass_ = false;  ///< every particle has the same mass

@@ -57,10 +57,9 @@ struct PairColumns {
 enum class V0Update { fixed, peak, energy };
 
 template <class KernelT, V0Update update, bool origins>
-CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                                      const double* __restrict carry, const double* __restrict v,
-                                      const double* __restrict look, const PairCoeffs& coeffs,
-                                      double radius_sum, PairColumns out,
+CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict u,
+                                      const double* __restrict v, const double* __restrict look,
+                                      const PairCoeffs& coeffs, PairColumns out,
                                       const ContactRules& rules) {
   const PairCoeffs c_local = coeffs;
   double* __restrict overlap = out.overlap;
@@ -78,7 +77,7 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
   std::uint64_t any = 0;
 #pragma GCC ivdep
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
-    const double d = radius_sum - separation(x[c], carry[c], x[c + 1], carry[c + 1]);
+    const double d = u[c] - u[c + 1];
     const double r = v[c] - v[c + 1];
     const double rf = predicted_rate(r, look, c);
     const bool on = d > 0.0;
@@ -140,9 +139,8 @@ struct HistoryView {
 // The flags are 64-bit like the doubles: byte flags would make GCC take 64 pairs per vector
 // iteration, far more than the registers hold.
 template <class KernelT, bool clamp>
-CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict x,
-                                      const double* __restrict carry, const PairCoeffs& coeffs,
-                                      double radius_sum, double* __restrict overlap,
+CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict u,
+                                      const PairCoeffs& coeffs, double* __restrict overlap,
                                       double* __restrict force, double* __restrict work,
                                       HistoryView h, std::uint64_t* __restrict fallback) {
   const PairCoeffs c_local = coeffs;
@@ -157,7 +155,7 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
   // Every array is written at index c only (GCC does not carry restrict through locals).
 #pragma GCC ivdep
   for (std::size_t c = c0; c < c1; ++c) {
-    const double d = radius_sum - separation(x[c], carry[c], x[c + 1], carry[c + 1]);
+    const double d = u[c] - u[c + 1];
     const bool on = d > 0.0;
     const double d_on = on ? d : 0.0;
     const kernels::PlasticHistory old{
@@ -211,10 +209,7 @@ inline bool idle_pair(double dc, double overlap, double force, double power) {
 template <class KernelT>
 void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass,
                                 int m) {
-  const Particles& p = state_.scene.particles;
-  const double* x = p.position.col(0).data();
-  const double* carry = state_.scene.particles.position_carry.col(0).data();
-  const double* radius = p.radius.data();
+  const double* u = displacement_.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* force = state_.pairs.force.data();
   const double* power = state_.pairs.power.data();
@@ -227,7 +222,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
     bool any = false;
     // A pair apart may still carry the edge impulse of its separation (update_contact).
     for (std::size_t c = b0; c < b1; ++c) {
-      d[c - b0] = (radius[c] + radius[c + 1]) - separation(x[c], carry[c], x[c + 1], carry[c + 1]);
+      d[c - b0] = u[c] - u[c + 1];
       any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0) | (force[c] != 0.0) | (power[c] != 0.0) |
              (d[c - b0] != d[c - b0]);  // NaN: a diverged state, reported below
     }
@@ -257,22 +252,18 @@ void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, Chai
   if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
 }
 
-// What one call of the vectorised pair loop reads: the chain's x columns, the segment's one
-// coefficient record and radius sum, its contact rules and the run's step.
+// What one call of the vectorised pair loop reads: the chain's displacements and x columns, the
+// segment's one coefficient record, its contact rules and the run's step.
 struct ChainEngine::VectorPairs {
-  const double* x;
-  const double* carry;  // EngineState::position_carry's x column
+  const double* u;  // displacement_
   const double* v;
   const double* look;
   const PairCoeffs& coeffs;
-  double radius_sum;
   double* overlap;
   ContactRules rules;
   std::int64_t run_step;
   /// Pair c's overlap, as the loops compute it.
-  double overlap_of(std::size_t c) const {
-    return radius_sum - separation(x[c], carry[c], x[c + 1], carry[c + 1]);
-  }
+  double overlap_of(std::size_t c) const { return u[c] - u[c + 1]; }
 };
 
 // Pairs [c0, c1) of uniform segment g under a law without a loading history, or a plastic law
@@ -283,12 +274,10 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
                                        ChainPass& pass, const Segment& g) {
   const Particles& p = state_.scene.particles;
   const std::size_t first = g.begin;
-  const VectorPairs vp{
-      p.position.col(0).data(),      state_.scene.particles.position_carry.col(0).data(),
-      p.velocity.col(0).data(),      state_.lookahead.col(0).data(),
-      state_.pairs.coeffs_of(first), g.radius_sum,
-      state_.pairs.overlap.data(),   state_.rules_of(g.model, false),
-      state_.step + step + 1};
+  const VectorPairs vp{displacement_.data(),           p.velocity.col(0).data(),
+                       state_.lookahead.col(0).data(), state_.pairs.coeffs_of(first),
+                       state_.pairs.overlap.data(),    state_.rules_of(g.model, false),
+                       state_.step + step + 1};
   // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = g.min_radius;
@@ -329,9 +318,9 @@ void ChainEngine::plastic_block(const VectorPairs& vp, std::size_t b0, std::size
   std::uint64_t fallback[chain_block];
   const bool any = with_flags(
       [&]<bool clamped>() {
-        return columns_pairs_block<KernelT, clamped>(b0, b1, vp.x, vp.carry, vp.coeffs,
-                                                     vp.radius_sum, vp.overlap, pairs.force.data(),
-                                                     pairs.work.data(), view, fallback);
+        return columns_pairs_block<KernelT, clamped>(b0, b1, vp.u, vp.coeffs, vp.overlap,
+                                                     pairs.force.data(), pairs.work.data(), view,
+                                                     fallback);
       },
       vp.rules.clamp);
   if (!any) return;
@@ -366,8 +355,8 @@ void ChainEngine::split_force_block(const VectorPairs& vp, std::size_t b0, std::
                             pair_origin_energy_.data()};
   bool any = false;
   auto block = [&]<V0Update update, bool origins>() {
-    any = uniform_pairs_block<KernelT, update, origins>(
-        b0, b1, vp.x, vp.carry, vp.v, vp.look, vp.coeffs, vp.radius_sum, columns, vp.rules);
+    any = uniform_pairs_block<KernelT, update, origins>(b0, b1, vp.u, vp.v, vp.look, vp.coeffs,
+                                                        columns, vp.rules);
   };
   if constexpr (!reads_v0) {
     block.template operator()<V0Update::fixed, false>();

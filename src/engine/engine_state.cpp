@@ -47,14 +47,16 @@ PairInput wall_input(const Scene& scene, Eigen::Index i, std::size_t w) {
 std::size_t simulation_bytes(std::size_t particles, std::size_t contacts,
                              const SimulationShape& shape) {
   const bool chain = shape.chain;
-  // Per particle: Particles' columns (position and its carry, velocity, force, the load if any;
-  // radius, mass, inverse mass; material), the look-ahead, the load flag and the peaks; the chain
+  // Per particle: Particles' columns (position, velocity, force, the load if any; radius, mass,
+  // inverse mass; material), the look-ahead, the position's carry (general engine) or the
+  // displacement and lattice place (chain engine), the load flag and the peaks; the chain
   // engine's base force (with loads), or the general engine's incidence offsets and positions at
   // the last rebuild.
   const std::size_t vector_bytes = shape.on_x_axis ? sizeof(double) : sizeof(Eigen::Vector3d);
   const std::size_t per_particle =
-      5 * vector_bytes + (shape.loads ? sizeof(Eigen::Vector3d) : 0) + 3 * sizeof(double) +
-      sizeof(int) + 1 + 2 * sizeof(double) +
+      4 * vector_bytes + (chain ? 2 * sizeof(double) : vector_bytes) +
+      (shape.loads ? sizeof(Eigen::Vector3d) : 0) + 3 * sizeof(double) + sizeof(int) + 1 +
+      2 * sizeof(double) +
       (chain ? (shape.loads ? sizeof(double) : 0) : sizeof(int) + sizeof(Eigen::Vector3d));
   // Per contact: its columns (on the chain engine, one record for them all of those its pairs
   // share, and none for the pair's particles, which its index gives), or the general engine's

@@ -209,17 +209,19 @@ struct EngineState {
     const Eigen::Vector3d carry = scene.particles.position_carry.row(i).transpose();
     return scene.particles.radius(i) - ((x - point) + carry).dot(wall.normal);
   }
-  /// Advances wall contact c, its wall at `point`; returns what happened to it.
+  /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's); returns what
+  /// happened to it.
   template <class KernelT>
-  ContactEvent update_wall(std::size_t c, const Eigen::Vector3d& point, const ContactRules& rules,
+  ContactEvent update_wall(std::size_t c, double overlap, const ContactRules& rules,
                            std::int64_t at);
   /// Advances every wall contact of model m (any model: m < 0), each wall at its current point.
   template <class KernelT>
   void evaluate_walls(const ContactRules& rules, std::int64_t at, int m = -1) {
     for (std::size_t c = 0; c < wall_contacts.size(); ++c)
       if (m < 0 || wall_contacts.model[c] == m)
-        update_wall<KernelT>(c, wall_point(static_cast<std::size_t>(wall_contacts.second[c])),
-                             rules, at);
+        update_wall<KernelT>(
+            c, wall_overlap(c, wall_point(static_cast<std::size_t>(wall_contacts.second[c]))),
+            rules, at);
   }
 };
 
@@ -258,8 +260,8 @@ class Engine {
 };
 
 template <class KernelT>
-ContactEvent EngineState::update_wall(std::size_t c, const Eigen::Vector3d& point,
-                                      const ContactRules& rules, std::int64_t at) {
+ContactEvent EngineState::update_wall(std::size_t c, double overlap, const ContactRules& rules,
+                                      std::int64_t at) {
   const Particles& p = scene.particles;
   ContactList& cl = wall_contacts;
   const int i = cl.first[c];
@@ -271,8 +273,8 @@ ContactEvent EngineState::update_wall(std::size_t c, const Eigen::Vector3d& poin
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
   const double rate = (wall.velocity - v).dot(wall.normal);
-  return update_contact<KernelT>(cl, c, wall_overlap(c, point), rate, rate - ahead.dot(wall.normal),
-                                 rules, cl.coeffs_of(c), at);
+  return update_contact<KernelT>(cl, c, overlap, rate, rate - ahead.dot(wall.normal), rules,
+                                 cl.coeffs_of(c), at);
 }
 
 }  // namespace chaindem::detail

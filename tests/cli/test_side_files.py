@@ -289,6 +289,9 @@ class ResumableWork(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             folder_with_inputs(tmp)
             proc = long_run(tmp)
+            # Once the run is stepping: while HDF5 is still creating the file, it resolves the
+            # file's real path, and a file removed then fails there instead.
+            time.sleep(0.2)
             os.remove(os.path.join(tmp, "out.h5.partial"))
             with open(os.path.join(tmp, "out.h5.partial"), "w") as f:
                 f.write("another file\n")
