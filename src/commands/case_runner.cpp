@@ -682,7 +682,7 @@ RunSetup step_for_accuracy(const CaseConfig& cfg, RunSetup run, std::ostream* pr
   if (!s.error_estimate)
     throw std::runtime_error(
         "simulation.accuracy: the error of a first run could not be estimated (its second "
-        "simulation, at twice the step, diverged): give simulation.steps_per_contact instead");
+        "simulation, at half the step, failed): give simulation.steps_per_contact instead");
   std::ostringstream note;
   note << "; for simulation.accuracy = " << wanted << ", a first run at " << per_contact
        << " steps per contact estimated " << *s.error_estimate;

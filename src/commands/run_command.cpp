@@ -170,14 +170,14 @@ void print_error_estimate(std::ostream& out, const layout::RunSummary& s, const 
   out << "  error estimate     ";
   if (s.error_estimate)
     out << "velocities within " << *s.error_estimate << " of the largest speed at every frame, "
-        << *s.final_error_estimate << " at the end (from a second run at twice the step)\n";
+        << *s.final_error_estimate << " at the end (from a second run at half the step)\n";
   else if (spec.simulation.error_estimate == ErrorEstimate::off)
     out << "none (simulation.error_estimate = off)\n";
   else if (spec.simulation.error_estimate == ErrorEstimate::automatic)
     out << "none (simulation.error_estimate = auto: a run of more than "
         << auto_error_estimate_particles << " particles, or continued from a checkpoint)\n";
   else
-    out << "none (the run at twice the step did not finish, or this run continued a "
+    out << "none (the run at half the step did not finish, or this run continued a "
            "checkpoint)\n";
 }
 

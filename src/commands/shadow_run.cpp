@@ -7,16 +7,16 @@
 namespace chaindem {
 
 ShadowRun::ShadowRun(Scene scene, SimulationSettings settings) {
-  settings.time_step *= 2.0;
+  settings.time_step *= 0.5;
   shadow_.emplace(std::move(scene), settings);
 }
 
 void ShadowRun::at_frame(const Simulation& run) {
-  if (!shadow_ || run.step_count() % 2 != 0) return;
+  if (!shadow_) return;
   const auto start = std::chrono::steady_clock::now();
   try {
-    shadow_->advance(run.step_count() / 2 - shadow_->step_count());
-  } catch (const std::exception&) {  // diverged at twice the step: no estimate
+    shadow_->advance(2 * run.step_count() - shadow_->step_count());
+  } catch (const std::exception&) {  // failed where the run did not: no estimate
     shadow_.reset();
     return;
   }
@@ -65,9 +65,11 @@ void ShadowRun::restore(const StateArchive& a) {
 
 void ShadowRun::finish(layout::RunSummary& summary) const {
   if (!shadow_ || compared_ == 0 || !(largest_speed_ > 0.0)) return;
-  // Richardson's factor for a second-order scheme: the run's error is a third of the difference.
-  summary.error_estimate = largest_difference_ / 3.0 / largest_speed_;
-  summary.final_error_estimate = last_difference_ / 3.0 / largest_speed_;
+  // Richardson's factor for a second-order scheme and a shadow at half the step: the run's error
+  // is four thirds of the difference (the shadow's is a third of it).
+  constexpr double richardson = 4.0 / 3.0;
+  summary.error_estimate = richardson * largest_difference_ / largest_speed_;
+  summary.final_error_estimate = richardson * last_difference_ / largest_speed_;
 }
 
 }  // namespace chaindem

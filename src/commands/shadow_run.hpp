@@ -1,10 +1,13 @@
 #pragma once
 // The time-discretisation error of a run, estimated while it runs (simulation.error_estimate;
-// docs/engine.md, "Accuracy of a run"): a second simulation of the same case at twice the step
-// follows it, and at every output frame both reach (the run's frames at an even step) their
-// velocities are compared. The schemes are second order, so the run's own error is a third of
-// the difference (Richardson: e(dt) = (u(2 dt) - u(dt)) / (2^2 - 1)). Not a library interface:
-// the case runner's.
+// docs/engine.md, "Accuracy of a run"): a second simulation of the same case at half the step
+// follows it, and at every output frame both velocities are compared. The schemes are second
+// order, so the run's own error is four thirds of the difference (Richardson: u(dt) - u =
+// (u(dt) - u(dt/2)) 2^2 / (2^2 - 1)). The finer step, not a coarser one, because the coarser run's
+// error is the run's times 2^2 only where both are in the asymptotic range, and contact events
+// (a clamped force's kink, a slow re-contact) put the error of a chain's run off that law at
+// either step: the difference from a finer run is mostly the run's own error whatever its law.
+// Not a library interface: the case runner's.
 
 #include <optional>
 
@@ -16,13 +19,12 @@ namespace chaindem {
 
 class ShadowRun {
  public:
-  /// The shadow of a run of `scene` (copied) with `settings` at twice their step.
+  /// The shadow of a run of `scene` (copied) with `settings` at half their step.
   ShadowRun(Scene scene, SimulationSettings settings);
-  /// At an output frame of `run`: brings the shadow to the same instant, when it has one (an
-  /// even step), and compares the two.
+  /// At an output frame of `run`: brings the shadow to the same instant and compares the two.
   void at_frame(const Simulation& run);
   /// The estimate into `summary` (error_estimate, final_error_estimate); none when no frame was
-  /// compared or the shadow failed (it diverged at twice the step).
+  /// compared or the shadow failed.
   void finish(layout::RunSummary& summary) const;
   /// The time the shadow took so far [s]: not the run's (its summary's wall_time leaves it out).
   double seconds() const { return seconds_; }

@@ -78,9 +78,10 @@ void simulation_keys(std::vector<KeyEntry>& k) {
       s, &SimulationSpec::error_estimate, "simulation.error_estimate",
       {{"auto", ErrorEstimate::automatic}, {"on", ErrorEstimate::on}, {"off", ErrorEstimate::off}},
       {.description =
-           "estimate the run's time-discretisation error from a second run at twice the step "
-           "beside it (about 50 % more time, and the simulation's memory twice), stated in the "
-           "summary: auto, for the runs of `chaindem run` and chaindem.run() of at most 200000 "
+           "estimate the run's time-discretisation error from a second run at half the step "
+           "beside it (about three times the time, and the simulation's memory twice), stated "
+           "in the summary: auto, for the runs of `chaindem run` and chaindem.run() of at most "
+           "200000 "
            "particles (not for the cases of sweep, compare and fit); on, every run; off, none. "
            "docs/engine.md, \"Accuracy of a run\"",
        .default_value = "auto"}));

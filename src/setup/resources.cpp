@@ -312,7 +312,7 @@ std::size_t estimated_peak_memory(const RunSetup& run) {
   const std::size_t frame = frame_bytes(run);
   const std::size_t simulation = simulation_bytes(particles, contacts, simulation_shape(run)) +
                                  contacts * history * sizeof(double);
-  // The second simulation of the error estimate, at twice the step, as `chaindem run` runs it.
+  // The second simulation of the error estimate, at half the step, as `chaindem run` runs it.
   const std::size_t shadow = estimates_error(run, true) ? simulation : 0;
   return simulation + shadow +
          setup::run_bytes(particles, frame, frames, run.output_every, run.output.components());

@@ -18,7 +18,7 @@
 namespace chaindem {
 
 /// [simulation]
-/// simulation.error_estimate: whether a run is shadowed by one at twice its step, whose
+/// simulation.error_estimate: whether a run is shadowed by one at half its step, whose
 /// difference estimates its time-discretisation error (docs/engine.md, "Accuracy of a run").
 enum class ErrorEstimate { automatic, on, off };
 

@@ -79,10 +79,10 @@ struct BuildOptions {
 std::size_t estimated_peak_memory(const RunSetup& run);
 
 /// The most particles of a run whose error simulation.error_estimate = auto estimates: its
-/// second simulation, at twice the step, then takes at most ~50 MB beside it.
+/// second simulation, at half the step, then takes at most ~50 MB beside it.
 inline constexpr Eigen::Index auto_error_estimate_particles = 200000;
 /// Whether a run of `run` estimates its time-discretisation error from a second simulation at
-/// twice its step (simulation.error_estimate): on; or auto for a run of its own (`own_run`: not a
+/// half its step (simulation.error_estimate): on; or auto for a run of its own (`own_run`: not a
 /// case of a sweep, a comparison or a fit) of at most auto_error_estimate_particles particles.
 inline bool estimates_error(const RunSetup& run, bool own_run) {
   switch (run.spec.simulation.error_estimate) {
