@@ -671,11 +671,13 @@ PendingRun run_to_stacked(const CaseConfig& cfg, RunSetup run, StackedFile& file
 RunSetup step_for_accuracy(const CaseConfig& cfg, RunSetup run, std::ostream* progress) {
   const double wanted = run.spec.simulation.accuracy;
   if (!(wanted > 0.0)) return run;
-  const double per_contact = run.spec.simulation.steps_per_contact;
+  // The steps per contact the first run takes: more than simulation.steps_per_contact where its
+  // step was fitted to the output interval, or to the damping.
+  const double taken = run.contact_time / run.settings.time_step;
   RunSetup first = run;
   first.spec.simulation.error_estimate = ErrorEstimate::on;
   if (progress)
-    *progress << "chaindem: simulation.accuracy = " << wanted << ": a first run at " << per_contact
+    *progress << "chaindem: simulation.accuracy = " << wanted << ": a first run at " << taken
               << " steps per contact estimates the error\n";
   const RunSummary s =
       run_summary_only(cfg, std::move(first), RunControl{progress, stop_flag(), nullptr, true});
@@ -684,14 +686,14 @@ RunSetup step_for_accuracy(const CaseConfig& cfg, RunSetup run, std::ostream* pr
         "simulation.accuracy: the error of a first run could not be estimated (its second "
         "simulation, at half the step, failed): give simulation.steps_per_contact instead");
   std::ostringstream note;
-  note << "; for simulation.accuracy = " << wanted << ", a first run at " << per_contact
+  note << "; for simulation.accuracy = " << wanted << ", a first run at " << taken
        << " steps per contact estimated " << *s.error_estimate;
   if (*s.error_estimate <= wanted) {
     run.time_step_note += note.str() + ", within it";
     return run;
   }
   // The error goes as dt^2; a tenth more steps for the estimate's own error.
-  const double chosen = per_contact * std::sqrt(*s.error_estimate / wanted) * 1.1;
+  const double chosen = taken * std::sqrt(*s.error_estimate / wanted) * 1.1;
   RunSetup better = build_run(cfg, {.steps_per_contact = chosen});
   note << ": this run takes " << chosen << " steps per contact";
   better.time_step_note += note.str();

@@ -263,6 +263,7 @@ void choose_time_step(const Case& c, RunSetup& run,
   using Policy = SimulationSettings::ImpactVelocity;
   const bool uses_v0 = uses_impact_velocity(settings);
   const double t_contact = shortest_contact_time(time_scale_pairs, speed);
+  run.contact_time = t_contact;
   if (s.time_step > 0.0) {
     settings.time_step = s.time_step;
     run.time_step_note = "given";

@@ -36,6 +36,9 @@ struct RunSetup {
   std::string output_file;          ///< output.file of the case; empty when it gives none
   std::string time_step_note;       ///< how the time step was chosen
   std::size_t memory_estimate = 0;  ///< estimated_peak_memory(*this), as build_run left it [bytes]
+  /// The shortest contact duration of the case at its largest relative speed, which the
+  /// automatic step divides [s] (infinite when nothing moves).
+  double contact_time = 0.0;
   /// What the run will write, estimated before it starts (estimate_output).
   struct OutputEstimate {
     std::int64_t frames = 0;
