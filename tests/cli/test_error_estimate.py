@@ -5,6 +5,7 @@ on the shipped cases; stated in the summary, kept across a restart, taken by swe
 
 Run by ctest with Debian's /usr/bin/python3:  test_error_estimate.py CHAINDEM SOURCE_DIR
 """
+import glob
 import os
 import subprocess
 import sys
@@ -27,8 +28,12 @@ def run(case, out, *sets):
     if r.returncode != 0:
         raise AssertionError(r.stderr)
     with h5py.File(out, "r") as f:
-        chain = f["particles/chain"]
-        return (chain["velocity/value"][:, :, 0], dict(f["summary"].attrs))
+        return f["particles/chain/velocity/value"][()], dict(f["summary"].attrs)
+
+
+def largest(v):
+    """The largest speed in velocities v (frames, bodies, components)."""
+    return np.linalg.norm(v, axis=-1).max()
 
 
 class ErrorEstimate(unittest.TestCase):
@@ -42,8 +47,8 @@ class ErrorEstimate(unittest.TestCase):
 
     def estimate_and_truth(self, case, *sets):
         """The estimate of a run at the case's automatic step, frames every 20 steps, and its
-        true error: the largest velocity difference, over the frames and bodies, from the run at
-        an eighth of the step, relative to the largest speed."""
+        true error: the largest difference of any body's velocity, over the frames, from the run
+        at an eighth of the step, and that at the last frame, relative to the largest speed."""
         out = os.path.join(self.tmp.name, "r.h5")
         _, probe = run(case, out, *sets, "simulation.error_estimate=off")
         dt = probe["time_step"]
@@ -52,28 +57,31 @@ class ErrorEstimate(unittest.TestCase):
         fine, _ = run(case, out, *sets, f"simulation.time_step={dt / 8!r}", "output.every=160",
                       "output.interval=0", "simulation.error_estimate=off")
         n = min(len(v), len(fine))  # the fine run may end one frame later, past the duration
-        scale = np.abs(v[:n]).max()
-        true = np.abs(v[:n] - fine[:n]).max() / scale
-        final = np.abs(v[n - 1] - fine[n - 1]).max() / scale
+        scale = largest(v[:n])
+        true = largest(v[:n] - fine[:n]) / scale
+        final = largest(v[n - 1] - fine[n - 1]) / scale
         return s["error_estimate"], true, s["final_error_estimate"], final
 
-    def test_within_a_factor_two_of_the_true_error(self):
-        # The second-order scheme's error is a third of the difference from twice the step
-        # (Richardson) where the step resolves the contacts; measured ratios in docs/engine.md.
-        for case in ("default.ini", "precompressed_chain.ini", "newton_cradle.ini",
-                     "solitary_wave.ini"):
-            est, true, final_est, final_true = self.estimate_and_truth(case)
-            self.assertGreater(true, 0.0, case)
-            self.assertLess(max(est / true, true / est), 2.0, (case, est, true))
-            self.assertLess(max(final_est / final_true, final_true / final_est), 2.0,
-                            (case, final_est, final_true))
-
-    def test_a_dimer_is_overestimated_not_under(self):
-        # Its light beads are under-resolved at twice the step: the estimate errs on the safe
-        # side, 2.2 times the true error (docs/engine.md).
-        est, true, _, _ = self.estimate_and_truth("dimer_chain.ini")
-        self.assertGreater(est / true, 1.0)
-        self.assertLess(est / true, 3.0)
+    def test_within_a_factor_two_of_the_true_error_on_every_shipped_case(self):
+        # Among them a solitary wave, a dimer chain (clamped damping: kinks whose error depends
+        # on where they fall in the step), a pre-compressed chain and a tapered one (a final
+        # state whose error changes sign between dt and 2 dt): the difference from half the step
+        # is mostly the run's own error whatever the contacts do. docs/engine.md has the ratios.
+        cases = sorted(os.path.basename(c) for c in glob.glob(os.path.join(SOURCE, "cases",
+                                                                           "*.ini")))
+        for case in ("solitary_wave.ini", "dimer_chain.ini", "precompressed_chain.ini",
+                     "tapered_chain.ini"):
+            self.assertIn(case, cases)
+        for case in cases:
+            with self.subTest(case=case):
+                est, true, final_est, final_true = self.estimate_and_truth(case)
+                self.assertGreater(true, 0.0, case)
+                self.assertLess(max(est / true, true / est), 2.0, (case, est, true))
+                # Even where elastic collisions leave the bodies free with an error below 1e-9
+                # of the largest speed (measured_state).
+                self.assertGreater(final_true, 0.0, case)
+                self.assertLess(max(final_est / final_true, final_true / final_est), 2.0,
+                                (case, final_est, final_true))
 
     def test_stated_and_switchable(self):
         out = os.path.join(self.tmp.name, "s.h5")
@@ -106,7 +114,7 @@ class ErrorEstimate(unittest.TestCase):
                       "output.interval=0", f"output.every={10 * s['steps'] // (len(v) - 1)}",
                       "simulation.error_estimate=off")
         n = min(len(v), len(fine))
-        true = np.abs(v[:n] - fine[:n]).max() / np.abs(v[:n]).max()
+        true = largest(v[:n] - fine[:n]) / largest(v[:n])
         self.assertLess(true, 2 * wanted)
         # An accuracy the automatic step already reaches keeps it.
         _, easy = run("default.ini", out, "simulation.accuracy=0.01")
