@@ -79,11 +79,10 @@ void simulation_keys(std::vector<KeyEntry>& k) {
       {{"auto", ErrorEstimate::automatic}, {"on", ErrorEstimate::on}, {"off", ErrorEstimate::off}},
       {.description =
            "estimate the run's time-discretisation error from a second run at half the step "
-           "beside it (about three times the time, and the simulation's memory twice), stated "
-           "in the summary: auto, for the runs of `chaindem run` and chaindem.run() of at most "
-           "200000 "
-           "particles (not for the cases of sweep, compare and fit); on, every run; off, none. "
-           "docs/engine.md, \"Accuracy of a run\"",
+           "beside it (twice the run's steps: up to three times the time, and the simulation's "
+           "memory twice), stated in the summary: auto, for the runs of `chaindem run` and "
+           "chaindem.run() of at most 200000 particles (not for the cases of sweep, compare and "
+           "fit); on, every run; off, none. docs/engine.md, \"Accuracy of a run\"",
        .default_value = "auto"}));
   k.push_back(key(s, &SimulationSpec::accuracy, "simulation.accuracy",
                   {.description = "the velocity error the run should reach at every frame, "
