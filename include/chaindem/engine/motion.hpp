@@ -1,0 +1,65 @@
+#pragma once
+// Prescribed motion along a line: how far a driven wall, load or body has moved from its place
+// at t = 0, and how fast, as exact functions of time. The engines evaluate them at each step's
+// time n dt, so a driven boundary follows its path to rounding however many steps a run takes
+// (an offset accumulated step by step would drift by the rounding of every step).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace chaindem {
+
+/// A motion s(t) along a line, s in metres from the place at t = 0 (or, for harmonic motion,
+/// from the centre of the oscillation), t in seconds from the start of the run.
+class Motion {
+ public:
+  /// One harmonic term: amplitude [m], frequency [Hz], phase [rad]: A sin(2 pi f t + phi).
+  struct Harmonic {
+    double amplitude = 0.0;
+    double frequency = 0.0;
+    double phase = 0.0;
+  };
+  /// How a table's samples are joined: straight lines (velocity constant between samples) or
+  /// the modified Akima interpolant (Akima 1970, as Boost's makima: continuous velocity, no
+  /// overshoot at flat stretches).
+  enum class Interpolation { linear, makima };
+
+  /// At rest (s = 0): a wall that does not move.
+  Motion() = default;
+  /// s = v t.
+  static Motion constant_velocity(double velocity);
+  /// s = r(t) sum_k A_k sin(2 pi f_k t + phi_k), where r rises from 0 to 1 over `ramp` seconds
+  /// as 10 tau^3 - 15 tau^4 + 6 tau^5 (tau = t / ramp), whose first two derivatives vanish at
+  /// both ends: with a ramp the motion starts from rest at its centre, and reaches the pure
+  /// oscillation at t = ramp without a jump in velocity or acceleration. ramp = 0: no ramp.
+  static Motion harmonics(std::vector<Harmonic> terms, double ramp);
+  /// s interpolated in a table of (t, s) samples, t strictly increasing from 0, s(0) = 0; past
+  /// the last sample the motion continues at the last sample's velocity.
+  static Motion table(std::vector<double> time, std::vector<double> displacement,
+                      Interpolation interpolation);
+
+  double displacement(double t) const;  ///< s(t) [m]
+  double velocity(double t) const;      ///< ds/dt [m/s]
+  /// The largest speed the motion reaches over [0, duration] [m/s] (bounds the time step and
+  /// the impact speeds it can cause): exact for constant and table motion, the sum of the terms'
+  /// A 2 pi f (times the ramp's largest slope factor) for harmonics.
+  double largest_speed(double duration) const;
+  /// True when the motion is s = v t (or rest): the engines' constant-velocity walls.
+  bool is_constant_velocity() const { return kind_ == Kind::constant; }
+  double constant_speed() const { return velocity_; }
+  /// A word for messages and the output's parameters: "at rest", "constant velocity 0.1 m/s",
+  /// "2 harmonics, ramp 0.01 s", "table of 120 samples (makima)".
+  std::string describe() const;
+
+ private:
+  enum class Kind { constant, harmonics, table };
+  struct Table;
+  Kind kind_ = Kind::constant;
+  double velocity_ = 0.0;  // constant
+  std::vector<Harmonic> terms_;
+  double ramp_ = 0.0;
+  std::shared_ptr<const Table> table_;  // immutable, shared by copies
+};
+
+}  // namespace chaindem

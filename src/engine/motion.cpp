@@ -1,0 +1,201 @@
+// Prescribed motion (motion.hpp): constant velocity, sums of harmonics with a smooth ramp, and
+// tables of samples joined by straight lines or the modified Akima interpolant.
+#include "chaindem/engine/motion.hpp"
+
+#include <algorithm>
+#include <boost/math/interpolators/makima.hpp>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+namespace chaindem {
+
+struct Motion::Table {
+  std::vector<double> time, displacement;
+  Interpolation interpolation = Interpolation::linear;
+  std::optional<boost::math::interpolators::makima<std::vector<double>>> makima;
+  double end_velocity = 0.0;  // the velocity the motion keeps past the last sample
+
+  // Index k of the interval [time[k], time[k + 1]] holding t (t within the table).
+  std::size_t interval(double t) const {
+    const auto it = std::upper_bound(time.begin(), time.end(), t);
+    const auto k = static_cast<std::size_t>(std::max<std::ptrdiff_t>(it - time.begin(), 1)) - 1;
+    return std::min(k, time.size() - 2);
+  }
+  double slope(std::size_t k) const {
+    return (displacement[k + 1] - displacement[k]) / (time[k + 1] - time[k]);
+  }
+  double within(double t) const {
+    if (makima) return (*makima)(t);
+    const std::size_t k = interval(t);
+    return displacement[k] + slope(k) * (t - time[k]);
+  }
+  double velocity_within(double t) const {
+    if (makima) return makima->prime(t);
+    return slope(interval(t));
+  }
+};
+
+namespace {
+
+// The ramp r(tau) = 10 tau^3 - 15 tau^4 + 6 tau^5 and dr/dtau, tau in [0, 1].
+double ramp_value(double tau) {
+  return tau * tau * tau * (10.0 + tau * (-15.0 + 6.0 * tau));
+}
+double ramp_slope(double tau) {
+  const double u = tau * (1.0 - tau);
+  return 30.0 * u * u;
+}
+// The largest dr/dtau, at tau = 1/2.
+constexpr double ramp_steepest = 1.875;
+
+}  // namespace
+
+Motion Motion::constant_velocity(double velocity) {
+  Motion m;
+  m.velocity_ = velocity;
+  return m;
+}
+
+Motion Motion::harmonics(std::vector<Harmonic> terms, double ramp) {
+  if (!(ramp >= 0.0) || !std::isfinite(ramp))
+    throw std::invalid_argument("Motion: the ramp must be a finite time >= 0");
+  for (const Harmonic& h : terms)
+    if (!std::isfinite(h.amplitude) || !std::isfinite(h.phase) || !(h.frequency >= 0.0) ||
+        !std::isfinite(h.frequency))
+      throw std::invalid_argument(
+          "Motion: a harmonic needs a finite amplitude and phase and a "
+          "finite frequency >= 0");
+  Motion m;
+  m.kind_ = Kind::harmonics;
+  m.terms_ = std::move(terms);
+  m.ramp_ = ramp;
+  return m;
+}
+
+Motion Motion::table(std::vector<double> time, std::vector<double> displacement,
+                     Interpolation interpolation) {
+  const std::size_t least = interpolation == Interpolation::makima ? 4 : 2;
+  if (time.size() != displacement.size() || time.size() < least)
+    throw std::invalid_argument(
+        "Motion: a table needs as many displacements as times, and at "
+        "least " +
+        std::to_string(least) + " samples");
+  if (time[0] != 0.0 || displacement[0] != 0.0)
+    throw std::invalid_argument("Motion: a table starts at t = 0 with s = 0");
+  for (std::size_t k = 0; k < time.size(); ++k) {
+    if (!std::isfinite(time[k]) || !std::isfinite(displacement[k]))
+      throw std::invalid_argument("Motion: a table's samples must be finite");
+    if (k > 0 && !(time[k] > time[k - 1]))
+      throw std::invalid_argument("Motion: a table's times must increase strictly");
+  }
+  auto t = std::make_shared<Table>();
+  t->time = std::move(time);
+  t->displacement = std::move(displacement);
+  t->interpolation = interpolation;
+  if (interpolation == Interpolation::makima) {
+    std::vector<double> x = t->time, y = t->displacement;
+    t->makima.emplace(std::move(x), std::move(y));
+  }
+  t->end_velocity = t->velocity_within(t->time.back());
+  Motion m;
+  m.kind_ = Kind::table;
+  m.table_ = std::move(t);
+  return m;
+}
+
+double Motion::displacement(double t) const {
+  switch (kind_) {
+    case Kind::constant:
+      return velocity_ * t;
+    case Kind::harmonics: {
+      double h = 0.0;
+      for (const Harmonic& k : terms_)
+        h += k.amplitude * std::sin(2.0 * std::numbers::pi * k.frequency * t + k.phase);
+      return t < ramp_ ? ramp_value(t / ramp_) * h : h;
+    }
+    case Kind::table: {
+      const double last = table_->time.back();
+      if (t <= last) return table_->within(std::max(t, 0.0));
+      return table_->displacement.back() + table_->end_velocity * (t - last);
+    }
+  }
+  return 0.0;
+}
+
+double Motion::velocity(double t) const {
+  switch (kind_) {
+    case Kind::constant:
+      return velocity_;
+    case Kind::harmonics: {
+      double h = 0.0, rate = 0.0;
+      for (const Harmonic& k : terms_) {
+        const double w = 2.0 * std::numbers::pi * k.frequency, arg = w * t + k.phase;
+        h += k.amplitude * std::sin(arg);
+        rate += k.amplitude * w * std::cos(arg);
+      }
+      if (!(t < ramp_)) return rate;
+      const double tau = t / ramp_;
+      return ramp_slope(tau) / ramp_ * h + ramp_value(tau) * rate;
+    }
+    case Kind::table:
+      return t <= table_->time.back() ? table_->velocity_within(std::max(t, 0.0))
+                                      : table_->end_velocity;
+  }
+  return 0.0;
+}
+
+double Motion::largest_speed(double duration) const {
+  switch (kind_) {
+    case Kind::constant:
+      return std::abs(velocity_);
+    case Kind::harmonics: {
+      double amplitudes = 0.0, rates = 0.0;
+      for (const Harmonic& k : terms_) {
+        amplitudes += std::abs(k.amplitude);
+        rates += std::abs(k.amplitude) * 2.0 * std::numbers::pi * k.frequency;
+      }
+      return rates + (ramp_ > 0.0 ? ramp_steepest / ramp_ * amplitudes : 0.0);
+    }
+    case Kind::table: {
+      const Table& tb = *table_;
+      double most = duration > tb.time.back() ? std::abs(tb.end_velocity) : 0.0;
+      // Each interval the run reaches: its slope, or the interpolant's velocity at 8 points.
+      for (std::size_t k = 0; k + 1 < tb.time.size() && tb.time[k] < duration; ++k) {
+        if (!tb.makima) {
+          most = std::max(most, std::abs(tb.slope(k)));
+          continue;
+        }
+        for (int j = 0; j <= 8; ++j) {
+          const double t = tb.time[k] + (tb.time[k + 1] - tb.time[k]) * j / 8.0;
+          most = std::max(most, std::abs(tb.velocity_within(t)));
+        }
+      }
+      return most;
+    }
+  }
+  return 0.0;
+}
+
+std::string Motion::describe() const {
+  std::ostringstream s;
+  switch (kind_) {
+    case Kind::constant:
+      if (velocity_ == 0.0) return "at rest";
+      s << "constant velocity " << velocity_ << " m/s";
+      break;
+    case Kind::harmonics:
+      s << terms_.size() << (terms_.size() == 1 ? " harmonic" : " harmonics");
+      if (ramp_ > 0.0) s << ", ramp " << ramp_ << " s";
+      break;
+    case Kind::table:
+      s << "table of " << table_->time.size() << " samples ("
+        << (table_->makima ? "makima" : "linear") << ")";
+      break;
+  }
+  return s.str();
+}
+
+}  // namespace chaindem

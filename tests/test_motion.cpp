@@ -1,0 +1,104 @@
+// Prescribed motion (engine/motion.hpp) against its definitions: harmonic motion against a
+// long-double evaluation over a million steps, velocities against the derivative of the
+// displacement, the ramp's continuity, tables through their samples and straight lines.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "chaindem/engine/motion.hpp"
+
+using chaindem::Motion;
+
+namespace {
+
+// The velocity as the central difference of the displacement, step h.
+double derivative(const Motion& m, double t, double h) {
+  return (m.displacement(t + h) - m.displacement(t - h)) / (2.0 * h);
+}
+
+}  // namespace
+
+// At each step's time n dt, over 10^6 steps, the displacement is A sin(2 pi f n dt + phi) to the
+// rounding of its argument: no step-by-step accumulation.
+TEST(Motion, HarmonicFollowsItsPathOverAMillionSteps) {
+  const double amplitude = 1e-5, frequency = 3000.0, phase = 0.3, dt = 1e-8;
+  const Motion m = Motion::harmonics({{amplitude, frequency, phase}}, 0.0);
+  double worst = 0.0;
+  for (long n = 0; n <= 1000000; n += 997) {
+    const double t = static_cast<double>(n) * dt;
+    const long double exact =
+        amplitude * std::sin(2.0L * std::numbers::pi_v<long double> * frequency * t + phase);
+    worst = std::max(worst, std::abs(static_cast<double>(m.displacement(t) - exact)));
+  }
+  EXPECT_LT(worst, 1e-13 * amplitude);
+}
+
+TEST(Motion, VelocityIsTheDerivativeOfTheDisplacement) {
+  const Motion two = Motion::harmonics({{2e-5, 1000.0, 0.0}, {5e-6, 2700.0, 1.0}}, 2e-3);
+  for (double t : {1e-4, 7e-4, 1e-3, 1.9e-3, 2.5e-3, 9e-3})
+    EXPECT_NEAR(two.velocity(t), derivative(two, t, 1e-9), 1e-6 * two.largest_speed(1e-2)) << t;
+  const Motion line = Motion::constant_velocity(-0.25);
+  EXPECT_DOUBLE_EQ(line.displacement(2.0), -0.5);
+  EXPECT_DOUBLE_EQ(line.velocity(2.0), -0.25);
+}
+
+// With a ramp the motion starts at rest at its centre and joins the pure oscillation at the
+// ramp's end with the same displacement and velocity.
+TEST(Motion, RampStartsFromRestWithoutAJump) {
+  const double ramp = 1e-3;
+  const Motion ramped = Motion::harmonics({{1e-5, 2000.0, 0.7}}, ramp);
+  const Motion pure = Motion::harmonics({{1e-5, 2000.0, 0.7}}, 0.0);
+  EXPECT_EQ(ramped.displacement(0.0), 0.0);
+  EXPECT_EQ(ramped.velocity(0.0), 0.0);
+  EXPECT_NE(pure.velocity(0.0), 0.0);
+  EXPECT_NEAR(ramped.displacement(ramp * (1 - 1e-12)), pure.displacement(ramp), 1e-15);
+  EXPECT_NEAR(ramped.velocity(ramp * (1 - 1e-12)), pure.velocity(ramp), 1e-9);
+  EXPECT_EQ(ramped.displacement(2 * ramp), pure.displacement(2 * ramp));
+  // Its speed stays within the bound the time step takes.
+  double most = 0.0;
+  for (int k = 0; k <= 20000; ++k) most = std::max(most, std::abs(ramped.velocity(k * 1e-7)));
+  EXPECT_LE(most, ramped.largest_speed(2e-3));
+  EXPECT_GT(most, 0.5 * ramped.largest_speed(2e-3));
+}
+
+TEST(Motion, LinearTablePassesThroughItsSamples) {
+  const Motion m =
+      Motion::table({0.0, 1e-3, 3e-3}, {0.0, 2e-6, -2e-6}, Motion::Interpolation::linear);
+  EXPECT_EQ(m.displacement(1e-3), 2e-6);
+  EXPECT_DOUBLE_EQ(m.displacement(2e-3), 0.0);
+  EXPECT_DOUBLE_EQ(m.velocity(0.5e-3), 2e-3);
+  EXPECT_DOUBLE_EQ(m.velocity(2e-3), -2e-3);
+  // Past the last sample, on at the last velocity.
+  EXPECT_DOUBLE_EQ(m.displacement(4e-3), -4e-6);
+  EXPECT_DOUBLE_EQ(m.largest_speed(1.0), 2e-3);
+}
+
+// The modified Akima interpolant passes through the samples and reproduces a straight line.
+TEST(Motion, MakimaTableThroughSamplesAndStraightLines) {
+  const std::vector<double> t{0.0, 1e-3, 2.5e-3, 3e-3, 5e-3};
+  std::vector<double> line, wave;
+  for (double x : t) {
+    line.push_back(0.1 * x);
+    wave.push_back(1e-5 * std::sin(1000.0 * x));
+  }
+  const Motion straight = Motion::table(t, line, Motion::Interpolation::makima);
+  for (double x : {0.3e-3, 1.7e-3, 2.9e-3, 4.2e-3}) {
+    EXPECT_NEAR(straight.displacement(x), 0.1 * x, 1e-18) << x;
+    EXPECT_NEAR(straight.velocity(x), 0.1, 1e-12) << x;
+  }
+  const Motion m = Motion::table(t, wave, Motion::Interpolation::makima);
+  for (std::size_t k = 0; k < t.size(); ++k) EXPECT_NEAR(m.displacement(t[k]), wave[k], 1e-20);
+  EXPECT_NEAR(m.velocity(2e-3), derivative(m, 2e-3, 1e-9), 1e-8);
+}
+
+TEST(Motion, RefusesWhatItCannotFollow) {
+  EXPECT_THROW(Motion::harmonics({{1e-5, -1.0, 0.0}}, 0.0), std::invalid_argument);
+  EXPECT_THROW(Motion::harmonics({{1e-5, 10.0, 0.0}}, -1.0), std::invalid_argument);
+  EXPECT_THROW(Motion::table({0.0, 1e-3, 1e-3}, {0.0, 1e-6, 2e-6}, Motion::Interpolation::linear),
+               std::invalid_argument);
+  EXPECT_THROW(Motion::table({1e-3, 2e-3}, {0.0, 1e-6}, Motion::Interpolation::linear),
+               std::invalid_argument);
+  EXPECT_THROW(Motion::table({0.0, 1e-3, 2e-3}, {0.0, 1e-6, 0.0}, Motion::Interpolation::makima),
+               std::invalid_argument);
+}
