@@ -287,7 +287,8 @@ def force_overlap(source: Loop | Run, pair: tuple | None = None) -> plt.Figure:
 def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
                       restitution_axis: str = "contact.restitution", group_by: str = "contact.law",
                       where: dict[str, object] | None = None) -> plt.Figure:
-    """Achieved restitution against the input restitution c_r, with the ideal e_out = c_r.
+    """The restitution each law achieves against its parameter c_r (the c_r its damping is
+    derived from, which most laws do not return: docs/contact-laws.md), with the line e_out = c_r.
 
     The default output is the restitution of the isolated contacts, those that began from apart
     and ended with neither body touching anything else (a chain's binary impacts): the mean of
@@ -334,7 +335,7 @@ def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
             ax.errorbar(xs, ys, yerr=[ys - low[sel][order], high[sel][order] - ys], marker="o",
                         linestyle=styles[v], color=colors[g], ms=3, capsize=2, label=label)
     ax.plot([0, 1], [0, 1], "k--", lw=1, label="$e_{out} = c_r$")
-    ax.set_xlabel("input restitution $c_r$ [-]")
+    ax.set_xlabel("the law's parameter $c_r$ [-]")
     words = {"isolated_restitution": "restitution of the isolated contacts",
              "first_isolated_restitution": "restitution of the first isolated contact",
              "striker_rebound_ratio": "striker's rebound ratio"}
@@ -349,7 +350,7 @@ def restitution_curve(sweep: Sweep, output: str = "isolated_restitution",
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1))
     else:
         ax.legend(fontsize="small", loc="upper left")
-    ax.set_title(f"{sweep.name}: achieved against input restitution")
+    ax.set_title(f"{sweep.name}: restitution achieved against each law's $c_r$")
     return fig
 
 
