@@ -92,6 +92,32 @@ TEST(Motion, MakimaTableThroughSamplesAndStraightLines) {
   EXPECT_NEAR(m.velocity(2e-3), derivative(m, 2e-3, 1e-9), 1e-8);
 }
 
+// The largest speed of a makima table is the largest of its velocity, found exactly (dense
+// sampling never exceeds it and comes within 1e-6 of it), and past the last sample the table
+// moves on at its last velocity.
+TEST(Motion, MakimaLargestSpeedAndExtrapolation) {
+  std::vector<double> t{0.0}, s{0.0};
+  unsigned seed = 12345;
+  auto uniform = [&] {  // deterministic, in [0, 1)
+    seed = seed * 1103515245u + 12345u;
+    return static_cast<double>((seed >> 8) & 0xffffff) / 16777216.0;
+  };
+  for (int k = 1; k < 9; ++k) {
+    t.push_back(t.back() + 1e-4 * (0.5 + uniform()));
+    s.push_back(1e-5 * (uniform() - 0.5));
+  }
+  const Motion m = Motion::table(t, s, Motion::Interpolation::makima);
+  const double bound = m.largest_speed(t.back());
+  double most = 0.0;
+  for (int k = 0; k <= 200000; ++k)
+    most = std::max(most, std::abs(m.velocity(t.back() * k / 200000.0)));
+  EXPECT_LE(most, bound * (1 + 1e-12));
+  EXPECT_GT(most, bound * (1 - 1e-6));
+  const double last = t.back(), v = m.velocity(last);
+  EXPECT_NEAR(m.displacement(last + 1e-3), s.back() + v * 1e-3, 1e-18);
+  EXPECT_EQ(m.velocity(last + 1e-3), v);
+}
+
 TEST(Motion, RefusesWhatItCannotFollow) {
   EXPECT_THROW(Motion::harmonics({{1e-5, -1.0, 0.0}}, 0.0), std::invalid_argument);
   EXPECT_THROW(Motion::harmonics({{1e-5, 10.0, 0.0}}, -1.0), std::invalid_argument);

@@ -151,8 +151,14 @@ inline NumberText read_number(std::string_view text, double& x, double& below) {
   const NumberText read = read_number(text, x);
   below = 0.0;
   if (read != NumberText::number) return read;
-  const long double extended = std::strtold(std::string(text).c_str(), nullptr);
-  below = static_cast<double>(extended - static_cast<long double>(x));
+  if (text.size() > 1 && text[0] == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
+  // from_chars, not strtold: it reads '.' as the decimal point whatever the locale.
+  long double extended = 0.0L;
+  const auto [stop, ec] = std::from_chars(text.data(), text.data() + text.size(), extended);
+  if (ec != std::errc() || stop != text.data() + text.size()) return read;
+  const double rest = static_cast<double>(extended - static_cast<long double>(x));
+  // Below half an ulp of x, or the long double read something else: no carry.
+  if (std::abs(rest) <= 0.5 * (std::nextafter(std::abs(x), INFINITY) - std::abs(x))) below = rest;
   return read;
 }
 

@@ -162,15 +162,24 @@ double Motion::largest_speed(double duration) const {
     case Kind::table: {
       const Table& tb = *table_;
       double most = duration > tb.time.back() ? std::abs(tb.end_velocity) : 0.0;
-      // Each interval the run reaches: its slope, or the interpolant's velocity at 8 points.
+      // Each interval the run reaches: its slope, or the largest of the interpolant's velocity,
+      // a quadratic on each interval (a cubic Hermite piece), found from its values at the ends
+      // and the middle: at an end or at the vertex.
       for (std::size_t k = 0; k + 1 < tb.time.size() && tb.time[k] < duration; ++k) {
         if (!tb.makima) {
           most = std::max(most, std::abs(tb.slope(k)));
           continue;
         }
-        for (int j = 0; j <= 8; ++j) {
-          const double t = tb.time[k] + (tb.time[k + 1] - tb.time[k]) * j / 8.0;
-          most = std::max(most, std::abs(tb.velocity_within(t)));
+        const double a = tb.time[k], b = tb.time[k + 1];
+        const double q0 = tb.velocity_within(a), qm = tb.velocity_within(0.5 * (a + b)),
+                     q1 = tb.velocity_within(b);
+        most = std::max({most, std::abs(q0), std::abs(q1)});
+        // q(tau) = A tau^2 + B tau + q0 on tau in [0, 1].
+        const double A = 2.0 * q0 - 4.0 * qm + 2.0 * q1, B = -3.0 * q0 + 4.0 * qm - q1;
+        if (A != 0.0) {
+          const double vertex = -B / (2.0 * A);
+          if (vertex > 0.0 && vertex < 1.0)
+            most = std::max(most, std::abs((A * vertex + B) * vertex + q0));
         }
       }
       return most;

@@ -244,9 +244,8 @@ class CsvReader {
     const std::string& cell = cells[static_cast<std::size_t>(column)];
     const auto c = static_cast<std::size_t>(column);
     if (cell.empty()) fail_at(c, "empty cell");
-    double x = 0, carry = 0;
-    const NumberText read = read_number(cell, x, carry);
-    if (below) *below = carry;
+    double x = 0;
+    const NumberText read = below ? read_number(cell, x, *below) : read_number(cell, x);
     if (read == NumberText::not_a_number)
       fail_at(c, number_problem(cell, read) +
                      " (SI units: write the number alone, the unit belongs in the header)");

@@ -41,9 +41,10 @@ class Motion {
 
   double displacement(double t) const;  ///< s(t) [m]
   double velocity(double t) const;      ///< ds/dt [m/s]
-  /// The largest speed the motion reaches over [0, duration] [m/s] (bounds the time step and
-  /// the impact speeds it can cause): exact for constant and table motion, the sum of the terms'
-  /// A 2 pi f (times the ramp's largest slope factor) for harmonics.
+  /// A bound on the speed the motion reaches over [0, duration] [m/s] (for the time step and the
+  /// impact speeds it can cause): exact for constant and table motion (the largest over the
+  /// intervals the run reaches), for harmonics the sum of the terms' A 2 pi f, plus, with a
+  /// ramp, 1.875 sum |A| / ramp (the ramp's steepest slope times the largest displacement).
   double largest_speed(double duration) const;
   /// True when the motion is s = v t (or rest): the engines' constant-velocity walls.
   bool is_constant_velocity() const { return kind_ == Kind::constant; }
