@@ -101,8 +101,8 @@ CHAINDEM_HOT void gather_kick_interior(std::size_t begin, std::size_t end, doubl
 }  // namespace
 
 ChainEngine::ChainEngine(EngineState& state) : state_(state) {
-  build_lattice();
   build_contacts();
+  build_lattice();
   evaluate_contacts();
   state_.book_wall_power();
   // The positions are set from the displacements from now on, to a double: carries given with
@@ -161,7 +161,8 @@ void ChainEngine::build_contacts() {
   for (std::size_t c = 0; c + 1 < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
     const int first = static_cast<int>(c), second = static_cast<int>(c + 1);
-    const double d0 = displacement_[c] - displacement_[c + 1];
+    const double d0 = radius_sum(c) - separation(p.position(i, 0), p.position_carry(i, 0),
+                                                 p.position(i + 1, 0), p.position_carry(i + 1, 0));
     const int model = shared ? shared_model : state_.pair_model(first, second);
     state_.pairs.start_entry(
         c, first, second,
@@ -412,7 +413,7 @@ void ChainEngine::advance_segments(std::size_t c0, std::size_t c1, std::int64_t 
       if constexpr (vector_loop_kernel<KernelT>) {
         if (g->vector) return advance_pairs_vector<KernelT>(c0, hi, step, pass, *g);
       }
-      advance_pairs<KernelT>(c0, hi, step, &pass, g->model);
+      advance_pairs<KernelT>(c0, hi, step, &pass, g->model, g->gap);
     });
     c0 = hi;
   }
@@ -523,7 +524,7 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
     else if constexpr (vector_pairs)
       advance_pairs_vector<KernelT>(c0, c1, r.step, pass, segments_[0]);
     else
-      advance_pairs<KernelT>(c0, c1, r.step, &pass, model_);
+      advance_pairs<KernelT>(c0, c1, r.step, &pass, model_, segments_[0].gap);
     const std::size_t gather_to = last ? gather_end : std::min(gather_end, c1);
     if (gathered < gather_to) gather(gathered, gather_to, half);
     gathered = std::max(gathered, gather_to);
@@ -544,6 +545,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   const std::size_t n = static_cast<std::size_t>(p.size()), np = n - 1;
   const double dt = state_.settings.time_step, half = 0.5 * dt;
   double* u = displacement_.data();
+  const double gap = segments_[0].gap;
   double* v = p.velocity.col(0).data();
   double* f = p.force.col(0).data();
   const MassOf mass{uniform_mass_ ? nullptr : p.inverse_mass.data(), p.inverse_mass(0)};
@@ -568,7 +570,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
           if (walls_at_end) step_walls<KernelT>(np, step, pass, rules);
           const std::int64_t run_step = state_.step + step + 1;
           for (std::size_t c = 0; c < np; ++c) {
-            const double dc = u[c] - u[c + 1];
+            const double dc = (u[c] - u[c + 1]) - gap;
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
               advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
@@ -741,13 +743,13 @@ void ChainEngine::evaluate_contacts() {
     const ContactRules rules = state_.rules_of(model_, true);
     with_kernel(state_.kernel_of(model_), [&](auto kernel) {
       using KernelT = decltype(kernel);
-      advance_pairs<KernelT>(0, state_.pairs.size(), 0, nullptr, model_);
+      advance_pairs<KernelT>(0, state_.pairs.size(), 0, nullptr, model_, segments_[0].gap);
       state_.evaluate_walls<KernelT>(rules, state_.step);
     });
   } else {
     for (const Segment& g : segments_)
       with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
-        advance_pairs<decltype(kernel)>(g.begin, g.end, 0, nullptr, g.model);
+        advance_pairs<decltype(kernel)>(g.begin, g.end, 0, nullptr, g.model, g.gap);
       });
     for (int m = 0; m < static_cast<int>(state_.models.size()); ++m)
       with_kernel(state_.kernel_of(m), [&](auto kernel) {

@@ -55,14 +55,18 @@ class ChainEngine final : public Engine {
   struct Segment {
     std::size_t begin, end;
     int model;
-    bool uniform;         ///< every pair has the coefficients and radius sum of pair `begin`
-    double radius_sum;    ///< of pair `begin` (radius_sum): every pair's, if uniform
-    double min_radius;    ///< the smallest radius of its particles: bounds its overlaps
+    bool uniform;       ///< every pair has the coefficients and radius sum of pair `begin`
+    double radius_sum;  ///< of pair `begin` (radius_sum): every pair's, if uniform
+    double min_radius;  ///< the smallest radius of its particles: bounds its overlaps
+    /// The lattice's gap between its beads (build_lattice): a pair's overlap is
+    /// u_c - u_(c+1) - gap.
+    double gap = 0.0;
     bool vector = false;  ///< evaluated by the vectorised loop (vectorised)
     /// The history columns the vectorised loop keeps for it (load_history_columns).
     enum class Columns : std::uint8_t { none, plastic, v0 } columns = Columns::none;
   };
-  /// The touching lattice and each bead's displacement from it (lattice_, displacement_).
+  /// The lattice and each bead's displacement from it (lattice_, displacement_), once the
+  /// segments are built.
   void build_lattice();
   /// Sets the particles' positions from the lattice and the displacements (the state a pass
   /// leaves is in displacement_).
@@ -94,7 +98,8 @@ class ChainEngine final : public Engine {
                       std::size_t gather_begin, std::size_t gather_end);
   /// Pairs [c0, c1) of model m, one by one.
   template <class KernelT>
-  void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass, int m);
+  void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass, int m,
+                     double gap);
   /// Pair c of the per-pair loop at overlap dc, not idle (advance_pairs' step, pass, rules and
   /// run step).
   template <class KernelT>
@@ -133,18 +138,22 @@ class ChainEngine final : public Engine {
   }
 
   EngineState& state_;
-  // The chain engine advances displacements, not positions. Bead c's place in the touching
-  // lattice is L_c = x_0 + sum over k < c of (r_k + r_(k+1)), every pair just touching, and its
-  // displacement u_c = x_c - L_c: pair c's overlap is then u_c - u_(c+1), a difference of two
-  // small numbers whatever the chain's length and place, and a step adds dt v to u_c, which is
-  // small too, rather than to a position far from the origin whose last digit would round the
-  // step away (docs/engine.md, "Positions and round-off"). The positions are set from them at
-  // the end of each advance() (place_particles).
+  // The chain engine advances displacements, not positions. Bead c's place in the lattice is
+  // L_c = L_0 + sum over k < c of (r_k + r_(k+1) + g_k), g_k the gap of pair k's segment (the
+  // median of its pairs' initial gaps: 0 for beads that touch), L_0 chosen so that the median
+  // displacement is 0; its displacement is u_c = x_c - L_c. Pair c's overlap is then
+  // u_c - u_(c+1) - g_c, whatever the chain's length and place, and a step adds dt v to u_c,
+  // small for most beads, rather than to a position far from the origin whose last digit would
+  // round the step away (docs/engine.md, "Positions and round-off"). The positions are set from
+  // them at the end of each advance() (place_particles).
   std::vector<double> displacement_;  ///< u_c [m]
   std::vector<double> lattice_;       ///< L_c, rounded to a double [m]
   /// What L_c holds below lattice_[c] at the two ends, whose walls need their positions to the
   /// last digit [m].
   double first_lattice_low_ = 0.0, last_lattice_low_ = 0.0;
+  std::array<double, 2> lattice_origin_{};  ///< L_0 as hi and lo [m]
+  /// What a checkpoint records of the lattice: its origin and its segments' gaps.
+  std::vector<double> lattice_record() const;
   /// External force + m g along x, per particle; empty where it is zero for every particle.
   std::vector<double> base_force_x_;
   bool uniform_mass_ = false;  ///< every particle has the same mass

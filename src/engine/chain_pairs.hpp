@@ -58,9 +58,9 @@ enum class V0Update { fixed, peak, energy };
 
 template <class KernelT, V0Update update, bool origins>
 CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict u,
-                                      const double* __restrict v, const double* __restrict look,
-                                      const PairCoeffs& coeffs, PairColumns out,
-                                      const ContactRules& rules) {
+                                      double gap, const double* __restrict v,
+                                      const double* __restrict look, const PairCoeffs& coeffs,
+                                      PairColumns out, const ContactRules& rules) {
   const PairCoeffs c_local = coeffs;
   double* __restrict overlap = out.overlap;
   double* __restrict force = out.force;
@@ -77,7 +77,7 @@ CHAINDEM_HOT bool uniform_pairs_block(std::size_t c0, std::size_t c1, const doub
   std::uint64_t any = 0;
 #pragma GCC ivdep
   for (std::size_t c = c0; c < c1; ++c) {  // doubles only: one vector loop
-    const double d = u[c] - u[c + 1];
+    const double d = (u[c] - u[c + 1]) - gap;
     const double r = v[c] - v[c + 1];
     const double rf = predicted_rate(r, look, c);
     const bool on = d > 0.0;
@@ -140,9 +140,10 @@ struct HistoryView {
 // iteration, far more than the registers hold.
 template <class KernelT, bool clamp>
 CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const double* __restrict u,
-                                      const PairCoeffs& coeffs, double* __restrict overlap,
-                                      double* __restrict force, double* __restrict work,
-                                      HistoryView h, std::uint64_t* __restrict fallback) {
+                                      double gap, const PairCoeffs& coeffs,
+                                      double* __restrict overlap, double* __restrict force,
+                                      double* __restrict work, HistoryView h,
+                                      std::uint64_t* __restrict fallback) {
   const PairCoeffs c_local = coeffs;
   double* __restrict max_overlap = h.max_overlap;
   double* __restrict max_force = h.max_force;
@@ -155,7 +156,7 @@ CHAINDEM_HOT bool columns_pairs_block(std::size_t c0, std::size_t c1, const doub
   // Every array is written at index c only (GCC does not carry restrict through locals).
 #pragma GCC ivdep
   for (std::size_t c = c0; c < c1; ++c) {
-    const double d = u[c] - u[c + 1];
+    const double d = (u[c] - u[c + 1]) - gap;
     const bool on = d > 0.0;
     const double d_on = on ? d : 0.0;
     const kernels::PlasticHistory old{
@@ -208,7 +209,7 @@ inline bool idle_pair(double dc, double overlap, double force, double power) {
 // from 0; without a pass (the evaluation at construction) the step is the run's step 0.
 template <class KernelT>
 void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass,
-                                int m) {
+                                int m, double gap) {
   const double* u = displacement_.data();
   const double* overlap = state_.pairs.overlap.data();
   const double* force = state_.pairs.force.data();
@@ -222,7 +223,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
     bool any = false;
     // A pair apart may still carry the edge impulse of its separation (update_contact).
     for (std::size_t c = b0; c < b1; ++c) {
-      d[c - b0] = u[c] - u[c + 1];
+      d[c - b0] = (u[c] - u[c + 1]) - gap;
       any |= (d[c - b0] > 0.0) | (overlap[c] > 0.0) | (force[c] != 0.0) | (power[c] != 0.0) |
              (d[c - b0] != d[c - b0]);  // NaN: a diverged state, reported below
     }
@@ -252,10 +253,12 @@ void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, Chai
   if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
 }
 
-// What one call of the vectorised pair loop reads: the chain's displacements and x columns, the
-// segment's one coefficient record, its contact rules and the run's step.
+// What one call of the vectorised pair loop reads: the chain's displacements and the segment's
+// gap, the velocity columns, the segment's one coefficient record, its contact rules and the
+// run's step.
 struct ChainEngine::VectorPairs {
   const double* u;  // displacement_
+  double gap;       // Segment::gap
   const double* v;
   const double* look;
   const PairCoeffs& coeffs;
@@ -263,7 +266,7 @@ struct ChainEngine::VectorPairs {
   ContactRules rules;
   std::int64_t run_step;
   /// Pair c's overlap, as the loops compute it.
-  double overlap_of(std::size_t c) const { return u[c] - u[c + 1]; }
+  double overlap_of(std::size_t c) const { return (u[c] - u[c + 1]) - gap; }
 };
 
 // Pairs [c0, c1) of uniform segment g under a law without a loading history, or a plastic law
@@ -274,9 +277,13 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
                                        ChainPass& pass, const Segment& g) {
   const Particles& p = state_.scene.particles;
   const std::size_t first = g.begin;
-  const VectorPairs vp{displacement_.data(),           p.velocity.col(0).data(),
-                       state_.lookahead.col(0).data(), state_.pairs.coeffs_of(first),
-                       state_.pairs.overlap.data(),    state_.rules_of(g.model, false),
+  const VectorPairs vp{displacement_.data(),
+                       g.gap,
+                       p.velocity.col(0).data(),
+                       state_.lookahead.col(0).data(),
+                       state_.pairs.coeffs_of(first),
+                       state_.pairs.overlap.data(),
+                       state_.rules_of(g.model, false),
                        state_.step + step + 1};
   // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
@@ -318,7 +325,7 @@ void ChainEngine::plastic_block(const VectorPairs& vp, std::size_t b0, std::size
   std::uint64_t fallback[chain_block];
   const bool any = with_flags(
       [&]<bool clamped>() {
-        return columns_pairs_block<KernelT, clamped>(b0, b1, vp.u, vp.coeffs, vp.overlap,
+        return columns_pairs_block<KernelT, clamped>(b0, b1, vp.u, vp.gap, vp.coeffs, vp.overlap,
                                                      pairs.force.data(), pairs.work.data(), view,
                                                      fallback);
       },
@@ -355,8 +362,8 @@ void ChainEngine::split_force_block(const VectorPairs& vp, std::size_t b0, std::
                             pair_origin_energy_.data()};
   bool any = false;
   auto block = [&]<V0Update update, bool origins>() {
-    any = uniform_pairs_block<KernelT, update, origins>(b0, b1, vp.u, vp.v, vp.look, vp.coeffs,
-                                                        columns, vp.rules);
+    any = uniform_pairs_block<KernelT, update, origins>(b0, b1, vp.u, vp.gap, vp.v, vp.look,
+                                                        vp.coeffs, columns, vp.rules);
   };
   if constexpr (!reads_v0) {
     block.template operator()<V0Update::fixed, false>();

@@ -207,7 +207,7 @@ struct EngineState {
     const Wall& wall = scene.walls[static_cast<std::size_t>(w)];
     const Eigen::Vector3d x = scene.particles.position.row(i).transpose();
     const Eigen::Vector3d carry = scene.particles.position_carry.row(i).transpose();
-    return scene.particles.radius(i) - ((x - point) + carry).dot(wall.normal);
+    return scene.particles.radius(i) - ((x - point) + (carry - wall.point_carry)).dot(wall.normal);
   }
   /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's); returns what
   /// happened to it.

@@ -62,7 +62,9 @@ void EngineState::save(StateArchive& a) const {
   const Particles& p = scene.particles;
   a.put_value("particles", static_cast<std::int64_t>(p.size()));
   a.put_array("position", p.position);
-  a.put_array("position_carry", p.position_carry);
+  // The chain engine keeps its displacements instead (ChainEngine::save): its carries are zero,
+  // and left untouched, taking no memory.
+  if (!chain_pairs) a.put_array("position_carry", p.position_carry);
   a.put_array("velocity", p.velocity);
   a.put_array("force", p.force);
   a.put_array("lookahead", lookahead);
@@ -90,7 +92,7 @@ void EngineState::restore(const StateArchive& a) {
     throw StateArchiveError("checkpoint holds " + std::to_string(saved) +
                             " particles; this case has " + std::to_string(p.size()));
   a.get_array("position", p.position);
-  a.get_array("position_carry", p.position_carry);
+  if (!chain_pairs) a.get_array("position_carry", p.position_carry);
   a.get_array("velocity", p.velocity);
   a.get_array("force", p.force);
   a.get_array("lookahead", lookahead);

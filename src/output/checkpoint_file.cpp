@@ -33,7 +33,7 @@ std::string layout() {
   std::ostringstream s;
   s << "chaindem " << version << "; ContactState " << sizeof(ContactState) << " B, PairCoeffs "
     << sizeof(PairCoeffs) << " B, contact entry " << ContactList{}.bytes_per_entry()
-    << " B, shared coefficients, states and normals";
+    << " B, shared coefficients, states and normals, chain displacements and position carries";
   return s.str();
 }
 

@@ -76,7 +76,10 @@ void set_from_data(Scene& scene, const InitialState& data, Eigen::Index i) {
   const double r = data.radius.size() > 0 ? data.radius(i) : p.radius(i);
   p.set(i, data.position.row(i).matrix().transpose(), data.velocity.row(i).matrix().transpose(), r,
         m, density_of(scene, m), scene.cylinder_length);
-  if (data.position_carry.rows() > 0) p.position_carry.row(i) = data.position_carry.row(i);
+  // Only carries that are not zero: the column takes memory only where written.
+  if (data.position_carry.rows() > 0)
+    for (Eigen::Index k = 0; k < 3; ++k)
+      if (data.position_carry(i, k) != 0.0) p.position_carry(i, k) = data.position_carry(i, k);
 }
 
 // initial.file: the state of every body the case builds, read and checked against the case, or
@@ -156,19 +159,27 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
       continue;
     }
     const Eigen::Index beside = start ? 0 : at.last_bead;
-    const double face =
-        start ? p.position(beside, 0) - p.radius(beside) : p.position(beside, 0) + p.radius(beside);
-    double x = 0.0;
+    // The wall's place from the outermost body's, to the last digit of both (its carry): a
+    // chain far from the origin keeps its gap to the wall as at the origin.
+    Eigen::Index outermost = beside;
+    double shift = 0.0;  // from the outermost body's centre
     if (chain.static_overlap && start != load_towards_end) {
       const double overlap = checked_static_overlap(
           c, prepare_wall(c, run, beside, *slot), chain.end_force,
           "bead " + std::to_string(beside - at.first_bead) + " and " + wall.name);
-      x = start ? face + overlap : face - overlap;
+      shift = start ? overlap - p.radius(beside) : p.radius(beside) - overlap;
     } else {
       const double gap = walls.gap[*slot];
-      x = start ? (chain_x - chain_r).minCoeff() - gap : (chain_x + chain_r).maxCoeff() + gap;
+      if (start)
+        (chain_x - chain_r).minCoeff(&outermost);
+      else
+        (chain_x + chain_r).maxCoeff(&outermost);
+      shift = start ? -(p.radius(outermost) + gap) : p.radius(outermost) + gap;
     }
+    double x = p.position(outermost, 0), below = p.position_carry(outermost, 0);
+    add_exactly(x, below, shift);
     wall.point = Eigen::Vector3d(x, 0, 0);
+    wall.point_carry = Eigen::Vector3d(below, 0, 0);
   }
 }
 

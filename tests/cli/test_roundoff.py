@@ -50,10 +50,10 @@ xdmf = false
 """
 
 
-def final_velocities(tmp, bodies, time_step, shift=None, engine="auto"):
-    """The x velocities of every body after 4 ms: the striker and bodies - 1 touching beads,
-    from the case's own set-up, or (shift given) from a CSV of their decimal positions plus
-    `shift` metres."""
+def final_velocities(tmp, bodies, time_step, shift=None, engine="auto", gap="0", wall=False):
+    """The x velocities of every body after 4 ms: the striker and bodies - 1 beads, `gap` apart
+    (decimal text, metres), from the case's own set-up, or (shift given) from a CSV of their
+    decimal positions plus `shift` metres; with `wall`, a wall touching the last bead."""
     case = os.path.join(tmp, "c.ini")
     with open(case, "w") as f:
         f.write(CASE.format(beads=bodies - 1))
@@ -64,9 +64,14 @@ def final_velocities(tmp, bodies, time_step, shift=None, engine="auto"):
         csv = os.path.join(tmp, "start.csv")
         with open(csv, "w") as f:
             f.write("x,vx\n")
+            spacing = Decimal("0.012") + Decimal(gap)
             for i in range(bodies):
-                f.write(f"{Decimal(shift) + Decimal('0.012') * i},{SPEED if i == 0 else 0.0}\n")
+                f.write(f"{Decimal(shift) + spacing * i},{SPEED if i == 0 else 0.0}\n")
         argv += ["--set", f"initial.file={csv}"]
+    else:
+        argv += ["--set", f"chain.gap={gap}", "--set", f"striker.gap={gap}"]
+    if wall:
+        argv += ["--set", "wall_end.enabled=true", "--set", "wall_end.material=steel"]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
         raise AssertionError(r.stderr)
@@ -75,10 +80,10 @@ def final_velocities(tmp, bodies, time_step, shift=None, engine="auto"):
 
 
 class ShiftedChain(unittest.TestCase):
-    def check(self, bodies, engine):
+    def check(self, bodies, engine, **chain):
         with tempfile.TemporaryDirectory() as tmp:
-            at_origin = final_velocities(tmp, bodies, 2e-8, 0, engine)
-            shifted = final_velocities(tmp, bodies, 2e-8, 1000, engine)
+            at_origin = final_velocities(tmp, bodies, 2e-8, 0, engine, **chain)
+            shifted = final_velocities(tmp, bodies, 2e-8, 1000, engine, **chain)
         # The pulse has travelled: the check compares moving beads.
         self.assertGreater(np.abs(at_origin[1:]).max(), 0.1)
         self.assertLess(np.abs(shifted - at_origin).max(), 1e-9 * SPEED)
@@ -91,6 +96,12 @@ class ShiftedChain(unittest.TestCase):
 
     def test_general_engine(self):
         self.check(100, "general")
+
+    # Beads 20 um apart, and a wall at the end, which the pulse reaches in 4 ms.
+    def test_gapped_chain_against_a_wall(self):
+        for engine in ("chain", "general"):
+            with self.subTest(engine=engine):
+                self.check(100, engine, gap="2e-5", wall=True)
 
 
 class SmallSteps(unittest.TestCase):

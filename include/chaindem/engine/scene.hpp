@@ -19,6 +19,16 @@ struct Material {
   double compliance() const { return (1.0 - poisson_ratio * poisson_ratio) / youngs_modulus; }
 };
 
+/// hi + lo += s, exactly (TwoSum), then renormalised so that |lo| stays within half an ulp of hi
+/// (Fast2Sum): a sum in double-double arithmetic (Dekker 1971), for positions far from the
+/// origin that must keep the digits of small distances (Particles::position_carry).
+inline void add_exactly(double& hi, double& lo, double s) {
+  const double t = hi + s, back = t - hi;
+  lo += (hi - (t - back)) + (s - back);
+  hi = t + lo;
+  lo -= hi - t;
+}
+
 /// N x 3 array, one column per component: x, y and z each contiguous (structure of arrays).
 using Vec3Array = Eigen::Array<double, Eigen::Dynamic, 3>;
 
@@ -63,6 +73,8 @@ struct Wall {
   Eigen::Vector3d normal = Eigen::Vector3d::UnitX();   ///< unit normal
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  ///< prescribed velocity [m/s]
   int material = 0;
+  /// What `point` holds below its last digit (as Particles::position_carry) [m]
+  Eigen::Vector3d point_carry = Eigen::Vector3d::Zero();
 };
 
 struct Scene {
