@@ -63,6 +63,7 @@ void print_laws(std::ostream& out, const std::vector<const LawEntry*>& laws) {
         << "    damping: " << law.damping << "\n"
         << "    tension: " << to_string(law.tension) << " by default\n";
     if (!law.notes.empty()) out << "    notes:   " << law.notes << "\n";
+    out << "    holds:   " << validity_text(law.validity) << "\n";
     for (const auto& p : law.params) {
       out << "    contact." << std::left << std::setw(22) << p.key << std::setw(9) << p.unit << " "
           << std::setw(12) << p.range_text() << " default ";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/text.hpp"
 #include "families/common.hpp"
 
 namespace chaindem {
@@ -189,6 +190,25 @@ std::span<const UnimplementedLaw> unimplemented_laws() {
   return unimplemented;
 }
 
+std::string validity_text(const LawValidity& v) {
+  std::string text;
+  auto add = [&text](const std::string& bound, std::string_view source) {
+    text.append(text.empty() ? "" : "; ").append(bound).append(" (").append(source).append(")");
+  };
+  if (v.strain.stated()) add("delta/R* <= " + number_text(v.strain.value), v.strain.source);
+  if (v.impact_speed.stated())
+    add("impact speed <= " + number_text(v.impact_speed.value) +
+            " sqrt(E/rho), the wave speed of the softer body",
+        v.impact_speed.source);
+  if (v.yield_pressure.stated())
+    add("below yield: peak Hertz pressure p0 = (2 E*/pi) sqrt(delta/R*) <= " +
+            number_text(v.yield_pressure.value) +
+            " sigma_y, where the materials give a yield_stress",
+        v.yield_pressure.source);
+  if (!v.restitution.unbounded()) add("c_r in " + v.restitution.text(), v.restitution_source);
+  return text.empty() ? "none stated" : text;
+}
+
 double restitution_beta(double restitution) {
   if (restitution <= 0.0) return -1.0;
   const double l = std::log(restitution);
@@ -210,7 +230,10 @@ std::string laws_markdown() {
         "Parameters go in the case's "
         "`[contact]` section. Papers are cited by author and year; the full references are in "
         "[references.md](references.md), and the checks of each law against its sources in "
-        "[validation.md](validation.md).\n";
+        "[validation.md](validation.md). "
+        "Each entry's validity line gives where its sources state the law holds: every run is "
+        "watched against it, and says when its contacts leave it ([engine.md](engine.md), "
+        "\"Validity of the laws\").\n";
   Family family = Family::elastic;
   bool first = true;
   for (const auto& law : all_laws()) {
@@ -256,6 +279,7 @@ std::string laws_markdown() {
        << "- damping: " << law.damping << "\n"
        << "- tension: " << to_string(law.tension) << " by default\n";
     if (!law.notes.empty()) md << "- notes: " << linked(law.notes) << "\n";
+    md << "- validity: " << linked(validity_text(law.validity)) << "\n";
     for (const auto& p : law.params) {
       md << "- `" << p.key << "` [" << p.unit << "] " << p.range_text() << ", ";
       if (p.default_value)

@@ -154,8 +154,8 @@ void check_output_budget(const Case& c, const RunSetup& run);
 // plausibility.cpp
 /// The largest strain delta/R* an initial overlap may make, R* the contact's effective radius:
 /// the contact laws hold for overlaps small against the radius (docs/case-format.md,
-/// "Plausibility").
-inline constexpr double max_initial_strain = 0.02;
+/// "Plausibility"), the bound of the Hertzian laws' validity.
+inline constexpr double max_initial_strain = hertz_strain_bound;
 inline bool beyond_initial_strain(double overlap, double r_star) {
   return overlap > max_initial_strain * r_star;
 }

@@ -6,7 +6,7 @@
 //
 // A law is declared exactly once, as a LawEntry row of its family (src/laws/families/): identifier,
 // citation, formula, parameters with units and ranges, the kernel that evaluates it, its damping
-// factor as a function of the restitution, and its tension policy. The case parser,
+// factor as a function of the restitution, its tension policy, and where it holds. The case parser,
 // `chaindem models`, docs/contact-laws.md and the tests all read that registry.
 //
 // Laws of one family share one kernel: the hysteresis laws differ only by their damping factor
@@ -70,6 +70,35 @@ struct ParamSpec {
   std::string range_text() const { return range.text(); }  ///< e.g. "(0, 1]"
 };
 
+/// The overlap strain delta/R* up to which chaindem takes Hertz's theory to hold: a contact radius
+/// a = sqrt(R* delta) of at most 0.14 R*, small against the radii as the theory assumes (Johnson
+/// 1985, chapter 4). The bound of the Hertzian laws' validity, and of the overlaps a run may start
+/// with (docs/case-format.md, "Plausibility").
+inline constexpr double hertz_strain_bound = 0.02;
+
+/// A bound of a law's validity, and who states it.
+struct StatedBound {
+  double value = ValueRange::inf;  ///< infinite: none stated
+  std::string_view source = {};    ///< author and year, and where
+  constexpr bool stated() const { return value < ValueRange::inf; }
+};
+
+/// Where a law holds, as its sources state it (docs/contact-laws.md, each law's validity line).
+/// A run is watched against it and says when it leaves it (docs/engine.md, "Validity of the
+/// laws"); nothing is clamped. A bound is none where the sources state none.
+struct LawValidity {
+  StatedBound strain = {};        ///< largest overlap over the effective radius, delta/R*
+  StatedBound impact_speed = {};  ///< largest impact speed over the wave speed sqrt(E/rho)
+  /// Largest peak Hertz pressure p0 = (2 E*/pi) sqrt(delta/R*) over the smaller yield stress of
+  /// the bodies, where their materials give one: the bound of elastic laws, whose bodies must not
+  /// yield (plastic laws hold beyond yield: none).
+  StatedBound yield_pressure = {};
+  ValueRange restitution = ValueRange::any();  ///< c_r the derivation assumes (any: none stated)
+  std::string_view restitution_source = {};
+};
+/// The bounds as one line: "delta/R* <= 0.02 (SOURCE); ...", or "none stated".
+std::string validity_text(const LawValidity& v);
+
 /// Geometry and materials of one contact: two spheres, or a sphere and a plane (a wall).
 struct PairInput {
   double effective_modulus;     ///< E* = 1/((1-nu_i^2)/E_i + (1-nu_j^2)/E_j) [Pa]
@@ -121,6 +150,7 @@ struct LawEntry {
   double (*damping_factor)(double restitution);
   /// Per-pair coefficients from materials, geometry and the law's parameters.
   PairCoeffs (*prepare)(const LawEntry&, const PairInput&, const LawParams&);
+  LawValidity validity;  ///< where its sources state it holds
 
   const ParamSpec* find_param(std::string_view key) const;
   bool uses_impact_velocity() const;  ///< v0 in the damping term (needs a floor)

@@ -72,6 +72,22 @@ inline constexpr ParamSpec restitution_open = only_above(restitution_closed, 0.0
 inline constexpr std::array viscous_closed_params{restitution_closed, hertz_stiffness_param};
 inline constexpr std::array viscous_open_params{restitution_open, hertz_stiffness_param};
 
+// Where the laws hold (LawValidity), as the families share it.
+inline constexpr StatedBound hertz_small_strain{
+    hertz_strain_bound,
+    "Hertz (1881), Johnson (1985), chapter 4: contact radius a = sqrt(R* delta) small against R* "
+    "(chaindem takes a <= 0.14 R*)"};
+inline constexpr StatedBound hertz_first_yield{
+    1.6, "Johnson (1985), chapter 6: first yield at p0 = 1.60 sigma_y (nu = 0.3)"};
+// Elastic laws on Hertz's contact: small overlaps, and bodies that do not yield.
+inline constexpr LawValidity hertz_elastic{.strain = hertz_small_strain,
+                                           .yield_pressure = hertz_first_yield};
+// Plastic laws on Hertz's contact: small overlaps; they hold beyond yield.
+inline constexpr LawValidity hertz_plastic{.strain = hertz_small_strain};
+// Laws whose sources state no range: springs not derived from the contact's geometry, and the
+// laws that state their own ranges in other terms (the elastoplastic fits, in delta/delta_y).
+inline constexpr LawValidity none_stated{};
+
 inline double hertz_k(const PairInput& in, const LawParams& p) {
   return find_value(p, hertz_stiffness_param)
       .value_or(hertz_stiffness(in.effective_modulus, in.effective_radius));

@@ -323,7 +323,7 @@ constexpr std::array rows{
              "= R at F_max = F_y; permanent overlap delta_p from continuity at (delta_max, F_max) "
              "(not printed)",
              Family::elastoplastic, Kernel::thornton_1997, TensionPolicy::clamp, thornton_params,
-             nullptr, prepare_thornton},
+             nullptr, prepare_thornton, none_stated},
     LawEntry{"stronge_2000", "Stronge (2000)", "Stronge (2000); CJTAM review, Table 3 row 2",
              "x = 2 delta/delta_y - 1: F = K delta^(3/2) (delta < delta_y); F = F_y x [1 + "
              "ln(x)/(3 theta_y)] (delta_y <= delta < delta_p); F = (2.8 F_y/theta_y) x (delta >= "
@@ -344,7 +344,7 @@ constexpr std::array rows{
              "misprint: delta_f, not delta_r, is the residual overlap, delta_r = delta_c - "
              "delta_f = (3F_c/(4E* sqrt(R_bar)))^(2/3)",
              Family::elastoplastic, Kernel::stronge_2000, TensionPolicy::clamp, stronge_params,
-             nullptr, prepare_stronge},
+             nullptr, prepare_stronge, none_stated},
     LawEntry{"vu_quoc_zhang_2002", "Vu-Quoc & Zhang (2002), force-driven elastoplastic model",
              "Zhang & Vu-Quoc (2002a, 2002b); CJTAM review, Table 3 row 3",
              "delta(F) = (a^ep)^2/R^ep, a^ep = a^e + C_a (F - F_y), a^e = (3RF/(4E*))^(1/3), R^ep "
@@ -361,7 +361,7 @@ constexpr std::array rows{
              "in a_e restored; delta_r from continuity; K_c, C_a for which delta(F) is not "
              "increasing are rejected",
              Family::elastoplastic, Kernel::vu_quoc_zhang_2002, TensionPolicy::clamp,
-             vu_quoc_zhang_params, nullptr, prepare_vu_quoc_zhang},
+             vu_quoc_zhang_params, nullptr, prepare_vu_quoc_zhang, none_stated},
     LawEntry{"kogut_etsion_2002", "Kogut & Etsion (2002), sphere on a rigid flat",
              "Kogut & Etsion (2002), unloading Etsion, Kligerman & Kadin (2005); CJTAM review, "
              "Table 3 row 4",
@@ -381,7 +381,7 @@ constexpr std::array rows{
              "0.99); written for a sphere on a rigid flat, "
              "used with E* and R* for two bodies",
              Family::elastoplastic, Kernel::kogut_etsion_2002, TensionPolicy::clamp,
-             kogut_etsion_params, nullptr, prepare_kogut_etsion},
+             kogut_etsion_params, nullptr, prepare_kogut_etsion, none_stated},
     LawEntry{
         "jackson_green_2005", "Jackson & Green (2005), hemisphere against a rigid flat",
         "Jackson & Green (2005), unloading Jackson, Chusoipin & Green (2005); CJTAM review, "
@@ -397,7 +397,7 @@ constexpr std::array rows{
         "delta_max (not printed; uncertain), delta_r from continuity; H constant (geometry "
         "dependent in the original)",
         Family::elastoplastic, Kernel::jackson_green_2005, TensionPolicy::clamp,
-        jackson_green_params, nullptr, prepare_jackson_green},
+        jackson_green_params, nullptr, prepare_jackson_green, none_stated},
     LawEntry{"du_wang_2009", "Du & Wang (2009), elastoplastic impact of two spheres",
              "Du & Wang (2009); CJTAM review, Table 3 row 6",
              "F = K delta^(3/2) (delta <= delta_e); F = pi R p_p delta - p_p^3 pi^3 R^2/(12 E*^2) "
@@ -408,7 +408,7 @@ constexpr std::array rows{
              "p_p/(2E*))^2 R makes value and slope continuous (not printed); delta_res = "
              "delta_max - (F_max/K)^(2/3) (unloading radius unchanged)",
              Family::elastoplastic, Kernel::du_wang_2009, TensionPolicy::clamp, du_wang_params,
-             nullptr, prepare_du_wang},
+             nullptr, prepare_du_wang, none_stated},
     LawEntry{"brake_2012", "Brake (2012), analytical elastic-perfectly plastic model",
              "Brake (2012); CJTAM review, Table 3 row 7",
              "F = K delta^(3/2) (delta < delta_y); cubic Hermite between (delta_y, F_y, F'_y) and "
@@ -428,7 +428,7 @@ constexpr std::array rows{
              "v0 and can exceed 1 (e.g. near 20 V_y at delta_p = 10 delta_y with the default "
              "pressures; delta_p of the original paper needed)",
              Family::elastoplastic, Kernel::brake_2012, TensionPolicy::clamp, brake_params, nullptr,
-             prepare_brake},
+             prepare_brake, none_stated},
     LawEntry{"burgoyne_daraio_2014", "Burgoyne & Daraio (2014), elastoplastic spheres",
              "Burgoyne & Daraio (2014); CJTAM review, Table 3 row 8",
              "F = K delta^(3/2) (delta < delta_y); F = delta (alpha + beta ln delta) (delta_y <= "
@@ -444,7 +444,7 @@ constexpr std::array rows{
              "row; with k = F/delta, the slope at delta_y exceeds the Hertz slope when k_p/k_y > 1 "
              "+ ln(delta_p/delta_y)/2, and impacts ending just past delta_y then gain energy",
              Family::elastoplastic, Kernel::burgoyne_daraio_2014, TensionPolicy::clamp,
-             burgoyne_daraio_params, nullptr, prepare_burgoyne_daraio},
+             burgoyne_daraio_params, nullptr, prepare_burgoyne_daraio, none_stated},
     LawEntry{"ma_liu_2015", "Ma & Liu (2015), elastoplastic spheres",
              "Ma & Liu (2015); CJTAM review, Table 3 row 9; predictor ma_liu_2015_cor",
              "F = K delta^(3/2) (delta < delta_y); F = delta (c1 + c2 ln(delta/delta_y)) + c3 "
@@ -464,7 +464,7 @@ constexpr std::array rows{
              "continuity would need a negative residual overlap (energy gain) after every "
              "elastoplastic impact; delta_r from continuity",
              Family::elastoplastic, Kernel::ma_liu_2015, TensionPolicy::clamp, ma_liu_params,
-             nullptr, prepare_ma_liu},
+             nullptr, prepare_ma_liu, none_stated},
 };
 
 }  // namespace

@@ -52,10 +52,26 @@ double gonthier_exact_alpha(double c) {
   return 0.5 * (a + b);
 }
 
-// Laws sharing the hysteresis kernel differ only by this row: identifier, citation, alpha(c_r).
+// Lankarani and Nikravesh state where their law holds: impacts far slower than the elastic
+// waves, and c_r near 1, which chaindem reads as the c_r down to which an isolated impact
+// returns c_r within 0.05 (docs/validation.md, "The hysteresis family and its exact identity":
+// 0.8471 at c_r = 0.8, 0.7960 at 0.7).
+constexpr LawValidity lankarani_nikravesh_validity{
+    .strain = hertz_small_strain,
+    .impact_speed = {1e-5,
+                     "Lankarani and Nikravesh (1990), as Skrinjar et al. (2018), Eq. 19, state it"},
+    .yield_pressure = hertz_first_yield,
+    .restitution = ValueRange::closed(0.8, 1.0),
+    .restitution_source =
+        "Lankarani and Nikravesh (1990): c_r near 1, read as the c_r for which an isolated impact "
+        "returns c_r within 0.05"};
+
+// Laws sharing the hysteresis kernel differ only by this row: identifier, citation, alpha(c_r),
+// and where they hold (Hertz's elastic contact, unless the law states more).
 constexpr LawEntry hysteresis(std::string_view id, std::string_view title, std::string_view cite,
                               std::string_view alpha_text, std::string_view notes,
-                              double (*alpha)(double), bool singular_at_zero) {
+                              double (*alpha)(double), bool singular_at_zero,
+                              const LawValidity& validity = hertz_elastic) {
   return {id,
           title,
           cite,
@@ -68,7 +84,8 @@ constexpr LawEntry hysteresis(std::string_view id, std::string_view title, std::
           singular_at_zero ? std::span<const ParamSpec>(hysteresis_open_params)
                            : std::span<const ParamSpec>(hysteresis_closed_params),
           alpha,
-          prepare_hysteresis};
+          prepare_hysteresis,
+          validity};
 }
 
 constexpr std::string_view hysteresis_note =
@@ -108,7 +125,7 @@ constexpr std::array rows{
         "Skrinjar et al. (2018), Eqs. 14-18; Banerjee et al. (2017), Eq. 27; Autiero et al. "
         "(2022), §3.6; CJTAM review, Table 1",
         "alpha = 3 (1 - c_r^2)/4", "valid for v0 <= 1e-5 sqrt(E/rho) and c_r near 1",
-        [](double c) { return 0.75 * (1.0 - c * c); }, false),
+        [](double c) { return 0.75 * (1.0 - c * c); }, false, lankarani_nikravesh_validity),
     hysteresis(
         "gonthier", "Gonthier, McPhee, Lange, Piedboeuf (2004)",
         "Skrinjar et al. (2018), Eqs. 20-23; Banerjee et al. (2017), Eq. 28; Autiero et al. "
@@ -171,7 +188,7 @@ constexpr std::array rows{
              "singular at c_r = exp(-3.85238) = 0.02123", Family::hysteresis,
              Kernel::hertz_hysteresis, TensionPolicy::clamp, hu_et_al_params,
              [](double c) { return -6.6626 * std::log(c) / (3.85238 + std::log(c)); },
-             prepare_hysteresis},
+             prepare_hysteresis, hertz_elastic},
     hysteresis(
         "shen", "Shen, Xiang, Wang, Jiang, Wei (2018)", "CJTAM review, Table 1",
         "alpha = 3 (1 - c_r)/(2 c_r^0.89)", hysteresis_note,
@@ -206,7 +223,7 @@ constexpr std::array rows{
              "mu = 3 K (1 - c_r^2)/(4 v0)",
              Family::hysteresis, Kernel::linear_hysteresis, TensionPolicy::clamp,
              linear_hysteresis_params, [](double c) { return 0.75 * (1.0 - c * c); },
-             prepare_linear_hysteresis},
+             prepare_linear_hysteresis, none_stated},
     LawEntry{"jankowski_skrinjar",
              "Jankowski as printed in Skrinjar et al. (2018), Table 1 (not reproducible)",
              "Skrinjar et al. (2018), Table 1", "F = K delta^(3/2) + chi delta^(1/2) v",
@@ -216,7 +233,7 @@ constexpr std::array rows{
              "reading",
              Family::hysteresis, Kernel::hertz_v0_root_damping, TensionPolicy::allow,
              hysteresis_open_params, [](double c) { return 2.0 * log_decrement_ratio(c); },
-             prepare_hysteresis},
+             prepare_hysteresis, hertz_elastic},
 };
 
 }  // namespace

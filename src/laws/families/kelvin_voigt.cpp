@@ -91,29 +91,30 @@ constexpr std::array rows{
         "Skrinjar et al. (2018), Table 1 prints chi delta v; Eq. 6 (used) has no delta in the "
         "damping term",
         Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::clamp,
-        kelvin_voigt_params, nullptr, prepare_kelvin_voigt},
+        kelvin_voigt_params, nullptr, prepare_kelvin_voigt, none_stated},
     LawEntry{"anagnostopoulos", "Anagnostopoulos (1988), building pounding",
              "Banerjee et al. (2017), Eq. 15", "F = K delta + C v",
              "C = 2 xi sqrt(K m*), xi = -ln c_r / sqrt(pi^2 + ln^2 c_r)",
              "exact inverse of the end-at-delta=0 relation: e_out = c_r with tension allowed",
              Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::allow,
-             kv_restitution_params, anagnostopoulos_factor, prepare_kv},
-    LawEntry{
-        "anagnostopoulos_skrinjar", "Anagnostopoulos as printed in Skrinjar et al. (2018), Table 1",
-        "Skrinjar et al. (2018), Table 1", "F = K delta + chi delta v",
-        "chi = 2 (-ln c_r) / (pi^2 + ln^2 c_r) sqrt(K m*)",
-        "dimensionally inconsistent; reproduces only Skrinjar et al. (2018), Table 2's "
-        "all-1.00 row (K used as "
-        "given, in N/m^1.5)",
-        Family::linear_viscoelastic, Kernel::viscous_power, TensionPolicy::allow,
-        viscous_open_params, anagnostopoulos_skrinjar_factor, prepare_anagnostopoulos_skrinjar},
+             kv_restitution_params, anagnostopoulos_factor, prepare_kv, none_stated},
+    LawEntry{"anagnostopoulos_skrinjar",
+             "Anagnostopoulos as printed in Skrinjar et al. (2018), Table 1",
+             "Skrinjar et al. (2018), Table 1", "F = K delta + chi delta v",
+             "chi = 2 (-ln c_r) / (pi^2 + ln^2 c_r) sqrt(K m*)",
+             "dimensionally inconsistent; reproduces only Skrinjar et al. (2018), Table 2's "
+             "all-1.00 row (K used as "
+             "given, in N/m^1.5)",
+             Family::linear_viscoelastic, Kernel::viscous_power, TensionPolicy::allow,
+             viscous_open_params, anagnostopoulos_skrinjar_factor, prepare_anagnostopoulos_skrinjar,
+             none_stated},
     LawEntry{
         "goyal", "Goyal et al. (1994)", "Banerjee et al. (2017), Eq. 16", "F = K delta + C v",
         "C = 2 xi sqrt(K m*), xi root of c_r = exp(-(4 xi/sqrt(1-xi^2)) atan(sqrt(1-xi^2)/xi))",
         "Banerjee et al. (2017) print C = xi/2M omega; read 2 xi M omega. With the F = 0 end, "
         "e_out = sqrt(c_r)",
         Family::linear_viscoelastic, Kernel::linear_viscoelastic, TensionPolicy::clamp,
-        goyal_params, goyal_factor, prepare_kv},
+        goyal_params, goyal_factor, prepare_kv, none_stated},
     LawEntry{
         "brogliato", "Brogliato Kelvin-Voigt restitution relation",
         "Banerjee et al. (2017), Eqs. 16-17", "F = K delta + C v",
@@ -121,7 +122,7 @@ constexpr std::array rows{
         "(overdamped continuation below c_r = e^-2)",
         "exact with the F = 0 end rule: e_out = c_r", Family::linear_viscoelastic,
         Kernel::linear_viscoelastic, TensionPolicy::clamp, kv_restitution_params, brogliato_factor,
-        prepare_kv},
+        prepare_kv, none_stated},
 };
 
 }  // namespace

@@ -370,7 +370,8 @@ constexpr LawEntry line_law(std::string_view id, std::string_view title, std::st
           TensionPolicy::clamp,
           params,
           line_alpha,
-          prepare};
+          prepare,
+          none_stated};
 }
 
 constexpr std::array rows{
@@ -504,7 +505,7 @@ constexpr std::array rows{
              "orders of magnitude faster than "
              "iterating",
              Family::cylindrical, Kernel::viscous_power, TensionPolicy::clamp, power_fit_params,
-             nullptr, prepare_cylindrical_power_fit},
+             nullptr, prepare_cylindrical_power_fit, none_stated},
 };
 
 }  // namespace
