@@ -213,11 +213,14 @@ void ChainEngine::build_segments() {
     const double first_radius = p.radius(static_cast<Eigen::Index>(b));
     Segment g{b, b + 1, pairs.model[b], true, radius_sum(b), first_radius};
     while (g.end < pairs.size() && pairs.model[g.end] == pairs.model[b]) ++g.end;
+    g.kind = state_.pair_kind(b);
+    const double contact_radius = state_.pair_radius(b);
     for (std::size_t c = b; c < g.end; ++c) {
       g.min_radius = std::min(g.min_radius, p.radius(static_cast<Eigen::Index>(c + 1)));
       g.uniform = g.uniform && radius_sum(c) == g.radius_sum &&
                   (pairs.shared_coeffs ||
                    std::memcmp(&pairs.coeffs_of(c), &pairs.coeffs_of(b), sizeof(PairCoeffs)) == 0);
+      if (state_.pair_kind(c) != g.kind || state_.pair_radius(c) != contact_radius) g.kind = -1;
     }
     with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
       using KernelT = decltype(kernel);
@@ -557,6 +560,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
   const ContactRules rules = state_.rules_of(model_, false);
+  const ValidityTally tally = state_.validity.here();
   const std::vector<int>& wall_particle = state_.wall_contacts.first;
   const bool walls_at_start = std::count(wall_particle.begin(), wall_particle.end(), 0) > 0;
   const bool walls_at_end =
@@ -572,7 +576,7 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
           for (std::size_t c = 0; c < np; ++c) {
             const double dc = (u[c] - u[c + 1]) - gap;
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
-              advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
+              advance_pair<KernelT>(c, dc, step, &pass, rules, run_step, tally);
           }
           gather_kick_loop<track, uniform, has_base, predict>(1, np, f, base, pair_force, v, mass,
                                                               half, look, peak, peak_v);

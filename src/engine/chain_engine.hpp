@@ -62,6 +62,9 @@ class ChainEngine final : public Engine {
     /// u_c - u_(c+1) - gap.
     double gap = 0.0;
     bool vector = false;  ///< evaluated by the vectorised loop (vectorised)
+    /// The kind (validity_watch.hpp) of every pair, when they have one kind and one R* (the
+    /// vectorised loop then watches a block's largest overlap alone); else -1.
+    int kind = -1;
     /// The history columns the vectorised loop keeps for it (load_history_columns).
     enum class Columns : std::uint8_t { none, plastic, v0 } columns = Columns::none;
   };
@@ -101,10 +104,10 @@ class ChainEngine final : public Engine {
   void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass, int m,
                      double gap);
   /// Pair c of the per-pair loop at overlap dc, not idle (advance_pairs' step, pass, rules and
-  /// run step).
+  /// run step; the thread's validity tally).
   template <class KernelT>
   void advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
-                    const ContactRules& rules, std::int64_t run_step);
+                    const ContactRules& rules, std::int64_t run_step, const ValidityTally& tally);
   /// Pairs [c0, c1) of segment g, in the vectorised loop.
   template <class KernelT>
   void advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass,
@@ -120,6 +123,10 @@ class ChainEngine final : public Engine {
   template <class KernelT>
   void book_touch_changes(const VectorPairs& vp, std::size_t b0, std::size_t b1,
                           const std::uint8_t* changed);
+  /// The kind of pair c of a vectorised loop, and the strains of its pairs [b0, b1), whose
+  /// largest overlap is `deepest` (validity_watch.hpp).
+  int kind_of(const VectorPairs& vp, std::size_t c) const;
+  void note_strains(const VectorPairs& vp, std::size_t b0, std::size_t b1, double deepest) const;
   /// Whether the pairs of segment g run on the vectorised pair loop (advance_pairs_vector).
   template <class KernelT>
   bool vectorised(const Segment& g) const;

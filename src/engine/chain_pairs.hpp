@@ -20,20 +20,26 @@ constexpr int block_too_deep = 2;  // a pair of the block overlaps by a radius o
 
 // After a block's pairs: touching = delta > 0, the new overlap's sign; the pairs whose touching
 // changed (first touch if they touch now, else separation) in `changed`; returns block_changed
-// and block_too_deep flags.
+// and block_too_deep flags, and sets `deepest` to the block's largest overlap (the watch of the
+// law's validity, validity_watch.hpp). The loops leave every overlap a number >= +0 (0 for a
+// pair apart, a NaN one too), and such doubles order as their bits: the largest is taken as an
+// integer maximum, which vectorises where one of doubles (which the compiler must take to be
+// unordered under NaN and signed zeros) does not; and a pair is too deep when the largest is.
 CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __restrict overlap,
                                 std::uint8_t* __restrict touching, std::uint8_t* __restrict changed,
-                                double deep_limit) {
-  std::uint8_t any = 0, deep = 0;
+                                double deep_limit, double& deepest) {
+  std::uint8_t any = 0;
+  std::int64_t most = 0;
   for (std::size_t c = c0; c < c1; ++c) {
     const auto on = static_cast<std::uint8_t>(overlap[c] > 0.0);
     const auto change = static_cast<std::uint8_t>(on ^ touching[c]);
     changed[c - c0] = change;
     any |= change;
-    deep = static_cast<std::uint8_t>(deep | too_deep(overlap[c], deep_limit));
+    most = std::max(most, std::bit_cast<std::int64_t>(overlap[c]));
     touching[c] = on;
   }
-  return (any ? block_changed : 0) | (deep ? block_too_deep : 0);
+  deepest = std::bit_cast<double>(most);
+  return (any ? block_changed : 0) | (too_deep(deepest, deep_limit) ? block_too_deep : 0);
 }
 
 // The arrays the vectorised pair loop reads and writes, as restrict pointers.
@@ -216,6 +222,7 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
   const double* power = state_.pairs.power.data();
   const ContactRules rules = state_.rules_of(m, !pass);
   const std::int64_t run_step = pass ? state_.step + step + 1 : 0;
+  const ValidityTally tally = state_.validity.here();
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
     const std::size_t b1 = std::min(b0 + block, c1);
@@ -230,15 +237,17 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
     if (!any) continue;
     for (std::size_t c = b0; c < b1; ++c)
       if (!idle_pair(d[c - b0], overlap[c], force[c], power[c]))
-        advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step);
+        advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step, tally);
   }
 }
 
 // Pair c of the per-pair loop at overlap dc, which is not idle_pair. `step` and `pass` as
-// advance_pairs takes them, `rules` and `run_step` as it derives them.
+// advance_pairs takes them, `rules` and `run_step` as it derives them; its strain and impact
+// speed go to `tally`, the thread's.
 template <class KernelT>
 void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
-                               const ContactRules& rules, std::int64_t run_step) {
+                               const ContactRules& rules, std::int64_t run_step,
+                               const ValidityTally& tally) {
   const Particles& p = state_.scene.particles;
   const auto i = static_cast<Eigen::Index>(c);
   if (too_deep(dc, std::min(p.radius(i), p.radius(i + 1)))) {
@@ -251,11 +260,17 @@ void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, Chai
       state_.pairs, c, dc, r, predicted_rate(r, state_.lookahead.col(0).data(), c), rules,
       state_.pairs.coeffs_of(uniform_pairs_ ? 0 : c), run_step);
   if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
+  if (dc > 0.0) {
+    const int kind = state_.pair_kind(c);
+    tally.note_strain(kind, dc / state_.pair_radius(c));
+    if (event == ContactEvent::onset) tally.note_speed(kind, r);
+  }
 }
 
 // What one call of the vectorised pair loop reads: the chain's displacements and the segment's
 // gap, the velocity columns, the segment's one coefficient record, its contact rules and the
-// run's step.
+// run's step; and what the watch of the law's validity needs: the thread's tally, the segment's
+// kind and R* (Segment::kind).
 struct ChainEngine::VectorPairs {
   const double* u;  // displacement_
   double gap;       // Segment::gap
@@ -265,6 +280,9 @@ struct ChainEngine::VectorPairs {
   double* overlap;
   ContactRules rules;
   std::int64_t run_step;
+  ValidityTally tally;
+  int kind;
+  double contact_radius;
   /// Pair c's overlap, as the loops compute it.
   double overlap_of(std::size_t c) const { return (u[c] - u[c + 1]) - gap; }
 };
@@ -284,7 +302,10 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
                        state_.pairs.coeffs_of(first),
                        state_.pairs.overlap.data(),
                        state_.rules_of(g.model, false),
-                       state_.step + step + 1};
+                       state_.step + step + 1,
+                       state_.validity.here(),
+                       g.kind,
+                       state_.pair_radius(first)};
   // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = g.min_radius;
@@ -296,8 +317,10 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
       split_force_block<KernelT>(vp, b0, b1);
     // Fallback pairs set their own touching flag (and bookkeeping): they show no event here.
     std::uint8_t changed[chain_block];
-    const int flags =
-        block_touching(b0, b1, vp.overlap, state_.pairs.touching.data(), changed, deep_limit);
+    double deepest = 0.0;
+    const int flags = block_touching(b0, b1, vp.overlap, state_.pairs.touching.data(), changed,
+                                     deep_limit, deepest);
+    note_strains(vp, b0, b1, deepest);
     if (flags & block_too_deep)
       for (std::size_t c = b0; c < b1; ++c)
         if (too_deep(vp.overlap[c], deep_limit)) {
@@ -339,8 +362,25 @@ void ChainEngine::plastic_block(const VectorPairs& vp, std::size_t b0, std::size
         update_contact<KernelT>(pairs, c, vp.overlap_of(c), r, predicted_rate(r, vp.look, c),
                                 vp.rules, vp.coeffs, vp.run_step);
     if (event == ContactEvent::end) state_.note_separation(pairs, c, vp.run_step);
+    if (event == ContactEvent::onset) vp.tally.note_speed(kind_of(vp, c), r);
     h.set(c, kernels::PlasticHistory::of(pairs.state[c]));
   }
+}
+
+// The kind of pair c of a vectorised loop (validity_watch.hpp).
+inline int ChainEngine::kind_of(const VectorPairs& vp, std::size_t c) const {
+  return vp.kind >= 0 ? vp.kind : state_.pair_kind(c);
+}
+
+// The strains of pairs [b0, b1) of a vectorised loop, whose largest overlap is `deepest`: of
+// the segment's one kind and R*, that overlap's; else each touching pair's own.
+void ChainEngine::note_strains(const VectorPairs& vp, std::size_t b0, std::size_t b1,
+                               double deepest) const {
+  if (!(deepest > 0.0)) return;
+  if (vp.kind >= 0) return vp.tally.note_strain(vp.kind, deepest / vp.contact_radius);
+  for (std::size_t c = b0; c < b1; ++c)
+    if (vp.overlap[c] > 0.0)
+      vp.tally.note_strain(state_.pair_kind(c), vp.overlap[c] / state_.pair_radius(c));
 }
 
 // Pairs [b0, b1) of a law without a loading history (one that splits its force into parts,
@@ -428,6 +468,7 @@ void ChainEngine::book_touch_changes(const VectorPairs& vp, std::size_t b0, std:
     const double r = vp.v[c] - vp.v[c + 1];  // as the loop computed it
     if (pairs.touching[c]) {                 // first touch
       record_onset(pairs, c, vp.run_step, r, vp.rules, reads_v0);
+      vp.tally.note_speed(kind_of(vp, c), r);
       if constexpr (edges)
         add_edge<split>(pairs, c,
                         onset_correction(KernelT::edge_terms(vp.coeffs, state_of(c), r),

@@ -167,6 +167,23 @@ inline void for_each_index(Index n, int threads, Body&& body) {
   }
 }
 
+// for_each_index whose body(i, mine) also takes what `local()` makes once per thread (a thread's
+// own accumulator), not once per index.
+template <class Index, class Local, class Body>
+inline void for_each_index_local(Index n, int threads, Local&& local, Body&& body) {
+  if (threads > 1 && static_cast<std::size_t>(n) > parallel_threshold) {
+#pragma omp parallel num_threads(threads)
+    {
+      const auto mine = local();
+#pragma omp for schedule(static)
+      for (Index i = 0; i < n; ++i) body(i, mine);
+    }
+  } else {
+    const auto mine = local();
+    for (Index i = 0; i < n; ++i) body(i, mine);
+  }
+}
+
 // f.template operator()<flags...>() with run-time flags as template arguments: one
 // instantiation per combination, chosen once per loop instead of tested per element.
 template <bool... fixed, class F>

@@ -176,6 +176,7 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
     loaded[static_cast<std::size_t>(i)] = f != Eigen::Vector3d::Zero();
   }
   isolated_logs.resize(static_cast<std::size_t>(std::max(settings.threads, 1)));
+  validity.reset(scene.materials.size(), scene.walls.size(), settings.threads);
   conservative_resize_zeroed(lookahead, p.size());
   // A scene whose particles were sized by hand has no carries: zeros.
   conservative_resize_zeroed(scene.particles.position_carry, p.size());

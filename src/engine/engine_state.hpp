@@ -12,6 +12,7 @@
 
 #include "chaindem/engine/state_archive.hpp"
 #include "contact_update.hpp"
+#include "validity_watch.hpp"
 
 namespace chaindem::detail {
 
@@ -97,6 +98,20 @@ struct EngineState {
   std::vector<std::pair<int, int>> watched_pairs;
   std::vector<Eigen::Index> watched_particles;
   Simulation::StepLog log;
+
+  /// The largest strain and impact speed of each kind of contact (validity_watch.hpp).
+  ValidityWatch validity;
+  /// Pair c of `pairs`' kind (validity), and its effective radius R* as pair_input has it.
+  int pair_kind(std::size_t c) const {
+    const std::vector<int>& material = scene.particles.material;
+    return validity.pair_kind(material[static_cast<std::size_t>(pairs.first_of(c))],
+                              material[static_cast<std::size_t>(pairs.second_of(c))]);
+  }
+  double pair_radius(std::size_t c) const {
+    const Eigen::ArrayXd& r = scene.particles.radius;
+    const Eigen::Index i = pairs.first_of(c), j = pairs.second_of(c);
+    return r(i) * r(j) / (r(i) + r(j));
+  }
 
   // Isolated contacts: logged per thread during advance(), then sorted (collect_isolated).
   std::vector<std::vector<Simulation::IsolatedContact>> isolated_logs;
@@ -273,8 +288,17 @@ ContactEvent EngineState::update_wall(std::size_t c, double overlap, const Conta
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
   const double rate = (wall.velocity - v).dot(wall.normal);
-  return update_contact<KernelT>(cl, c, overlap, rate, rate - ahead.dot(wall.normal), rules,
-                                 cl.coeffs_of(c), at);
+  const ContactEvent event = update_contact<KernelT>(cl, c, overlap, rate,
+                                                     rate - ahead.dot(wall.normal), rules,
+                                                     cl.coeffs_of(c), at);
+  if (overlap > 0.0) {  // R* = R against a wall
+    const ValidityTally tally = validity.here();
+    const int kind = validity.wall_kind(p.material[static_cast<std::size_t>(i)],
+                                        static_cast<std::size_t>(cl.second[c]));
+    tally.note_strain(kind, overlap / p.radius(i));
+    if (event == ContactEvent::onset) tally.note_speed(kind, rate);
+  }
+  return event;
 }
 
 }  // namespace chaindem::detail

@@ -108,7 +108,7 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
   const Vec3Array& carry = state_.scene.particles.position_carry;
   ContactList& cl = state_.pairs;
   const std::int64_t step = state_.step;
-  auto evaluate = [&](std::size_t c) {
+  auto evaluate = [&](std::size_t c, const ValidityTally& tally) {
     const int i = cl.first[c], j = cl.second[c];
     const double dx = separation(p.position(i, 0), carry(i, 0), p.position(j, 0), carry(j, 0));
     const double dy = separation(p.position(i, 1), carry(i, 1), p.position(j, 1), carry(j, 1));
@@ -129,14 +129,22 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
     cl.nz[c] = nz;
     const double d = p.radius(i) + p.radius(j) - dist;
     if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d), d);
-    update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs_of(c), step);
+    const ContactEvent event =
+        update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs_of(c), step);
+    if (d > 0.0) {
+      const int kind = state_.pair_kind(c);
+      tally.note_strain(kind, d / state_.pair_radius(c));
+      if (event == ContactEvent::onset) tally.note_speed(kind, rate);
+    }
   };
-  // Each pair writes only its own entry: any grouping and any thread count give the same bits.
+  // Each pair writes only its own entry, and a maximum into its thread's tally: any grouping and
+  // any thread count give the same bits.
+  auto tally = [this] { return state_.validity.here(); };
   if (!group)
-    for_each_index(cl.size(), state_.settings.threads, evaluate);
+    for_each_index_local(cl.size(), state_.settings.threads, tally, evaluate);
   else
-    for_each_index(group->size(), state_.settings.threads,
-                   [&](std::size_t k) { evaluate((*group)[k]); });
+    for_each_index_local(group->size(), state_.settings.threads, tally,
+                         [&](std::size_t k, const ValidityTally& t) { evaluate((*group)[k], t); });
 }
 
 void GeneralEngine::gather_forces(bool first) {

@@ -174,6 +174,26 @@ std::vector<double> Simulation::stored_energy_by_particle() const {
 std::int64_t Simulation::impact_velocity_floor_hits() const {
   return state_->impact_velocity_floor_hits();
 }
+std::vector<Simulation::KindExtremes> Simulation::contact_extremes() const {
+  const detail::ValidityWatch& watch = state_->validity;
+  const ContactTable& table = state_->settings.contact_table;
+  const std::vector<double> strain = watch.strain(), speed = watch.speed();
+  std::vector<KindExtremes> out;
+  for (std::size_t k = 0; k < watch.kinds(); ++k) {
+    if (!(strain[k] > 0.0) && !(speed[k] > 0.0)) continue;  // never touched
+    const auto [material, other] = watch.parts_of(k);
+    const bool wall = watch.is_wall_kind(k);
+    out.push_back({.material = material,
+                   .other = other,
+                   .wall = wall,
+                   .model = wall ? table.of_wall(static_cast<std::size_t>(other), material)
+                                 : table.of_pair(material, other),
+                   .largest_strain = strain[k],
+                   .largest_impact_speed = speed[k]});
+  }
+  return out;
+}
+
 std::int64_t Simulation::neighbor_rebuilds() const {
   return engine_->neighbor_rebuilds();
 }

@@ -78,6 +78,8 @@ void EngineState::save(StateArchive& a) const {
   a.put_value("retired_floor_hits", retired_floor_hits);
   a.put_value("wall_work", wall_work);
   a.put("wall_power", wall_power);
+  a.put("validity.strain", validity.strain());
+  a.put("validity.speed", validity.speed());
   a.put_value("tracking", static_cast<std::uint8_t>(tracking));
   if (tracking) {
     a.put_array("peak_contact_force", peak_contact_force);
@@ -112,6 +114,13 @@ void EngineState::restore(const StateArchive& a) {
   retired_floor_hits = a.get_value<std::int64_t>("retired_floor_hits");
   wall_work = a.get_value<double>("wall_work");
   a.get("wall_power", wall_power);
+  std::vector<double> strain, speed;
+  a.get("validity.strain", strain);
+  a.get("validity.speed", speed);
+  if (!validity.restore(strain, speed))
+    throw StateArchiveError("checkpoint: the contacts' largest strains are of " +
+                            std::to_string(strain.size()) + " kinds; this case has " +
+                            std::to_string(validity.kinds()));
   if (a.get_value<std::uint8_t>("tracking") != 0) {
     peak_contact_force.resize(p.size());
     peak_velocity_x.resize(p.size());

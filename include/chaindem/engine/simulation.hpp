@@ -354,6 +354,20 @@ class Simulation {
   Eigen::Vector3d momentum() const;
   /// Contacts whose impact velocity was raised to the law's floor, over the whole run.
   std::int64_t impact_velocity_floor_hits() const;
+  /// What the contacts of one kind reached over the run: beads of two materials, or beads of one
+  /// material on one wall (the watch of their law's validity: law_validity.hpp).
+  struct KindExtremes {
+    int material = 0;                   ///< of the bead (of the first, for two)
+    int other = 0;                      ///< the other bead's material, or the wall's index
+    bool wall = false;                  ///< a bead on wall `other`
+    int model = 0;                      ///< SimulationSettings::model
+    double largest_strain = 0.0;        ///< overlap over the effective radius, delta/R*
+    double largest_impact_speed = 0.0;  ///< approach rate at first touch [m/s]
+  };
+  /// The kinds whose contacts have touched since the start, beads before walls, by material.
+  /// The same for either engine and any thread count (a largest value is the same whatever
+  /// order the contacts are evaluated in).
+  std::vector<KindExtremes> contact_extremes() const;
   std::int64_t neighbor_rebuilds() const;
 
   /// Saves what the steps have changed (positions, velocities, forces, the integrator's
