@@ -67,6 +67,7 @@ SUMMARY_SCALARS = {
     "kinetic_energy": ("J", float),
     "largest_contact_force": ("N", float),
     "last_bead_final_velocity": ("m/s", float),
+    "left_validity": ("", int),
     "neighbor_rebuilds": ("", int),
     "ns_per_bead_step": ("ns", float),
     "simulated_time": ("s", float),
@@ -82,6 +83,10 @@ SUMMARY_SCALARS = {
 SUMMARY_TEXTS = ["impact_velocity", "integrator"]
 # SUMMARY datasets, per chain bead (arrival_*: per watched bead): name -> unit.
 SUMMARY_ARRAYS = {"arrival_beads": "", "arrival_time": "s", "max_contact_force": "N", "peak_velocity": "m/s"}
+# SUMMARY/SUMMARY_VALIDITY/<name>, one row per kind of contact that touched, against its
+# law's stated validity: name -> unit.
+SUMMARY_VALIDITY = "validity"
+VALIDITY_SUMMARY_COLUMNS = {"model": "", "law": "", "contacts": "", "largest_strain": "", "strain_bound": "", "largest_impact_speed": "m/s", "impact_speed_bound": "m/s", "largest_pressure": "Pa", "pressure_bound": "Pa", "left": "", "exceeded": ""}
 
 # A run of several contact models (a run of one has none of these): CONTACTS/MODEL, each
 # row's model K; PARAMETERS/CONTACT_MODELS/K, its law's attributes and MODEL_SECTION, the

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "chaindem/commands/progress.hpp"
+#include "chaindem/engine/law_validity.hpp"
 #include "chaindem/engine/state_archive.hpp"
 #include "chaindem/output/checkpoint_file.hpp"
 #include "chaindem/output/h5md_writer.hpp"
@@ -346,6 +347,26 @@ double run_steps(Simulation& sim, const RunSetup& run, const RunControl& control
   return wall_time();
 }
 
+// How each kind of contact did against its law's stated validity (law_validity.hpp), and how
+// many left it.
+void summarise_validity(RunSummary& summary, const Simulation& sim) {
+  summary.validity.clear();
+  for (const ValidityCheck& c : check_validity(sim))
+    summary.validity.push_back({.model = c.model,
+                                .law = std::string(c.law->id),
+                                .contacts = c.contacts,
+                                .largest_strain = c.largest_strain,
+                                .strain_bound = c.strain_bound,
+                                .largest_impact_speed = c.largest_impact_speed,
+                                .impact_speed_bound = c.impact_speed_bound,
+                                .largest_pressure = c.largest_pressure,
+                                .pressure_bound = c.pressure_bound,
+                                .left = c.left() ? 1 : 0,
+                                .exceeded = c.exceeded});
+  summary.left_validity = std::count_if(summary.validity.begin(), summary.validity.end(),
+                                        [](const layout::ValiditySummary& v) { return v.left; });
+}
+
 // The results of the finished run but the per-bead extremes (take_bead_extremes): scalars and
 // the policies they depend on.
 void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& run,
@@ -408,6 +429,7 @@ void finish_summary(RunSummary& summary, const Simulation& sim, const RunSetup& 
            .isolated_restitution_max = t.max});
     }
   }
+  summarise_validity(summary, sim);
   summary.integrator = to_string(settings.integrator);
   if (const auto it = settings.law_params.find("impact_velocity_floor");
       it != settings.law_params.end())

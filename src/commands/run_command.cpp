@@ -165,6 +165,15 @@ void print_models(std::ostream& out, const std::vector<layout::ModelSummary>& mo
   }
 }
 
+// A warning per bound of a law that a kind of contact of the run went beyond (docs/engine.md,
+// "Validity of the laws"): printed with --quiet too, as the notes on the case are.
+void print_validity_warnings(std::ostream& err, const layout::RunSummary& s) {
+  for (const layout::ValiditySummary& v : s.validity)
+    for (const std::string& e : v.exceeded)
+      err << "chaindem: warning: the " << quoted_text(v.contacts) << " contacts of law '" << v.law
+          << "' left the range its sources state: " << e << "\n";
+}
+
 // The run's estimated time-discretisation error (simulation.error_estimate), or why it has none.
 void print_error_estimate(std::ostream& out, const layout::RunSummary& s, const CaseSpec& spec) {
   out << "  error estimate     ";
@@ -233,6 +242,12 @@ void print_summary(std::ostream& out, const CaseConfig& cfg, const std::string& 
         << s.isolated_restitution_min << " to " << s.isolated_restitution_max << ")";
   out << "\n";
   print_models(out, s.models);
+  out << "  law validity       ";
+  if (s.left_validity == 0)
+    out << "every kind of contact stayed where its law's sources state it holds\n";
+  else
+    out << s.left_validity << " of " << s.validity.size()
+        << " kinds of contact left it (the warnings above; /summary/validity)\n";
   // Every term of the balance, so that the line adds up as printed.
   const EnergyReport& e = s.energy;
   out << "  energy             kinetic " << e.kinetic << " + stored " << e.stored
@@ -271,6 +286,7 @@ int run_case(const RunOptions& options, std::ostream& out, std::ostream& err) {
     if (!options.quiet) print_costs(err, p);
     report.under_way = " during the run";
     const layout::RunSummary summary = run_into_file(options, p, err);
+    print_validity_warnings(err, summary);
     if (!options.quiet) print_summary(out, p.cfg, p.output, facts, summary);
     return exit_done;
   } catch (const Interrupted& e) {

@@ -347,6 +347,11 @@ void print_summary(std::ostream& p) {
     << "# SUMMARY datasets, per chain bead (arrival_*: per watched bead): name -> unit.\n"
     << "SUMMARY_ARRAYS = ";
   print_units(p, summary_arrays);
+  p << "# SUMMARY/SUMMARY_VALIDITY/<name>, one row per kind of contact that touched, against its\n"
+    << "# law's stated validity: name -> unit.\n"
+    << "SUMMARY_VALIDITY = " << py(summary_validity_group) << "\n"
+    << "VALIDITY_SUMMARY_COLUMNS = ";
+  print_units(p, validity_summary_columns);
   p << "\n";
 }
 

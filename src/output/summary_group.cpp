@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "chaindem/output/h5md_writer.hpp"
@@ -14,10 +16,52 @@
 
 namespace chaindem {
 namespace output_detail {
+namespace {
+
+// /summary/validity: a dataset per column of layout::validity_summary_columns, a row per kind of
+// contact (none when nothing touched); the list of what was exceeded as one text.
+void write_validity_summary(hid_t summary, const std::vector<layout::ValiditySummary>& rows) {
+  using namespace hdf5;
+  std::size_t room = 0;
+  for (const layout::ValiditySummaryColumn& column : layout::validity_summary_columns)
+    room += link_room(column.name);
+  Handle g = group(summary, layout::summary_validity_group, room);
+  const std::vector<hsize_t> shape{rows.size()};
+  for (const layout::ValiditySummaryColumn& column : layout::validity_summary_columns)
+    std::visit(
+        [&](auto field) {
+          using T = std::remove_cvref_t<decltype(rows[0].*field)>;
+          if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+            std::vector<std::string> texts;
+            for (const layout::ValiditySummary& r : rows) {
+              std::string joined;
+              for (const std::string& e : r.*field) joined += (joined.empty() ? "" : "; ") + e;
+              texts.push_back(joined);
+            }
+            dataset_strings(g.get(), column.name, texts);
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            std::vector<std::string> texts;
+            for (const layout::ValiditySummary& r : rows) texts.push_back(r.*field);
+            dataset_strings(g.get(), column.name, texts);
+          } else {
+            std::vector<T> values;
+            for (const layout::ValiditySummary& r : rows) values.push_back(r.*field);
+            const T none{};  // a buffer even for no row: HDF5 refuses a null one
+            dataset_fixed(g.get(), column.name, shape, values.empty() ? &none : values.data(),
+                          std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64,
+                          column.unit);
+          }
+        },
+        column.field);
+  g.close(layout::summary_validity_group);
+}
+
+}  // namespace
 
 void write_summary(hid_t root, const layout::RunSummary& summary, bool several) {
   using namespace hdf5;
-  std::size_t room = several ? link_room(layout::summary_models_group) : 0;
+  std::size_t room = link_room(layout::summary_validity_group);
+  if (several) room += link_room(layout::summary_models_group);
   for (const layout::SummaryScalar& scalar : layout::summary_scalars)
     if (layout::value_of(scalar, summary)) room += attribute_room(scalar.name, 8);
   for (const layout::SummaryText& text : layout::summary_texts) room += attribute_room(text.name);
@@ -44,6 +88,7 @@ void write_summary(hid_t root, const layout::RunSummary& summary, bool several) 
     }
   }
   if (several) write_model_summary(s.get(), summary.models);
+  write_validity_summary(s.get(), summary.validity);
   s.close("/summary");
 }
 

@@ -299,6 +299,25 @@ struct ModelSummary {
   double isolated_restitution_max = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// How the contacts of one kind did against their law's stated validity over a run
+/// (ValidityCheck, law_validity.hpp): a row of /summary/validity. A bound is NaN where none is
+/// stated (the pressure's also where the materials give no yield stress).
+struct ValiditySummary {
+  std::int64_t model = 0;       ///< SimulationSettings::model
+  std::string law;              ///< its law's identifier
+  std::string contacts;         ///< "steel-steel" (two beads), "steel-wall_end" (a bead on a wall)
+  double largest_strain = 0.0;  ///< delta/R*
+  double strain_bound = std::numeric_limits<double>::quiet_NaN();
+  double largest_impact_speed = 0.0;                                     ///< [m/s]
+  double impact_speed_bound = std::numeric_limits<double>::quiet_NaN();  ///< [m/s]
+  double largest_pressure = 0.0;                                         ///< [Pa]
+  double pressure_bound = std::numeric_limits<double>::quiet_NaN();      ///< [Pa]
+  std::int64_t left = 0;  ///< 1: the contacts left the law's stated range
+  /// What they went beyond, how far, and the bound with who states it; in the file, joined
+  /// by "; ".
+  std::vector<std::string> exceeded;
+};
+
 struct RunSummary {
   std::int64_t steps = 0;
   double time_step = 0.0;                        ///< [s]
@@ -340,6 +359,11 @@ struct RunSummary {
   std::vector<double> arrival_time;       ///< per watched bead; NaN if the pulse never came [s]
   /// Per contact model, in model order, when the case has more than one; empty otherwise.
   std::vector<ModelSummary> models;
+  /// Per kind of contact that touched (beads of two materials, a bead on a wall), how it did
+  /// against its law's stated validity.
+  std::vector<ValiditySummary> validity;
+  /// Of those, how many left their law's stated range.
+  std::int64_t left_validity = 0;
 };
 
 /// Where a number of the summary is in a RunSummary: a field, or one of its final energies.
@@ -374,6 +398,7 @@ inline constexpr std::array summary_scalars{
     SummaryScalar{"kinetic_energy", "J", &EnergyReport::kinetic},
     SummaryScalar{"largest_contact_force", "N", &RunSummary::largest_contact_force},
     SummaryScalar{"last_bead_final_velocity", "m/s", &RunSummary::last_bead_final_velocity},
+    SummaryScalar{"left_validity", "", &RunSummary::left_validity},
     SummaryScalar{"neighbor_rebuilds", "", &RunSummary::neighbor_rebuilds},
     SummaryScalar{"ns_per_bead_step", "ns", &RunSummary::ns_per_bead_step},
     SummaryScalar{"simulated_time", "s", &RunSummary::simulated_time},
@@ -457,6 +482,32 @@ inline constexpr std::array model_summary_columns{
     ModelSummaryColumn{"isolated_restitution_mean", "", &ModelSummary::isolated_restitution_mean},
     ModelSummaryColumn{"isolated_restitution_min", "", &ModelSummary::isolated_restitution_min},
     ModelSummaryColumn{"isolated_restitution_max", "", &ModelSummary::isolated_restitution_max},
+};
+
+// ---- the validity of the contact laws ------------------------------------------------------
+
+/// /summary/validity: one row per kind of contact that touched (ValiditySummary), in each of
+/// these datasets; every run writes it (with no row if nothing touched).
+inline constexpr const char* summary_validity_group = "validity";
+struct ValiditySummaryColumn {
+  const char* name;
+  const char* unit;  ///< "" for words, flags and ratios
+  std::variant<std::string ValiditySummary::*, double ValiditySummary::*,
+               std::int64_t ValiditySummary::*, std::vector<std::string> ValiditySummary::*>
+      field;
+};
+inline constexpr std::array validity_summary_columns{
+    ValiditySummaryColumn{"model", "", &ValiditySummary::model},
+    ValiditySummaryColumn{"law", "", &ValiditySummary::law},
+    ValiditySummaryColumn{"contacts", "", &ValiditySummary::contacts},
+    ValiditySummaryColumn{"largest_strain", "", &ValiditySummary::largest_strain},
+    ValiditySummaryColumn{"strain_bound", "", &ValiditySummary::strain_bound},
+    ValiditySummaryColumn{"largest_impact_speed", "m/s", &ValiditySummary::largest_impact_speed},
+    ValiditySummaryColumn{"impact_speed_bound", "m/s", &ValiditySummary::impact_speed_bound},
+    ValiditySummaryColumn{"largest_pressure", "Pa", &ValiditySummary::largest_pressure},
+    ValiditySummaryColumn{"pressure_bound", "Pa", &ValiditySummary::pressure_bound},
+    ValiditySummaryColumn{"left", "", &ValiditySummary::left},
+    ValiditySummaryColumn{"exceeded", "", &ValiditySummary::exceeded},
 };
 
 // ---- the files of other commands -----------------------------------------------------------
