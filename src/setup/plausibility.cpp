@@ -83,17 +83,21 @@ struct NoteRule {
   bool above;
   double bound;
   std::string_view unit;  ///< of `bound`, as docs/case-format.md states it
-  std::string_view law;   ///< only when a contact model of the run has this law
+  /// The bound is the impact speed each contact model's law states it holds to (LawValidity):
+  /// the rule is judged once per such law, with `bound`, `law` and `source` the law's.
+  bool law_speed;
   std::string_view keys;  ///< the keys it reads, as docs/case-format.md names them
   std::string_view why;   ///< docs/case-format.md: why the bound is where it is
   std::string (*note)(const Judged&, const NoteRule&);  ///< after "WHERE = VALUE: "
+  std::string_view law = {};     ///< of a law_speed rule: the law's identifier
+  std::string_view source = {};  ///< and who states its bound
 };
 
 const std::string si_units = " Case files are in SI units";
 
 // The plausibility rules: few, each with the mistake it catches.
 const NoteRule note_rules[] = {
-    {Reads::radius, true, 0.5, "m", "", "`chain.radii`, `striker.radius`",
+    {Reads::radius, true, 0.5, "m", false, "`chain.radii`, `striker.radius`",
      "a bead a metre across or more, where radii in millimetres given as metres land (5 for a "
      "5 mm bead)",
      [](const Judged& v, const NoteRule&) {
@@ -101,7 +105,7 @@ const NoteRule note_rules[] = {
               " m across: did you mean " + number_text(v.value) +
               " mm = " + rounded_text(v.value * 1e-3) + " m?" + si_units;
      }},
-    {Reads::youngs_modulus, false, 1e6, "Pa", "", "`material.NAME.youngs_modulus`",
+    {Reads::youngs_modulus, false, 1e6, "Pa", false, "`material.NAME.youngs_modulus`",
      "softer than rubber (about 1e6 Pa; only gels are softer), where a modulus in GPa or MPa "
      "given as pascals lands (200 or 210000 for steel)",
      [](const Judged& v, const NoteRule&) {
@@ -114,7 +118,7 @@ const NoteRule note_rules[] = {
        return number_text(v.value) + " Pa, softer than rubber (about 1e6 Pa)" +
               (meant.empty() ? "." : ": did you mean " + meant + "?") + si_units;
      }},
-    {Reads::density, false, 30.0, "kg/m^3", "", "`material.NAME.density`",
+    {Reads::density, false, 30.0, "kg/m^3", false, "`material.NAME.density`",
      "lighter than every solid but foams and aerogels, where a density in g/cm^3 given as "
      "kg/m^3 lands (7.8 for steel; osmium, the densest solid, is 22.6 g/cm^3)",
      [](const Judged& v, const NoteRule&) {
@@ -122,7 +126,7 @@ const NoteRule note_rules[] = {
               number_text(v.value) + " g/cm^3 = " + rounded_text(v.value * 1e3) + " kg/m^3?" +
               si_units;
      }},
-    {Reads::speed, true, 1.0, "times sqrt(E/rho)", "",
+    {Reads::speed, true, 1.0, "times sqrt(E/rho)", false,
      "the case's largest relative speed (`striker.velocity`, `chain.velocity`, a wall's, ...)",
      "sqrt(E/rho) being the elastic wave speed of the softest material of the bodies (5064 m/s "
      "for steel): no contact law holds there, each assumes quasi-static contact, impacts far "
@@ -136,18 +140,16 @@ const NoteRule note_rules[] = {
               "waves): is the speed in m/s?" +
               si_units;
      }},
-    {Reads::speed, true, 1e-5, "times sqrt(E/rho)", "lankarani_nikravesh",
-     "the case's largest relative speed, when a contact obeys `lankarani_nikravesh`",
-     "0.0506 m/s for steel: the law's damping is derived for impact speeds up to that bound "
-     "(Lankarani and Nikravesh 1990, as Skrinjar et al. 2018, Eq. 19, state it)",
+    {Reads::speed, true, 0.0, "times sqrt(E/rho)", true,
+     "the case's largest relative speed, when a contact obeys a law whose sources state the "
+     "impact speeds it holds to",
+     "the law's damping is derived for impact speeds up to that bound",
      [](const Judged& v, const NoteRule& rule) {
        return rounded_text(v.value) + " m/s, the case's largest relative speed, " +
               rounded_text(v.value / (rule.bound * v.scale), 3) + " times the impact speeds law '" +
-              std::string(rule.law) +
-              "' is derived for: v0 <= 1e-5 sqrt(E/rho) = " + rounded_text(rule.bound * v.scale) +
-              " m/s for " + v.material +
-              " (Lankarani and Nikravesh 1990, as Skrinjar et al. 2018, Eq. 19, state it); its "
-              "damping is extrapolated beyond them";
+              std::string(rule.law) + "' is derived for: v0 <= " + number_text(rule.bound) +
+              " sqrt(E/rho) = " + rounded_text(rule.bound * v.scale) + " m/s for " + v.material +
+              " (" + std::string(rule.source) + "); its damping is extrapolated beyond them";
      }},
 };
 
@@ -214,25 +216,53 @@ std::vector<Judged> values_of(Reads reads, const Case& c, const RunSetup& run, d
   return values;
 }
 
-// Whether a contact model of the run has the law `id`.
-bool uses_law(const SimulationSettings& settings, std::string_view id) {
-  for (int k = 0; k < settings.model_count(); ++k)
-    if (settings.model(k).law->id == id) return true;
-  return false;
+// The rule as it is judged for a run of `settings`: itself, or a law_speed rule once per law of
+// the run's contact models that states an impact speed, with that law's bound.
+std::vector<NoteRule> rules_for(const NoteRule& rule, const SimulationSettings& settings) {
+  if (!rule.law_speed) return {rule};
+  std::vector<NoteRule> rules;
+  for (int k = 0; k < settings.model_count(); ++k) {
+    const LawEntry& law = *settings.model(k).law;
+    const StatedBound& speed = law.validity.impact_speed;
+    const bool seen =
+        std::any_of(rules.begin(), rules.end(), [&](const NoteRule& r) { return r.law == law.id; });
+    if (!speed.stated() || seen) continue;
+    NoteRule r = rule;
+    r.bound = speed.value;
+    r.law = law.id;
+    r.source = speed.source;
+    rules.push_back(r);
+  }
+  return rules;
+}
+
+// The laws whose sources state an impact speed, as docs/case-format.md lists them, with the
+// bound for the steel of the shipped cases (E = 200 GPa, rho = 7800 kg/m^3).
+std::string stated_speeds() {
+  const double steel_wave_speed = std::sqrt(200e9 / 7800.0);
+  std::string text;
+  for (const LawEntry& law : all_laws()) {
+    const StatedBound& speed = law.validity.impact_speed;
+    if (!speed.stated()) continue;
+    text += std::string(text.empty() ? "" : "; ") + "`" + std::string(law.id) + "`, " +
+            number_text(speed.value) + " times sqrt(E/rho), " +
+            rounded_text(speed.value * steel_wave_speed, 3) +
+            " m/s for steel: " + std::string(speed.source);
+  }
+  return text;
 }
 
 }  // namespace
 
 void add_plausibility_notes(const Case& c, RunSetup& run, double speed,
                             const std::function<std::string()>& speed_key) {
-  for (const NoteRule& rule : note_rules) {
-    if (!rule.law.empty() && !uses_law(run.settings, rule.law)) continue;
-    for (const Judged& v : values_of(rule.reads, c, run, speed, speed_key)) {
-      const double x = v.value / v.scale;
-      if (rule.above ? x >= rule.bound : x < rule.bound)
-        run.notes.push_back(v.where() + " = " + rule.note(v, rule));
-    }
-  }
+  for (const NoteRule& each : note_rules)
+    for (const NoteRule& rule : rules_for(each, run.settings))
+      for (const Judged& v : values_of(rule.reads, c, run, speed, speed_key)) {
+        const double x = v.value / v.scale;
+        if (rule.above ? x >= rule.bound : x < rule.bound)
+          run.notes.push_back(v.where() + " = " + rule.note(v, rule));
+      }
 }
 
 }  // namespace chaindem::setup
@@ -261,10 +291,17 @@ std::string plausibility_markdown() {
         "with a\nnote (`chaindem: note: ...`) naming the key, the value, and what was probably "
         "meant:\n\n";
   for (const NoteRule& rule : note_rules) {
-    const std::string bound = number_text(rule.bound) + " " + std::string(rule.unit);
-    md << "- " << rule.keys << ": noted "
-       << (rule.above ? "at " + bound + " or more" : "below " + bound) << ", " << rule.why << ".\n";
+    const std::string bound = rule.law_speed
+                                  ? "the law's bound or more (" + stated_speeds() + ")"
+                                  : number_text(rule.bound) + " " + std::string(rule.unit) +
+                                        (rule.above ? " or more" : "");
+    md << "- " << rule.keys << ": noted " << (rule.above ? "at " : "below ") << bound << ", "
+       << rule.why << ".\n";
   }
+  md << "\nThese judge the case before it runs. What its contacts reach while it runs (strain, "
+        "impact speed,\npeak pressure) is watched against where each law's sources state it "
+        "holds: `chaindem run`\nwarns when a run leaves that range, and the summary records it "
+        "(engine.md, \"Validity of the\nlaws\"; output-format.md, `/summary/validity`).\n";
   return md.str();
 }
 

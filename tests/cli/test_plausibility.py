@@ -82,7 +82,7 @@ class Notes(unittest.TestCase):
         self.assert_note(["contact.law=lankarani_nikravesh"],
                          f"default.ini: striker.velocity = 1 m/s, the case's largest relative "
                          f"speed, {1 / bound:.3g} times the impact speeds law "
-                         f"'lankarani_nikravesh' is derived for: v0 <= 1e-5 sqrt(E/rho) = "
+                         f"'lankarani_nikravesh' is derived for: v0 <= 1e-05 sqrt(E/rho) = "
                          f"{bound:.4g} m/s for steel")
 
     def test_values_within_the_bounds_get_no_note(self):
