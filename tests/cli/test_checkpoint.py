@@ -119,11 +119,13 @@ class Restart(unittest.TestCase):
             f.write(CASE.format(contact=contact))
         return path
 
-    def stop_and_restart(self, contact, sets, stop, restart_sets=(), particles_every=1):
+    def stop_and_restart(self, contact, sets, stop, restart_sets=(), particles_every=1,
+                         inspect=None):
         """Runs the case uninterrupted and again stopped by `stop`, then restarts the stopped
         run; returns the checkpoint's step, the run's total steps and the contact rows the
         checkpoint continues from. `particles_every`: the frames between two of the particles'
-        rows (output.particles_interval)."""
+        rows (output.particles_interval). `inspect(ref, out)`, if given, is called with the two
+        files before they are removed."""
         with tempfile.TemporaryDirectory() as tmp:
             case = self.case(tmp, contact)
             sets = [a for kv in sets for a in ("--set", kv)]
@@ -173,6 +175,8 @@ class Restart(unittest.TestCase):
                 steps = int(f["summary"].attrs["steps"])
                 self.assertEqual(f["particles/chain/position/value"].shape[0],
                                  h5py.File(out, "r")["particles/chain/position/value"].shape[0])
+            if inspect:
+                inspect(ref, out)
             return step, steps, contact_rows
 
     def test_sigterm_leaves_a_checkpoint_that_restarts_bitwise(self):
@@ -180,6 +184,23 @@ class Restart(unittest.TestCase):
             with self.subTest(family):
                 step, steps, _ = self.stop_and_restart(contact, [], signal.SIGTERM)
                 self.assertTrue(0 < step < steps, (step, steps))
+
+    def test_restart_reports_the_largest_values_of_the_whole_run(self):
+        # At 20 m/s the striker's first impact strains its pair most, long before the stop (a
+        # pass of the progress line): the restarted run has the checkpoint's maxima, and reports
+        # what the uninterrupted run does (same_results compares /summary/validity too).
+        def inspect(ref, out):
+            with h5py.File(ref, "r") as a, h5py.File(out, "r") as b:
+                for name in ("largest_strain", "largest_impact_speed", "left", "exceeded"):
+                    self.assertEqual(list(a["summary/validity"][name][()]),
+                                     list(b["summary/validity"][name][()]), name)
+                self.assertGreater(max(b["summary/validity/largest_strain"][()]), 0.02)
+                self.assertEqual(max(b["summary/validity/largest_impact_speed"][()]), 20.0)
+                self.assertGreaterEqual(b["summary"].attrs["left_validity"], 1)
+
+        step, steps, _ = self.stop_and_restart(LAWS["hysteresis"], ["striker.velocity=20"],
+                                               signal.SIGTERM, inspect=inspect)
+        self.assertTrue(0 < step < steps, (step, steps))
 
     def test_groups_written_at_frames_of_their_own_restart_bitwise(self):
         # The particles every 7th frame, the contacts every 3rd: each group continues its rows.
