@@ -86,6 +86,9 @@ class Run:
     sections: list[Section] = field(default_factory=list)
     section_energy: np.ndarray | None = None
     model_summary: dict[str, np.ndarray] = field(default_factory=dict)
+    # Per kind of contact that touched, how it did against its law's stated validity
+    # (layout.VALIDITY_SUMMARY_COLUMNS; docs/engine.md, "Validity of the laws").
+    validity: dict[str, np.ndarray] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # the arrays' sizes, not their values
         return (f"Run({self.name!r}: {len(self.time)} frames, {len(self.radius)} particles, "
@@ -367,6 +370,10 @@ def run_from_group(f, path: str) -> Run:
     run.summary = summary_values(summary.attrs)
     run.per_bead = {name: values(summary[name]) for name in layout.SUMMARY_ARRAYS
                     if name in summary}
+    if layout.SUMMARY_VALIDITY in summary:
+        validity = summary[layout.SUMMARY_VALIDITY]
+        run.validity = {name: values(validity[name]) for name in layout.VALIDITY_SUMMARY_COLUMNS
+                        if name in validity}
     if layout.CONTACTS in f:
         contacts = f[layout.CONTACTS]
         run.contacts = {name: values(contacts[name]) for name in contacts.keys()}

@@ -11,6 +11,7 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 
 import h5py
 import numpy as np
@@ -26,11 +27,13 @@ CASES = os.path.join(ROOT, "cases")
 MACHINE = {"wall_time", "ns_per_bead_step"}
 
 
-def command_line_run(case, tmp_path, *sets):
+def command_line_run(case, tmp_path, *sets, unset=()):
     out = str(tmp_path / "cli.h5")
     args = [CHAINDEM, "run", case, "-o", out, "--quiet"]
     for s in sets:
         args += ["--set", s]
+    for key in unset:
+        args += ["--unset", key]
     r = subprocess.run(args, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     return out
@@ -98,6 +101,32 @@ def test_a_pairs_keys_go_in_its_section(tmp_path):
     plain = chaindem.run(case)
     assert np.array_equal(by_section.velocity, by_key.velocity)
     assert not np.array_equal(by_section.velocity, plain.velocity)
+
+
+def test_a_run_beyond_its_law_warns_and_reads_as_its_file(tmp_path):
+    from chaindem.post import load_run
+    # A 20 m/s striker on hertz: delta/R* near 0.046, beyond Hertz's 0.02 (docs/engine.md,
+    # "Validity of the laws").
+    case = os.path.join(CASES, "default.ini")
+    sets = {"contact.law": "hertz", "striker.velocity": 20}
+    with pytest.warns(chaindem.LawValidityWarning) as caught:
+        run = chaindem.run(case, overrides=sets, unset=["contact.restitution"])
+    written = load_run(command_line_run(case, tmp_path, "contact.law=hertz",
+                                        "striker.velocity=20", unset=["contact.restitution"]))
+    messages = [str(w.message) for w in caught if w.category is chaindem.LawValidityWarning]
+    assert any("the steel-steel contacts of law 'hertz'" in m and "strain delta/R*" in m
+               for m in messages), messages
+    assert list(run.validity) == list(written.validity)
+    for name in run.validity:
+        assert same_value(run.validity[name], written.validity[name]), name
+    k = [str(c) for c in run.validity["contacts"]].index("steel-steel")
+    assert run.validity["largest_strain"][k] > 0.02
+    assert run.validity["left"][k] == 1
+    assert run.summary["left_validity"] >= 1
+    # Within every range: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", chaindem.LawValidityWarning)
+        assert chaindem.run(case).summary["left_validity"] == 0
 
 
 def test_a_run_of_several_models_reads_as_its_file(tmp_path):

@@ -22,9 +22,10 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from ._commands import (CaseNote, case_file, case_source, claimed_output, collide, command,
-                        format_value, option_args, require_bool, require_int, require_mapping,
-                        require_names, setting, summary_columns, sweep_file_text, table)
+from ._commands import (CaseNote, LawValidityWarning, case_file, case_source, claimed_output,
+                        collide, command, format_value, option_args, require_bool, require_int,
+                        require_mapping, require_names, setting, summary_columns,
+                        sweep_file_text, table)
 from ._core import InputError, RunError
 from ._tree import Group
 from .post import Run, layout, load_run, run_from_group
@@ -32,7 +33,7 @@ from .post.io import comparison_columns
 
 __version__: str = _core.version
 __all__ = ["run", "collide", "sweep", "compare", "fit", "load", "models", "Law", "Parameter",
-           "Run", "InputError", "RunError", "CaseNote"]
+           "Run", "InputError", "RunError", "CaseNote", "LawValidityWarning"]
 
 for _error, _doc in ((InputError, "Input the command line refuses with exit status 2: a case "
                       "key out of range, an unknown key or law, an output path that may not be "
@@ -68,7 +69,9 @@ def run(case: Case, *, output_file: Optional[PathLike] = None, threads: Optional
     Raises InputError for a case the command line refuses (the message names the key and its
     allowed range), RunError for a run that fails (an integration that diverges, an output that
     cannot be written, SIGTERM), KeyboardInterrupt on Ctrl-C (nothing is written then). Its notes
-    (a law parameter the law ignores) are CaseNote warnings, issued before it runs.
+    (a law parameter the law ignores) are CaseNote warnings, issued before it runs; a kind of
+    contact that left the range where its law holds is a LawValidityWarning, issued after
+    (Run.validity holds what each kind reached).
     """
     text, origin, is_path = case_source(case)
     keys = _override_list(overrides, sections, threads)
@@ -77,7 +80,14 @@ def run(case: Case, *, output_file: Optional[PathLike] = None, threads: Optional
         tree = _core.run(text, origin, is_path, keys, removed, path,
                          require_bool("force", force), require_bool("progress", progress),
                          lambda note: warnings.warn(note, CaseNote, stacklevel=3))
-    return run_from_group(Group(*tree), path or "")
+    result = run_from_group(Group(*tree), path or "")
+    v = result.validity
+    for contacts, law, exceeded in zip(v.get("contacts", []), v.get("law", []),
+                                       v.get("exceeded", [])):
+        if exceeded:  # the command line's warnings, as one per kind of contact
+            warnings.warn(f"the {contacts} contacts of law '{law}' left the range its sources "
+                          f"state: {exceeded}", LawValidityWarning, stacklevel=2)
+    return result
 
 
 def sweep(definition: Optional[Union[PathLike, str]] = None, *, base: Optional[Case] = None,

@@ -29,6 +29,11 @@ class CaseNote(UserWarning):
     """How a case was read, as the command line notes it (a law parameter the law ignores)."""
 
 
+class LawValidityWarning(UserWarning):
+    """A run's contacts left the range where their law's sources state it holds, as `chaindem
+    run` warns (docs/engine.md, "Validity of the laws")."""
+
+
 # ---- arguments -------------------------------------------------------------------------------
 
 def require_mapping(name: str, value: Any) -> Mapping[str, Any]:
