@@ -186,6 +186,7 @@ void ChainEngine::build_contacts() {
   }
   model_ = state_.common_model();
   build_segments();
+  build_kind_runs();
   uniform_pairs_ = model_ >= 0 && segments_[0].uniform;
   // Most chains carry neither a load nor gravity along x: the loops then read no base force.
   const auto base_of = [&](Eigen::Index k) {
@@ -201,6 +202,27 @@ void ChainEngine::build_contacts() {
   state_.build_incidence();
 }
 
+// kind_runs_: maximal runs of consecutive pairs of one kind, with their R* where they share one.
+void ChainEngine::build_kind_runs() {
+  kind_runs_.clear();
+  for (std::size_t c = 0; c < state_.pairs.size(); ++c) {
+    const int kind = state_.pair_kind(c);
+    const double radius = state_.pair_radius(c);
+    if (kind_runs_.empty() || kind_runs_.back().kind != kind) {
+      if (kind_runs_.size() == most_kind_runs) {
+        kind_runs_.assign(1, {0, state_.pairs.size(), -1, 0.0, 0.0});
+        return;
+      }
+      kind_runs_.push_back({c, c + 1, kind, radius, radius});
+      continue;
+    }
+    KindRun& run = kind_runs_.back();
+    run.end = c + 1;
+    if (run.radius != radius) run.radius = 0.0;
+    run.least_radius = std::min(run.least_radius, radius);
+  }
+}
+
 // Segments: maximal runs of consecutive pairs of one model (a chain of one model is one). Each is
 // uniform when its pairs share one coefficient record and radius sum, as the pairs within one
 // medium of equal beads do; a long uniform segment under a kernel the vectorised loop takes runs
@@ -214,13 +236,13 @@ void ChainEngine::build_segments() {
     Segment g{b, b + 1, pairs.model[b], true, radius_sum(b), first_radius};
     while (g.end < pairs.size() && pairs.model[g.end] == pairs.model[b]) ++g.end;
     g.kind = state_.pair_kind(b);
-    const double contact_radius = state_.pair_radius(b);
+    g.contact_radius = state_.pair_radius(b);
     for (std::size_t c = b; c < g.end; ++c) {
       g.min_radius = std::min(g.min_radius, p.radius(static_cast<Eigen::Index>(c + 1)));
       g.uniform = g.uniform && radius_sum(c) == g.radius_sum &&
                   (pairs.shared_coeffs ||
                    std::memcmp(&pairs.coeffs_of(c), &pairs.coeffs_of(b), sizeof(PairCoeffs)) == 0);
-      if (state_.pair_kind(c) != g.kind || state_.pair_radius(c) != contact_radius) g.kind = -1;
+      if (state_.pair_kind(c) != g.kind || state_.pair_radius(c) != g.contact_radius) g.kind = -1;
     }
     with_kernel(state_.kernel_of(g.model), [&](auto kernel) {
       using KernelT = decltype(kernel);
@@ -560,7 +582,6 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
   double* peak = state_.tracking ? state_.peak_contact_force.data() : nullptr;
   double* peak_v = state_.tracking ? state_.peak_velocity_x.data() : nullptr;
   const ContactRules rules = state_.rules_of(model_, false);
-  const ValidityTally tally = state_.validity.here();
   const std::vector<int>& wall_particle = state_.wall_contacts.first;
   const bool walls_at_start = std::count(wall_particle.begin(), wall_particle.end(), 0) > 0;
   const bool walls_at_end =
@@ -576,8 +597,9 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
           for (std::size_t c = 0; c < np; ++c) {
             const double dc = (u[c] - u[c + 1]) - gap;
             if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
-              advance_pair<KernelT>(c, dc, step, &pass, rules, run_step, tally);
+              advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
+          watch_pairs(0, np, state_.validity.here());
           gather_kick_loop<track, uniform, has_base, predict>(1, np, f, base, pair_force, v, mass,
                                                               half, look, peak, peak_v);
           gather_ends(0, n, half);

@@ -62,9 +62,10 @@ class ChainEngine final : public Engine {
     /// u_c - u_(c+1) - gap.
     double gap = 0.0;
     bool vector = false;  ///< evaluated by the vectorised loop (vectorised)
-    /// The kind (validity_watch.hpp) of every pair, when they have one kind and one R* (the
-    /// vectorised loop then watches a block's largest overlap alone); else -1.
+    /// The kind (validity_watch.hpp) of every pair and their R*, when they have one kind and one
+    /// R* (the vectorised loop then watches a block's largest overlap alone); else -1.
     int kind = -1;
+    double contact_radius = 0.0;
     /// The history columns the vectorised loop keeps for it (load_history_columns).
     enum class Columns : std::uint8_t { none, plastic, v0 } columns = Columns::none;
   };
@@ -104,10 +105,10 @@ class ChainEngine final : public Engine {
   void advance_pairs(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass* pass, int m,
                      double gap);
   /// Pair c of the per-pair loop at overlap dc, not idle (advance_pairs' step, pass, rules and
-  /// run step; the thread's validity tally).
+  /// run step).
   template <class KernelT>
   void advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
-                    const ContactRules& rules, std::int64_t run_step, const ValidityTally& tally);
+                    const ContactRules& rules, std::int64_t run_step);
   /// Pairs [c0, c1) of segment g, in the vectorised loop.
   template <class KernelT>
   void advance_pairs_vector(std::size_t c0, std::size_t c1, std::int64_t step, ChainPass& pass,
@@ -127,6 +128,8 @@ class ChainEngine final : public Engine {
   /// largest overlap is `deepest` (validity_watch.hpp).
   int kind_of(const VectorPairs& vp, std::size_t c) const;
   void note_strains(const VectorPairs& vp, std::size_t b0, std::size_t b1, double deepest) const;
+  /// The strains of pairs [c0, c1) once evaluated, into the thread's `tally` (kind_runs_).
+  void watch_pairs(std::size_t c0, std::size_t c1, const ValidityTally& tally) const;
   /// Whether the pairs of segment g run on the vectorised pair loop (advance_pairs_vector).
   template <class KernelT>
   bool vectorised(const Segment& g) const;
@@ -172,6 +175,19 @@ class ChainEngine final : public Engine {
   int model_ = 0;
   /// The pairs in runs of one model, in chain order: one segment for a chain of one model.
   std::vector<Segment> segments_;
+  /// The pairs in runs of one kind (validity_watch.hpp), in chain order: one for a chain of
+  /// one material, one per medium and interface for a chain of several. `radius`: the R* of
+  /// every pair of the run, or 0 where they differ; `least_radius`, the smallest. A chain whose
+  /// pairs change kind more often than most_kind_runs times is one run of kind -1 (each pair's
+  /// kind looked up).
+  struct KindRun {
+    std::size_t begin, end;
+    int kind;
+    double radius, least_radius;
+  };
+  static constexpr std::size_t most_kind_runs = 1024;
+  std::vector<KindRun> kind_runs_;
+  void build_kind_runs();
   /// Laws that read only v0, on the vectorised loop: each pair's v0 and damping origin
   /// (ContactState::impact_velocity, damping_origin, origin_overlap, origin_force,
   /// origin_energy) as columns, the working copy of the pairs' states during advance().

@@ -42,6 +42,12 @@ CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __
   return (any ? block_changed : 0) | (too_deep(deepest, deep_limit) ? block_too_deep : 0);
 }
 
+// largest_overlap_of, vectorised for the machine.
+CHAINDEM_HOT double largest_overlap(std::size_t c0, std::size_t c1,
+                                    const double* __restrict overlap) {
+  return largest_overlap_of(overlap, c0, c1);
+}
+
 // The arrays the vectorised pair loop reads and writes, as restrict pointers.
 struct PairColumns {
   double *overlap, *force, *work, *power;
@@ -222,7 +228,6 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
   const double* power = state_.pairs.power.data();
   const ContactRules rules = state_.rules_of(m, !pass);
   const std::int64_t run_step = pass ? state_.step + step + 1 : 0;
-  const ValidityTally tally = state_.validity.here();
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
     const std::size_t b1 = std::min(b0 + block, c1);
@@ -237,17 +242,43 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
     if (!any) continue;
     for (std::size_t c = b0; c < b1; ++c)
       if (!idle_pair(d[c - b0], overlap[c], force[c], power[c]))
-        advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step, tally);
+        advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step);
+  }
+  watch_pairs(c0, c1, state_.validity.here());
+}
+
+// The strains of pairs [c0, c1), their overlaps evaluated, into `tally`, per run of one kind
+// (kind_runs_) from its largest overlap d: d/R* where its pairs share one R*; else, only where
+// d over its smallest R* (which no pair's strain exceeds) is beyond the kind's largest, each
+// pair's; in a run of kind -1, each touching pair's by its own kind. The pair loops leave them to
+// this pass over the overlaps, which costs far less than a test per pair in the loop.
+void ChainEngine::watch_pairs(std::size_t c0, std::size_t c1, const ValidityTally& tally) const {
+  const double* overlap = state_.pairs.overlap.data();
+  const double* radius = state_.scene.particles.radius.data();
+  auto run = std::upper_bound(kind_runs_.begin(), kind_runs_.end(), c0,
+                              [](std::size_t c, const KindRun& r) { return c < r.begin; }) -
+             1;
+  for (; c0 < c1; ++run) {
+    const std::size_t hi = std::min(c1, run->end);
+    const double d = largest_overlap(c0, hi, overlap);
+    if (d > 0.0 && run->radius > 0.0) {
+      tally.note_strain(run->kind, d / run->radius);
+    } else if (d > 0.0 && (run->kind < 0 || d / run->least_radius > tally.strain[run->kind])) {
+      for (std::size_t c = c0; c < hi; ++c)
+        if (overlap[c] > 0.0)
+          tally.note_strain(run->kind < 0 ? state_.pair_kind(c) : run->kind, overlap[c], radius[c],
+                            radius[c + 1]);
+    }
+    c0 = hi;
   }
 }
 
 // Pair c of the per-pair loop at overlap dc, which is not idle_pair. `step` and `pass` as
-// advance_pairs takes them, `rules` and `run_step` as it derives them; its strain and impact
-// speed go to `tally`, the thread's.
+// advance_pairs takes them, `rules` and `run_step` as it derives them. Its impact speed goes to
+// the thread's validity tally (its strain is watch_pairs').
 template <class KernelT>
 void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
-                               const ContactRules& rules, std::int64_t run_step,
-                               const ValidityTally& tally) {
+                               const ContactRules& rules, std::int64_t run_step) {
   const Particles& p = state_.scene.particles;
   const auto i = static_cast<Eigen::Index>(c);
   if (too_deep(dc, std::min(p.radius(i), p.radius(i + 1)))) {
@@ -260,11 +291,7 @@ void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, Chai
       state_.pairs, c, dc, r, predicted_rate(r, state_.lookahead.col(0).data(), c), rules,
       state_.pairs.coeffs_of(uniform_pairs_ ? 0 : c), run_step);
   if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
-  if (dc > 0.0) {
-    const int kind = state_.pair_kind(c);
-    tally.note_strain(kind, dc / state_.pair_radius(c));
-    if (event == ContactEvent::onset) tally.note_speed(kind, r);
-  }
+  if (event == ContactEvent::onset) state_.validity.here().note_speed(state_.pair_kind(c), r);
 }
 
 // What one call of the vectorised pair loop reads: the chain's displacements and the segment's
@@ -305,7 +332,7 @@ void ChainEngine::advance_pairs_vector(std::size_t c0, std::size_t c1, std::int6
                        state_.step + step + 1,
                        state_.validity.here(),
                        g.kind,
-                       state_.pair_radius(first)};
+                       g.contact_radius};
   // The smallest radius of the segment bounds every pair's overlap (the per-pair loop uses the
   // pair's own smaller radius).
   const double deep_limit = g.min_radius;
@@ -373,14 +400,12 @@ inline int ChainEngine::kind_of(const VectorPairs& vp, std::size_t c) const {
 }
 
 // The strains of pairs [b0, b1) of a vectorised loop, whose largest overlap is `deepest`: of
-// the segment's one kind and R*, that overlap's; else each touching pair's own.
+// the segment's one kind and R*, that overlap's; else as the per-pair loop takes them.
 void ChainEngine::note_strains(const VectorPairs& vp, std::size_t b0, std::size_t b1,
                                double deepest) const {
   if (!(deepest > 0.0)) return;
   if (vp.kind >= 0) return vp.tally.note_strain(vp.kind, deepest / vp.contact_radius);
-  for (std::size_t c = b0; c < b1; ++c)
-    if (vp.overlap[c] > 0.0)
-      vp.tally.note_strain(state_.pair_kind(c), vp.overlap[c] / state_.pair_radius(c));
+  watch_pairs(b0, b1, vp.tally);
 }
 
 // Pairs [b0, b1) of a law without a loading history (one that splits its force into parts,

@@ -7,6 +7,15 @@
 namespace chaindem::detail {
 
 GeneralEngine::GeneralEngine(EngineState& state) : state_(state) {
+  // Equal spheres of one material make one kind of pair with one R* (watch_strains).
+  const Particles& p = state_.scene.particles;
+  const bool alike =
+      (p.radius == p.radius(0)).all() &&
+      std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; });
+  if (alike) {
+    one_kind_ = state_.validity.pair_kind(p.material[0], p.material[0]);
+    one_radius_ = p.radius(0) * p.radius(0) / (p.radius(0) + p.radius(0));
+  }
   rebuild_neighbors();
   compute_forces();
 }
@@ -108,7 +117,7 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
   const Vec3Array& carry = state_.scene.particles.position_carry;
   ContactList& cl = state_.pairs;
   const std::int64_t step = state_.step;
-  auto evaluate = [&](std::size_t c, const ValidityTally& tally) {
+  auto evaluate = [&](std::size_t c) {
     const int i = cl.first[c], j = cl.second[c];
     const double dx = separation(p.position(i, 0), carry(i, 0), p.position(j, 0), carry(j, 0));
     const double dy = separation(p.position(i, 1), carry(i, 1), p.position(j, 1), carry(j, 1));
@@ -129,22 +138,43 @@ void GeneralEngine::evaluate_pairs(const ContactRules& rules, FirstFault& deep,
     cl.nz[c] = nz;
     const double d = p.radius(i) + p.radius(j) - dist;
     if (too_deep(d, std::min(p.radius(i), p.radius(j)))) deep.note(fault_key(c, d), d);
-    const ContactEvent event =
-        update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs_of(c), step);
-    if (d > 0.0) {
-      const int kind = state_.pair_kind(c);
-      tally.note_strain(kind, d / state_.pair_radius(c));
-      if (event == ContactEvent::onset) tally.note_speed(kind, rate);
-    }
+    if (update_contact<KernelT>(cl, c, d, rate, rate + ahead, rules, cl.coeffs_of(c), step) ==
+        ContactEvent::onset) [[unlikely]]
+      note_onset(c);
   };
-  // Each pair writes only its own entry, and a maximum into its thread's tally: any grouping and
-  // any thread count give the same bits.
-  auto tally = [this] { return state_.validity.here(); };
+  // Each pair writes only its own entry: any grouping and any thread count give the same bits.
   if (!group)
-    for_each_index_local(cl.size(), state_.settings.threads, tally, evaluate);
+    for_each_index(cl.size(), state_.settings.threads, evaluate);
   else
-    for_each_index_local(group->size(), state_.settings.threads, tally,
-                         [&](std::size_t k, const ValidityTally& t) { evaluate((*group)[k], t); });
+    for_each_index(group->size(), state_.settings.threads,
+                   [&](std::size_t k) { evaluate((*group)[k]); });
+}
+
+// Pair c's impact speed, as record_onset booked it at its first touch, into the thread's tally
+// (validity_watch.hpp). Out of the force loop: first touches are rare.
+void GeneralEngine::note_onset(std::size_t c) const {
+  state_.validity.here().note_speed(state_.pair_kind(c), state_.pairs.onset_rate[c]);
+}
+
+// The pairs' strains at this evaluation, into the tallies (validity_watch.hpp): for equal spheres
+// of one material, from the largest overlap alone (an integer maximum of the overlaps' bits,
+// which vectorises); else each touching pair's that may raise its kind's largest, on the force
+// loop's threads. A pass of its own costs far less than a test per pair in the force loop.
+void GeneralEngine::watch_strains() {
+  EngineState& st = state_;
+  const ContactList& cl = st.pairs;
+  if (one_kind_ >= 0) {
+    const double d = largest_overlap_of(cl.overlap.data(), 0, cl.size());
+    if (d > 0.0) st.validity.here().note_strain(one_kind_, d / one_radius_);
+    return;
+  }
+  const Eigen::ArrayXd& r = st.scene.particles.radius;
+  for_each_index_local(
+      cl.size(), st.settings.threads, [&] { return st.validity.here(); },
+      [&](std::size_t c, const ValidityTally& tally) {
+        if (cl.overlap[c] > 0.0)
+          tally.note_strain(st.pair_kind(c), cl.overlap[c], r(cl.first[c]), r(cl.second[c]));
+      });
 }
 
 void GeneralEngine::gather_forces(bool first) {
@@ -206,6 +236,7 @@ void GeneralEngine::compute_forces() {
       });
     }
   }
+  watch_strains();
   if (deep.found()) {
     const std::uint64_t key = deep.key.load();
     st.throw_too_deep(st.pairs, key / 2, deep.overlap, st.step);

@@ -27,6 +27,10 @@ class GeneralEngine final : public Engine {
   /// Sorts the pairs by model into group_pairs_, if they obey several.
   void group_by_model();
   void gather_forces(bool first);
+  /// The pairs' strains at this evaluation, and the impact speed of pair c at its first touch,
+  /// into the validity tallies.
+  void watch_strains();
+  [[gnu::cold, gnu::noinline]] void note_onset(std::size_t c) const;
   /// A new candidate list, keeping the history of the pairs in both lists.
   void rebuild_neighbors();
   /// Whether two surfaces may have closed the skin since the last rebuild.
@@ -42,6 +46,10 @@ class GeneralEngine final : public Engine {
   /// group_pairs_[m] for model m, in list order.
   int common_model_ = 0;
   std::vector<std::vector<std::size_t>> group_pairs_;
+  /// The kind of every pair, and its R*, when the particles are equal spheres of one material;
+  /// else -1 (watch_strains).
+  int one_kind_ = -1;
+  double one_radius_ = 0.0;
 };
 
 }  // namespace chaindem::detail

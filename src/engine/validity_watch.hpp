@@ -11,10 +11,28 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace chaindem::detail {
+
+/// The largest of overlaps [c0, c1), numbers >= +0 (the engines leave a pair apart at +0, a NaN
+/// one too): the integer maximum of their bits, which doubles >= +0 order as they do, and which
+/// vectorises where a maximum of doubles (unordered under NaN and signed zeros, as the compiler
+/// must take them) does not.
+[[gnu::always_inline]] inline double largest_overlap_of(const double* __restrict overlap,
+                                                        std::size_t c0, std::size_t c1) {
+  std::int64_t most = 0;
+  for (std::size_t c = c0; c < c1; ++c)
+    most = std::max(most, std::bit_cast<std::int64_t>(overlap[c]));
+  return std::bit_cast<double>(most);
+}
+
+/// A strain delta/R* = d (ri + rj)/(ri rj) may raise the largest, `most`, where d (ri + rj) >=
+/// most ri rj times this: the test without the division errs by a few roundings, far within.
+inline constexpr double strain_margin = 1.0 - 0x1p-40;
 
 /// One thread's maxima, per kind.
 struct ValidityTally {
@@ -23,6 +41,13 @@ struct ValidityTally {
   void note_strain(int kind, double s) const {
     double& most = strain[static_cast<std::size_t>(kind)];
     most = s > most ? s : most;  // a NaN (a diverged state, stopped elsewhere) is not kept
+  }
+  /// The strain d/R* of a contact of bodies of radii ri and rj, R* = ri rj/(ri + rj) as
+  /// pair_input has it; divided only where it may raise the largest (strain_margin).
+  void note_strain(int kind, double d, double ri, double rj) const {
+    const double most = strain[static_cast<std::size_t>(kind)];
+    if (d * (ri + rj) >= most * (ri * rj) * strain_margin)
+      note_strain(kind, d / (ri * rj / (ri + rj)));
   }
   void note_speed(int kind, double v) const {
     double& most = speed[static_cast<std::size_t>(kind)];
