@@ -1,7 +1,7 @@
 // The chain engine: a line of beads whose pair c joins beads c and c + 1 for the whole run,
 // advanced in cache-sized passes of several steps (docs/engine.md, "Chain engine"). Here: its
 // contacts, the history columns, the passes and their tiles, the particle loops and the walls;
-// the pair loops are in chain_pairs.hpp.
+// the pair loops are in chain_pairs.hpp, the watch of their strains in chain_validity.cpp.
 #include "chain_engine.hpp"
 #include "chain_pairs.hpp"
 
@@ -200,27 +200,6 @@ void ChainEngine::build_contacts() {
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
   state_.chain_pairs = true;
   state_.build_incidence();
-}
-
-// kind_runs_: maximal runs of consecutive pairs of one kind, with their R* where they share one.
-void ChainEngine::build_kind_runs() {
-  kind_runs_.clear();
-  for (std::size_t c = 0; c < state_.pairs.size(); ++c) {
-    const int kind = state_.pair_kind(c);
-    const double radius = state_.pair_radius(c);
-    if (kind_runs_.empty() || kind_runs_.back().kind != kind) {
-      if (kind_runs_.size() == most_kind_runs) {
-        kind_runs_.assign(1, {0, state_.pairs.size(), -1, 0.0, 0.0});
-        return;
-      }
-      kind_runs_.push_back({c, c + 1, kind, radius, radius});
-      continue;
-    }
-    KindRun& run = kind_runs_.back();
-    run.end = c + 1;
-    if (run.radius != radius) run.radius = 0.0;
-    run.least_radius = std::min(run.least_radius, radius);
-  }
 }
 
 // Segments: maximal runs of consecutive pairs of one model (a chain of one model is one). Each is

@@ -42,12 +42,6 @@ CHAINDEM_HOT int block_touching(std::size_t c0, std::size_t c1, const double* __
   return (any ? block_changed : 0) | (too_deep(deepest, deep_limit) ? block_too_deep : 0);
 }
 
-// largest_overlap_of, vectorised for the machine.
-CHAINDEM_HOT double largest_overlap(std::size_t c0, std::size_t c1,
-                                    const double* __restrict overlap) {
-  return largest_overlap_of(overlap, c0, c1);
-}
-
 // The arrays the vectorised pair loop reads and writes, as restrict pointers.
 struct PairColumns {
   double *overlap, *force, *work, *power;
@@ -245,32 +239,6 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
         advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step);
   }
   watch_pairs(c0, c1, state_.validity.here());
-}
-
-// The strains of pairs [c0, c1), their overlaps evaluated, into `tally`, per run of one kind
-// (kind_runs_) from its largest overlap d: d/R* where its pairs share one R*; else, only where
-// d over its smallest R* (which no pair's strain exceeds) is beyond the kind's largest, each
-// pair's; in a run of kind -1, each touching pair's by its own kind. The pair loops leave them to
-// this pass over the overlaps, which costs far less than a test per pair in the loop.
-void ChainEngine::watch_pairs(std::size_t c0, std::size_t c1, const ValidityTally& tally) const {
-  const double* overlap = state_.pairs.overlap.data();
-  const double* radius = state_.scene.particles.radius.data();
-  auto run = std::upper_bound(kind_runs_.begin(), kind_runs_.end(), c0,
-                              [](std::size_t c, const KindRun& r) { return c < r.begin; }) -
-             1;
-  for (; c0 < c1; ++run) {
-    const std::size_t hi = std::min(c1, run->end);
-    const double d = largest_overlap(c0, hi, overlap);
-    if (d > 0.0 && run->radius > 0.0) {
-      tally.note_strain(run->kind, d / run->radius);
-    } else if (d > 0.0 && (run->kind < 0 || d / run->least_radius > tally.strain[run->kind])) {
-      for (std::size_t c = c0; c < hi; ++c)
-        if (overlap[c] > 0.0)
-          tally.note_strain(run->kind < 0 ? state_.pair_kind(c) : run->kind, overlap[c], radius[c],
-                            radius[c + 1]);
-    }
-    c0 = hi;
-  }
 }
 
 // Pair c of the per-pair loop at overlap dc, which is not idle_pair. `step` and `pass` as

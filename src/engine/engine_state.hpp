@@ -288,9 +288,8 @@ ContactEvent EngineState::update_wall(std::size_t c, double overlap, const Conta
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
   const double rate = (wall.velocity - v).dot(wall.normal);
-  const ContactEvent event = update_contact<KernelT>(cl, c, overlap, rate,
-                                                     rate - ahead.dot(wall.normal), rules,
-                                                     cl.coeffs_of(c), at);
+  const ContactEvent event = update_contact<KernelT>(
+      cl, c, overlap, rate, rate - ahead.dot(wall.normal), rules, cl.coeffs_of(c), at);
   if (overlap > 0.0) {  // R* = R against a wall
     const ValidityTally tally = validity.here();
     const int kind = validity.wall_kind(p.material[static_cast<std::size_t>(i)],
