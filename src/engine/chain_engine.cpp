@@ -573,12 +573,15 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
           if (walls_at_start) step_walls<KernelT>(0, step, pass, rules);
           if (walls_at_end) step_walls<KernelT>(np, step, pass, rules);
           const std::int64_t run_step = state_.step + step + 1;
+          std::size_t first = np, last = np;  // the pairs evaluated (advance_pairs)
           for (std::size_t c = 0; c < np; ++c) {
             const double dc = (u[c] - u[c + 1]) - gap;
-            if (!idle_pair(dc, overlap[c], pair_force[c], power[c]))
-              advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
+            if (idle_pair(dc, overlap[c], pair_force[c], power[c])) continue;
+            first = std::min(first, c);
+            last = c + 1;
+            advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
-          watch_pairs(0, np, state_.validity.here());
+          if (first < last) watch_pairs(first, last, state_.validity.here());
           gather_kick_loop<track, uniform, has_base, predict>(1, np, f, base, pair_force, v, mass,
                                                               half, look, peak, peak_v);
           gather_ends(0, n, half);

@@ -128,8 +128,10 @@ class ChainEngine final : public Engine {
   /// largest overlap is `deepest` (validity_watch.hpp).
   int kind_of(const VectorPairs& vp, std::size_t c) const;
   void note_strains(const VectorPairs& vp, std::size_t b0, std::size_t b1, double deepest) const;
-  /// The strains of pairs [c0, c1) once evaluated, into the thread's `tally` (kind_runs_).
+  /// The strains of pairs [c0, c1) once evaluated, into the thread's `tally` (kind_runs_), and
+  /// the impact speed of pair c at its first touch.
   void watch_pairs(std::size_t c0, std::size_t c1, const ValidityTally& tally) const;
+  [[gnu::cold, gnu::noinline]] void note_onset(std::size_t c) const;
   /// Whether the pairs of segment g run on the vectorised pair loop (advance_pairs_vector).
   template <class KernelT>
   bool vectorised(const Segment& g) const;

@@ -222,6 +222,8 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
   const double* power = state_.pairs.power.data();
   const ContactRules rules = state_.rules_of(m, !pass);
   const std::int64_t run_step = pass ? state_.step + step + 1 : 0;
+  // The blocks evaluated span [first, last): the pairs of the others stay apart (overlap 0).
+  std::size_t first = c1, last = c1;
   constexpr std::size_t block = 8;
   for (std::size_t b0 = c0; b0 < c1; b0 += block) {
     const std::size_t b1 = std::min(b0 + block, c1);
@@ -234,16 +236,18 @@ void ChainEngine::advance_pairs(std::size_t c0, std::size_t c1, std::int64_t ste
              (d[c - b0] != d[c - b0]);  // NaN: a diverged state, reported below
     }
     if (!any) continue;
+    first = std::min(first, b0);
+    last = b1;
     for (std::size_t c = b0; c < b1; ++c)
       if (!idle_pair(d[c - b0], overlap[c], force[c], power[c]))
         advance_pair<KernelT>(c, d[c - b0], step, pass, rules, run_step);
   }
-  watch_pairs(c0, c1, state_.validity.here());
+  if (first < last) watch_pairs(first, last, state_.validity.here());
 }
 
 // Pair c of the per-pair loop at overlap dc, which is not idle_pair. `step` and `pass` as
 // advance_pairs takes them, `rules` and `run_step` as it derives them. Its impact speed goes to
-// the thread's validity tally (its strain is watch_pairs').
+// the thread's validity tally (note_onset; its strain is watch_pairs').
 template <class KernelT>
 void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, ChainPass* pass,
                                const ContactRules& rules, std::int64_t run_step) {
@@ -259,7 +263,8 @@ void ChainEngine::advance_pair(std::size_t c, double dc, std::int64_t step, Chai
       state_.pairs, c, dc, r, predicted_rate(r, state_.lookahead.col(0).data(), c), rules,
       state_.pairs.coeffs_of(uniform_pairs_ ? 0 : c), run_step);
   if (event == ContactEvent::end) state_.note_separation(state_.pairs, c, run_step);
-  if (event == ContactEvent::onset) state_.validity.here().note_speed(state_.pair_kind(c), r);
+  if (event == ContactEvent::onset) [[unlikely]]
+    note_onset(c);
 }
 
 // What one call of the vectorised pair loop reads: the chain's displacements and the segment's

@@ -1,20 +1,17 @@
 // The chain engine's watch of its pairs' strains (docs/engine.md, "Validity of the laws";
 // validity_watch.hpp): the runs of pairs of one kind, and the pass over a range's overlaps after
-// the per-pair loop (and the vectorised loop's blocks of pairs of several kinds or R*).
+// the per-pair loop (and the vectorised loop's blocks of pairs of several kinds or R*); and the
+// largest of overlaps, vectorised for the machine, which the general engine takes too.
 #include <algorithm>
 
 #include "chain_engine.hpp"
 
 namespace chaindem::detail {
-namespace {
 
-// largest_overlap_of, vectorised for the machine.
 CHAINDEM_HOT double largest_overlap(std::size_t c0, std::size_t c1,
                                     const double* __restrict overlap) {
   return largest_overlap_of(overlap, c0, c1);
 }
-
-}  // namespace
 
 // kind_runs_: maximal runs of consecutive pairs of one kind, with their R* where they share one.
 void ChainEngine::build_kind_runs() {
@@ -61,6 +58,12 @@ void ChainEngine::watch_pairs(std::size_t c0, std::size_t c1, const ValidityTall
     }
     c0 = hi;
   }
+}
+
+// Pair c's impact speed, as record_onset booked it at its first touch, into the thread's tally.
+// Out of the pair loop: first touches are rare.
+void ChainEngine::note_onset(std::size_t c) const {
+  state_.validity.here().note_speed(state_.pair_kind(c), state_.pairs.onset_rate[c]);
 }
 
 }  // namespace chaindem::detail

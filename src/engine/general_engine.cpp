@@ -164,7 +164,7 @@ void GeneralEngine::watch_strains() {
   EngineState& st = state_;
   const ContactList& cl = st.pairs;
   if (one_kind_ >= 0) {
-    const double d = largest_overlap_of(cl.overlap.data(), 0, cl.size());
+    const double d = largest_overlap(0, cl.size(), cl.overlap.data());
     if (d > 0.0) st.validity.here().note_strain(one_kind_, d / one_radius_);
     return;
   }
@@ -177,7 +177,9 @@ void GeneralEngine::watch_strains() {
       });
 }
 
-void GeneralEngine::gather_forces(bool first) {
+// Inlined into compute_forces, its one caller, where GCC's budget would no longer take it: called
+// apart, it costs 7 % more instructions (cachegrind), however small the call.
+[[gnu::always_inline]] inline void GeneralEngine::gather_forces(bool first) {
   EngineState& st = state_;
   Particles& p = st.scene.particles;
   const Eigen::Vector3d g = st.scene.gravity;

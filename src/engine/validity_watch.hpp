@@ -30,6 +30,9 @@ namespace chaindem::detail {
   return std::bit_cast<double>(most);
 }
 
+/// largest_overlap_of, vectorised for the machine (chain_validity.cpp).
+double largest_overlap(std::size_t c0, std::size_t c1, const double* __restrict overlap);
+
 /// A strain delta/R* = d (ri + rj)/(ri rj) may raise the largest, `most`, where d (ri + rj) >=
 /// most ri rj times this: the test without the division errs by a few roundings, far within.
 inline constexpr double strain_margin = 1.0 - 0x1p-40;
