@@ -7,14 +7,16 @@
 namespace chaindem::detail {
 
 GeneralEngine::GeneralEngine(EngineState& state) : state_(state) {
-  // Equal spheres of one material make one kind of pair with one R* (watch_strains).
+  // Spheres of one material make one kind of pair; of one radius too, one R* (watch_strains).
   const Particles& p = state_.scene.particles;
-  const bool alike =
-      (p.radius == p.radius(0)).all() &&
-      std::all_of(p.material.begin(), p.material.end(), [&](int m) { return m == p.material[0]; });
-  if (alike) {
+  if (std::all_of(p.material.begin(), p.material.end(),
+                  [&](int m) { return m == p.material[0]; })) {
     one_kind_ = state_.validity.pair_kind(p.material[0], p.material[0]);
-    one_radius_ = p.radius(0) * p.radius(0) / (p.radius(0) + p.radius(0));
+    const double r = p.radius.minCoeff();
+    if ((p.radius == r).all()) one_radius_ = r * r / (r + r);
+    // R* = r1 r2/(r1 + r2) is no smaller than r/2 for radii of at least r: the margin covers
+    // the roundings of the R* pair_input computes.
+    least_radius_ = 0.5 * r * (1.0 - 0x1p-40);
   }
   rebuild_neighbors();
   compute_forces();
@@ -156,17 +158,20 @@ void GeneralEngine::note_onset(std::size_t c) const {
   state_.validity.here().note_speed(state_.pair_kind(c), state_.pairs.onset_rate[c]);
 }
 
-// The pairs' strains at this evaluation, into the tallies (validity_watch.hpp): for equal spheres
-// of one material, from the largest overlap alone (an integer maximum of the overlaps' bits,
-// which vectorises); else each touching pair's that may raise its kind's largest, on the force
-// loop's threads. A pass of its own costs far less than a test per pair in the force loop.
+// The pairs' strains at this evaluation, into the tallies (validity_watch.hpp). Spheres of one
+// material: from the largest overlap d (an integer maximum of the overlaps' bits, which
+// vectorises), d/R* for spheres of one radius; else only where d over the smallest R* may raise
+// the kind's largest, each touching pair's, on the force loop's threads, as for several
+// materials. A pass of its own costs far less than a test per pair in the force loop.
 void GeneralEngine::watch_strains() {
   EngineState& st = state_;
   const ContactList& cl = st.pairs;
   if (one_kind_ >= 0) {
     const double d = largest_overlap(0, cl.size(), cl.overlap.data());
-    if (d > 0.0) st.validity.here().note_strain(one_kind_, d / one_radius_);
-    return;
+    const ValidityTally tally = st.validity.here();
+    if (!(d > 0.0)) return;
+    if (one_radius_ > 0.0) return tally.note_strain(one_kind_, d / one_radius_);
+    if (!(d / least_radius_ > tally.strain[one_kind_])) return;
   }
   const Eigen::ArrayXd& r = st.scene.particles.radius;
   for_each_index_local(

@@ -46,10 +46,10 @@ class GeneralEngine final : public Engine {
   /// group_pairs_[m] for model m, in list order.
   int common_model_ = 0;
   std::vector<std::vector<std::size_t>> group_pairs_;
-  /// The kind of every pair, and its R*, when the particles are equal spheres of one material;
-  /// else -1 (watch_strains).
+  /// The kind of every pair when the particles are of one material, else -1; then their R* if
+  /// they have one radius, else 0, and a bound below every pair's R* (watch_strains).
   int one_kind_ = -1;
-  double one_radius_ = 0.0;
+  double one_radius_ = 0.0, least_radius_ = 0.0;
 };
 
 }  // namespace chaindem::detail
