@@ -14,9 +14,6 @@ GeneralEngine::GeneralEngine(EngineState& state) : state_(state) {
     one_kind_ = state_.validity.pair_kind(p.material[0], p.material[0]);
     const double r = p.radius.minCoeff();
     if ((p.radius == r).all()) one_radius_ = r * r / (r + r);
-    // R* = r1 r2/(r1 + r2) is no smaller than r/2 for radii of at least r: the margin covers
-    // the roundings of the R* pair_input computes.
-    least_radius_ = 0.5 * r * (1.0 - 0x1p-40);
   }
   rebuild_neighbors();
   compute_forces();
@@ -97,9 +94,19 @@ void GeneralEngine::rebuild_neighbors() {
 
   st.build_incidence();
   group_by_model();
+  bound_pair_radius();
   reference_position_ = p.position;
   wall_offset_at_rebuild_ = st.wall_offset;
   ++rebuilds_;
+}
+
+// The smallest R* of the pairs, where they are of one kind but not one R* (watch_strains): no
+// pair's strain exceeds their largest overlap over it.
+void GeneralEngine::bound_pair_radius() {
+  if (one_kind_ < 0 || one_radius_ > 0.0) return;
+  least_radius_ = std::numeric_limits<double>::infinity();
+  for (std::size_t c = 0; c < state_.pairs.size(); ++c)
+    least_radius_ = std::min(least_radius_, state_.pair_radius(c));
 }
 
 void GeneralEngine::group_by_model() {

@@ -26,6 +26,8 @@ class GeneralEngine final : public Engine {
                       const std::vector<std::size_t>* group = nullptr);
   /// Sorts the pairs by model into group_pairs_, if they obey several.
   void group_by_model();
+  /// least_radius_ of the pairs.
+  void bound_pair_radius();
   void gather_forces(bool first);
   /// The pairs' strains at this evaluation, and the impact speed of pair c at its first touch,
   /// into the validity tallies.
@@ -47,7 +49,7 @@ class GeneralEngine final : public Engine {
   int common_model_ = 0;
   std::vector<std::vector<std::size_t>> group_pairs_;
   /// The kind of every pair when the particles are of one material, else -1; then their R* if
-  /// they have one radius, else 0, and a bound below every pair's R* (watch_strains).
+  /// they have one radius, else 0, and the smallest R* of the pairs (bound_pair_radius).
   int one_kind_ = -1;
   double one_radius_ = 0.0, least_radius_ = 0.0;
 };

@@ -156,6 +156,7 @@ void GeneralEngine::save(StateArchive& a) const {
 
 void GeneralEngine::restore(const StateArchive& a) {
   group_by_model();  // of the restored pairs
+  bound_pair_radius();
   rebuilds_ = a.get_value<std::int64_t>("general.rebuilds");
   reference_position_.resize(state_.scene.particles.size(), 3);
   a.get_array("general.reference_position", reference_position_);
