@@ -23,9 +23,9 @@ CHAINDEM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/chainde
 SOURCE = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else "."
 CASE = os.path.join(SOURCE, "cases", "default.ini")
 
-# Quantities without a unit: ratios, directions and residuals of ratios.
-DIMENSIONLESS = re.compile(r"(^|_)(normal|restitution|ratio|error|error_max)$|restitution_|"
-                           r"^residuals_restitution$")
+# Quantities without a unit: ratios, directions, strains and residuals of ratios.
+DIMENSIONLESS = re.compile(r"(^|_)(normal|restitution|ratio|error|error_max|strain)$|restitution_|"
+                           r"^residuals_restitution$|^strain_bound$")
 # What counts something: int64 in every file.
 COUNTS = {"steps", "isolated_contacts", "neighbor_rebuilds", "impact_velocity_floor_hits",
           "arrival_beads", "case"}
