@@ -163,7 +163,6 @@ class ChainEngine final : public Engine {
   /// What L_c holds below lattice_[c] at the two ends, whose walls need their positions to the
   /// last digit [m].
   double first_lattice_low_ = 0.0, last_lattice_low_ = 0.0;
-  std::array<double, 2> lattice_origin_{};  ///< L_0 as hi and lo [m]
   /// What a checkpoint records of the lattice: its origin and its segments' gaps.
   std::vector<double> lattice_record() const;
   /// External force + m g along x, per particle; empty where it is zero for every particle.

@@ -54,7 +54,6 @@ void ChainEngine::build_lattice() {
   displacement_.resize(n);
   lattice_.resize(n);
   double hi = p.position(0, 0), lo = p.position_carry(0, 0);
-  lattice_origin_ = {hi, lo};
   auto g = segments_.begin();
   for (std::size_t c = 0; c < n; ++c) {
     const auto i = static_cast<Eigen::Index>(c);
@@ -93,7 +92,7 @@ double ChainEngine::wall_overlap(std::size_t c, const Eigen::Vector3d& point) co
 // The displacements, and the lattice they are measured from (its origin and its segments' gaps),
 // which the restored run rebuilds from its case: the same only if the case's initial state is.
 std::vector<double> ChainEngine::lattice_record() const {
-  std::vector<double> record(lattice_origin_.begin(), lattice_origin_.end());
+  std::vector<double> record{lattice_.front(), first_lattice_low_};  // L_0
   for (const Segment& g : segments_) record.push_back(g.gap);
   return record;
 }
