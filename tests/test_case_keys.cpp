@@ -23,9 +23,13 @@ const std::string every_key =
     "[chain]\ncount = 6\nmaterials = steel ptfe\nradii = 0.005 0.004\nvelocity = -1 5=2\ntaper = "
     "0.99\n"
     "gap = 1e-5\noverlap = 0\nend_force = 2\ncylinder_length = 0.01\nstatic_overlap = false\n"
+    "held_by = walls\n"
     "[striker]\nenabled = false\nmaterial = ptfe\nradius = 0.006\nvelocity = 0.3\ngap = 2e-5\n"
     "[wall_start]\nenabled = true\nmaterial = steel\ngap = 3e-5\nvelocity = 0.1\n"
+    "motion = harmonic\namplitude = 1e-6 2e-6\nfrequency = 100 250\nphase = 0.5 1.5\n"
+    "ramp = 0.01\n"
     "[wall_end]\nenabled = true\nmaterial = ptfe\ngap = 4e-5\nvelocity = -0.2\n"
+    "motion = table\ntable = drive.csv\ninterpolation = linear\n"
     "[gravity]\nacceleration = 1 2 3\n"
     "[extra]\nparticles = steel 0.001 0 0.1 0 0 0 0\n"
     "[initial]\nfile = start.csv\nframe = 3\n"
@@ -62,6 +66,7 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
   EXPECT_EQ(s.chain.end_force, 2.0);
   EXPECT_EQ(s.chain.cylinder_length, 0.01);
   EXPECT_FALSE(s.chain.static_overlap);
+  EXPECT_TRUE(s.chain.held_by_walls);
   EXPECT_FALSE(s.striker.enabled);
   EXPECT_EQ(s.striker.material, "ptfe");
   EXPECT_EQ(s.striker.radius, 0.006);
@@ -75,6 +80,14 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
     EXPECT_EQ(wall->gap, gap);
     EXPECT_EQ(wall->velocity, velocity);
   }
+  EXPECT_EQ(s.wall_start.motion, WallMotion::harmonic);
+  EXPECT_EQ(s.wall_start.amplitude, (std::vector<double>{1e-6, 2e-6}));
+  EXPECT_EQ(s.wall_start.frequency, (std::vector<double>{100, 250}));
+  EXPECT_EQ(s.wall_start.phase, (std::vector<double>{0.5, 1.5}));
+  EXPECT_EQ(s.wall_start.ramp, 0.01);
+  EXPECT_EQ(s.wall_end.motion, WallMotion::table);
+  EXPECT_EQ(s.wall_end.table, "drive.csv");
+  EXPECT_EQ(s.wall_end.interpolation, Motion::Interpolation::linear);
   EXPECT_EQ(s.gravity.acceleration, (std::array<double, 3>{1, 2, 3}));
   EXPECT_EQ(s.extra.particles, "steel 0.001 0 0.1 0 0 0 0");
   EXPECT_EQ(s.initial.file, "start.csv");
@@ -165,11 +178,13 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.chain.count), name(s.chain.materials), name(s.chain.radii), name(s.chain.velocity),
       name(s.chain.taper);
   name(s.chain.gap), name(s.chain.overlap), name(s.chain.end_force), name(s.chain.cylinder_length);
-  name(s.chain.static_overlap);
+  name(s.chain.static_overlap), name(s.chain.held_by_walls);
   for (const StrikerSpec* k : {&s.striker})
     name(k->enabled), name(k->material), name(k->radius), name(k->velocity), name(k->gap);
   for (const WallSpec* w : {&s.wall_start, &s.wall_end})
-    name(w->enabled), name(w->material), name(w->gap), name(w->velocity);
+    name(w->enabled), name(w->material), name(w->gap), name(w->velocity), name(w->motion),
+        name(w->amplitude), name(w->frequency), name(w->phase), name(w->ramp), name(w->table),
+        name(w->interpolation);
   name(s.gravity.acceleration), name(s.extra.particles), name(s.initial.file);
   name(s.initial.frame), name(s.output.file), name(s.output.interval), name(s.output.contacts);
   name(s.output.arrival_beads), name(s.output.arrival_threshold);

@@ -48,13 +48,18 @@ Scene line_of(const std::vector<int>& kinds, const std::vector<double>& v, doubl
   scene.striker = 0;
   scene.chain_first = 1;
   scene.chain_count = n - 1;
-  const Eigen::Vector3d still = Eigen::Vector3d::Zero();
-  if (start_wall)
-    scene.walls.push_back({"wall_start", {-gap, 0.0, 0.0}, {1.0, 0.0, 0.0}, still, steel_index});
-  if (end_wall) {
-    const double x = scene.particles.position(n - 1, 0) + radius + gap;
-    scene.walls.push_back({"wall_end", {x, 0.0, 0.0}, {-1.0, 0.0, 0.0}, still, steel_index});
-  }
+  auto wall = [&](const char* name, double x, double normal_x) {
+    Wall w;
+    w.name = name;
+    w.point = {x, 0.0, 0.0};
+    w.normal = {normal_x, 0.0, 0.0};
+    w.material = steel_index;
+    return w;
+  };
+  if (start_wall) scene.walls.push_back(wall("wall_start", -gap, 1.0));
+  if (end_wall)
+    scene.walls.push_back(
+        wall("wall_end", scene.particles.position(n - 1, 0) + radius + gap, -1.0));
   return scene;
 }
 

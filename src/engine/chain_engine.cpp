@@ -437,11 +437,12 @@ void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainP
     const auto w = static_cast<std::size_t>(state_.wall_contacts.second[c]);
     const std::int64_t run_step = state_.step + step + 1;
     const Eigen::Vector3d& point = pass_wall_point_[static_cast<std::size_t>(step) * walls + w];
+    const double speed = pass_wall_speed_[static_cast<std::size_t>(step) * walls + w];
     ContactEvent event;
     if constexpr (std::is_same_v<KernelT, SeveralModels>) {
       const int m = state_.wall_contacts.model[c];
       event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
-        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point),
+        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point), speed,
                                                     state_.rules_of(m, false), run_step);
       });
     } else {
@@ -449,7 +450,7 @@ void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainP
       // contact's columns as they are (its normal is the wall's, set when it was made) is skipped.
       const double overlap = wall_overlap(c, point);
       if (update_changes_nothing<KernelT>(state_.wall_contacts, c, overlap)) continue;
-      event = state_.update_wall<KernelT>(c, overlap, rules, run_step);
+      event = state_.update_wall<KernelT>(c, overlap, speed, rules, run_step);
     }
     if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
     pass_wall_force_[static_cast<std::size_t>(step) * wall_contacts + c] =
@@ -591,22 +592,20 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
       uniform_mass_, state_.tracking, base != nullptr, state_.look_kick != 0.0);
 }
 
-// Where each wall is at each step of a pass of `pass_steps` steps, as step-by-step accumulation
-// puts it (pass_wall_point_), and the walls' forces of the pass zeroed. A wall at rest adds
-// dt 0 = 0 to its offset, which keeps it (an offset starts at +0, to which +-0 adds nothing): its
-// point is the same at every step.
+// Where each wall is at each step of a pass of `pass_steps` steps, and how fast it moves along
+// its normal (pass_wall_point_, pass_wall_speed_), at the step's end time (n + s + 1) dt, and the
+// walls' forces of the pass zeroed; the state's walls are left where the pass ends.
 void ChainEngine::place_walls(std::size_t pass_steps) {
   const double dt = state_.settings.time_step;
   const std::size_t walls = state_.scene.walls.size();
   pass_wall_point_.resize(pass_steps * walls);
+  pass_wall_speed_.resize(pass_steps * walls);
   pass_wall_force_.assign(pass_steps * state_.wall_contacts.size(), 0.0);
-  for (std::size_t w = 0; w < walls; ++w) {
-    const Eigen::Vector3d& velocity = state_.scene.walls[w].velocity;
-    const bool at_rest = (velocity.array() == 0.0).all();
-    for (std::size_t s = 0; s < pass_steps; ++s) {
-      if (!at_rest) state_.wall_offset[w] += dt * velocity;
-      pass_wall_point_[s * walls + w] =
-          at_rest && s > 0 ? pass_wall_point_[w] : state_.wall_point(w);
+  for (std::size_t s = 0; s < pass_steps; ++s) {
+    state_.move_walls(static_cast<double>(state_.step + static_cast<std::int64_t>(s) + 1) * dt);
+    for (std::size_t w = 0; w < walls; ++w) {
+      pass_wall_point_[s * walls + w] = state_.wall_point(w);
+      pass_wall_speed_[s * walls + w] = state_.wall_speed[w];
     }
   }
 }
@@ -716,14 +715,13 @@ void ChainEngine::book_wall_work(std::size_t pass_steps) {
   const double half = 0.5 * st.settings.time_step;
   double power_before = 0.0;
   for (const double w : st.wall_power) power_before += w;
-  bool moving = false;
-  for (const Wall& wall : st.scene.walls) moving = moving || wall.velocity.dot(wall.normal) != 0.0;
+  const bool moving = st.walls_move();
+  const std::size_t walls = st.scene.walls.size();
   for (std::size_t s = 0; s < pass_steps && moving; ++s) {
     std::fill(st.wall_power.begin(), st.wall_power.end(), 0.0);
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const auto w = static_cast<std::size_t>(st.wall_contacts.second[c]);
-      const Wall& wall = st.scene.walls[w];
-      st.wall_power[w] += pass_wall_force_[s * wall_contacts + c] * wall.velocity.dot(wall.normal);
+      st.wall_power[w] += pass_wall_force_[s * wall_contacts + c] * pass_wall_speed_[s * walls + w];
     }
     double power_after = 0.0;
     for (const double w : st.wall_power) power_after += w;

@@ -168,6 +168,8 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
     throw std::invalid_argument("Simulation: the reference impact velocity must be > 0");
   retired_by_model.assign(models.size(), 0.0);
   wall_offset.assign(scene.walls.size(), Eigen::Vector3d::Zero());
+  wall_speed.assign(scene.walls.size(), 0.0);
+  move_walls(0.0);
   const Particles& p = scene.particles;
   loaded.assign(static_cast<std::size_t>(p.size()), 0);
   for (Eigen::Index i = 0; i < p.size(); ++i) {
@@ -285,25 +287,27 @@ std::optional<std::size_t> EngineState::find_contact(int i, int j) const {
 namespace {
 
 // The approach rate of contact c of `cl`: its normal . (v_first - v_second), the second a wall
-// of `walls` when `walls` is given. Inlined into both callers, so that a frame's rates cost no
-// call each and are the values approach_rate gives.
-[[gnu::always_inline]] inline double rate_of(const Particles& p, const std::vector<Wall>* walls,
+// moving at wall_speed[w] along its normal (the contact's normal is the wall's reversed) when
+// `wall_speed` is given. Inlined into both callers, so that a frame's rates cost no call each
+// and are the values approach_rate gives.
+[[gnu::always_inline]] inline double rate_of(const Particles& p,
+                                             const std::vector<double>* wall_speed,
                                              const ContactList& cl, std::size_t c) {
   const Eigen::Vector3d n = cl.normal_of(c);
   const Eigen::Vector3d vi = p.velocity.row(cl.first_of(c)).transpose();
-  if (walls) return n.dot(vi - (*walls)[static_cast<std::size_t>(cl.second_of(c))].velocity);
+  if (wall_speed) return n.dot(vi) + (*wall_speed)[static_cast<std::size_t>(cl.second_of(c))];
   return n.dot(vi - p.velocity.row(cl.second_of(c)).transpose().matrix());
 }
 
 }  // namespace
 
 double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
-  return rate_of(scene.particles, &cl == &wall_contacts ? &scene.walls : nullptr, cl, c);
+  return rate_of(scene.particles, &cl == &wall_contacts ? &wall_speed : nullptr, cl, c);
 }
 
 void EngineState::approach_rates(const ContactList& cl, const std::uint32_t* rows,
                                  std::size_t count, double* out) const {
-  const std::vector<Wall>* walls = &cl == &wall_contacts ? &scene.walls : nullptr;
+  const std::vector<double>* walls = &cl == &wall_contacts ? &wall_speed : nullptr;
   for (std::size_t j = 0; j < count; ++j) out[j] = rate_of(scene.particles, walls, cl, rows[j]);
 }
 
@@ -373,10 +377,15 @@ void EngineState::record_step(std::int64_t s) {
 void EngineState::book_wall_power() {
   std::fill(wall_power.begin(), wall_power.end(), 0.0);
   for (std::size_t c = 0; c < wall_contacts.size(); ++c) {
-    const Wall& wall = scene.walls[static_cast<std::size_t>(wall_contacts.second[c])];
-    wall_power[static_cast<std::size_t>(wall_contacts.second[c])] +=
-        wall_contacts.force[c] * wall.velocity.dot(wall.normal);
+    const auto w = static_cast<std::size_t>(wall_contacts.second[c]);
+    wall_power[w] += wall_contacts.force[c] * wall_speed[w];
   }
+}
+
+bool EngineState::walls_move() const {
+  return std::any_of(scene.walls.begin(), scene.walls.end(), [](const Wall& wall) {
+    return wall.velocity.dot(wall.normal) != 0.0 || !wall.motion.at_rest();
+  });
 }
 
 namespace {

@@ -84,6 +84,7 @@ struct EngineState {
   std::vector<int> incidence_offset;
   std::vector<int> incidence;                ///< pair indices and wall_entry(wall contact index)
   std::vector<Eigen::Vector3d> wall_offset;  ///< how far each wall has moved from its point [m]
+  std::vector<double> wall_speed;            ///< each wall's velocity along its normal, now [m/s]
 
   // Energy books beyond the contact lists' own columns.
   double retired_dissipated = 0.0;  ///< dissipated by pairs that left the neighbor structure [J]
@@ -119,6 +120,25 @@ struct EngineState {
 
   /// Current position of wall w.
   Eigen::Vector3d wall_point(std::size_t w) const { return scene.walls[w].point + wall_offset[w]; }
+  /// How far wall w has moved from its point at time t, and its speed along its normal then:
+  /// exact functions of t, so that a wall follows its path to rounding over any number of steps.
+  Eigen::Vector3d wall_offset_at(std::size_t w, double t) const {
+    const Wall& wall = scene.walls[w];
+    return t * wall.velocity + wall.motion.displacement(t) * wall.normal;
+  }
+  double wall_speed_at(std::size_t w, double t) const {
+    const Wall& wall = scene.walls[w];
+    return wall.velocity.dot(wall.normal) + wall.motion.velocity(t);
+  }
+  /// Puts every wall where it is at time t (wall_offset, wall_speed).
+  void move_walls(double t) {
+    for (std::size_t w = 0; w < scene.walls.size(); ++w) {
+      wall_offset[w] = wall_offset_at(w, t);
+      wall_speed[w] = wall_speed_at(w, t);
+    }
+  }
+  /// True when some wall moves along its normal at some time (its work may not be zero).
+  bool walls_move() const;
   /// The model of the contact of particles i and j, and of particle i with wall w
   /// (settings.contact_table, by the bodies' materials).
   int pair_model(int i, int j) const;
@@ -224,19 +244,19 @@ struct EngineState {
     const Eigen::Vector3d carry = scene.particles.position_carry.row(i).transpose();
     return scene.particles.radius(i) - ((x - point) + (carry - wall.point_carry)).dot(wall.normal);
   }
-  /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's); returns what
-  /// happened to it.
+  /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's), its wall moving
+  /// at `speed` along its normal; returns what happened to it.
   template <class KernelT>
-  ContactEvent update_wall(std::size_t c, double overlap, const ContactRules& rules,
+  ContactEvent update_wall(std::size_t c, double overlap, double speed, const ContactRules& rules,
                            std::int64_t at);
   /// Advances every wall contact of model m (any model: m < 0), each wall at its current point.
   template <class KernelT>
   void evaluate_walls(const ContactRules& rules, std::int64_t at, int m = -1) {
     for (std::size_t c = 0; c < wall_contacts.size(); ++c)
-      if (m < 0 || wall_contacts.model[c] == m)
-        update_wall<KernelT>(
-            c, wall_overlap(c, wall_point(static_cast<std::size_t>(wall_contacts.second[c]))),
-            rules, at);
+      if (m < 0 || wall_contacts.model[c] == m) {
+        const auto w = static_cast<std::size_t>(wall_contacts.second[c]);
+        update_wall<KernelT>(c, wall_overlap(c, wall_point(w)), wall_speed[w], rules, at);
+      }
   }
 };
 
@@ -275,8 +295,8 @@ class Engine {
 };
 
 template <class KernelT>
-ContactEvent EngineState::update_wall(std::size_t c, double overlap, const ContactRules& rules,
-                                      std::int64_t at) {
+ContactEvent EngineState::update_wall(std::size_t c, double overlap, double speed,
+                                      const ContactRules& rules, std::int64_t at) {
   const Particles& p = scene.particles;
   ContactList& cl = wall_contacts;
   const int i = cl.first[c];
@@ -287,7 +307,7 @@ ContactEvent EngineState::update_wall(std::size_t c, double overlap, const Conta
   cl.nx[c] = -wall.normal.x();
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
-  const double rate = (wall.velocity - v).dot(wall.normal);
+  const double rate = speed - v.dot(wall.normal);
   const ContactEvent event = update_contact<KernelT>(
       cl, c, overlap, rate, rate - ahead.dot(wall.normal), rules, cl.coeffs_of(c), at);
   if (overlap > 0.0) {  // R* = R against a wall

@@ -300,9 +300,8 @@ void GeneralEngine::step() {
       drift_by(p.position(i, a), p.position_carry(i, a), dt * p.velocity(i, a));
     }
   });
-  for (std::size_t w = 0; w < st.wall_offset.size(); ++w)
-    st.wall_offset[w] += dt * st.scene.walls[w].velocity;
   st.time = static_cast<double>(++st.step) * dt;
+  st.move_walls(st.time);
 
   if (skin_crossed()) rebuild_neighbors();
   compute_forces();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/math/interpolators/makima.hpp>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <optional>
 #include <sstream>
@@ -106,7 +107,22 @@ Motion Motion::table(std::vector<double> time, std::vector<double> displacement,
   return m;
 }
 
+Motion Motion::scaled(double factor) const {
+  Motion m = *this;
+  m.velocity_ *= factor;
+  m.scale_ *= factor;
+  return m;
+}
+
 double Motion::displacement(double t) const {
+  return kind_ == Kind::constant ? velocity_ * t : scale_ * shape(t);
+}
+
+double Motion::velocity(double t) const {
+  return kind_ == Kind::constant ? velocity_ : scale_ * shape_rate(t);
+}
+
+double Motion::shape(double t) const {
   switch (kind_) {
     case Kind::constant:
       return velocity_ * t;
@@ -125,7 +141,7 @@ double Motion::displacement(double t) const {
   return 0.0;
 }
 
-double Motion::velocity(double t) const {
+double Motion::shape_rate(double t) const {
   switch (kind_) {
     case Kind::constant:
       return velocity_;
@@ -157,7 +173,7 @@ double Motion::largest_speed(double duration) const {
         amplitudes += std::abs(k.amplitude);
         rates += std::abs(k.amplitude) * 2.0 * std::numbers::pi * k.frequency;
       }
-      return rates + (ramp_ > 0.0 ? ramp_steepest / ramp_ * amplitudes : 0.0);
+      return std::abs(scale_) * (rates + (ramp_ > 0.0 ? ramp_steepest / ramp_ * amplitudes : 0.0));
     }
     case Kind::table: {
       const Table& tb = *table_;
@@ -182,10 +198,23 @@ double Motion::largest_speed(double duration) const {
             most = std::max(most, std::abs((A * vertex + B) * vertex + q0));
         }
       }
-      return most;
+      return std::abs(scale_) * most;
     }
   }
   return 0.0;
+}
+
+double Motion::longest_step(double steps_per_period) const {
+  double step = std::numeric_limits<double>::infinity();
+  if (kind_ == Kind::harmonics) {
+    for (const Harmonic& k : terms_)
+      if (k.frequency > 0.0) step = std::min(step, 1.0 / k.frequency / steps_per_period);
+    if (ramp_ > 0.0) step = std::min(step, ramp_ / steps_per_period);
+  } else if (kind_ == Kind::table) {
+    for (std::size_t k = 0; k + 1 < table_->time.size(); ++k)
+      step = std::min(step, table_->time[k + 1] - table_->time[k]);
+  }
+  return step;
 }
 
 std::string Motion::describe() const {

@@ -229,6 +229,14 @@ void chain_keys(std::vector<KeyEntry>& k) {
                                   "static overlap that carries end_force (needs the wall the load "
                                   "pushes against)",
                    .default_value = "false"}));
+  k.push_back(word_key(
+      s, &ChainSpec::held_by_walls, "chain.held_by", {{"load", false}, {"walls", true}},
+      {.description = "load: end_force is a constant load on an end bead; walls: the chain is "
+                      "squeezed between wall_start and wall_end, each placed at the static "
+                      "overlap that carries end_force, and no load acts (needs both walls, "
+                      "static_overlap and no striker): a driven wall then shakes a "
+                      "pre-compressed chain whose far wall feels what passes",
+       .default_value = "load"}));
 }
 
 void striker_keys(std::vector<KeyEntry>& k) {
@@ -254,6 +262,56 @@ void striker_keys(std::vector<KeyEntry>& k) {
                    .default_value = "0"}));
 }
 
+// The keys of a driven wall: its motion along +x, exact at each step's time (docs/driven.md).
+void wall_motion_keys(std::vector<KeyEntry>& k, WallSpec CaseSpec::*section, const std::string& s) {
+  k.push_back(word_key(
+      section, &WallSpec::motion, s + ".motion",
+      {{"constant", WallMotion::constant},
+       {"harmonic", WallMotion::harmonic},
+       {"table", WallMotion::table}},
+      {.description = "how the wall moves besides its constant velocity: constant (not at all), "
+                      "harmonic (" +
+                      s + ".amplitude, .frequency, .phase, .ramp) or table (" + s +
+                      ".table, .interpolation)",
+       .default_value = "constant"}));
+  k.push_back(key(section, &WallSpec::amplitude, s + ".amplitude",
+                  {.unit = "m",
+                   .description = "harmonic motion: the amplitude of each term, along +x "
+                                  "(x = sum A_k sin(2 pi f_k t + phi_k), times the ramp)",
+                   .range = Range::closed(-1.0, 1.0)}));
+  k.push_back(key(section, &WallSpec::frequency, s + ".frequency",
+                  {.unit = "Hz",
+                   .description = "harmonic motion: the frequency of each term, as many as "
+                                  "amplitudes",
+                   .range = Range::above_to(0, 1e12)}));
+  k.push_back(key(section, &WallSpec::phase, s + ".phase",
+                  {.unit = "rad",
+                   .description = "harmonic motion: the phase of each term, as many as "
+                                  "amplitudes (not given: 0 for every term)",
+                   .range = Range::closed(-1e3, 1e3)}));
+  k.push_back(key(section, &WallSpec::ramp, s + ".ramp",
+                  {.unit = "s",
+                   .description = "harmonic motion: the oscillation grows from rest over this "
+                                  "time as 10 u^3 - 15 u^4 + 6 u^5 (u = t / ramp), so that "
+                                  "neither velocity nor acceleration jumps at t = 0 (0: none)",
+                   .range = Range::closed(0, 1e6),
+                   .default_value = "0"}));
+  k.push_back(
+      key(section, &WallSpec::table, s + ".table",
+          {.description = "table motion: a CSV file (relative to the case file's "
+                          "directory) with columns t [s] and x [m], the wall's "
+                          "displacement along +x from its place at t = 0: t from 0, "
+                          "strictly increasing, to simulation.duration or beyond; x(0) = 0"},
+          ValueKind::text));
+  k.push_back(word_key(
+      section, &WallSpec::interpolation, s + ".interpolation",
+      {{"makima", Motion::Interpolation::makima}, {"linear", Motion::Interpolation::linear}},
+      {.description = "table motion: how samples are joined: makima (modified Akima, Akima "
+                      "1970: continuous velocity, no overshoot at flat stretches) or linear "
+                      "(velocity constant between samples)",
+       .default_value = "makima"}));
+}
+
 void wall_keys(std::vector<KeyEntry>& k) {
   for (const auto& [section, s, where] :
        {std::tuple{&CaseSpec::wall_start, std::string("wall_start"),
@@ -271,9 +329,11 @@ void wall_keys(std::vector<KeyEntry>& k) {
                      .default_value = "0"}));
     k.push_back(key(section, &WallSpec::velocity, s + ".velocity",
                     {.unit = "m/s",
-                     .description = "prescribed wall velocity along +x",
+                     .description = "prescribed constant wall velocity along +x (a driven wall "
+                                    "moves at it besides its motion)",
                      .range = Range::closed(-max_speed, max_speed),
                      .default_value = "0"}));
+    wall_motion_keys(k, section, s);
   }
 }
 

@@ -97,6 +97,11 @@ ChainPlan read_chain(const Case& c, const MaterialIndex& materials, Scene& scene
   chain.overlap = s.overlap;
   chain.end_force = s.end_force;
   chain.static_overlap = s.static_overlap;
+  chain.held_by_walls = s.held_by_walls;
+  if (chain.held_by_walls && !chain.static_overlap)
+    c.fail(s.held_by_walls, "= walls needs " + c.key(s.static_overlap) +
+                                " = true (the walls start at the overlaps that carry " +
+                                c.key(s.end_force) + ")");
   scene.cylinder_length = s.cylinder_length;
   if (chain.gap > 0 && chain.overlap > 0)
     c.fail(s.overlap, "cannot be combined with " + c.key(s.gap) + " > 0");
@@ -214,6 +219,7 @@ WallSlots add_walls(const Case& c, const MaterialIndex& materials, Scene& scene)
     wall.material = material_of(c, materials, c.key(spec->material), *spec->material);
     wall.normal = Eigen::Vector3d(normal, 0, 0);
     wall.velocity = Eigen::Vector3d(spec->velocity, 0, 0);
+    wall.motion = wall_motion(c, *spec, normal, c.spec().simulation.duration);
     *slot = scene.walls.size();
     scene.walls.push_back(wall);
     slots.gap.push_back(spec->gap);
@@ -224,6 +230,17 @@ WallSlots add_walls(const Case& c, const MaterialIndex& materials, Scene& scene)
 // A static overlap needs a wall to carry the end force, on the side the load pushes towards.
 void check_load_wall(const Case& c, const WallSlots& walls, bool striker, bool load_towards_end) {
   const ChainSpec& s = c.spec().chain;
+  if (s.held_by_walls) {
+    if (!walls.start || !walls.end)
+      c.fail(s.held_by_walls,
+             "= walls needs both walls enabled (wall_start.enabled and "
+             "wall_end.enabled): they squeeze the chain between them");
+    if (striker)
+      c.fail(s.held_by_walls,
+             "= walls leaves no room for a striker: wall_start touches bead 0 "
+             "(disable the striker, or drive wall_start)");
+    return;
+  }
   if (!load_towards_end && !walls.start)
     c.fail(s.static_overlap, "needs a wall that carries " + c.key(s.end_force) +
                                  ": wall_start (the load pushes the last bead towards it) or "
@@ -271,7 +288,7 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
                  bool load_towards_end, const ChainIndices& at, double x) {
   Scene& scene = run.scene;
   if (walls.start) {  // first body surface at x = 0
-    const double s = chain.static_overlap && !load_towards_end
+    const double s = chain.wall_carries(true, load_towards_end)
                          ? -checked_static_overlap(c, prepare_wall(c, run, 0, *walls.start),
                                                    chain.end_force, "bead 0 and wall_start")
                          : walls.gap[*walls.start];
@@ -279,7 +296,7 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
   }
   if (walls.end) {
     const double s =
-        chain.static_overlap && load_towards_end
+        chain.wall_carries(false, load_towards_end)
             ? -checked_static_overlap(
                   c, prepare_wall(c, run, at.last_bead, *walls.end), chain.end_force,
                   "bead " + std::to_string(at.last_bead - at.first_bead) + " and wall_end")
@@ -292,10 +309,13 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
 // The end force on the end bead the load pushes from, and gravity.
 void apply_loads(const Case& c, Scene& scene, double end_force, bool load_towards_end,
                  const ChainIndices& at) {
-  if (load_towards_end)
+  if (c.spec().chain.held_by_walls) {
+    // the walls carry it
+  } else if (load_towards_end) {
     scene.particles.set_load(at.first_bead, {end_force, 0.0, 0.0});
-  else
+  } else {
     scene.particles.set_load(at.last_bead, {-end_force, 0.0, 0.0});
+  }
   const auto& g = c.spec().gravity.acceleration;
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
 }

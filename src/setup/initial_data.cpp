@@ -163,7 +163,7 @@ void place_walls_on_data(const Case& c, RunSetup& run, const WallSlots& walls,
     // chain far from the origin keeps its gap to the wall as at the origin.
     Eigen::Index outermost = beside;
     double shift = 0.0;  // from the outermost body's centre
-    if (chain.static_overlap && start != load_towards_end) {
+    if (chain.wall_carries(start, load_towards_end)) {
       const double overlap = checked_static_overlap(
           c, prepare_wall(c, run, beside, *slot), chain.end_force,
           "bead " + std::to_string(beside - at.first_bead) + " and " + wall.name);

@@ -36,6 +36,13 @@ struct ChainPlan {
   BeadList<double> velocity;  ///< likewise [m/s]
   double taper = 1.0, gap = 0.0, overlap = 0.0, end_force = 0.0;
   bool static_overlap = false;  ///< the contacts start at the overlap that carries end_force
+  bool held_by_walls = false;   ///< both walls carry end_force; no load is applied
+
+  /// Whether the wall at the start (or end) carries end_force at its static overlap, the load
+  /// pushing towards the end when `load_towards_end`.
+  bool wall_carries(bool start, bool load_towards_end) const {
+    return static_overlap && (held_by_walls || start != load_towards_end);
+  }
 };
 
 /// A body of the chain (the striker or a bead) before it is placed.
@@ -123,6 +130,11 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
                  bool load_towards_end, const ChainIndices& at, double x);
 void apply_loads(const Case& c, Scene& scene, double end_force, bool load_towards_end,
                  const ChainIndices& at);
+
+// wall_motion.cpp
+/// The wall's prescribed motion from its keys, along a normal whose x component is `normal_x`
+/// (the keys give it along +x); a table must reach `duration`.
+Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double duration);
 void add_extra_particles(const Case& c, const MaterialIndex& materials, Scene& scene,
                          const std::vector<ExtraParticle>& extra, Eigen::Index bodies,
                          const InitialState* data);

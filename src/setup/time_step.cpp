@@ -111,14 +111,15 @@ double magnitude(const Eigen::Vector3d& v) {
 
 }  // namespace
 
-// The largest relative speed of the case: the spread of body and wall velocities, plus what
-// gravity can add over the run.
+// The largest relative speed of the case: the spread of body and wall velocities (a driven
+// wall's at its fastest over the run, either way along its normal), plus what gravity can add.
 double largest_relative_speed(const Scene& scene, double duration) {
   Eigen::Vector3d lo = scene.particles.velocity.colwise().minCoeff().transpose();
   Eigen::Vector3d hi = scene.particles.velocity.colwise().maxCoeff().transpose();
   for (const auto& w : scene.walls) {
-    lo = lo.cwiseMin(w.velocity);
-    hi = hi.cwiseMax(w.velocity);
+    const Eigen::Vector3d drive = w.motion.largest_speed(duration) * w.normal.cwiseAbs();
+    lo = lo.cwiseMin(w.velocity - drive);
+    hi = hi.cwiseMax(w.velocity + drive);
   }
   return magnitude(hi - lo) + magnitude(scene.gravity) * duration;
 }
@@ -142,9 +143,11 @@ std::string fastest_key(const Case& c, const Scene& scene, double duration, bool
                                                                 : i == scene.striker ? striker_key
                                                                 : i >= bodies        ? extra_key
                                                                                      : chain_key);
-  for (const Wall& w : scene.walls)
-    consider(magnitude(w.velocity),
-             c.key(w.name == "wall_start" ? s.wall_start.velocity : s.wall_end.velocity));
+  for (const Wall& w : scene.walls) {
+    const WallSpec& spec = w.name == "wall_start" ? s.wall_start : s.wall_end;
+    consider(magnitude(w.velocity), c.key(spec.velocity));
+    consider(w.motion.largest_speed(duration), c.key(spec.motion));
+  }
   consider(magnitude(scene.gravity) * duration, c.key(s.gravity.acceleration));
   return key;
 }
@@ -249,6 +252,38 @@ bool fit_step_to_frames(RunSetup& run) {
 
 // The time step: given, or the shortest contact time of the case over steps_per_contact, reduced
 // where the damping needs it; the number of steps of the run.
+namespace {
+
+// The explicit step must also resolve the damping: with C = dF/dv, the damping coefficient of
+// the stiffest contact at the deepest overlap the case reaches, C dt / m* stays below 1/4 for the
+// second-order integration (stable below 1/2) and below 1 for the half-step one (stable below
+// 4). For the hysteresis laws C = alpha F_e / v0 with v0 as the policy sets it for an impact at
+// the case's largest speed: the floor (onset: every contact that starts at rest), the reference
+// velocity, or that speed (peak). Infinity when no contact is damped.
+double damping_step_limit(const SimulationSettings& settings,
+                          const std::vector<TimeScalePair>& time_scale_pairs, double speed,
+                          bool uses_v0) {
+  using Policy = SimulationSettings::ImpactVelocity;
+  double v0 = speed;
+  if (settings.impact_velocity == Policy::onset && uses_v0) v0 = settings.impact_velocity_floor;
+  if (settings.impact_velocity == Policy::reference) v0 = settings.reference_velocity;
+  const double limit =
+      settings.integrator == SimulationSettings::Integrator::second_order ? 0.25 : 1.0;
+  double dt_damping = std::numeric_limits<double>::infinity();
+  for (const auto& pair : time_scale_pairs) {
+    const double k = pair.coeffs.stiffness, n = pair.coeffs.exponent, m = pair.effective_mass;
+    double d_max =
+        speed > 0.0 ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0)) : 0.0;
+    d_max = std::max(d_max, pair.initial_overlap);
+    if (!(d_max > 0.0) || !(v0 > 0.0)) continue;
+    const double damping = damping_coefficient(pair.kernel, pair.coeffs, d_max, v0);
+    if (damping > 0.0) dt_damping = std::min(dt_damping, limit * m / damping);
+  }
+  return dt_damping;
+}
+
+}  // namespace
+
 void choose_time_step(const Case& c, RunSetup& run,
                       const std::vector<TimeScalePair>& time_scale_pairs, double speed,
                       const std::function<std::string()>& speed_key, double per_contact_given) {
@@ -296,32 +331,19 @@ void choose_time_step(const Case& c, RunSetup& run,
     std::ostringstream note;
     note << "automatic: shortest contact time " << t_contact << " s at relative speed " << speed
          << " m/s / " << per_contact << " steps";
-    // The explicit step must also resolve the damping: with C = dF/dv, the damping coefficient of
-    // the stiffest contact at the deepest overlap the case reaches, C dt / m* stays below 1/4 for
-    // the second-order integration (stable below 1/2) and below 1 for the half-step one (stable
-    // below 4). For the hysteresis laws C = alpha F_e / v0 with v0 as the policy sets it for an
-    // impact at the case's largest speed: the floor (onset: every contact that starts at rest),
-    // the reference velocity, or that speed (peak).
-    double v0 = speed;
-    if (settings.impact_velocity == Policy::onset && uses_v0) v0 = settings.impact_velocity_floor;
-    if (settings.impact_velocity == Policy::reference) v0 = settings.reference_velocity;
-    const double limit =
-        settings.integrator == SimulationSettings::Integrator::second_order ? 0.25 : 1.0;
-    double dt_damping = std::numeric_limits<double>::infinity();
-    for (const auto& pair : time_scale_pairs) {
-      const double k = pair.coeffs.stiffness, n = pair.coeffs.exponent, m = pair.effective_mass;
-      double d_max =
-          speed > 0.0 ? std::pow((n + 1.0) * m * speed * speed / (2.0 * k), 1.0 / (n + 1.0)) : 0.0;
-      d_max = std::max(d_max, pair.initial_overlap);
-      if (!(d_max > 0.0) || !(v0 > 0.0)) continue;
-      const double damping = damping_coefficient(pair.kernel, pair.coeffs, d_max, v0);
-      if (damping > 0.0) dt_damping = std::min(dt_damping, limit * m / damping);
-    }
+    const double dt_damping = damping_step_limit(settings, time_scale_pairs, speed, uses_v0);
     if (dt_damping < settings.time_step) {
       settings.time_step = dt_damping;
       note << "; reduced to " << dt_damping << " s so that the damping stays stable";
       if (settings.impact_velocity == Policy::onset && uses_v0)
         note << " (at the impact-velocity floor)";
+    }
+    double dt_drive = std::numeric_limits<double>::infinity();
+    for (const Wall& w : run.scene.walls)
+      dt_drive = std::min(dt_drive, w.motion.longest_step(per_contact));
+    if (dt_drive < settings.time_step) {
+      settings.time_step = dt_drive;
+      note << "; reduced to " << dt_drive << " s to follow the walls' prescribed motion";
     }
     run.time_step_note = note.str();
   }

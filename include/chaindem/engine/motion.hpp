@@ -46,9 +46,17 @@ class Motion {
   /// intervals the run reaches), for harmonics the sum of the terms' A 2 pi f, plus, with a
   /// ramp, 1.875 sum |A| / ramp (the ramp's steepest slope times the largest displacement).
   double largest_speed(double duration) const;
+  /// The longest time step that resolves the motion: a harmonic's period or the ramp, whichever
+  /// is shorter, over `steps_per_period`; a table's shortest interval between samples (every
+  /// sample met by a step); infinity for constant velocity.
+  double longest_step(double steps_per_period) const;
+  /// The same motion with s multiplied by `factor` (a motion given along +x, for a wall whose
+  /// normal is -x).
+  Motion scaled(double factor) const;
   /// True when the motion is s = v t (or rest): the engines' constant-velocity walls.
   bool is_constant_velocity() const { return kind_ == Kind::constant; }
-  double constant_speed() const { return velocity_; }
+  /// True when s = 0 at every t.
+  bool at_rest() const { return kind_ == Kind::constant && velocity_ == 0.0; }
   /// A word for messages and the output's parameters: "at rest", "constant velocity 0.1 m/s",
   /// "2 harmonics, ramp 0.01 s", "table of 120 samples (makima)".
   std::string describe() const;
@@ -56,10 +64,13 @@ class Motion {
  private:
   enum class Kind { constant, harmonics, table };
   struct Table;
+  double shape(double t) const;       // harmonics and tables, before scale_
+  double shape_rate(double t) const;  // its derivative
   Kind kind_ = Kind::constant;
   double velocity_ = 0.0;  // constant
   std::vector<Harmonic> terms_;
   double ramp_ = 0.0;
+  double scale_ = 1.0;                  // harmonics and tables: s = scale_ x what they give
   std::shared_ptr<const Table> table_;  // immutable, shared by copies
 };
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "chaindem/engine/motion.hpp"
+
 namespace chaindem {
 
 struct Material {
@@ -71,10 +73,14 @@ struct Wall {
   std::string name;
   Eigen::Vector3d point = Eigen::Vector3d::Zero();     ///< a point of the plane at t = 0 [m]
   Eigen::Vector3d normal = Eigen::Vector3d::UnitX();   ///< unit normal
-  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  ///< prescribed velocity [m/s]
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  ///< prescribed constant velocity [m/s]
   int material = 0;
   /// What `point` holds below its last digit (as Particles::position_carry) [m]
   Eigen::Vector3d point_carry = Eigen::Vector3d::Zero();
+  /// A prescribed motion along `normal`, beside the constant velocity: at time t the plane
+  /// passes through point + t velocity + motion.displacement(t) normal, at the velocity
+  /// velocity + motion.velocity(t) normal, both evaluated exactly at each step's time.
+  Motion motion;
 };
 
 struct Scene {

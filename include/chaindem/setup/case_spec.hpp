@@ -60,6 +60,7 @@ struct ChainSpec {
   double end_force = 0.0;        ///< [N]
   double cylinder_length = 0.0;  ///< [m]; 0: spheres
   bool static_overlap = false;
+  bool held_by_walls = false;  ///< end_force carried by both walls, no load applied
 };
 
 /// [striker]: present when its velocity is given (and it is enabled).
@@ -71,12 +72,24 @@ struct StrikerSpec {
   double gap = 0.0;                     ///< [m]
 };
 
+/// wall_*.motion: how a wall moves beside its constant velocity.
+enum class WallMotion { constant, harmonic, table };
+
 /// [wall_start], [wall_end]
 struct WallSpec {
   bool enabled = false;
   std::optional<std::string> material;
   double gap = 0.0;       ///< [m]
   double velocity = 0.0;  ///< along +x [m/s]
+  WallMotion motion = WallMotion::constant;
+  // harmonic: x(t) = r(t) sum_k amplitude_k sin(2 pi frequency_k t + phase_k), r the ramp
+  std::vector<double> amplitude;  ///< along +x [m]
+  std::vector<double> frequency;  ///< [Hz]
+  std::vector<double> phase;      ///< [rad]; empty: 0 for every term
+  double ramp = 0.0;              ///< [s]
+  // table: x(t) from a CSV file of samples (columns t, x)
+  std::optional<std::string> table;
+  Motion::Interpolation interpolation = Motion::Interpolation::makima;
 };
 
 /// [gravity]

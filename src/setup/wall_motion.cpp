@@ -1,0 +1,198 @@
+// A wall's prescribed motion from its case keys (wall_*.motion and the keys of its kind): the
+// harmonics, or a table of samples read from a CSV file, along the wall's normal.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "chaindem/output/output_file.hpp"   // input_file_problem
+#include "chaindem/setup/chain_record.hpp"   // csv_line, csv_cells, name_and_unit
+#include "chaindem/setup/initial_state.hpp"  // resolve_initial_path
+#include "chaindem/text.hpp"
+#include "setup_parts.hpp"
+
+namespace chaindem::setup {
+namespace {
+
+const char* motion_word(WallMotion m) {
+  return m == WallMotion::harmonic ? "harmonic" : m == WallMotion::table ? "table" : "constant";
+}
+
+// A key of another kind of motion than the wall's is refused when it would change something:
+// it would be silently ignored. (Its default is not: the parameters an output records, which
+// name every key, must give the run again.)
+template <class T>
+void refuse_unless(const Case& c, const WallSpec& s, const T& field, WallMotion kind,
+                   bool has_effect) {
+  if (s.motion == kind || !has_effect) return;
+  c.fail(field, std::string("belongs to ") + c.key(s.motion) + " = " + motion_word(kind) +
+                    ", but the wall's motion is " + motion_word(s.motion) + ": set " +
+                    c.key(s.motion) + " = " + motion_word(kind) + ", or remove it");
+}
+
+Motion harmonic_motion(const Case& c, const WallSpec& s) {
+  if (s.amplitude.empty()) c.fail(s.amplitude, "is missing (harmonic motion needs it)");
+  const std::size_t n = s.amplitude.size();
+  auto same_count = [&](const std::vector<double>& list) {
+    if (list.size() != n)
+      c.fail(list, "has " + std::to_string(list.size()) + " values for " + std::to_string(n) +
+                       " amplitude" + (n == 1 ? "" : "s") + " (" + c.key(s.amplitude) +
+                       "): give one per term");
+  };
+  same_count(s.frequency);
+  if (!s.phase.empty()) same_count(s.phase);
+  std::vector<Motion::Harmonic> terms;
+  for (std::size_t k = 0; k < n; ++k)
+    terms.push_back({s.amplitude[k], s.frequency[k], s.phase.empty() ? 0.0 : s.phase[k]});
+  return Motion::harmonics(std::move(terms), s.ramp);
+}
+
+// The samples of a table file: columns t [s] and x [m] (by name, in any order, other columns
+// ignored), each row's values checked where they are.
+class TableReader {
+ public:
+  TableReader(const Case& c, const WallSpec& s, double duration) : c_(c), s_(s) {
+    given_ = *s.table;
+    path_ = resolve_initial_path(given_, c.config().origin());
+    read();
+    check(duration);
+  }
+  std::vector<double> time, x;
+
+ private:
+  const Case& c_;
+  const WallSpec& s_;
+  std::string given_, path_;
+  std::size_t line_ = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    std::string where = "'" + quoted_path(given_) + "'";
+    if (line_ > 0) where += ", line " + std::to_string(line_);
+    c_.fail(*s_.table, where + ": " + what);
+  }
+
+  static double unit_factor(const std::string& unit, bool is_time, std::string& allowed) {
+    using Units = std::vector<std::pair<std::string, double>>;
+    static const Units times{{"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"µs", 1e-6}};
+    static const Units lengths{{"", 1.0}, {"m", 1.0}, {"mm", 1e-3}, {"um", 1e-6}, {"µm", 1e-6}};
+    for (const auto& [name, factor] : is_time ? times : lengths) {
+      if (name == unit) return factor;
+      if (!name.empty()) allowed += (allowed.empty() ? "" : ", ") + name;
+    }
+    return 0.0;
+  }
+
+  void read() {
+    if (const std::string problem = input_file_problem(path_); !problem.empty()) {
+      std::string what = problem;
+      if (path_ != given_)
+        what += " (relative paths are read from the case file's directory: '" + quoted_path(path_) +
+                "')";
+      fail(what);
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(path_, ec))
+      fail(path_ == given_ ? "does not exist"
+                           : "does not exist (relative paths are read from the case file's "
+                             "directory: '" +
+                                 quoted_path(path_) + "')");
+    std::ifstream in(path_, std::ios::binary);
+    std::string line;
+    if (!in) fail("cannot be read");
+    if (!csv_line(in, line)) fail("is empty: expected a header naming the columns t and x");
+    ++line_;
+    if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
+    if (std::any_of(line.begin(), line.end(), [](char ch) {
+          return (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7F;
+        }))
+      fail(
+          "is not a text file: its first line holds control characters, where a header "
+          "naming the columns t and x belongs");
+    const char delimiter = csv_delimiter(line);
+    const std::vector<std::string> header = csv_cells(line, delimiter);
+    std::size_t column[2] = {header.size(), header.size()};
+    double factor[2] = {1.0, 1.0};
+    for (std::size_t k = 0; k < header.size(); ++k) {
+      const auto [name, unit] = name_and_unit(header[k]);
+      const int which = name == "t" || name == "time" ? 0 : name == "x" ? 1 : -1;
+      if (which < 0) continue;
+      std::string allowed;
+      factor[which] = unit_factor(unit, which == 0, allowed);
+      if (factor[which] == 0.0)
+        fail("column " + std::to_string(k + 1) + " ('" + quoted_excerpt(header[k]) +
+             "'): unknown unit '" + quoted_text(unit) + "': allowed " + allowed);
+      column[which] = k;
+    }
+    for (int which = 0; which < 2; ++which)
+      if (column[which] == header.size())
+        fail(std::string("has no column ") + (which == 0 ? "t" : "x") +
+             ": the header names the columns t [s] and x [m] (the wall's displacement along +x "
+             "from its place at t = 0)");
+    while (csv_line(in, line)) {
+      ++line_;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      const std::vector<std::string> cells = csv_cells(line, delimiter);
+      double value[2];
+      for (int which = 0; which < 2; ++which) {
+        const std::size_t k = column[which];
+        const std::string cell = k < cells.size() ? cells[k] : "";
+        const NumberText read = read_number(cell, value[which]);
+        if (read != NumberText::number)
+          fail("column " + std::to_string(k + 1) + ": " +
+               (cell.empty() ? std::string("no value") : number_problem(cell, read)));
+        value[which] *= factor[which];
+      }
+      if (!time.empty() && !(value[0] > time.back()))
+        fail("t = " + number_text(value[0]) + " s does not follow " + number_text(time.back()) +
+             " s: the times must increase strictly");
+      time.push_back(value[0]);
+      x.push_back(value[1]);
+    }
+    if (in.bad()) fail("cannot be read");
+    line_ = 0;
+  }
+
+  void check(double duration) {
+    const std::size_t least = s_.interpolation == Motion::Interpolation::makima ? 4 : 2;
+    if (time.size() < least)
+      fail("has " + std::to_string(time.size()) + " samples; " +
+           (least == 4 ? "makima interpolation needs at least 4" : "a table needs at least 2"));
+    if (time.front() != 0.0)
+      fail("starts at t = " + number_text(time.front()) +
+           " s: the first sample is the wall's place at t = 0");
+    if (x.front() != 0.0)
+      fail("gives x = " + number_text(x.front()) +
+           " m at t = 0: x is the displacement from the wall's place at t = 0 (set by its gap), "
+           "so it starts at 0");
+    if (time.back() < duration)
+      fail("ends at t = " + number_text(time.back()) + " s, before the run does (" +
+           c_.key(c_.spec().simulation.duration) + " = " + number_text(duration) +
+           " s): extend it to the end of the run");
+  }
+};
+
+}  // namespace
+
+Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double duration) {
+  refuse_unless(c, s, s.amplitude, WallMotion::harmonic, !s.amplitude.empty());
+  refuse_unless(c, s, s.frequency, WallMotion::harmonic, !s.frequency.empty());
+  refuse_unless(c, s, s.phase, WallMotion::harmonic, !s.phase.empty());
+  refuse_unless(c, s, s.ramp, WallMotion::harmonic, s.ramp != 0.0);
+  refuse_unless(c, s, s.table, WallMotion::table, s.table.has_value());
+  refuse_unless(c, s, s.interpolation, WallMotion::table,
+                s.interpolation != Motion::Interpolation::makima);
+  switch (s.motion) {
+    case WallMotion::constant:
+      return Motion();
+    case WallMotion::harmonic:
+      return harmonic_motion(c, s).scaled(normal_x);
+    case WallMotion::table: {
+      if (!s.table) c.fail(s.table, "is missing (table motion needs it)");
+      TableReader table(c, s, duration);
+      return Motion::table(std::move(table.time), std::move(table.x), s.interpolation)
+          .scaled(normal_x);
+    }
+  }
+  return Motion();
+}
+
+}  // namespace chaindem::setup

@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Malformed input of driven walls and chains held between walls: motions that cannot be
+followed, keys of another kind of motion, tables that do not cover the run.
+
+    test_malformed_driven.py CHAINDEM_BINARY SOURCE_DIR  (rows: malformed_harness.py)
+"""
+import os
+
+from malformed_harness import SOURCE, check_rows, main
+import unittest
+
+with open(os.path.join(SOURCE, "cases", "driven_chain.ini")) as _f:
+    DRIVEN = _f.read()
+
+
+def driven_row(name, sets, fragments, files=None):
+    """A row of `run` on cases/driven_chain.ini (copied beside its files) with overrides."""
+    args = ["run", "d.ini", "-o", "out.h5"]
+    for kv in sets:
+        args += ["--set", kv]
+    return (name, args, {"d.ini": DRIVEN, **(files or {})}, 2, fragments)
+
+
+TABLE_TEXT = "t,x\n0,0\n0.004,1e-9\n0.008,0\n0.012,-1e-9\n"
+
+DRIVEN_WALLS = [
+    driven_row("amplitude without harmonic motion", ["wall_start.motion=constant"],
+               ["wall_start.amplitude", "belongs to wall_start.motion = harmonic",
+                "constant"]),
+    driven_row("harmonic motion without amplitude",
+               ["wall_end.motion=harmonic", "wall_end.frequency=1000"],
+               ["wall_end.amplitude", "is missing"]),
+    driven_row("fewer frequencies than amplitudes", ["wall_start.amplitude=1e-9 2e-9"],
+               ["wall_start.frequency", "1 values for 2 amplitudes"]),
+    driven_row("phases not one per term", ["wall_start.phase=0 1"],
+               ["wall_start.phase", "2 values for 1 amplitude"]),
+    driven_row("frequency of zero", ["wall_start.frequency=0"],
+               ["wall_start.frequency", "(0, 1e+12]"]),
+    driven_row("negative ramp", ["wall_start.ramp=-1"], ["wall_start.ramp", "[0, 1e+06]"]),
+    driven_row("amplitude of a kilometre", ["wall_start.amplitude=1e3"],
+               ["wall_start.amplitude", "[-1, 1]"]),
+    driven_row("another word of motion", ["wall_start.motion=sine"],
+               ["wall_start.motion", "constant, harmonic, table"]),
+    driven_row("table given to harmonic motion", ["wall_start.table=drive.csv"],
+               ["wall_start.table", "belongs to wall_start.motion = table"]),
+]
+
+
+TO_TABLE = ["--unset", "wall_start.amplitude", "--unset", "wall_start.frequency",
+            "--unset", "wall_start.ramp", "--set", "wall_start.motion=table"]
+
+
+def table_row(name, text, fragments, table="drive.csv"):
+    """A row of `run` on the driven chain whose wall_start follows `table`, drive.csv = `text`
+    (None: no such file)."""
+    args = ["run", "d.ini", "-o", "out.h5", *TO_TABLE, "--set", f"wall_start.table={table}"]
+    files = {"d.ini": DRIVEN, **({} if text is None else {"drive.csv": text})}
+    return (name, args, files, 2, ["wall_start.table", f"'{table}'", *fragments])
+
+
+DRIVE_TABLES = [
+    table_row("table shorter than the run", TABLE_TEXT.replace("0.012", "0.009"),
+              ["ends at t = 0.009 s", "simulation.duration = 0.01 s"]),
+    table_row("table not starting at t = 0", "t,x\n0.001,0\n0.004,0\n0.008,0\n0.02,0\n",
+              ["starts at t = 0.001 s"]),
+    table_row("table not starting at x = 0", "t,x\n0,1e-9\n0.004,0\n0.008,0\n0.02,0\n",
+              ["x = 1e-09 m at t = 0"]),
+    table_row("table times going back", "t,x\n0,0\n0.004,0\n0.003,0\n0.02,0\n",
+              ["line 4", "t = 0.003 s does not follow 0.004 s"]),
+    table_row("table without an x column", "t,y\n0,0\n0.02,0\n", ["no column x"]),
+    table_row("table with a word for a number", "t,x\n0,0\n0.004,abc\n0.02,0\n",
+              ["line 3", "column 2", "'abc' is not a number"]),
+    table_row("table of three samples for makima", "t,x\n0,0\n0.01,0\n0.02,0\n",
+              ["3 samples", "at least 4"]),
+    table_row("table in feet", "t [s],x [ft]\n0,0\n0.004,0\n0.008,0\n0.02,0\n",
+              ["unknown unit 'ft'", "m, mm, um"]),
+    table_row("table of infinite displacement", "t,x\n0,0\n0.004,inf\n0.008,0\n0.02,0\n",
+              ["line 3", "not finite"]),
+    table_row("table that is binary", "\x00\x01\x02", ["not a text file"]),
+    table_row("table file missing", None, ["does not exist"], table="none.csv"),
+    table_row("table that is a directory", None, ["is a directory"], table="."),
+    ("table motion without a table", ["run", "d.ini", "-o", "out.h5", *TO_TABLE],
+     {"d.ini": DRIVEN}, 2, ["wall_start.table", "is missing"]),
+]
+
+HELD_BY_WALLS = [
+    driven_row("held by walls without static overlap", ["chain.static_overlap=false"],
+               ["chain.held_by", "= walls needs chain.static_overlap = true"]),
+    driven_row("held by walls with one wall", ["wall_end.enabled=false"],
+               ["chain.held_by", "both walls"]),
+    driven_row("held by walls with a striker",
+               ["striker.enabled=true", "striker.velocity=0.1"],
+               ["chain.held_by", "striker"]),
+    driven_row("held by another word", ["chain.held_by=springs"],
+               ["chain.held_by", "load, walls"]),
+]
+
+TABLE = DRIVEN_WALLS + DRIVE_TABLES + HELD_BY_WALLS
+
+
+class MalformedDriven(unittest.TestCase):
+    def test_each_row(self):
+        check_rows(self, TABLE)
+
+
+if __name__ == "__main__":
+    main()
