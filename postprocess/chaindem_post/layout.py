@@ -37,9 +37,11 @@ OBSERVABLE_COLUMNS = {
 # The energies among them [J], by name.
 ENERGIES = ["dissipated_energy", "energy_balance", "external_potential_energy", "kinetic_energy", "stored_energy", "wall_work"]
 
-# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE (frames x walls x 3).
+# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE and
+# WALL_FORCE/VALUE (frames x walls x 3; the force each wall exerts on the particles).
 WALL_NAMES, WALL_NORMAL = "names", "normal"
 WALL_POSITION, WALL_POSITION_UNIT = "position", "m"
+WALL_FORCE, WALL_FORCE_UNIT = "force", "N"
 
 # CONTACTS: rows OFFSET[k] .. OFFSET[k+1]-1 are frame k's; FIRST and SECOND the particles
 # (SECOND < 0 is wall -(SECOND+1)); per row: name -> unit.

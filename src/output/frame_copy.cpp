@@ -38,7 +38,7 @@ void copy_particles(const Particles& p, const layout::OutputSelection& output, F
 }
 
 // The observables written, the energy of each chain section (`sections`, several contact models)
-// and, `walls`, a point of each wall.
+// and, `walls`, the wall columns written.
 void copy_observables(const Simulation& sim, const EnergyReport& e,
                       const layout::OutputSelection& output,
                       const std::vector<ChainSection>& sections, bool walls, Frame& f) {
@@ -48,12 +48,11 @@ void copy_observables(const Simulation& sim, const EnergyReport& e,
     value += c.components;
   }
   if (!sections.empty()) section_energies(sim, sections, f.sections);
-  f.walls.clear();
-  if (walls)
-    for (std::size_t k = 0; k < sim.scene().walls.size(); ++k) {
-      const Eigen::Vector3d x = sim.wall_point(k);
-      f.walls.insert(f.walls.end(), {x.x(), x.y(), x.z()});
-    }
+  for (std::size_t k = 0; k < layout::wall_columns.size(); ++k) {
+    const bool written = walls && output.has(layout::wall_columns[k].id);
+    f.walls[k].resize(written ? 3 * sim.scene().walls.size() : 0);
+    if (written) layout::wall_columns[k].values(sim, f.walls[k].data());
+  }
 }
 
 // The touching contacts, pairs then walls, with the columns written. The simulation waits

@@ -99,10 +99,12 @@ struct H5mdWriter::Impl {
   }
   std::array<TimeSeries, particle_columns.size()> particle_series;
   std::array<TimeSeries, observable_columns.size()> observable_series;
-  TimeSeries wall_position;
+  std::array<TimeSeries, layout::wall_columns.size()> wall_series;  // layout::wall_columns
   TimeSeries section_energy;  // written when `sections` is not empty
-  bool walls = false;         // the walls' positions are written (the scene has walls)
-  bool contacts = false;      // /contacts is written (a contact column is selected)
+  bool walls = false;         // the scene has walls and a wall column is selected
+  /// Whether wall column k is written.
+  bool wall_written(std::size_t k) const { return walls && output.has(layout::wall_columns[k].id); }
+  bool contacts = false;  // /contacts is written (a contact column is selected)
   Growing c_offset, c_first, c_second, c_model;          // c_model: several models only
   std::array<Growing, contact_columns.size()> c_values;  // contact_columns, in order
   /// Every /contacts dataset written.
@@ -126,12 +128,13 @@ struct H5mdWriter::Impl {
             (std::string_view(observable_columns[k].unit) == "J") == energies)
           all.push_back(&observable_series[k]);
     if (!sections.empty()) all.push_back(&section_energy);
-    if (walls) all.push_back(&wall_position);
+    for (std::size_t k = 0; k < wall_series.size(); ++k)
+      if (wall_written(k)) all.push_back(&wall_series[k]);
     return all;
   }
   /// Calls f(series, its parent group, that group's path) for every time series written, in
   /// the order of the file: the particle columns, the observables (the sections' energies last),
-  /// the walls' positions.
+  /// the walls' series.
   template <class F>
   void for_each_series(F&& f) {
     for (std::size_t k = 0; k < particle_columns.size(); ++k)
@@ -140,7 +143,8 @@ struct H5mdWriter::Impl {
       if (output.has(observable_columns[k].id))
         f(observable_series[k], observables, layout::observables_group);
     if (!sections.empty()) f(section_energy, observables, layout::observables_group);
-    if (walls) f(wall_position, walls_group, layout::walls_group);
+    for (std::size_t k = 0; k < wall_series.size(); ++k)
+      if (wall_written(k)) f(wall_series[k], walls_group, layout::walls_group);
   }
   std::int64_t contact_rows = 0;
 
@@ -225,11 +229,14 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
     observable_series[k] =
         TimeSeries(c.name, shape, c.unit, frames, lock, z, SeriesClocks::observables);
   }
-  walls = !wall_names.empty() && output.has(layout::wall_position_column.id);
-  if (walls)
-    wall_position =
-        TimeSeries(layout::wall_position_column.name, {wall_names.size(), 3},
-                   layout::wall_position_column.unit, frames, lock, z, SeriesClocks::observables);
+  walls = !wall_names.empty() &&
+          std::any_of(layout::wall_columns.begin(), layout::wall_columns.end(),
+                      [&](const layout::WallColumn& c) { return output.has(c.id); });
+  for (std::size_t k = 0; k < wall_series.size(); ++k)
+    if (wall_written(k))
+      wall_series[k] =
+          TimeSeries(layout::wall_columns[k].name, {wall_names.size(), 3},
+                     layout::wall_columns[k].unit, frames, lock, z, SeriesClocks::observables);
   if (!sections.empty())
     section_energy =
         TimeSeries(layout::section_energy.name, {sections.size()}, layout::section_energy.unit,
@@ -256,7 +263,8 @@ H5mdWriter::Impl::Impl(const RunMetadata& m, const Simulation& sim,
 }
 
 std::size_t H5mdWriter::Impl::buffered_bytes() const {
-  std::size_t total = wall_position.value.buffered_bytes() + section_energy.value.buffered_bytes();
+  std::size_t total = section_energy.value.buffered_bytes();
+  for (const TimeSeries& ts : wall_series) total += ts.value.buffered_bytes();
   for (const Clock& c : clocks) total += c.step.buffered_bytes() + c.time.buffered_bytes();
   for (const TimeSeries& ts : particle_series) total += ts.value.buffered_bytes();
   for (const TimeSeries& ts : observable_series) total += ts.value.buffered_bytes();
@@ -383,16 +391,17 @@ void H5mdWriter::Impl::create() {
     output_detail::write_section_attributes(section_energy.group_.get(), sections, species_names);
   }
 
-  walls_group =
-      group(f, layout::walls_group,
-            attribute_room(layout::wall_names_attribute, 8 + 16 * wall_names.size()) +
-                link_room(layout::wall_normal.name) + link_room(layout::wall_position_column.name));
+  room = attribute_room(layout::wall_names_attribute, 8 + 16 * wall_names.size()) +
+         link_room(layout::wall_normal.name);
+  for (const layout::WallColumn& c : layout::wall_columns) room += link_room(c.name);
+  walls_group = group(f, layout::walls_group, room);
   if (!wall_names.empty()) {
     attr_strings(walls_group.get(), layout::wall_names_attribute, wall_names);
     dataset_fixed(walls_group.get(), layout::wall_normal.name, {wall_names.size(), 3},
                   wall_normals.data(), H5T_NATIVE_DOUBLE);
   }
-  if (walls) wall_position.open(walls_group.get());
+  for (std::size_t k = 0; k < wall_series.size(); ++k)
+    if (wall_written(k)) wall_series[k].open(walls_group.get());
 
   if (contacts) {
     room = attribute_room("layout") + link_room(layout::step_dataset) +
@@ -510,7 +519,7 @@ void H5mdWriter::write_frame(const Simulation& sim, const EnergyReport& e) {
     frame_times_.push_back(sim.time());  // the XDMF file's frames
     output_detail::copy_particles(sim.particles(), m.output, f);
   }
-  f.walls.clear();
+  for (auto& w : f.walls) w.clear();
   if (f.due[SeriesClocks::observables])
     output_detail::copy_observables(sim, e, m.output, m.sections, m.walls, f);
   if (m.contacts && f.due[SeriesClocks::contacts]) {
@@ -546,7 +555,8 @@ void H5mdWriter::Impl::append(const Frame& f) {
       value += observable_columns[k].components;
     }
     if (!sections.empty()) section_energy.value.append(f.sections.data(), 1);
-    if (walls) wall_position.value.append(f.walls.data(), 1);
+    for (std::size_t k = 0; k < wall_series.size(); ++k)
+      if (wall_written(k)) wall_series[k].value.append(f.walls[k].data(), 1);
   }
 
   // A long run in a shared file gets its HDF5 objects once its buffers would spill.

@@ -29,7 +29,8 @@ constexpr bool rows_in_order() {
     if (static_cast<std::size_t>(c.id) != q++) return false;
   for (const auto& c : observable_columns)
     if (static_cast<std::size_t>(c.id) != q++) return false;
-  if (static_cast<std::size_t>(wall_position_column.id) != q++) return false;
+  for (const auto& c : wall_columns)
+    if (static_cast<std::size_t>(c.id) != q++) return false;
   for (const auto& c : contact_columns)
     if (static_cast<std::size_t>(c.id) != q++) return false;
   return q == quantity_count;
@@ -52,7 +53,8 @@ std::string_view quantity_name(Quantity q) {
     if (c.id == q) return c.name;
   for (const auto& c : observable_columns)
     if (c.id == q) return c.name;
-  if (wall_position_column.id == q) return wall_position_column.name;
+  for (const auto& c : wall_columns)
+    if (c.id == q) return c.name;
   for (const auto& c : contact_columns)
     if (c.id == q) return c.name;
   return "";
@@ -62,7 +64,9 @@ std::string value_path(Quantity q) {
   const std::string name(quantity_name(q));
   for (const auto& c : contact_columns)
     if (c.id == q) return std::string(contacts_group) + "/" + name;
-  const char* group = q == wall_position_column.id ? walls_group : particles_group;
+  const char* group = particles_group;
+  for (const auto& c : wall_columns)
+    if (c.id == q) group = walls_group;
   for (const auto& c : observable_columns)
     if (c.id == q) group = observables_group;
   return std::string(group) + "/" + name + "/" + value_dataset;
@@ -123,7 +127,7 @@ std::vector<std::string> quantity_words() {
   std::vector<std::string> words{"all", "energies", "contacts", "none"};
   for (const auto& c : particle_columns) words.emplace_back(c.name);
   for (const auto& c : observable_columns) words.emplace_back(c.name);
-  words.emplace_back("wall_position");
+  for (const auto& c : wall_columns) words.push_back(std::string("wall_") + c.name);
   for (const auto& c : contact_columns) words.emplace_back(c.name);
   return words;
 }
@@ -148,8 +152,6 @@ OutputSelection selection_of(const std::vector<std::string>& words) {
         if (std::string_view(c.unit) == "J") add(c.id);
     } else if (w == "contacts") {
       for (const auto& c : contact_columns) add(c.id);
-    } else if (w == "wall_position") {
-      add(wall_position_column.id);
     } else {  // one quantity, by its name
       known = false;
       auto match = [&](const auto& columns) {
@@ -162,6 +164,11 @@ OutputSelection selection_of(const std::vector<std::string>& words) {
       match(particle_columns);
       match(observable_columns);
       match(contact_columns);
+      for (const auto& c : wall_columns)  // wall_position, wall_force
+        if (w == std::string("wall_") + c.name) {
+          add(c.id);
+          known = true;
+        }
     }
     if (!known) {
       std::string message = "'" + w + "' is not a quantity";
@@ -178,7 +185,8 @@ OutputSelection selection_of(const std::vector<std::string>& words) {
 }
 
 bool writes_observables(const OutputSelection& output, bool walls, bool sections) {
-  bool any = sections || (walls && output.has(wall_position_column.id));
+  bool any = sections;
+  for (const WallColumn& c : wall_columns) any = any || (walls && output.has(c.id));
   for (const ObservableColumn& c : observable_columns) any = any || output.has(c.id);
   return any;
 }
@@ -316,12 +324,14 @@ void print_observables(std::ostream& p) {
 }
 
 void print_walls_and_contacts(std::ostream& p) {
-  p << "# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE (frames x walls"
-       " x 3).\n"
+  p << "# WALLS: attribute WALL_NAMES, WALL_NORMAL (walls x 3), WALL_POSITION/VALUE and\n"
+       "# WALL_FORCE/VALUE (frames x walls x 3; the force each wall exerts on the particles).\n"
     << "WALL_NAMES, WALL_NORMAL = " << py(wall_names_attribute) << ", " << py(wall_normal.name)
     << "\n"
     << "WALL_POSITION, WALL_POSITION_UNIT = " << py(wall_position_column.name) << ", "
-    << py(wall_position_column.unit) << "\n\n";
+    << py(wall_position_column.unit) << "\n"
+    << "WALL_FORCE, WALL_FORCE_UNIT = " << py(wall_force_column.name) << ", "
+    << py(wall_force_column.unit) << "\n\n";
 
   p << "# CONTACTS: rows OFFSET[k] .. OFFSET[k+1]-1 are frame k's; FIRST and SECOND the particles\n"
     << "# (SECOND < 0 is wall -(SECOND+1)); per row: name -> unit.\n"

@@ -140,11 +140,13 @@ struct StackedFile::Datasets {
   std::array<StackedSet, groups> step, time;
   std::array<StackedSet, particle_columns.size()> particle;
   std::array<StackedSet, observable_columns.size()> observable;
-  StackedSet section_energy, wall_position;
+  StackedSet section_energy;
+  std::array<StackedSet, layout::wall_columns.size()> wall;  // layout::wall_columns
   StackedSet radius, mass, species, species_names, wall_normal;
   std::vector<StackedSet*> all() {
-    std::vector<StackedSet*> every{&written, &section_energy, &wall_position, &radius,
-                                   &mass,    &species,        &species_names, &wall_normal};
+    std::vector<StackedSet*> every{&written, &section_energy, &radius,     &mass,
+                                   &species, &species_names,  &wall_normal};
+    for (StackedSet& h : wall) every.push_back(&h);
     for (auto* set : {&step, &time})
       for (StackedSet& h : *set) every.push_back(&h);
     for (StackedSet& h : particle) every.push_back(&h);
@@ -221,7 +223,9 @@ std::string clock_element(std::size_t g, const StackedShape& s) {
     if (s.output.has(c.id)) return std::string(layout::observables_group) + "/" + c.name;
   if (!s.section_beads.empty())
     return std::string(layout::observables_group) + "/" + layout::section_energy.name;
-  return std::string(layout::walls_group) + "/" + layout::wall_position_column.name;
+  for (const layout::WallColumn& c : layout::wall_columns)
+    if (s.output.has(c.id)) return std::string(layout::walls_group) + "/" + c.name;
+  throw std::logic_error("StackedFile: the observables' group has no series");
 }
 
 }  // namespace
@@ -301,17 +305,21 @@ struct StackedFile::Builder {
     }
   }
 
-  void walls(hid_t root, bool positions) {
+  // The walls' names and normals, and (`series`: the observables' group is written) the wall
+  // columns selected.
+  void walls(hid_t root, bool series) {
     const hsize_t walls = s.walls.size();
     Handle group = open_or_make_group(root, layout::walls_group);
     if (H5Aexists(group.get(), layout::wall_names_attribute) <= 0)
       attr_strings(group.get(), layout::wall_names_attribute, s.walls);
     d.wall_normal = doubles(group.get(), layout::wall_normal.name, {walls, 3}, "");
-    if (positions)
-      d.wall_position =
-          doubles(element(group.get(), layout::walls_group, layout::wall_position_column.name),
-                  layout::value_dataset, {hsize_t(s.frames[SeriesClocks::observables]), walls, 3},
-                  layout::wall_position_column.unit);
+    for (std::size_t k = 0; k < layout::wall_columns.size(); ++k) {
+      const layout::WallColumn& c = layout::wall_columns[k];
+      if (series && s.output.has(c.id))
+        d.wall[k] =
+            doubles(element(group.get(), layout::walls_group, c.name), layout::value_dataset,
+                    {hsize_t(s.frames[SeriesClocks::observables]), walls, 3}, c.unit);
+    }
   }
 
   // Each group's clock in its first element; the other elements of the groups that share it
@@ -356,9 +364,7 @@ StackedFile::StackedFile(hid_t file, std::size_t cases, const StackedShape& shap
   Builder make{d, shape_, cases, {}};
   make.particles(root.get());
   if (written[SeriesClocks::observables]) make.observables(root.get());
-  if (!shape_.walls.empty())
-    make.walls(root.get(), written[SeriesClocks::observables] &&
-                               shape_.output.has(layout::wall_position_column.id));
+  if (!shape_.walls.empty()) make.walls(root.get(), written[SeriesClocks::observables]);
   make.clocks(SeriesClocks(shape_.output, written, 1, 1));
 }
 
@@ -424,7 +430,8 @@ struct StackedCase::Rows {
   std::array<std::vector<double>, groups> times;
   std::array<std::vector<double>, particle_columns.size()> particles;
   std::array<std::vector<double>, observable_columns.size()> observables;
-  std::vector<double> section_energy, wall_position;
+  std::vector<double> section_energy;
+  std::array<std::vector<double>, layout::wall_columns.size()> wall;  // layout::wall_columns
   std::vector<double> radius, mass, wall_normal;
   std::vector<std::int32_t> species;
   std::vector<std::string> species_names;
@@ -443,7 +450,7 @@ StackedCase::StackedCase(StackedFile& file, std::size_t index, const Simulation&
   r.output = output;
   r.schedule = SeriesClocks(output, groups_written(shape), steps, output_every);
   if (!shape.section_beads.empty()) r.sections = output_detail::chain_sections(scene);
-  r.walls = !scene.walls.empty() && output.has(layout::wall_position_column.id);
+  r.walls = !scene.walls.empty();
   const Particles& p = sim.particles();
   const std::vector<std::int64_t>& ids = output.particles();
   for (std::int64_t j = 0; j < shape.particles; ++j) {
@@ -485,13 +492,15 @@ void StackedCase::write_frame(const Simulation& sim, const EnergyReport& e) {
       value += observable_columns[k].components;
     }
     r.section_energy.insert(r.section_energy.end(), f.sections.begin(), f.sections.end());
-    r.wall_position.insert(r.wall_position.end(), f.walls.begin(), f.walls.end());
+    for (std::size_t k = 0; k < r.wall.size(); ++k)
+      r.wall[k].insert(r.wall[k].end(), f.walls[k].begin(), f.walls[k].end());
   }
 }
 
 std::size_t StackedCase::buffered_bytes() const {
   const Rows& r = *rows_;
-  std::size_t doubles = r.section_energy.size() + r.wall_position.size();
+  std::size_t doubles = r.section_energy.size();
+  for (const auto& v : r.wall) doubles += v.size();
   for (const auto& v : r.particles) doubles += v.size();
   for (const auto& v : r.observables) doubles += v.size();
   for (const auto& v : r.times) doubles += 2 * v.size();
@@ -521,7 +530,7 @@ void StackedCase::gather_payloads() {
   for (std::size_t k = 0; k < observable_columns.size(); ++k)
     add(d.observable[k], r.observables[k], Scalar::float64);
   add(d.section_energy, r.section_energy, Scalar::float64);
-  add(d.wall_position, r.wall_position, Scalar::float64);
+  for (std::size_t k = 0; k < r.wall.size(); ++k) add(d.wall[k], r.wall[k], Scalar::float64);
   add(d.radius, r.radius, Scalar::float64);
   add(d.mass, r.mass, Scalar::float64);
   add(d.species, r.species, Scalar::int32);

@@ -49,14 +49,16 @@ struct Frame {
   // simulation's columns, so that writing needs no second N x 3 buffer).
   std::array<std::vector<double>, layout::particle_columns.size()> particles;
   std::array<double, layout::observable_values> observables{};  // column after column
-  std::vector<double> walls;                                    // walls x 3
+  // Per wall column (layout::wall_columns): walls x 3; empty when not written.
+  std::array<std::vector<double>, layout::wall_columns.size()> walls;
   std::vector<std::int32_t> first, second;
   std::vector<std::int32_t> model;  // several contact models: each contact's
   std::array<std::vector<double>, layout::contact_columns.size()> contact_values;  // per column
   std::vector<double> sections;  // several contact models: the energy of each chain section
 
   std::size_t bytes() const {
-    std::size_t doubles = walls.size() + sections.size();
+    std::size_t doubles = sections.size();
+    for (const auto& v : walls) doubles += v.size();
     for (const auto& v : particles) doubles += v.size();
     for (const auto& v : contact_values) doubles += v.size();
     return 8 * doubles + 4 * (first.size() + second.size() + model.size());
@@ -68,7 +70,7 @@ struct Frame {
 void copy_particles(const Particles& p, const layout::OutputSelection& output, Frame& f);
 struct ChainSection;
 // The observables `output` selects, the energy of each of `sections` (several contact models)
-// and, `walls`, a point of each wall (frame_copy.cpp).
+// and, `walls` (the scene has walls), the wall columns `output` selects (frame_copy.cpp).
 void copy_observables(const Simulation& sim, const EnergyReport& e,
                       const layout::OutputSelection& output,
                       const std::vector<ChainSection>& sections, bool walls, Frame& f);

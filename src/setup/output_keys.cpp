@@ -25,7 +25,7 @@ void output_group_interval_keys(std::vector<KeyEntry>& k) {
   k.push_back(group_interval(&OutputSpec::particles_interval, "output.particles_interval",
                              "the positions, velocities and forces"));
   k.push_back(group_interval(&OutputSpec::observables_interval, "output.observables_interval",
-                             "the energies, the momentum and the walls' positions"));
+                             "the energies, the momentum and the walls' positions and forces"));
   k.push_back(
       group_interval(&OutputSpec::contacts_interval, "output.contacts_interval", "the contacts"));
 }
@@ -58,9 +58,10 @@ void output_keys(std::vector<KeyEntry>& k) {
                   {.description = "the time series written: all, or some of position (always "
                                   "written), velocity, force, the energies (energies: all of "
                                   "them; kinetic_energy, stored_energy, ...), momentum, "
-                                  "wall_position, the contacts' (contacts: all of them; overlap, "
-                                  "normal_force, approach_rate, impact_velocity), or none (no "
-                                  "frame: the summary, parameters and particles alone)",
+                                  "wall_position, wall_force, the contacts' (contacts: all of "
+                                  "them; overlap, normal_force, approach_rate, impact_velocity), "
+                                  "or none (no frame: the summary, parameters and particles "
+                                  "alone)",
                    .default_value = "all"}));
   k.push_back(key(s, &OutputSpec::beads, "output.beads",
                   {.description = "whose positions, velocities and forces are written: all, or "

@@ -9,6 +9,7 @@
 // names, postprocess/chaindem_post/layout.py, are generated from them (layout_python(); a test
 // keeps the two equal). A new quantity of a run is a row of one table here, with its value.
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <cstddef>
@@ -91,13 +92,14 @@ enum class Quantity : std::uint8_t {
   stored_energy,
   wall_work,
   momentum,
-  wall_position,  // wall_position_column
-  overlap,        // contact_columns
+  wall_position,  // wall_columns
+  wall_force,
+  overlap,  // contact_columns
   normal_force,
   approach_rate,
   impact_velocity,
 };
-inline constexpr std::size_t quantity_count = 15;
+inline constexpr std::size_t quantity_count = 16;
 
 /// A per-particle time series, /particles/chain/NAME/{step,time,value}: value frames x N x D,
 /// D the selection's components(): 3, or 1 (x alone) for a chain on the x axis.
@@ -159,14 +161,43 @@ inline constexpr std::size_t observable_values = [] {
   return n;
 }();
 
-/// Where each wall is, /walls/position/{step,time,value}: value frames x walls x 3 (a point of
-/// each, moving or not). Written when the scene has walls.
+/// A time series of the walls, /walls/NAME/{step,time,value}: value frames x walls x 3, written
+/// with the observables when the scene has walls.
 struct WallColumn {
   Quantity id;
   const char* name;
   const char* unit;
+  /// Its values at a frame, wall after wall, into out[0 .. 3 walls - 1].
+  void (*values)(const Simulation& sim, double* out);
 };
-inline constexpr WallColumn wall_position_column{Quantity::wall_position, "position", "m"};
+inline constexpr std::array wall_columns{
+    // A point of each wall, moving or not.
+    WallColumn{Quantity::wall_position, "position", "m",
+               [](const Simulation& sim, double* out) {
+                 for (std::size_t w = 0; w < sim.scene().walls.size(); ++w) {
+                   const Eigen::Vector3d x = sim.wall_point(w);
+                   for (int c = 0; c < 3; ++c) out[3 * w + static_cast<std::size_t>(c)] = x(c);
+                 }
+               }},
+    // The force each wall exerts on the particles: the sum over its contacts of the normal force
+    // (after the tension policy, > 0 pressing) along the wall's normal, which faces the
+    // particles. A chain pressed against wall_start (normal +x) feels +F x; against wall_end
+    // (normal -x), -F x. The wall feels the opposite.
+    WallColumn{Quantity::wall_force, "force", "N",
+               [](const Simulation& sim, double* out) {
+                 const std::vector<Wall>& walls = sim.scene().walls;
+                 std::fill(out, out + 3 * walls.size(), 0.0);
+                 const ContactList& cl = sim.wall_contacts();
+                 for (std::size_t c = 0; c < cl.size(); ++c) {
+                   if (cl.force[c] == 0.0) continue;
+                   const auto w = static_cast<std::size_t>(cl.second_of(c));
+                   for (int k = 0; k < 3; ++k)
+                     out[3 * w + static_cast<std::size_t>(k)] += cl.force[c] * walls[w].normal(k);
+                 }
+               }},
+};
+inline constexpr const WallColumn& wall_position_column = wall_columns[0];
+inline constexpr const WallColumn& wall_force_column = wall_columns[1];
 
 /// A per-contact dataset of /contacts beside `first` and `second`: one row per touching contact
 /// per frame (ragged, through `offset`).
@@ -208,7 +239,7 @@ std::string value_path(Quantity q);
 
 /// The three kinds of time series, each written at frames of its own (output.particles_interval,
 /// output.observables_interval, output.contacts_interval): the per-particle series; the
-/// observables with the walls' positions; the contacts.
+/// observables with the walls' series; the contacts.
 enum class SeriesGroup : std::uint8_t { particles, observables, contacts };
 inline constexpr std::size_t series_group_count = 3;
 
@@ -267,7 +298,7 @@ class OutputSelection {
 };
 
 /// Whether a run writing `output` has series of the observables' group: an observable, the
-/// walls' positions (`walls`: the scene has walls) or the chain sections' energies (`sections`:
+/// walls' series (`walls`: the scene has walls) or the chain sections' energies (`sections`:
 /// a run of several contact models).
 bool writes_observables(const OutputSelection& output, bool walls, bool sections);
 
@@ -275,9 +306,9 @@ bool writes_observables(const OutputSelection& output, bool walls, bool sections
 /// columns.
 OutputSelection case_output(bool contacts);
 
-/// The words output.quantities takes: each quantity's name (the walls' positions are
-/// `wall_position`), the groups `all`, `energies` (the observables in J), `contacts` (the
-/// contact columns), and `none` (no frame: the summary alone).
+/// The words output.quantities takes: each quantity's name (the walls' series are
+/// `wall_position` and `wall_force`), the groups `all`, `energies` (the observables in J),
+/// `contacts` (the contact columns), and `none` (no frame: the summary alone).
 std::vector<std::string> quantity_words();
 /// The selection `words` names, with the position always (its element holds the frames' step and
 /// time), or none() for the word `none` alone. Throws std::invalid_argument naming a word that
