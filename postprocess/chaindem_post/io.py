@@ -73,6 +73,11 @@ class Run:
     # beads) and arrival_time [s] (NaN: not reached).
     per_bead: dict[str, np.ndarray] = field(default_factory=dict)
     walls: list[str] = field(default_factory=list)  # wall w is contact partner -(w + 1)
+    # frames x walls x 3, at energy_time: a point of each wall [m], and the force each wall
+    # exerts on the particles [N] (its contacts' normal forces along its normal; None: not
+    # written, or a file of a chaindem that did not write it).
+    wall_position: np.ndarray | None = None
+    wall_force: np.ndarray | None = None
     ids: np.ndarray | None = None    # output.beads: the particle index of each row written
     # s, the frames of the energies, momentum and walls (output.observables_interval: time's,
     # unless it differs); contacts["time"] holds the contacts' frames.
@@ -155,6 +160,27 @@ class Run:
             raise ValueError(f"bead {b} is not in the chain (0..{self.chain_count - 1}, "
                              "negative from the end, or striker)")
         return self.chain_first + (b if b >= 0 else self.chain_count + b)
+
+    def wall(self, name: str) -> int:
+        """The index of wall `name`: its name (wall_start, wall_end) or the name without its
+        "wall_" (start, end); ValueError naming the run's walls otherwise."""
+        for k, wall in enumerate(self.walls):
+            if name in (wall, wall.removeprefix("wall_")):
+                return k
+        raise ValueError(f"{self.path or self.name}: no wall {name!r}; the run's walls are "
+                         + (", ".join(self.walls) if self.walls else "none"))
+
+    def wall_series(self, name: str, quantity: str = "force") -> np.ndarray:
+        """Wall `name`'s "force" (on the particles) or "position", frames x 3 at energy_time
+        [N or m]; ValueError when the run did not write it."""
+        if quantity not in ("force", "position"):
+            raise ValueError(f"a wall's quantity: 'force' or 'position', not {quantity!r}")
+        k = self.wall(name)
+        values = getattr(self, f"wall_{quantity}")
+        if values is None:
+            raise ValueError(f"{self.path or self.name}: written without the walls' {quantity} "
+                             f"(output.quantities = {self.parameters.get('output.quantities', '?')})")
+        return values[:, k, :]
 
     def bead_label(self, particle: int) -> str:
         """The name of a particle in chaindem's numbering: "striker" or "bead K" (chain beads
@@ -293,7 +319,13 @@ def run_from_stacked(f, case: int, path: str) -> Run:
                    {**layout.SUMMARY_SCALARS, **dict.fromkeys(layout.SUMMARY_TEXTS)}}
     run.per_bead = {name: summary[name][case] for name in layout.SUMMARY_ARRAYS if name in summary}
     if layout.WALLS in stacked:
-        run.walls = [text(w) for w in stacked[layout.WALLS].attrs.get(layout.WALL_NAMES, [])]
+        walls = stacked[layout.WALLS]
+        run.walls = [text(w) for w in walls.attrs.get(layout.WALL_NAMES, [])]
+        for attribute, name in (("wall_position", layout.WALL_POSITION),
+                                ("wall_force", layout.WALL_FORCE)):
+            setattr(run, attribute, row(walls, f"{name}/{layout.VALUE}"))
+            if not timed and getattr(run, attribute) is not None:  # they hold the clock
+                run.energy_time = row(walls, f"{name}/{layout.TIME}")
     if layout.PARTICLE_ID in chain:
         run.ids = chain[layout.PARTICLE_ID][()].astype(np.int64)
     energy = f"{layout.OBSERVABLES}/{layout.SECTION_ENERGY}"
@@ -378,7 +410,14 @@ def run_from_group(f, path: str) -> Run:
         contacts = f[layout.CONTACTS]
         run.contacts = {name: values(contacts[name]) for name in contacts.keys()}
     if layout.WALLS in f:
-        run.walls = [text(w) for w in f[layout.WALLS].attrs.get(layout.WALL_NAMES, [])]
+        walls = f[layout.WALLS]
+        run.walls = [text(w) for w in walls.attrs.get(layout.WALL_NAMES, [])]
+        for attribute, name in (("wall_position", layout.WALL_POSITION),
+                                ("wall_force", layout.WALL_FORCE)):
+            if f"{name}/{layout.VALUE}" in walls:
+                setattr(run, attribute, values(walls[f"{name}/{layout.VALUE}"]))
+                if not written:  # the walls' series alone: they hold the observables' clock
+                    run.energy_time = values(walls[f"{name}/{layout.TIME}"])
     origin = f[layout.PARAMETERS].attrs.get("case_origin", "")
     run.name = case_name(origin) if origin else os.path.splitext(os.path.basename(path))[0]
     read_several_models(f, run)

@@ -20,7 +20,7 @@ import matplotlib.ticker  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 import numpy as np  # noqa: E402
 
-from . import layout  # noqa: E402
+from . import layout, spectra  # noqa: E402
 from .io import Comparison, Fit, Loop, Run, Sweep  # noqa: E402
 
 plt.rcParams.update({"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
@@ -381,6 +381,91 @@ def energy(run: Run) -> plt.Figure:
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.set_size_inches(8.5, 4.5)
     ax.set_title(f"{run.name}: energy ({law_name(run.law.get('id', ''))})")
+    return fig
+
+
+# --- spectra and transmission --------------------------------------------------------------
+
+def _frequency_axis(highest: float) -> tuple[float, str]:
+    """The scale and unit of a frequency axis that reaches `highest` [Hz]: kHz from 2 kHz."""
+    return (1e-3, "kHz") if highest >= 2e3 else (1.0, "Hz")
+
+
+def _log_floor(ax, values: np.ndarray) -> None:
+    """A logarithmic amplitude axis over six decades below the largest value (a spectrum's
+    floor of rounding would otherwise stretch it over twenty)."""
+    top = float(np.nanmax(values)) if values.size else 0.0
+    ax.set_yscale("log")
+    if top > 0:
+        ax.set_ylim(top * 1e-6, top * 2)
+
+
+def spectrum(run: Run, bead=None, wall: str | None = None, quantity: str | None = None,
+             window: str = "hann", t0: float | None = None, t1: float | None = None,
+             log: bool = False, max_frequency: float | None = None) -> plt.Figure:
+    """The amplitude spectrum of a chain bead's velocity, force or position (bead: from 0,
+    negative from the end, or "striker"), or of the force (position) of a wall ("start", "end"),
+    between t0 and t1 [s]: a sinusoid of amplitude A peaks at A (chaindem_post.spectra). The
+    largest peak is marked with its frequency; `log`: a logarithmic amplitude axis;
+    `max_frequency` [Hz]: the axis ends there (default: the Nyquist frequency)."""
+    s = spectra.spectrum(run, bead, wall, quantity, None, window, t0, t1)
+    highest = float(s.frequency[-1]) if max_frequency is None else float(max_frequency)
+    if not highest > 0:
+        raise ValueError(f"the largest frequency shown must be positive, not {highest:g} Hz")
+    scale, unit = _frequency_axis(highest)
+    shown = s.frequency <= highest
+    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    words = "Hann window" if window == "hann" else "no window"
+    ax.plot(s.frequency[shown] * scale, s.amplitude[shown], lw=1.0,
+            label=f"{words}, {s.t0 * 1e3:.4g}–{s.t1 * 1e3:.4g} ms, "
+                  f"Δf = {s.frequency[1]:.3g} Hz")
+    f_peak, a_peak = s.peak(0.0, highest)
+    ax.plot([f_peak * scale], [a_peak], "o", ms=5, mfc="none", color="C3",
+            label=f"largest peak: {f_peak * scale:.4g} {unit}")
+    ax.set_xlabel(f"frequency [{unit}]")
+    ax.set_ylabel(f"amplitude of the {s.label} [{s.unit}]")
+    ax.set_xlim(0, highest * scale)
+    if log:
+        _log_floor(ax, s.amplitude[shown])
+    else:
+        ax.set_ylim(bottom=0)
+    ax.legend(loc="upper right")
+    ax.set_title(f"{run.name}: spectrum of the {s.label}")
+    return fig
+
+
+def transmission(sweep, axis: str, bead=None, wall: str | None = None,
+                 quantity: str | None = None, t0: float | None = None,
+                 t1: float | None = None, log: bool = False, drive=None) -> plt.Figure:
+    """The transmission of a sweep over a drive frequency (`axis`, Hz): for each case, the
+    amplitude of the response (a bead's or a wall's series, as `spectrum` chooses it) at the
+    case's drive frequency, from a least-squares fit over [t0, t1] (chaindem_post.spectra).
+    One line per value of the sweep's other axes; `drive` divides by the drive amplitude (a
+    number, or the case key that holds it); `log`: a logarithmic amplitude axis."""
+    t = spectra.transmission(sweep, axis, bead, wall, quantity, None, t0, t1, drive)
+    scale, unit = _frequency_axis(float(np.max(t.frequency)))
+    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    keys = [tuple(t.others[a][k] for a in t.others) for k in range(len(t.cases))]
+    for n, key in enumerate(dict.fromkeys(keys)):
+        rows = np.array([k == key for k in keys])
+        order = np.argsort(t.frequency[rows])
+        label = ", ".join(f"{a} = {v:g}" if isinstance(v, (float, np.floating)) else f"{a} = {v}"
+                          for a, v in zip(t.others, key)) or None
+        ax.plot(t.frequency[rows][order] * scale, t.amplitude[rows][order], "o-", ms=3.5,
+                color=f"C{n % 10}", label=label)
+    ax.set_xlabel(f"drive frequency, {axis} [{unit}]")
+    if drive is None:
+        ax.set_ylabel(f"amplitude of the {t.label} [{t.unit}]")
+    else:
+        ax.set_ylabel(f"amplitude of the {t.label} / drive amplitude ({drive}) "
+                      f"[{t.unit} per unit of drive]")
+    if log:
+        _log_floor(ax, t.amplitude)
+    else:
+        ax.set_ylim(bottom=0)
+    if t.others:
+        _legend(ax)
+    ax.set_title(f"{t.sweep}: transmission to the {t.label}")
     return fig
 
 

@@ -514,7 +514,7 @@ class Output(unittest.TestCase):
         clock = f["particles/chain/position"]
         others = ["particles/chain/velocity", "particles/chain/force", "observables/momentum",
                   "observables/kinetic_energy", "observables/energy_balance", "walls/position",
-                  "contacts"]
+                  "walls/force", "contacts"]
         for group in others:
             for name in ("step", "time"):
                 # Hard links: the very same HDF5 object, not a copy.

@@ -69,8 +69,9 @@ class Selection(unittest.TestCase):
 
     def test_each_quantity_alone_equals_the_full_run(self):
         for name in ("velocity", "force", "kinetic_energy", "momentum", "wall_position",
-                     "overlap", "impact_velocity"):
-            group = {"wall_position": "walls/position/value", "overlap": "contacts/overlap",
+                     "wall_force", "overlap", "impact_velocity"):
+            group = {"wall_position": "walls/position/value", "wall_force": "walls/force/value",
+                     "overlap": "contacts/overlap",
                      "impact_velocity": "contacts/impact_velocity", "momentum":
                      "observables/momentum/value", "kinetic_energy":
                      "observables/kinetic_energy/value"}.get(name,

@@ -205,9 +205,9 @@ class KeepStacked(unittest.TestCase):
     def test_rows_are_the_datasets_of_the_case_groups(self):
         compared = stacked_rows(self.stacked_out, self.cases_out, self)
         # 12 cases x (3 particle series, their step and time, radius, mass, species and their
-        # names; 7 observables with a step and time of their own; the walls' positions and
-        # normals).
-        self.assertEqual(compared, 12 * 20)
+        # names; 7 observables with a step and time of their own; the walls' positions, forces
+        # and normals).
+        self.assertEqual(compared, 12 * 21)
         with h5py.File(self.stacked_out, "r") as f:
             self.assertEqual(f["stacked/particles/chain/velocity/value"].shape, (12, 16, 11, 1))
             self.assertEqual(f["stacked/observables/kinetic_energy/value"].shape, (12, 6))
