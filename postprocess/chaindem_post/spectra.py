@@ -147,7 +147,7 @@ def time_window(time: np.ndarray, t0: float | None = None, t1: float | None = No
     keep = (time >= lo - slack) & (time <= hi + slack)
     if keep.sum() < 4:
         raise ValueError(f"{where}the time window [{lo:g}, {hi:g}] s holds {int(keep.sum())} "
-                         "frames; a spectrum needs 4 or more")
+                         "frames; 4 or more are needed")
     return keep
 
 

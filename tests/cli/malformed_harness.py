@@ -44,8 +44,9 @@ def digest(directory):
     return out
 
 
-def check_rows(test, table):
-    """Runs each row of `table` as a subtest of the unittest.TestCase `test`."""
+def check_rows(test, table, program=None):
+    """Runs each row of `table` as a subtest of the unittest.TestCase `test`: its arguments
+    after `chaindem`, or after `program` (a command line, e.g. [python, chaindem-plot])."""
     test.assertTrue(table, "a table without rows checks nothing")
     names = [row[0] for row in table]
     test.assertEqual(len(names), len(set(names)), "row names must be unique")
@@ -57,8 +58,8 @@ def check_rows(test, table):
                     f.write(content)
             before = digest(tmp)
             argv = [a.format(case=CASE, src=SOURCE) for a in args]
-            r = subprocess.run([CHAINDEM, *argv], cwd=tmp, capture_output=True, text=True,
-                               timeout=300)
+            r = subprocess.run([*(program or [CHAINDEM]), *argv], cwd=tmp, capture_output=True,
+                               text=True, timeout=300)
             test.assertEqual(r.returncode, status, f"{argv}\n{r.stderr}")
             for fragment in fragments:
                 test.assertIn(fragment, r.stderr, argv)

@@ -764,3 +764,29 @@ def test_fit_a_chain_history_from_columns(tmp_path):
     with pytest.raises(chaindem.InputError, match="the bodies of a chain come from its case"):
         chaindem.fit(record, ["hunt_crossley"], case=os.path.join(CASES, "default.ini"),
                      radius=0.005)
+
+
+def test_spectra_of_an_in_memory_run_and_of_a_sweep_file(tmp_path):
+    """chaindem.spectrum reads a run in memory as chaindem.post.spectra reads its file; two beads
+    pressed by 10 N against a wall ring at the lower normal mode of the linearised Hertz
+    contacts, 5.82 kHz (tests/cli/test_spectra.py derives it), and
+    chaindem.transmission reads a sweep's file."""
+    keys = {"simulation.duration": 0.02, "simulation.time_step": 1e-7, "contact.law": "hertz",
+            "chain.count": 2, "chain.end_force": 10, "chain.static_overlap": True,
+            "chain.velocity": [0, 1e-4], "striker.enabled": False, "wall_end.enabled": False,
+            "wall_start.enabled": True, "wall_start.material": "steel",
+            "output.interval": 2e-6, "output.contacts": False}
+    output = tmp_path / "ringing.h5"
+    run = chaindem.run(os.path.join(CASES, "default.ini"), overrides=keys, output_file=output,
+                       unset=["contact.restitution"])
+    in_memory = chaindem.spectrum(run, wall="start")
+    from_file = chaindem.post.spectra.spectrum(chaindem.load(output), wall="start")
+    np.testing.assert_array_equal(in_memory.amplitude, from_file.amplitude)
+    frequency, _ = chaindem.spectrum(run, bead=1).peak(0.0, 1e4)
+    assert abs(frequency / 5820.37 - 1) < 0.01
+    kept = tmp_path / "sweep.h5"
+    chaindem.sweep(base=os.path.join(CASES, "default.ini"), overrides=keys,
+                   unset=["contact.restitution"], axes={"material.steel.density": [7000, 7800]},
+                   output_file=kept)
+    response = chaindem.transmission(kept, "material.steel.density", bead=0)
+    assert list(response.frequency) == [7000.0, 7800.0] and response.unit == "m/s"

@@ -6,6 +6,7 @@ collide as the command line does, and the contact-law registry as records.
     run.time, run.velocity              # s, frames; m/s, frames x particles x D (D = 1: x alone for a chain on the x axis; else 3)
     run.summary["striker_rebound_ratio"], run.per_bead["peak_velocity"]
     [law.id for law in chaindem.models(family="hysteresis")]
+    chaindem.spectrum(run, bead=-1).peak()   # Hz and m/s of the last bead's strongest line
 
 Runs compute with the GIL released; Ctrl-C stops them (KeyboardInterrupt). Input the command
 line refuses raises InputError, a run that fails RunError, each with the command line's
@@ -29,11 +30,14 @@ from ._commands import (CaseNote, LawValidityWarning, case_file, case_source, cl
 from ._core import InputError, RunError
 from ._tree import Group
 from .post import Run, layout, load_run, run_from_group
+from .post.spectra import (Spectrum, Transmission, amplitude_spectrum, response_at, spectrum,
+                           transmission)
 from .post.io import comparison_columns
 
 __version__: str = _core.version
-__all__ = ["run", "collide", "sweep", "compare", "fit", "load", "models", "Law", "Parameter",
-           "Run", "InputError", "RunError", "CaseNote", "LawValidityWarning"]
+__all__ = ["run", "collide", "sweep", "compare", "fit", "load", "models", "spectrum",
+           "transmission", "amplitude_spectrum", "response_at", "Law", "Parameter", "Run",
+           "Spectrum", "Transmission", "InputError", "RunError", "CaseNote", "LawValidityWarning"]
 
 for _error, _doc in ((InputError, "Input the command line refuses with exit status 2: a case "
                       "key out of range, an unknown key or law, an output path that may not be "
