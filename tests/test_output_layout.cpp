@@ -153,9 +153,16 @@ TEST(OutputLayout, EveryDeclaredQuantityIsWhereTheTablesSay) {
     observables.insert(c.name);
   }
   EXPECT_EQ(f.members(observables_group), observables);  // nothing the tables do not declare
-  const std::string walls = value_path(wall_position_column.id);
-  ASSERT_TRUE(f.has(walls));
-  EXPECT_EQ(f.shape(walls), (std::vector<hsize_t>{frames, 2, 3}));
+  std::set<std::string> wall_series{"normal"};
+  for (const WallColumn& c : wall_columns) {
+    const std::string path = value_path(c.id);
+    EXPECT_EQ(path, std::string("walls/") + c.name + "/value");
+    ASSERT_TRUE(f.has(path)) << path;
+    EXPECT_EQ(f.shape(path), (std::vector<hsize_t>{frames, 2, 3})) << path;
+    EXPECT_EQ(f.unit(path), h5md_unit(c.unit)) << path;
+    wall_series.insert(c.name);
+  }
+  EXPECT_EQ(f.members(walls_group), wall_series);  // nothing the tables do not declare
   const hsize_t rows = f.shape("contacts/first").at(0);
   EXPECT_GT(rows, 0u);
   std::set<std::string> contacts{"step", "time", "offset", "first", "second"};
@@ -259,6 +266,26 @@ TEST(OutputLayout, ASelectionLeavesOutWhatItDoesNotSelect) {
   EXPECT_EQ(H5mdWriter::frame_bytes(10, 4, OutputSelection::all(), true),
             10 * 3 * 3 * 8 + 4 * (3 * 4 + contact_columns.size() * 8));
   EXPECT_THROW(OutputSelection::all().without(Quantity::position), std::invalid_argument);
+}
+
+TEST(OutputLayout, TheWallsSeriesAreSelectedByTheirOwnWords) {
+  const OutputSelection forces = selection_of({"wall_force"});
+  EXPECT_TRUE(forces.has(Quantity::wall_force));
+  EXPECT_FALSE(forces.has(Quantity::wall_position));
+  EXPECT_FALSE(forces.has(Quantity::wall_work));  // an observable whose name begins alike
+  const OutputSelection work = selection_of({"wall_work"});
+  EXPECT_TRUE(work.has(Quantity::wall_work));
+  EXPECT_FALSE(work.has(Quantity::wall_force));
+  EXPECT_TRUE(writes_observables(forces, true, false));
+  EXPECT_FALSE(writes_observables(forces, false, false));  // no wall: nothing of the group
+  // The walls' force alone holds the observables' clock in its element.
+  const WrittenRun r = write_run("wall_force", forces);
+  File f(r.path);
+  EXPECT_TRUE(f.has(value_path(Quantity::wall_force)));
+  EXPECT_FALSE(f.has(value_path(Quantity::wall_position)));
+  EXPECT_EQ(f.shape("walls/force/time"), std::vector<hsize_t>{r.frames});
+  fs::remove(r.path);
+  fs::remove(xdmf_path_for(r.path));
 }
 
 }  // namespace

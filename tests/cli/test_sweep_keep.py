@@ -250,7 +250,7 @@ class KeepStacked(unittest.TestCase):
         out = os.path.join(self.tmp.name, "two-threads.h5")
         r = run_sweep(self.stacked_sweep, out, "--threads", "2")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(stacked_rows(out, self.cases_out, self), 12 * 20)
+        self.assertEqual(stacked_rows(out, self.cases_out, self), 12 * 21)
         os.remove(out)
 
     @unittest.skipUnless(MPIRUN, "chaindem built without MPI")
@@ -260,7 +260,7 @@ class KeepStacked(unittest.TestCase):
         r = run_sweep(self.stacked_sweep, out, "--threads", "1",
                       mpirun=MPIRUN.split() + ["-np", "2"])
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertEqual(stacked_rows(out, self.cases_out, self), 12 * 20)
+        self.assertEqual(stacked_rows(out, self.cases_out, self), 12 * 21)
         KeepTable.assert_same_summary(self, summary(out), summary(self.cases_out))
         os.remove(out)
         self.assertFalse([n for n in os.listdir(self.tmp.name) if "rank" in n])
