@@ -457,8 +457,8 @@ def transmission(sweep, axis: str, bead=None, wall: str | None = None,
     if drive is None:
         ax.set_ylabel(f"amplitude of the {t.label} [{t.unit}]")
     else:
-        ax.set_ylabel(f"amplitude of the {t.label} / drive amplitude ({drive}) "
-                      f"[{t.unit} per unit of drive]")
+        given = drive if isinstance(drive, str) else f"{float(drive):g}"
+        ax.set_ylabel(f"amplitude / {given} [{t.unit} per unit of drive]")
     if log:
         _log_floor(ax, t.amplitude)
     else:

@@ -363,6 +363,11 @@ class Transmission(unittest.TestCase):
         self.assertRegex(ax.get_ylabel(), re.escape("of wall_start on the chain [N]"))
         self.assertEqual(ax.get_title(), "stacked: transmission to the force $F_x$ of wall_start "
                                          "on the chain")
+        fig = plots.transmission(self.files["cases"], "material.steel.density", wall="start",
+                                 drive="material.steel.density")
+        self.assertEqual(fig.axes[0].get_ylabel(),
+                         "amplitude / material.steel.density [N per unit of drive]")
+        np.testing.assert_allclose(fig.axes[0].get_lines()[0].get_ydata(), 1e-3, rtol=1e-9)
         for keep, out in (("cases", "t.png"), ("stacked", "t.pdf")):
             path = os.path.join(self.tmp.name, out)
             run(sys.executable, PLOT, "transmission", self.files[keep], "--axis",
