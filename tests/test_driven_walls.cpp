@@ -117,3 +117,14 @@ TEST(DrivenWalls, EnergyBalanceClosesAtSecondOrder) {
     }
   }
 }
+
+// A phase without a ramp does not move the wall before the run starts: the wall is where the
+// case places it (the static overlap of the held chain), and the chain starts in equilibrium.
+TEST(DrivenWalls, PhaseWithoutRampStartsWhereTheWallIsPlaced) {
+  const Simulation still = simulation_from(driven_chain(3, "velocity = 0"));
+  const Simulation phased = simulation_from(
+      driven_chain(3, "motion = harmonic\namplitude = 1e-6\nfrequency = 3000\nphase = 1.5"));
+  EXPECT_EQ(phased.wall_point(0).x(), still.wall_point(0).x());
+  for (Eigen::Index i = 0; i < 3; ++i)
+    EXPECT_NEAR(phased.particles().force(i, 0), 0.0, 1e-9) << i;  // 20 N balanced
+}

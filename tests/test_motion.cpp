@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "chaindem/engine/motion.hpp"
 
@@ -27,18 +28,22 @@ TEST(Motion, VelocityIsTheDerivativeOfTheDisplacement) {
   EXPECT_DOUBLE_EQ(line.velocity(2.0), -0.25);
 }
 
-// With a ramp the motion starts at rest at its centre and joins the pure oscillation at the
-// ramp's end with the same displacement and velocity.
+// With a ramp the motion starts at rest at its centre and joins the pure oscillation about that
+// centre at the ramp's end with the same displacement and velocity. Without one it starts where
+// it is (s(0) = 0 whatever the phase) and oscillates about -A sin(phi).
 TEST(Motion, RampStartsFromRestWithoutAJump) {
-  const double ramp = 1e-3;
+  const double ramp = 1e-3, shift = 1e-5 * std::sin(0.7);
   const Motion ramped = Motion::harmonics({{1e-5, 2000.0, 0.7}}, ramp);
   const Motion pure = Motion::harmonics({{1e-5, 2000.0, 0.7}}, 0.0);
   EXPECT_EQ(ramped.displacement(0.0), 0.0);
   EXPECT_EQ(ramped.velocity(0.0), 0.0);
+  EXPECT_EQ(pure.displacement(0.0), 0.0);
   EXPECT_NE(pure.velocity(0.0), 0.0);
-  EXPECT_NEAR(ramped.displacement(ramp * (1 - 1e-12)), pure.displacement(ramp), 1e-15);
+  EXPECT_NEAR(ramped.displacement(ramp * (1 - 1e-12)), pure.displacement(ramp) + shift, 1e-15);
   EXPECT_NEAR(ramped.velocity(ramp * (1 - 1e-12)), pure.velocity(ramp), 1e-9);
-  EXPECT_EQ(ramped.displacement(2 * ramp), pure.displacement(2 * ramp));
+  EXPECT_NEAR(ramped.displacement(2 * ramp), pure.displacement(2 * ramp) + shift, 1e-20);
+  EXPECT_NEAR(pure.displacement(0.25 / 2000.0),
+              1e-5 * std::sin(0.7 + 0.5 * std::numbers::pi) - shift, 1e-20);
   // Its speed stays within the bound the time step takes.
   double most = 0.0;
   for (int k = 0; k <= 20000; ++k) most = std::max(most, std::abs(ramped.velocity(k * 1e-7)));

@@ -283,7 +283,7 @@ def transmission(sweep, axis: str, bead=None, wall: str | None = None,
         amplitude, phase = response_at(s.time, s.values, frequencies[case], t0, t1,
                                        f"{table.path} case {case}")
         if drive is not None:
-            amplitude /= _drive_amplitude(run, drive, case)
+            amplitude /= abs(_drive_amplitude(run, drive, case))  # a sign is a phase
         rows.append((case, frequencies[case], amplitude, phase))
         label, unit = s.label, s.unit
     if not rows:

@@ -438,11 +438,12 @@ void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainP
     const std::int64_t run_step = state_.step + step + 1;
     const Eigen::Vector3d& point = pass_wall_point_[static_cast<std::size_t>(step) * walls + w];
     const double speed = pass_wall_speed_[static_cast<std::size_t>(step) * walls + w];
+    const double chord = pass_wall_chord_[static_cast<std::size_t>(step) * walls + w];
     ContactEvent event;
     if constexpr (std::is_same_v<KernelT, SeveralModels>) {
       const int m = state_.wall_contacts.model[c];
       event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
-        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point), speed,
+        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point), chord, speed,
                                                     state_.rules_of(m, false), run_step);
       });
     } else {
@@ -450,7 +451,7 @@ void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainP
       // contact's columns as they are (its normal is the wall's, set when it was made) is skipped.
       const double overlap = wall_overlap(c, point);
       if (update_changes_nothing<KernelT>(state_.wall_contacts, c, overlap)) continue;
-      event = state_.update_wall<KernelT>(c, overlap, speed, rules, run_step);
+      event = state_.update_wall<KernelT>(c, overlap, chord, speed, rules, run_step);
     }
     if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
     pass_wall_force_[static_cast<std::size_t>(step) * wall_contacts + c] =
@@ -592,28 +593,32 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
       uniform_mass_, state_.tracking, base != nullptr, state_.look_kick != 0.0);
 }
 
-// Where each wall is at each step of a pass of `pass_steps` steps, and how fast it moves along
-// its normal (pass_wall_point_, pass_wall_speed_), at the step's end time (n + s + 1) dt, and the
-// walls' forces of the pass zeroed; the state's walls are left where the pass ends.
+// Where each wall is at each step of a pass of `pass_steps` steps, how fast it moves along its
+// normal and its mean speed over the step (pass_wall_point_, pass_wall_speed_, pass_wall_chord_),
+// at the step's end time (n + s + 1) dt, and the walls' forces of the pass zeroed; the state's
+// walls are left where the pass ends.
 void ChainEngine::place_walls(std::size_t pass_steps) {
   const double dt = state_.settings.time_step;
   const std::size_t walls = state_.scene.walls.size();
   pass_wall_point_.resize(pass_steps * walls);
   pass_wall_speed_.resize(pass_steps * walls);
+  pass_wall_chord_.resize(pass_steps * walls);
   pass_wall_force_.assign(pass_steps * state_.wall_contacts.size(), 0.0);
   for (std::size_t w = 0; w < walls; ++w) {
     // A wall at rest (most walls) is where it was: its place is copied, not evaluated, which
     // matters on short chains, where a step costs tens of nanoseconds.
     const Wall& wall = state_.scene.walls[w];
-    const bool at_rest = (wall.velocity.array() == 0.0).all() && wall.motion.at_rest();
+    const bool at_rest = wall.at_rest();
     for (std::size_t s = 0; s < pass_steps; ++s) {
       if (!at_rest) {  // the state's walls are left where the pass ends
         const double t = static_cast<double>(state_.step + static_cast<std::int64_t>(s) + 1) * dt;
         state_.wall_offset[w] = state_.wall_offset_at(w, t);
         state_.wall_speed[w] = state_.wall_speed_at(w, t);
+        state_.wall_chord_speed[w] = state_.wall_chord_speed_at(w, t, dt);
       }
       pass_wall_point_[s * walls + w] = state_.wall_point(w);
       pass_wall_speed_[s * walls + w] = state_.wall_speed[w];
+      pass_wall_chord_[s * walls + w] = state_.wall_chord_speed[w];
     }
   }
 }

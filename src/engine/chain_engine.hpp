@@ -210,6 +210,7 @@ class ChainEngine final : public Engine {
   std::vector<std::optional<std::size_t>> watched_chain_pair_;
   std::vector<Eigen::Vector3d> pass_wall_point_;  ///< during a pass: [step * walls + w]
   std::vector<double> pass_wall_speed_;           ///< along the wall's normal, likewise [m/s]
+  std::vector<double> pass_wall_chord_;           ///< its mean over the step, likewise [m/s]
   std::vector<double> pass_wall_force_;           ///< during a pass: [step * wall contacts + c]
 };
 

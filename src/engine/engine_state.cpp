@@ -169,7 +169,8 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
   retired_by_model.assign(models.size(), 0.0);
   wall_offset.assign(scene.walls.size(), Eigen::Vector3d::Zero());
   wall_speed.assign(scene.walls.size(), 0.0);
-  move_walls(0.0);
+  wall_chord_speed.assign(scene.walls.size(), 0.0);
+  move_walls(0.0, 0.0);
   const Particles& p = scene.particles;
   loaded.assign(static_cast<std::size_t>(p.size()), 0);
   for (Eigen::Index i = 0; i < p.size(); ++i) {
@@ -383,9 +384,8 @@ void EngineState::book_wall_power() {
 }
 
 bool EngineState::walls_move() const {
-  return std::any_of(scene.walls.begin(), scene.walls.end(), [](const Wall& wall) {
-    return wall.velocity.dot(wall.normal) != 0.0 || !wall.motion.at_rest();
-  });
+  return std::any_of(scene.walls.begin(), scene.walls.end(),
+                     [](const Wall& wall) { return wall.moves_along_normal(); });
 }
 
 namespace {

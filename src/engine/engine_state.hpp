@@ -85,6 +85,9 @@ struct EngineState {
   std::vector<int> incidence;                ///< pair indices and wall_entry(wall contact index)
   std::vector<Eigen::Vector3d> wall_offset;  ///< how far each wall has moved from its point [m]
   std::vector<double> wall_speed;            ///< each wall's velocity along its normal, now [m/s]
+  /// Each wall's mean speed along its normal over the last step [m/s]: what carried it to where
+  /// it is, as a particle's half-step velocity carried the particle (update_wall).
+  std::vector<double> wall_chord_speed;
 
   // Energy books beyond the contact lists' own columns.
   double retired_dissipated = 0.0;  ///< dissipated by pairs that left the neighbor structure [J]
@@ -130,11 +133,20 @@ struct EngineState {
     const Wall& wall = scene.walls[w];
     return wall.velocity.dot(wall.normal) + wall.motion.velocity(t);
   }
-  /// Puts every wall where it is at time t (wall_offset, wall_speed).
-  void move_walls(double t) {
+  /// Its mean speed along its normal from t - dt to t (dt = 0: its speed at t).
+  double wall_chord_speed_at(std::size_t w, double t, double dt) const {
+    const Wall& wall = scene.walls[w];
+    if (!(dt > 0.0) || wall.motion.is_constant_velocity()) return wall_speed_at(w, t);
+    return wall.velocity.dot(wall.normal) +
+           (wall.motion.displacement(t) - wall.motion.displacement(t - dt)) / dt;
+  }
+  /// Puts every wall where it is at time t, reached by a step dt (wall_offset, wall_speed,
+  /// wall_chord_speed).
+  void move_walls(double t, double dt) {
     for (std::size_t w = 0; w < scene.walls.size(); ++w) {
       wall_offset[w] = wall_offset_at(w, t);
       wall_speed[w] = wall_speed_at(w, t);
+      wall_chord_speed[w] = wall_chord_speed_at(w, t, dt);
     }
   }
   /// True when some wall moves along its normal at some time (its work may not be zero).
@@ -244,18 +256,20 @@ struct EngineState {
     const Eigen::Vector3d carry = scene.particles.position_carry.row(i).transpose();
     return scene.particles.radius(i) - ((x - point) + (carry - wall.point_carry)).dot(wall.normal);
   }
-  /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's), its wall moving
-  /// at `speed` along its normal; returns what happened to it.
+  /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's), its wall having
+  /// moved at `chord` along its normal over the step and moving at `speed` at its end; returns
+  /// what happened to it.
   template <class KernelT>
-  ContactEvent update_wall(std::size_t c, double overlap, double speed, const ContactRules& rules,
-                           std::int64_t at);
+  ContactEvent update_wall(std::size_t c, double overlap, double chord, double speed,
+                           const ContactRules& rules, std::int64_t at);
   /// Advances every wall contact of model m (any model: m < 0), each wall at its current point.
   template <class KernelT>
   void evaluate_walls(const ContactRules& rules, std::int64_t at, int m = -1) {
     for (std::size_t c = 0; c < wall_contacts.size(); ++c)
       if (m < 0 || wall_contacts.model[c] == m) {
         const auto w = static_cast<std::size_t>(wall_contacts.second[c]);
-        update_wall<KernelT>(c, wall_overlap(c, wall_point(w)), wall_speed[w], rules, at);
+        update_wall<KernelT>(c, wall_overlap(c, wall_point(w)), wall_chord_speed[w], wall_speed[w],
+                             rules, at);
       }
   }
 };
@@ -295,7 +309,7 @@ class Engine {
 };
 
 template <class KernelT>
-ContactEvent EngineState::update_wall(std::size_t c, double overlap, double speed,
+ContactEvent EngineState::update_wall(std::size_t c, double overlap, double chord, double speed,
                                       const ContactRules& rules, std::int64_t at) {
   const Particles& p = scene.particles;
   ContactList& cl = wall_contacts;
@@ -307,9 +321,15 @@ ContactEvent EngineState::update_wall(std::size_t c, double overlap, double spee
   cl.nx[c] = -wall.normal.x();
   cl.ny[c] = -wall.normal.y();
   cl.nz[c] = -wall.normal.z();
-  const double rate = speed - v.dot(wall.normal);
-  const ContactEvent event = update_contact<KernelT>(
-      cl, c, overlap, rate, rate - ahead.dot(wall.normal), rules, cl.coeffs_of(c), at);
+  // The half-step rate pairs the particle's half-step velocity with the wall's mean speed over
+  // the step (both carried them to `overlap`; at first touch it sets v0), the predicted rate
+  // the predicted velocity with the wall's speed at the step's end: an accelerating wall's
+  // speed at either time alone would be off by its acceleration times dt.
+  const double rate = chord - v.dot(wall.normal);
+  const double force_rate =
+      look_kick != 0.0 ? speed - (v + ahead).dot(wall.normal) : rate - ahead.dot(wall.normal);
+  const ContactEvent event =
+      update_contact<KernelT>(cl, c, overlap, rate, force_rate, rules, cl.coeffs_of(c), at);
   if (overlap > 0.0) {  // R* = R against a wall
     const ValidityTally tally = validity.here();
     const int kind = validity.wall_kind(p.material[static_cast<std::size_t>(i)],

@@ -301,7 +301,7 @@ void GeneralEngine::step() {
     }
   });
   st.time = static_cast<double>(++st.step) * dt;
-  st.move_walls(st.time);
+  st.move_walls(st.time, dt);
 
   if (skin_crossed()) rebuild_neighbors();
   compute_forces();

@@ -73,6 +73,8 @@ Motion Motion::harmonics(std::vector<Harmonic> terms, double ramp) {
   m.kind_ = Kind::harmonics;
   m.terms_ = std::move(terms);
   m.ramp_ = ramp;
+  if (ramp == 0.0)
+    for (const Harmonic& h : m.terms_) m.start_ += h.amplitude * std::sin(h.phase);
   return m;
 }
 
@@ -115,7 +117,7 @@ Motion Motion::scaled(double factor) const {
 }
 
 double Motion::displacement(double t) const {
-  return kind_ == Kind::constant ? velocity_ * t : scale_ * shape(t);
+  return kind_ == Kind::constant ? velocity_ * t : scale_ * (shape(t) - start_);
 }
 
 double Motion::velocity(double t) const {
@@ -204,14 +206,22 @@ double Motion::largest_speed(double duration) const {
   return 0.0;
 }
 
-double Motion::longest_step(double steps_per_period) const {
+double Motion::shortest_period() const {
+  double period = std::numeric_limits<double>::infinity();
+  if (kind_ == Kind::harmonics)
+    for (const Harmonic& k : terms_)
+      if (k.frequency > 0.0) period = std::min(period, 1.0 / k.frequency);
+  return period;
+}
+
+double Motion::longest_step(double steps_per_period, double duration) const {
   double step = std::numeric_limits<double>::infinity();
   if (kind_ == Kind::harmonics) {
     for (const Harmonic& k : terms_)
       if (k.frequency > 0.0) step = std::min(step, 1.0 / k.frequency / steps_per_period);
     if (ramp_ > 0.0) step = std::min(step, ramp_ / steps_per_period);
   } else if (kind_ == Kind::table) {
-    for (std::size_t k = 0; k + 1 < table_->time.size(); ++k)
+    for (std::size_t k = 0; k + 1 < table_->time.size() && table_->time[k] < duration; ++k)
       step = std::min(step, table_->time[k + 1] - table_->time[k]);
   }
   return step;

@@ -105,7 +105,9 @@ void EngineState::restore(const StateArchive& a) {
   std::vector<double> offsets;
   a.get("wall_offset", offsets);
   unflatten(offsets, wall_offset);
-  move_walls(time);  // exact functions of time: the same as saved, and the walls' speeds
+  move_walls(time, step > 0
+                       ? settings.time_step
+                       : 0.0);  // exact functions of time: the same as saved, and the walls' speeds
   retired_dissipated = a.get_value<double>("retired_dissipated");
   a.get("retired_by_model", retired_by_model);
   if (retired_by_model.size() != models.size())

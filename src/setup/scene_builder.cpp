@@ -149,6 +149,9 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   if (data)
     for (Eigen::Index k = 0; k < at.bodies; ++k) set_from_data(scene, *data, k);
   walls = add_walls(c, materials, scene);
+  for (const WallSpec* w : {&c.spec().wall_start, &c.spec().wall_end})  // read, never written
+    if (w->enabled && w->motion == WallMotion::table && w->table)
+      run.input_files.push_back(resolve_initial_path(*w->table, c.config().origin()));
   // The end load pushes the last bead towards the start, against wall_start; with only wall_end,
   // it pushes the first bead towards the end instead (a striker then hits the loaded chain).
   const bool load_towards_end = walls.end && !walls.start;

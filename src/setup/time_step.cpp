@@ -146,7 +146,8 @@ std::string fastest_key(const Case& c, const Scene& scene, double duration, bool
   for (const Wall& w : scene.walls) {
     const WallSpec& spec = w.name == "wall_start" ? s.wall_start : s.wall_end;
     consider(magnitude(w.velocity), c.key(spec.velocity));
-    consider(w.motion.largest_speed(duration), c.key(spec.motion));
+    consider(w.motion.largest_speed(duration),
+             spec.motion == WallMotion::table ? c.key(spec.table) : c.key(spec.amplitude));
   }
   consider(magnitude(scene.gravity) * duration, c.key(s.gravity.acceleration));
   return key;
@@ -312,6 +313,17 @@ void choose_time_step(const Case& c, RunSetup& run,
         << c.key(s.steps_per_contact) << ")";
       c.fail(s.time_step, m.str());
     }
+    // Nor can it follow a drive it steps over: two steps per period at least.
+    for (const Wall& w : run.scene.walls)
+      if (settings.time_step > 0.5 * w.motion.shortest_period()) {
+        const WallSpec& spec = w.name == "wall_start" ? c.spec().wall_start : c.spec().wall_end;
+        c.fail(s.time_step, number_text(settings.time_step) +
+                                " s is longer than half the period (" +
+                                rounded_text(w.motion.shortest_period()) + " s) of " +
+                                c.key(spec.frequency) + ", which no step resolves: at most " +
+                                rounded_text(0.5 * w.motion.shortest_period()) + " s (" +
+                                c.key(s.time_step) + " = 0 chooses it)");
+      }
   } else {
     if (!std::isfinite(t_contact)) {
       const CaseSpec& spec = c.spec();
@@ -340,7 +352,7 @@ void choose_time_step(const Case& c, RunSetup& run,
     }
     double dt_drive = std::numeric_limits<double>::infinity();
     for (const Wall& w : run.scene.walls)
-      dt_drive = std::min(dt_drive, w.motion.longest_step(per_contact));
+      dt_drive = std::min(dt_drive, w.motion.longest_step(per_contact, run.duration));
     if (dt_drive < settings.time_step) {
       settings.time_step = dt_drive;
       note << "; reduced to " << dt_drive << " s to follow the walls' prescribed motion";

@@ -52,6 +52,7 @@ class TableReader {
  public:
   TableReader(const Case& c, const WallSpec& s, double duration) : c_(c), s_(s) {
     given_ = *s.table;
+    if (given_.empty()) c.fail(s.table, "is empty: give the CSV file of the wall's motion");
     path_ = resolve_initial_path(given_, c.config().origin());
     read();
     check(duration);
@@ -67,7 +68,12 @@ class TableReader {
   [[noreturn]] void fail(const std::string& what) const {
     std::string where = "'" + quoted_path(given_) + "'";
     if (line_ > 0) where += ", line " + std::to_string(line_);
-    c_.fail(*s_.table, where + ": " + what);
+    c_.fail(s_.table, where + ": " + what);
+  }
+
+  static bool is_blank_or_comment(const std::string& line) {
+    const auto first = line.find_first_not_of(" \t\r");
+    return first == std::string::npos || line[first] == '#';
   }
 
   static double unit_factor(const std::string& unit, bool is_time, std::string& allowed) {
@@ -98,8 +104,10 @@ class TableReader {
     std::ifstream in(path_, std::ios::binary);
     std::string line;
     if (!in) fail("cannot be read");
-    if (!csv_line(in, line)) fail("is empty: expected a header naming the columns t and x");
-    ++line_;
+    do {  // the header: the first line that is neither blank nor a comment
+      if (!csv_line(in, line)) fail("is empty: expected a header naming the columns t and x");
+      ++line_;
+    } while (is_blank_or_comment(line));
     if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
     if (std::any_of(line.begin(), line.end(), [](char ch) {
           return (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7F;
@@ -115,6 +123,9 @@ class TableReader {
       const auto [name, unit] = name_and_unit(header[k]);
       const int which = name == "t" || name == "time" ? 0 : name == "x" ? 1 : -1;
       if (which < 0) continue;
+      if (column[which] != header.size())
+        fail("columns " + std::to_string(column[which] + 1) + " and " + std::to_string(k + 1) +
+             " both hold " + (which == 0 ? "the time" : "x") + ": give it once");
       std::string allowed;
       factor[which] = unit_factor(unit, which == 0, allowed);
       if (factor[which] == 0.0)
@@ -129,7 +140,7 @@ class TableReader {
              "from its place at t = 0)");
     while (csv_line(in, line)) {
       ++line_;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      if (is_blank_or_comment(line)) continue;
       const std::vector<std::string> cells = csv_cells(line, delimiter);
       double value[2];
       for (int which = 0; which < 2; ++which) {
@@ -172,6 +183,26 @@ class TableReader {
 
 }  // namespace
 
+namespace {
+
+// A drive may not move the wall faster than any body may move (max_speed), over the run.
+Motion within_speed(const Case& c, const WallSpec& s, Motion motion, double duration) {
+  const double fastest = motion.largest_speed(duration);
+  if (fastest <= max_speed) return motion;
+  const std::string what = "moves the wall at up to " + rounded_text(fastest) +
+                           " m/s over the run, beyond " + number_text(max_speed) +
+                           " m/s, the fastest a body may move";
+  if (s.motion == WallMotion::table) {
+    std::string message = "'";  // appended: GCC 12 warns of a false overlap otherwise
+    message.append(quoted_path(*s.table)).append("' ").append(what);
+    c.fail(s.table, message.append(": samples too far apart for the time between them"));
+  }
+  c.fail(s.amplitude, "with " + c.key(s.frequency) + " and " + c.key(s.ramp) + " " + what +
+                          " (a term moves at up to 2 pi f A, a ramp adds 1.875 A / ramp)");
+}
+
+}  // namespace
+
 Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double duration) {
   refuse_unless(c, s, s.amplitude, WallMotion::harmonic, !s.amplitude.empty());
   refuse_unless(c, s, s.frequency, WallMotion::harmonic, !s.frequency.empty());
@@ -184,11 +215,13 @@ Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double dur
     case WallMotion::constant:
       return Motion();
     case WallMotion::harmonic:
-      return harmonic_motion(c, s).scaled(normal_x);
+      return within_speed(c, s, harmonic_motion(c, s), duration).scaled(normal_x);
     case WallMotion::table: {
       if (!s.table) c.fail(s.table, "is missing (table motion needs it)");
       TableReader table(c, s, duration);
-      return Motion::table(std::move(table.time), std::move(table.x), s.interpolation)
+      return within_speed(c, s,
+                          Motion::table(std::move(table.time), std::move(table.x), s.interpolation),
+                          duration)
           .scaled(normal_x);
     }
   }

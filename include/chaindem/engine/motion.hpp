@@ -32,7 +32,8 @@ class Motion {
   /// s = r(t) sum_k A_k sin(2 pi f_k t + phi_k), where r rises from 0 to 1 over `ramp` seconds
   /// as 10 tau^3 - 15 tau^4 + 6 tau^5 (tau = t / ramp), whose first two derivatives vanish at
   /// both ends: with a ramp the motion starts from rest at its centre, and reaches the pure
-  /// oscillation at t = ramp without a jump in velocity or acceleration. ramp = 0: no ramp.
+  /// oscillation at t = ramp without a jump in velocity or acceleration. ramp = 0: no ramp, and
+  /// s = sum_k A_k (sin(2 pi f_k t + phi_k) - sin phi_k), so that s(0) = 0 whatever the phases.
   static Motion harmonics(std::vector<Harmonic> terms, double ramp);
   /// s interpolated in a table of (t, s) samples, t strictly increasing from 0, s(0) = 0; past
   /// the last sample the motion continues at the last sample's velocity.
@@ -49,7 +50,10 @@ class Motion {
   /// The longest time step that resolves the motion: a harmonic's period or the ramp, whichever
   /// is shorter, over `steps_per_period`; a table's shortest interval between samples (every
   /// sample met by a step); infinity for constant velocity.
-  double longest_step(double steps_per_period) const;
+  /// Only the table's intervals that begin before `duration` count.
+  double longest_step(double steps_per_period, double duration) const;
+  /// The shortest period of a harmonic motion; infinity for the others.
+  double shortest_period() const;
   /// The same motion with s multiplied by `factor` (a motion given along +x, for a wall whose
   /// normal is -x).
   Motion scaled(double factor) const;
@@ -71,6 +75,7 @@ class Motion {
   std::vector<Harmonic> terms_;
   double ramp_ = 0.0;
   double scale_ = 1.0;                  // harmonics and tables: s = scale_ x what they give
+  double start_ = 0.0;                  // harmonics without a ramp: their value at t = 0, taken off
   std::shared_ptr<const Table> table_;  // immutable, shared by copies
 };
 

@@ -81,6 +81,11 @@ struct Wall {
   /// passes through point + t velocity + motion.displacement(t) normal, at the velocity
   /// velocity + motion.velocity(t) normal, both evaluated exactly at each step's time.
   Motion motion;
+
+  /// True when the wall never moves.
+  bool at_rest() const { return (velocity.array() == 0.0).all() && motion.at_rest(); }
+  /// True when it moves along its normal at some time (and so may do work on the bodies).
+  bool moves_along_normal() const { return velocity.dot(normal) != 0.0 || !motion.at_rest(); }
 };
 
 struct Scene {
