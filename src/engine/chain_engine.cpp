@@ -437,25 +437,26 @@ void ChainEngine::step_walls(std::size_t end_particle, std::int64_t step, ChainP
     const auto w = static_cast<std::size_t>(state_.wall_contacts.second[c]);
     const std::int64_t run_step = state_.step + step + 1;
     const Eigen::Vector3d& point = pass_wall_point_[static_cast<std::size_t>(step) * walls + w];
-    const double speed = pass_wall_speed_[static_cast<std::size_t>(step) * walls + w];
-    const double chord = pass_wall_chord_[static_cast<std::size_t>(step) * walls + w];
+    const WallDrive& drive = pass_wall_drive_[static_cast<std::size_t>(step) * walls + w];
     ContactEvent event;
     if constexpr (std::is_same_v<KernelT, SeveralModels>) {
       const int m = state_.wall_contacts.model[c];
       event = with_kernel(state_.kernel_of(m), [&](auto kernel) {
-        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point), chord, speed,
+        return state_.update_wall<decltype(kernel)>(c, wall_overlap(c, point), drive,
                                                     state_.rules_of(m, false), run_step);
       });
     } else {
       // Mostly the wall is far from the chain's end: an update that would only rewrite the
-      // contact's columns as they are (its normal is the wall's, set when it was made) is skipped.
+      // contact's columns as they are (its normal is the wall's, set when it was made, unless the
+      // wall's obliquity turns it) is skipped.
       const double overlap = wall_overlap(c, point);
-      if (update_changes_nothing<KernelT>(state_.wall_contacts, c, overlap)) continue;
-      event = state_.update_wall<KernelT>(c, overlap, chord, speed, rules, run_step);
+      if (!drive.oblique() && update_changes_nothing<KernelT>(state_.wall_contacts, c, overlap))
+        continue;
+      event = state_.update_wall<KernelT>(c, overlap, drive, rules, run_step);
     }
     if (event == ContactEvent::end) state_.note_separation(state_.wall_contacts, c, run_step);
-    pass_wall_force_[static_cast<std::size_t>(step) * wall_contacts + c] =
-        state_.wall_contacts.force[c];
+    pass_wall_power_[static_cast<std::size_t>(step) * wall_contacts + c] =
+        state_.wall_contacts.force[c] * drive.normal_speed(state_.wall_contacts.overlap[c]);
     if (too_deep(state_.wall_contacts.overlap[c], p.radius(static_cast<Eigen::Index>(i))))
       pass.note_fault(step, np + c, state_.wall_contacts.overlap[c]);
   }
@@ -594,16 +595,15 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
 }
 
 // Where each wall is at each step of a pass of `pass_steps` steps, how fast it moves along its
-// normal and its mean speed over the step (pass_wall_point_, pass_wall_speed_, pass_wall_chord_),
-// at the step's end time (n + s + 1) dt, and the walls' forces of the pass zeroed; the state's
-// walls are left where the pass ends.
+// normal, its mean speed over the step and its contacts' obliquity (pass_wall_point_,
+// pass_wall_drive_), at the step's end time (n + s + 1) dt, and the walls' powers of the pass
+// zeroed; the state's walls are left where the pass ends.
 void ChainEngine::place_walls(std::size_t pass_steps) {
   const double dt = state_.settings.time_step;
   const std::size_t walls = state_.scene.walls.size();
   pass_wall_point_.resize(pass_steps * walls);
-  pass_wall_speed_.resize(pass_steps * walls);
-  pass_wall_chord_.resize(pass_steps * walls);
-  pass_wall_force_.assign(pass_steps * state_.wall_contacts.size(), 0.0);
+  pass_wall_drive_.resize(pass_steps * walls);
+  pass_wall_power_.assign(pass_steps * state_.wall_contacts.size(), 0.0);
   for (std::size_t w = 0; w < walls; ++w) {
     // A wall at rest (most walls) is where it was: its place is copied, not evaluated, which
     // matters on short chains, where a step costs tens of nanoseconds.
@@ -613,12 +613,10 @@ void ChainEngine::place_walls(std::size_t pass_steps) {
       if (!at_rest) {  // the state's walls are left where the pass ends
         const double t = static_cast<double>(state_.step + static_cast<std::int64_t>(s) + 1) * dt;
         state_.wall_offset[w] = state_.wall_offset_at(w, t);
-        state_.wall_speed[w] = state_.wall_speed_at(w, t);
-        state_.wall_chord_speed[w] = state_.wall_chord_speed_at(w, t, dt);
+        state_.wall_drive[w] = state_.wall_drive_at(w, t, dt);
       }
       pass_wall_point_[s * walls + w] = state_.wall_point(w);
-      pass_wall_speed_[s * walls + w] = state_.wall_speed[w];
-      pass_wall_chord_[s * walls + w] = state_.wall_chord_speed[w];
+      pass_wall_drive_[s * walls + w] = state_.wall_drive[w];
     }
   }
 }
@@ -729,12 +727,11 @@ void ChainEngine::book_wall_work(std::size_t pass_steps) {
   double power_before = 0.0;
   for (const double w : st.wall_power) power_before += w;
   const bool moving = st.walls_move();
-  const std::size_t walls = st.scene.walls.size();
   for (std::size_t s = 0; s < pass_steps && moving; ++s) {
     std::fill(st.wall_power.begin(), st.wall_power.end(), 0.0);
     for (std::size_t c = 0; c < wall_contacts; ++c) {
       const auto w = static_cast<std::size_t>(st.wall_contacts.second[c]);
-      st.wall_power[w] += pass_wall_force_[s * wall_contacts + c] * pass_wall_speed_[s * walls + w];
+      st.wall_power[w] += pass_wall_power_[s * wall_contacts + c];
     }
     double power_after = 0.0;
     for (const double w : st.wall_power) power_after += w;

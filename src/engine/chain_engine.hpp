@@ -209,9 +209,8 @@ class ChainEngine final : public Engine {
   /// Pair index of each watched pair (none: the particles are not neighbours in the chain).
   std::vector<std::optional<std::size_t>> watched_chain_pair_;
   std::vector<Eigen::Vector3d> pass_wall_point_;  ///< during a pass: [step * walls + w]
-  std::vector<double> pass_wall_speed_;           ///< along the wall's normal, likewise [m/s]
-  std::vector<double> pass_wall_chord_;           ///< its mean over the step, likewise [m/s]
-  std::vector<double> pass_wall_force_;           ///< during a pass: [step * wall contacts + c]
+  std::vector<WallDrive> pass_wall_drive_;        ///< likewise: speeds and obliquity
+  std::vector<double> pass_wall_power_;  ///< delivered, during a pass: [step * wall contacts + c]
 };
 
 // Chain passes. A pass advances the whole chain by several steps, one tile (a stretch of a few

@@ -168,8 +168,7 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
     throw std::invalid_argument("Simulation: the reference impact velocity must be > 0");
   retired_by_model.assign(models.size(), 0.0);
   wall_offset.assign(scene.walls.size(), Eigen::Vector3d::Zero());
-  wall_speed.assign(scene.walls.size(), 0.0);
-  wall_chord_speed.assign(scene.walls.size(), 0.0);
+  wall_drive.assign(scene.walls.size(), WallDrive{});
   move_walls(0.0, 0.0);
   const Particles& p = scene.particles;
   loaded.assign(static_cast<std::size_t>(p.size()), 0);
@@ -288,27 +287,29 @@ std::optional<std::size_t> EngineState::find_contact(int i, int j) const {
 namespace {
 
 // The approach rate of contact c of `cl`: its normal . (v_first - v_second), the second a wall
-// moving at wall_speed[w] along its normal (the contact's normal is the wall's reversed) when
-// `wall_speed` is given. Inlined into both callers, so that a frame's rates cost no call each
-// and are the values approach_rate gives.
+// driven as wall_drive[w] says (the contact's normal is the wall's reversed, times its
+// obliquity) when `wall_drive` is given. Inlined into both callers, so that a frame's rates cost no
+// call each and are the values approach_rate gives.
 [[gnu::always_inline]] inline double rate_of(const Particles& p,
-                                             const std::vector<double>* wall_speed,
+                                             const std::vector<WallDrive>* wall_drive,
                                              const ContactList& cl, std::size_t c) {
   const Eigen::Vector3d n = cl.normal_of(c);
   const Eigen::Vector3d vi = p.velocity.row(cl.first_of(c)).transpose();
-  if (wall_speed) return n.dot(vi) + (*wall_speed)[static_cast<std::size_t>(cl.second_of(c))];
+  if (wall_drive)
+    return n.dot(vi) +
+           (*wall_drive)[static_cast<std::size_t>(cl.second_of(c))].normal_speed(cl.overlap[c]);
   return n.dot(vi - p.velocity.row(cl.second_of(c)).transpose().matrix());
 }
 
 }  // namespace
 
 double EngineState::approach_rate(const ContactList& cl, std::size_t c) const {
-  return rate_of(scene.particles, &cl == &wall_contacts ? &wall_speed : nullptr, cl, c);
+  return rate_of(scene.particles, &cl == &wall_contacts ? &wall_drive : nullptr, cl, c);
 }
 
 void EngineState::approach_rates(const ContactList& cl, const std::uint32_t* rows,
                                  std::size_t count, double* out) const {
-  const std::vector<double>* walls = &cl == &wall_contacts ? &wall_speed : nullptr;
+  const std::vector<WallDrive>* walls = &cl == &wall_contacts ? &wall_drive : nullptr;
   for (std::size_t j = 0; j < count; ++j) out[j] = rate_of(scene.particles, walls, cl, rows[j]);
 }
 
@@ -379,7 +380,7 @@ void EngineState::book_wall_power() {
   std::fill(wall_power.begin(), wall_power.end(), 0.0);
   for (std::size_t c = 0; c < wall_contacts.size(); ++c) {
     const auto w = static_cast<std::size_t>(wall_contacts.second[c]);
-    wall_power[w] += wall_contacts.force[c] * wall_speed[w];
+    wall_power[w] += wall_contacts.force[c] * wall_drive[w].normal_speed(wall_contacts.overlap[c]);
   }
 }
 

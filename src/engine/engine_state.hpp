@@ -56,6 +56,26 @@ inline double separation(double x_i, double carry_i, double x_j, double carry_j)
   return (x_j - x_i) + (carry_j - carry_i);
 }
 
+/// How a wall drives its contacts at one time: its speed along its normal, and the obliquity of
+/// its contacts (Motion::obliquity), n and dn/dt. A contact whose normal makes the angle acos n
+/// with the wall's has the normal overlap n delta_x (delta_x along the wall's normal) at the
+/// rate n d(delta_x)/dt + (dn/dt) delta_x; the bodies feel n times its force along the wall's
+/// normal, and the wall delivers the power F (n v_wall + (dn/dt) delta_x): the work of the
+/// turning normal is the wall's, and the energy books stay closed.
+struct WallDrive {
+  double speed = 0.0;           ///< along the wall's normal [m/s]
+  double chord = 0.0;           ///< its mean over the last step [m/s]
+  double obliquity = 1.0;       ///< n, in (0, 1]
+  double obliquity_rate = 0.0;  ///< dn/dt [1/s]
+  bool oblique() const { return obliquity != 1.0 || obliquity_rate != 0.0; }
+  /// What the wall adds to the approach rate of a contact at normal overlap d (0 when apart):
+  /// n v_wall + (dn/dt) delta_x, or v_wall. The power it delivers through a force f is f times it.
+  double normal_speed(double d) const {
+    if (!oblique()) return speed;
+    return obliquity * speed + (d > 0.0 ? obliquity_rate * (d / obliquity) : 0.0);
+  }
+};
+
 /// The state of a run that both engines step and Simulation reports: built from the scene and
 /// the settings (which it checks), it holds what an engine must leave behind after each step so
 /// that energies, logs and output read the same whichever engine ran.
@@ -84,10 +104,10 @@ struct EngineState {
   std::vector<int> incidence_offset;
   std::vector<int> incidence;                ///< pair indices and wall_entry(wall contact index)
   std::vector<Eigen::Vector3d> wall_offset;  ///< how far each wall has moved from its point [m]
-  std::vector<double> wall_speed;            ///< each wall's velocity along its normal, now [m/s]
-  /// Each wall's mean speed along its normal over the last step [m/s]: what carried it to where
-  /// it is, as a particle's half-step velocity carried the particle (update_wall).
-  std::vector<double> wall_chord_speed;
+  /// Each wall's drive: its speed along its normal now, its mean speed over the last step (what
+  /// carried it to where it is, as a particle's half-step velocity carried the particle), and
+  /// the obliquity of its contacts (update_wall).
+  std::vector<WallDrive> wall_drive;
 
   // Energy books beyond the contact lists' own columns.
   double retired_dissipated = 0.0;  ///< dissipated by pairs that left the neighbor structure [J]
@@ -129,24 +149,27 @@ struct EngineState {
     const Wall& wall = scene.walls[w];
     return t * wall.velocity + wall.motion.displacement(t) * wall.normal;
   }
-  double wall_speed_at(std::size_t w, double t) const {
+  /// Its speed along its normal at time t, its mean speed from t - dt to t (dt = 0: its speed at
+  /// t), and its contacts' obliquity at t.
+  WallDrive wall_drive_at(std::size_t w, double t, double dt) const {
     const Wall& wall = scene.walls[w];
-    return wall.velocity.dot(wall.normal) + wall.motion.velocity(t);
+    WallDrive d;
+    const double steady = wall.velocity.dot(wall.normal);
+    d.speed = steady + wall.motion.velocity(t);
+    d.chord = !(dt > 0.0) || wall.motion.is_constant_velocity()
+                  ? d.speed
+                  : steady + (wall.motion.displacement(t) - wall.motion.displacement(t - dt)) / dt;
+    if (wall.motion.oblique()) {
+      d.obliquity = wall.motion.obliquity(t);
+      d.obliquity_rate = wall.motion.obliquity_rate(t);
+    }
+    return d;
   }
-  /// Its mean speed along its normal from t - dt to t (dt = 0: its speed at t).
-  double wall_chord_speed_at(std::size_t w, double t, double dt) const {
-    const Wall& wall = scene.walls[w];
-    if (!(dt > 0.0) || wall.motion.is_constant_velocity()) return wall_speed_at(w, t);
-    return wall.velocity.dot(wall.normal) +
-           (wall.motion.displacement(t) - wall.motion.displacement(t - dt)) / dt;
-  }
-  /// Puts every wall where it is at time t, reached by a step dt (wall_offset, wall_speed,
-  /// wall_chord_speed).
+  /// Puts every wall where it is at time t, reached by a step dt (wall_offset, wall_drive).
   void move_walls(double t, double dt) {
     for (std::size_t w = 0; w < scene.walls.size(); ++w) {
       wall_offset[w] = wall_offset_at(w, t);
-      wall_speed[w] = wall_speed_at(w, t);
-      wall_chord_speed[w] = wall_chord_speed_at(w, t, dt);
+      wall_drive[w] = wall_drive_at(w, t, dt);
     }
   }
   /// True when some wall moves along its normal at some time (its work may not be zero).
@@ -201,7 +224,7 @@ struct EngineState {
   void collect_isolated();
   /// Records entry s of the step log from the current state.
   void record_step(std::int64_t s);
-  /// Sets wall_power from the wall contacts' forces and the walls' normal speeds.
+  /// Sets wall_power from the wall contacts' forces and the walls' drives (WallDrive::power).
   void book_wall_power();
   /// Refuses (std::invalid_argument) a state to start from whose positions, velocities or
   /// forces are not all finite, naming the first particle.
@@ -256,11 +279,10 @@ struct EngineState {
     const Eigen::Vector3d carry = scene.particles.position_carry.row(i).transpose();
     return scene.particles.radius(i) - ((x - point) + (carry - wall.point_carry)).dot(wall.normal);
   }
-  /// Advances wall contact c at `overlap` (wall_overlap, or the chain engine's), its wall having
-  /// moved at `chord` along its normal over the step and moving at `speed` at its end; returns
-  /// what happened to it.
+  /// Advances wall contact c at `overlap` along the wall's normal (wall_overlap, or the chain
+  /// engine's), its wall driving it as `drive` says; returns what happened to it.
   template <class KernelT>
-  ContactEvent update_wall(std::size_t c, double overlap, double chord, double speed,
+  ContactEvent update_wall(std::size_t c, double overlap, const WallDrive& drive,
                            const ContactRules& rules, std::int64_t at);
   /// Advances every wall contact of model m (any model: m < 0), each wall at its current point.
   template <class KernelT>
@@ -268,8 +290,7 @@ struct EngineState {
     for (std::size_t c = 0; c < wall_contacts.size(); ++c)
       if (m < 0 || wall_contacts.model[c] == m) {
         const auto w = static_cast<std::size_t>(wall_contacts.second[c]);
-        update_wall<KernelT>(c, wall_overlap(c, wall_point(w)), wall_chord_speed[w], wall_speed[w],
-                             rules, at);
+        update_wall<KernelT>(c, wall_overlap(c, wall_point(w)), wall_drive[w], rules, at);
       }
   }
 };
@@ -309,7 +330,7 @@ class Engine {
 };
 
 template <class KernelT>
-ContactEvent EngineState::update_wall(std::size_t c, double overlap, double chord, double speed,
+ContactEvent EngineState::update_wall(std::size_t c, double overlap, const WallDrive& drive,
                                       const ContactRules& rules, std::int64_t at) {
   const Particles& p = scene.particles;
   ContactList& cl = wall_contacts;
@@ -317,17 +338,28 @@ ContactEvent EngineState::update_wall(std::size_t c, double overlap, double chor
   const Wall& wall = scene.walls[static_cast<std::size_t>(cl.second[c])];
   const Eigen::Vector3d v = p.velocity.row(i).transpose();
   const Eigen::Vector3d ahead = lookahead.row(i).transpose();
-  // Normal from the particle towards the wall: -wall.normal.
-  cl.nx[c] = -wall.normal.x();
-  cl.ny[c] = -wall.normal.y();
-  cl.nz[c] = -wall.normal.z();
   // The half-step rate pairs the particle's half-step velocity with the wall's mean speed over
   // the step (both carried them to `overlap`; at first touch it sets v0), the predicted rate
   // the predicted velocity with the wall's speed at the step's end: an accelerating wall's
   // speed at either time alone would be off by its acceleration times dt.
-  const double rate = chord - v.dot(wall.normal);
-  const double force_rate =
-      look_kick != 0.0 ? speed - (v + ahead).dot(wall.normal) : rate - ahead.dot(wall.normal);
+  double rate = drive.chord - v.dot(wall.normal);
+  double force_rate =
+      look_kick != 0.0 ? drive.speed - (v + ahead).dot(wall.normal) : rate - ahead.dot(wall.normal);
+  // Normal from the particle towards the wall: -wall.normal (times the obliquity: the part of
+  // the contact's normal along the wall's, which the particle feels).
+  if (drive.oblique()) {
+    const double n = drive.obliquity, turning = drive.obliquity_rate * overlap;
+    rate = n * rate + turning;
+    force_rate = n * force_rate + turning;
+    overlap *= n;
+    cl.nx[c] = -n * wall.normal.x();
+    cl.ny[c] = -n * wall.normal.y();
+    cl.nz[c] = -n * wall.normal.z();
+  } else {
+    cl.nx[c] = -wall.normal.x();
+    cl.ny[c] = -wall.normal.y();
+    cl.nz[c] = -wall.normal.z();
+  }
   const ContactEvent event =
       update_contact<KernelT>(cl, c, overlap, rate, force_rate, rules, cl.coeffs_of(c), at);
   if (overlap > 0.0) {  // R* = R against a wall

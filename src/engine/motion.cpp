@@ -1,5 +1,6 @@
-// Prescribed motion (motion.hpp): constant velocity, sums of harmonics with a smooth ramp, and
-// tables of samples joined by straight lines or the modified Akima interpolant.
+// Prescribed motion (motion.hpp): constant velocity, sums of harmonics with a smooth ramp,
+// tables of samples joined by straight lines or the modified Akima interpolant, and the slider
+// of a slider-crank.
 #include "chaindem/engine/motion.hpp"
 
 #include <algorithm>
@@ -109,6 +110,43 @@ Motion Motion::table(std::vector<double> time, std::vector<double> displacement,
   return m;
 }
 
+Motion Motion::slider_crank(const Crank& crank) {
+  const Crank& k = crank;
+  if (!std::isfinite(k.radius) || !(k.radius > 0.0) || !std::isfinite(k.speed) ||
+      !std::isfinite(k.angle) || !std::isfinite(k.offset) || !std::isfinite(k.rod))
+    throw std::invalid_argument(
+        "Motion: a slider-crank needs a finite crank radius > 0, speed, angle and offset, and a "
+        "finite rod length");
+  if (!(std::abs(k.offset) + k.radius < k.rod))
+    throw std::invalid_argument(
+        "Motion: a slider-crank's rod must be longer than the crank radius plus the offset");
+  if (k.side != 1 && k.side != -1)
+    throw std::invalid_argument("Motion: a slider-crank's side is +1 or -1");
+  Motion m;
+  m.kind_ = Kind::slider_crank;
+  m.crank_ = k;
+  const Rod r = m.rod_at(0.0);
+  m.start_ = k.radius * std::cos(k.angle) + k.side * r.root;
+  return m;
+}
+
+Motion::Rod Motion::rod_at(double t) const {
+  const Crank& k = crank_;
+  const double phi = k.angle + k.speed * t;
+  const double y = k.offset + k.radius * std::sin(phi);
+  return {y, k.radius * k.speed * std::cos(phi), std::sqrt((k.rod - y) * (k.rod + y))};
+}
+
+double Motion::obliquity(double t) const {
+  return kind_ == Kind::slider_crank ? rod_at(t).root / crank_.rod : 1.0;
+}
+
+double Motion::obliquity_rate(double t) const {
+  if (kind_ != Kind::slider_crank) return 0.0;
+  const Rod r = rod_at(t);
+  return -r.y * r.rate / (crank_.rod * r.root);
+}
+
 Motion Motion::scaled(double factor) const {
   Motion m = *this;
   m.velocity_ *= factor;
@@ -133,6 +171,11 @@ double Motion::shape(double t) const {
       for (const Harmonic& k : terms_)
         h += k.amplitude * std::sin(2.0 * std::numbers::pi * k.frequency * t + k.phase);
       return t < ramp_ ? ramp_value(t / ramp_) * h : h;
+    }
+    case Kind::slider_crank: {
+      const Rod r = rod_at(t);
+      const double phi = crank_.angle + crank_.speed * t;
+      return crank_.radius * std::cos(phi) + crank_.side * r.root;
     }
     case Kind::table: {
       const double last = table_->time.back();
@@ -161,6 +204,11 @@ double Motion::shape_rate(double t) const {
     case Kind::table:
       return t <= table_->time.back() ? table_->velocity_within(std::max(t, 0.0))
                                       : table_->end_velocity;
+    case Kind::slider_crank: {
+      const Rod r = rod_at(t);
+      const double phi = crank_.angle + crank_.speed * t;
+      return -crank_.radius * crank_.speed * std::sin(phi) - crank_.side * r.y * r.rate / r.root;
+    }
   }
   return 0.0;
 }
@@ -202,6 +250,12 @@ double Motion::largest_speed(double duration) const {
       }
       return std::abs(scale_) * most;
     }
+    case Kind::slider_crank: {
+      const Crank& k = crank_;
+      const double y = std::abs(k.offset) + k.radius;
+      return std::abs(scale_ * k.radius * k.speed) *
+             (1.0 + y / std::sqrt((k.rod - y) * (k.rod + y)));
+    }
   }
   return 0.0;
 }
@@ -223,6 +277,8 @@ double Motion::longest_step(double steps_per_period, double duration) const {
   } else if (kind_ == Kind::table) {
     for (std::size_t k = 0; k + 1 < table_->time.size() && table_->time[k] < duration; ++k)
       step = std::min(step, table_->time[k + 1] - table_->time[k]);
+  } else if (kind_ == Kind::slider_crank && crank_.speed != 0.0) {
+    step = 2.0 * std::numbers::pi / std::abs(crank_.speed) / steps_per_period;
   }
   return step;
 }
@@ -241,6 +297,10 @@ std::string Motion::describe() const {
     case Kind::table:
       s << "table of " << table_->time.size() << " samples ("
         << (table_->makima ? "makima" : "linear") << ")";
+      break;
+    case Kind::slider_crank:
+      s << "slider-crank, crank " << crank_.radius << " m at " << crank_.speed << " rad/s, rod "
+        << crank_.rod << " m";
       break;
   }
   return s.str();

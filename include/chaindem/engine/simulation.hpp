@@ -174,9 +174,12 @@ struct ContactList {
   std::vector<int> first, second;  ///< read through first_of, second_of
   std::vector<PairCoeffs> coeffs;
   std::vector<ContactState> state;
-  std::vector<double> overlap;         ///< delta of the last evaluation (0 when apart) [m]
-  std::vector<double> force;           ///< normal force after the tension policy [N]
-  std::vector<double> nx, ny, nz;      ///< unit normal from `first` towards `second`
+  std::vector<double> overlap;  ///< delta of the last evaluation (0 when apart) [m]
+  std::vector<double> force;    ///< normal force after the tension policy [N]
+  /// Unit normal from `first` towards `second`; for a wall contact of obliquity n < 1 (a
+  /// slider-crank wall, docs/driven.md), n times it: the part of the contact's normal along the
+  /// wall's, all that the body feels.
+  std::vector<double> nx, ny, nz;
   std::vector<std::uint8_t> touching;  ///< 1 while delta > 0
   /// Energy books. Laws with a loading history (plastic): work absorbed over the pair's life,
   /// the integral of F d(delta) from the overlap the pair started at (its dissipation is this

@@ -182,17 +182,17 @@ inline constexpr std::array wall_columns{
     // The force each wall exerts on the particles: the sum over its contacts of the normal force
     // (after the tension policy, > 0 pressing) along the wall's normal, which faces the
     // particles. A chain pressed against wall_start (normal +x) feels +F x; against wall_end
-    // (normal -x), -F x. The wall feels the opposite.
+    // (normal -x), -F x. The wall feels the opposite. A wall whose contacts are oblique
+    // (docs/driven.md) exerts n F: the contact's normal, reversed, is n times the wall's.
     WallColumn{Quantity::wall_force, "force", "N",
                [](const Simulation& sim, double* out) {
-                 const std::vector<Wall>& walls = sim.scene().walls;
-                 std::fill(out, out + 3 * walls.size(), 0.0);
+                 std::fill(out, out + 3 * sim.scene().walls.size(), 0.0);
                  const ContactList& cl = sim.wall_contacts();
                  for (std::size_t c = 0; c < cl.size(); ++c) {
                    if (cl.force[c] == 0.0) continue;
                    const auto w = static_cast<std::size_t>(cl.second_of(c));
                    for (int k = 0; k < 3; ++k)
-                     out[3 * w + static_cast<std::size_t>(k)] += cl.force[c] * walls[w].normal(k);
+                     out[3 * w + static_cast<std::size_t>(k)] += cl.force[c] * -cl.normal_of(c)(k);
                  }
                }},
 };
