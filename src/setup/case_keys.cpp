@@ -262,17 +262,59 @@ void striker_keys(std::vector<KeyEntry>& k) {
                    .default_value = "0"}));
 }
 
+// The keys of a wall on the path of a slider-crank's slider (docs/driven.md).
+void slider_crank_keys(std::vector<KeyEntry>& k, WallSpec CaseSpec::*section,
+                       const std::string& s) {
+  k.push_back(key(section, &WallSpec::crank_radius, s + ".crank_radius",
+                  {.unit = "m",
+                   .description = "slider_crank motion: the crank's radius r (the crank pin "
+                                  "runs on (r cos phi, e + r sin phi) about the pivot)",
+                   .range = Range::above_to(0, 10)}));
+  k.push_back(key(section, &WallSpec::crank_speed, s + ".crank_speed",
+                  {.unit = "rad/s",
+                   .description = "slider_crank motion: the crank's constant angular speed "
+                                  "omega, phi = crank_angle + omega t (> 0: anticlockwise)",
+                   .range = Range::closed(-1e7, 1e7)}));
+  k.push_back(key(section, &WallSpec::crank_angle, s + ".crank_angle",
+                  {.unit = "deg",
+                   .description = "slider_crank motion: the crank's angle phi at t = 0, from +x",
+                   .range = Range::closed(-3600, 3600),
+                   .default_value = "0"}));
+  k.push_back(key(section, &WallSpec::rod_length, s + ".rod_length",
+                  {.unit = "m",
+                   .description = "slider_crank motion: the rod's length l, longer than "
+                                  "crank_radius + |crank_offset|: the wall moves as the slider, "
+                                  "x = r cos phi + side sqrt(l^2 - y^2), y = e + r sin phi, and "
+                                  "its contacts push along the rod, their normal at cos beta = "
+                                  "sqrt(l^2 - y^2) / l to the wall's",
+                   .range = Range::above_to(0, 10)}));
+  k.push_back(key(section, &WallSpec::crank_offset, s + ".crank_offset",
+                  {.unit = "m",
+                   .description = "slider_crank motion: the crank pivot's distance e from the "
+                                  "slider's line of stroke",
+                   .range = Range::closed(-10, 10),
+                   .default_value = "0"}));
+  k.push_back(word_key(
+      section, &WallSpec::slider_side, s + ".slider_side", {{"+x", 1}, {"-x", -1}},
+      {.description = "slider_crank motion: the side of the crank pivot the slider lies on "
+                      "(side = +1 or -1 in x)",
+       .default_value = "+x"}));
+}
+
 // The keys of a driven wall: its motion along +x, exact at each step's time (docs/driven.md).
 void wall_motion_keys(std::vector<KeyEntry>& k, WallSpec CaseSpec::*section, const std::string& s) {
   k.push_back(word_key(
       section, &WallSpec::motion, s + ".motion",
       {{"constant", WallMotion::constant},
        {"harmonic", WallMotion::harmonic},
-       {"table", WallMotion::table}},
+       {"table", WallMotion::table},
+       {"slider_crank", WallMotion::slider_crank}},
       {.description = "how the wall moves besides its constant velocity: constant (not at all), "
                       "harmonic (" +
-                      s + ".amplitude, .frequency, .phase, .ramp) or table (" + s +
-                      ".table, .interpolation)",
+                      s + ".amplitude, .frequency, .phase, .ramp), table (" + s +
+                      ".table, .interpolation) or slider_crank (" + s +
+                      ".crank_radius, .crank_speed, .crank_angle, .rod_length, .crank_offset, "
+                      ".slider_side: the slider of a crank and rod, its contacts oblique)",
        .default_value = "constant"}));
   k.push_back(key(section, &WallSpec::amplitude, s + ".amplitude",
                   {.unit = "m",
@@ -310,6 +352,7 @@ void wall_motion_keys(std::vector<KeyEntry>& k, WallSpec CaseSpec::*section, con
                       "1970: continuous velocity, no overshoot at flat stretches) or linear "
                       "(velocity constant between samples)",
        .default_value = "makima"}));
+  slider_crank_keys(k, section, s);
 }
 
 void wall_keys(std::vector<KeyEntry>& k) {

@@ -1,8 +1,9 @@
 // A wall's prescribed motion from its case keys (wall_*.motion and the keys of its kind): the
-// harmonics, or a table of samples read from a CSV file, along the wall's normal.
+// harmonics, a table of samples read from a CSV file, or a slider-crank, along the wall's normal.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 
 #include "chaindem/output/output_file.hpp"   // input_file_problem
 #include "chaindem/setup/chain_record.hpp"   // csv_line, csv_cells, name_and_unit
@@ -14,7 +15,17 @@ namespace chaindem::setup {
 namespace {
 
 const char* motion_word(WallMotion m) {
-  return m == WallMotion::harmonic ? "harmonic" : m == WallMotion::table ? "table" : "constant";
+  switch (m) {
+    case WallMotion::harmonic:
+      return "harmonic";
+    case WallMotion::table:
+      return "table";
+    case WallMotion::slider_crank:
+      return "slider_crank";
+    case WallMotion::constant:
+      break;
+  }
+  return "constant";
 }
 
 // A key of another kind of motion than the wall's is refused when it would change something:
@@ -181,6 +192,30 @@ class TableReader {
   }
 };
 
+// The slider of a slider-crank along +x; its rod must reach the line of stroke from every place
+// of the crank pin.
+Motion slider_crank_motion(const Case& c, const WallSpec& s) {
+  const std::string needs = "is missing (slider_crank motion needs it)";
+  if (!s.crank_radius) c.fail(s.crank_radius, needs);
+  if (!s.crank_speed) c.fail(s.crank_speed, needs);
+  if (!s.rod_length) c.fail(s.rod_length, needs);
+  const double reach = *s.crank_radius + std::abs(s.crank_offset);
+  if (!(*s.rod_length > reach))
+    c.fail(s.rod_length, "= " + number_text(*s.rod_length) +
+                             " m does not reach the line of stroke from every place of the "
+                             "crank pin: it must be longer than " +
+                             c.key(s.crank_radius) + " + |" + c.key(s.crank_offset) +
+                             "| = " + number_text(reach) + " m");
+  Motion::Crank k;
+  k.radius = *s.crank_radius;
+  k.speed = *s.crank_speed;
+  k.angle = s.crank_angle * std::numbers::pi / 180.0;
+  k.rod = *s.rod_length;
+  k.offset = s.crank_offset;
+  k.side = s.slider_side;
+  return Motion::slider_crank(k);
+}
+
 }  // namespace
 
 namespace {
@@ -211,6 +246,13 @@ Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double dur
   refuse_unless(c, s, s.table, WallMotion::table, s.table.has_value());
   refuse_unless(c, s, s.interpolation, WallMotion::table,
                 s.interpolation != Motion::Interpolation::makima);
+  constexpr WallMotion crank = WallMotion::slider_crank;
+  refuse_unless(c, s, s.crank_radius, crank, s.crank_radius.has_value());
+  refuse_unless(c, s, s.crank_speed, crank, s.crank_speed.has_value());
+  refuse_unless(c, s, s.crank_angle, crank, s.crank_angle != 0.0);
+  refuse_unless(c, s, s.rod_length, crank, s.rod_length.has_value());
+  refuse_unless(c, s, s.crank_offset, crank, s.crank_offset != 0.0);
+  refuse_unless(c, s, s.slider_side, crank, s.slider_side != 1);
   switch (s.motion) {
     case WallMotion::constant:
       return Motion();
@@ -224,6 +266,8 @@ Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double dur
                           duration)
           .scaled(normal_x);
     }
+    case WallMotion::slider_crank:
+      return slider_crank_motion(c, s).scaled(normal_x);
   }
   return Motion();
 }

@@ -73,7 +73,7 @@ struct StrikerSpec {
 };
 
 /// wall_*.motion: how a wall moves beside its constant velocity.
-enum class WallMotion { constant, harmonic, table };
+enum class WallMotion { constant, harmonic, table, slider_crank };
 
 /// [wall_start], [wall_end]
 struct WallSpec {
@@ -90,6 +90,13 @@ struct WallSpec {
   // table: x(t) from a CSV file of samples (columns t, x)
   std::optional<std::string> table;
   Motion::Interpolation interpolation = Motion::Interpolation::makima;
+  // slider_crank: the slider of a crank and rod (Motion::slider_crank), x along +x
+  std::optional<double> crank_radius;  ///< [m]
+  std::optional<double> crank_speed;   ///< [rad/s]
+  double crank_angle = 0.0;            ///< at t = 0, from +x [deg]
+  std::optional<double> rod_length;    ///< [m]
+  double crank_offset = 0.0;           ///< the pivot's distance from the line of stroke [m]
+  int slider_side = 1;                 ///< +1: slider on the +x side of the pivot; -1: -x
 };
 
 /// [gravity]
