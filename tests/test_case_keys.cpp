@@ -27,9 +27,12 @@ const std::string every_key =
     "[striker]\nenabled = false\nmaterial = ptfe\nradius = 0.006\nvelocity = 0.3\ngap = 2e-5\n"
     "[wall_start]\nenabled = true\nmaterial = steel\ngap = 3e-5\nvelocity = 0.1\n"
     "motion = harmonic\namplitude = 1e-6 2e-6\nfrequency = 100 250\nphase = 0.5 1.5\n"
-    "ramp = 0.01\n"
+    "ramp = 0.01\ncrank_radius = 0.02\ncrank_speed = 10\ncrank_angle = 30\nrod_length = 0.05\n"
+    "crank_offset = 0.001\nslider_side = -x\n"
     "[wall_end]\nenabled = true\nmaterial = ptfe\ngap = 4e-5\nvelocity = -0.2\n"
-    "motion = table\ntable = drive.csv\ninterpolation = linear\n"
+    "motion = table\ntable = drive.csv\ninterpolation = linear\ncrank_radius = 0.03\n"
+    "crank_speed = -20\ncrank_angle = 40\nrod_length = 0.06\ncrank_offset = -0.002\n"
+    "slider_side = -x\n"
     "[gravity]\nacceleration = 1 2 3\n"
     "[extra]\nparticles = steel 0.001 0 0.1 0 0 0 0\n"
     "[initial]\nfile = start.csv\nframe = 3\n"
@@ -88,6 +91,16 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
   EXPECT_EQ(s.wall_end.motion, WallMotion::table);
   EXPECT_EQ(s.wall_end.table, "drive.csv");
   EXPECT_EQ(s.wall_end.interpolation, Motion::Interpolation::linear);
+  for (const auto& [wall, radius, speed, angle, rod, offset] :
+       {std::tuple{&s.wall_start, 0.02, 10.0, 30.0, 0.05, 0.001},
+        std::tuple{&s.wall_end, 0.03, -20.0, 40.0, 0.06, -0.002}}) {
+    EXPECT_EQ(wall->crank_radius, radius);
+    EXPECT_EQ(wall->crank_speed, speed);
+    EXPECT_EQ(wall->crank_angle, angle);
+    EXPECT_EQ(wall->rod_length, rod);
+    EXPECT_EQ(wall->crank_offset, offset);
+    EXPECT_EQ(wall->slider_side, -1);
+  }
   EXPECT_EQ(s.gravity.acceleration, (std::array<double, 3>{1, 2, 3}));
   EXPECT_EQ(s.extra.particles, "steel 0.001 0 0.1 0 0 0 0");
   EXPECT_EQ(s.initial.file, "start.csv");
@@ -184,7 +197,8 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   for (const WallSpec* w : {&s.wall_start, &s.wall_end})
     name(w->enabled), name(w->material), name(w->gap), name(w->velocity), name(w->motion),
         name(w->amplitude), name(w->frequency), name(w->phase), name(w->ramp), name(w->table),
-        name(w->interpolation);
+        name(w->interpolation), name(w->crank_radius), name(w->crank_speed), name(w->crank_angle),
+        name(w->rod_length), name(w->crank_offset), name(w->slider_side);
   name(s.gravity.acceleration), name(s.extra.particles), name(s.initial.file);
   name(s.initial.frame), name(s.output.file), name(s.output.interval), name(s.output.contacts);
   name(s.output.arrival_beads), name(s.output.arrival_threshold);

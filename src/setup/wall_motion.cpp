@@ -201,7 +201,7 @@ Motion slider_crank_motion(const Case& c, const WallSpec& s) {
   if (!s.rod_length) c.fail(s.rod_length, needs);
   const double reach = *s.crank_radius + std::abs(s.crank_offset);
   if (!(*s.rod_length > reach))
-    c.fail(s.rod_length, "= " + number_text(*s.rod_length) +
+    c.fail(s.rod_length, number_text(*s.rod_length) +
                              " m does not reach the line of stroke from every place of the "
                              "crank pin: it must be longer than " +
                              c.key(s.crank_radius) + " + |" + c.key(s.crank_offset) +

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Malformed input of driven walls and chains held between walls: motions that cannot be
-followed, keys of another kind of motion, tables that do not cover the run.
+followed, keys of another kind of motion, tables that do not cover the run, slider-cranks whose
+rod cannot reach.
 
     test_malformed_driven.py CHAINDEM_BINARY SOURCE_DIR  (rows: malformed_harness.py)
 """
@@ -11,6 +12,8 @@ import unittest
 
 with open(os.path.join(SOURCE, "cases", "driven_chain.ini")) as _f:
     DRIVEN = _f.read()
+with open(os.path.join(SOURCE, "cases", "slotted_joint.ini")) as _f:
+    SLOTTED = _f.read()
 
 
 def driven_row(name, sets, fragments, files=None):
@@ -113,7 +116,47 @@ HELD_BY_WALLS = [
                ["chain.held_by", "load, walls"]),
 ]
 
-TABLE = DRIVEN_WALLS + DRIVE_TABLES + HELD_BY_WALLS
+
+def crank_row(name, args, fragments):
+    """A row of `run` on cases/slotted_joint.ini (slider-crank walls) with these arguments."""
+    return (name, ["run", "s.ini", "-o", "out.h5", *args], {"s.ini": SLOTTED}, 2, fragments)
+
+
+SLIDER_CRANKS = [
+    crank_row("rod no longer than the crank", ["--set", "wall_start.rod_length=0.04"],
+              ["wall_start.rod_length", ": 0.04 m does not reach the line of stroke",
+               "wall_start.crank_radius + |wall_start.crank_offset| = 0.04 m"]),
+    crank_row("crank offset beyond the rod's reach", ["--set", "wall_end.crank_offset=0.03"],
+              ["wall_end.rod_length", "longer than", "= 0.07 m"]),
+    crank_row("slider-crank without a crank radius", ["--unset", "wall_start.crank_radius"],
+              ["wall_start.crank_radius", "is missing (slider_crank motion needs it)"]),
+    crank_row("slider-crank without a crank speed", ["--unset", "wall_end.crank_speed"],
+              ["wall_end.crank_speed", "is missing"]),
+    crank_row("slider-crank without a rod", ["--unset", "wall_start.rod_length"],
+              ["wall_start.rod_length", "is missing"]),
+    crank_row("crank radius of zero", ["--set", "wall_start.crank_radius=0"],
+              ["wall_start.crank_radius", "(0, 10]"]),
+    crank_row("crank faster than any drive", ["--set", "wall_start.crank_speed=1e9"],
+              ["wall_start.crank_speed", "[-1e+07, 1e+07]"]),
+    crank_row("crank angle of many turns", ["--set", "wall_end.crank_angle=1e5"],
+              ["wall_end.crank_angle", "[-3600, 3600]"]),
+    crank_row("crank angle in words", ["--set", "wall_end.crank_angle=north"],
+              ["wall_end.crank_angle", "'north'"]),
+    crank_row("crank offset of kilometres", ["--set", "wall_start.crank_offset=2e3"],
+              ["wall_start.crank_offset", "[-10, 10]"]),
+    crank_row("slider on another side", ["--set", "wall_start.slider_side=left"],
+              ["wall_start.slider_side", "+x, -x"]),
+    crank_row("crank keys under table motion",
+              ["--set", "wall_end.motion=table", "--set", "wall_end.table=drive.csv"],
+              ["wall_end.crank_radius", "belongs to wall_end.motion = slider_crank",
+               "the wall's motion is table"]),
+    driven_row("crank radius under harmonic motion", ["wall_start.crank_radius=0.01"],
+               ["wall_start.crank_radius", "belongs to wall_start.motion = slider_crank"]),
+    driven_row("slider side under harmonic motion", ["wall_start.slider_side=-x"],
+               ["wall_start.slider_side", "belongs to wall_start.motion = slider_crank"]),
+]
+
+TABLE = DRIVEN_WALLS + DRIVE_TABLES + HELD_BY_WALLS + SLIDER_CRANKS
 
 
 class MalformedDriven(unittest.TestCase):
