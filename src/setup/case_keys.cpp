@@ -283,7 +283,7 @@ void slider_crank_keys(std::vector<KeyEntry>& k, WallSpec CaseSpec::*section,
   k.push_back(key(section, &WallSpec::rod_length, s + ".rod_length",
                   {.unit = "m",
                    .description = "slider_crank motion: the rod's length l, longer than "
-                                  "crank_radius + |crank_offset|: the wall moves as the slider, "
+                                  "crank_radius + abs(crank_offset): the wall moves as the slider, "
                                   "x = r cos phi + side sqrt(l^2 - y^2), y = e + r sin phi, and "
                                   "its contacts push along the rod, their normal at cos beta = "
                                   "sqrt(l^2 - y^2) / l to the wall's",
