@@ -334,7 +334,8 @@ def chaindem_run(chaindem, law, alpha, work, time_step=None):
     frames = max(time_step or 0.0, 1e-6)   # 0.0043 deg of crank
     args = [chaindem, "run", CASE, "-o", out, "--force", "--set",
             f"contact.hunt_crossley_alpha={alpha}", "--set", f"output.interval={frames}",
-            "--set", "output.xdmf=false", "--set", "output.quantities=position overlap normal_force"]
+            "--set", "output.xdmf=false",
+            "--set", "output.quantities=position overlap normal_force"]
     if time_step:
         args += ["--set", f"simulation.time_step={time_step}"]
     for o in sweep_overrides()[law]:
