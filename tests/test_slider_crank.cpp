@@ -79,7 +79,7 @@ TEST(SliderCrank, PathKeepsTheRodLength) {
   EXPECT_EQ(Motion::constant_velocity(1.0).obliquity(0.3), 1.0);
   EXPECT_FALSE(Motion::harmonics({{1e-6, 100.0, 0.0}}, 0.0).oblique());
   // A crank turn over 50 steps at most.
-  EXPECT_DOUBLE_EQ(m.longest_step(50), 2 * std::numbers::pi / 75.0 / 50);
+  EXPECT_DOUBLE_EQ(m.longest_step(50, 1.0), 2 * std::numbers::pi / 75.0 / 50);
 }
 
 // Beads pressed by F against an oblique wall come to rest where the wall's push along x, n

@@ -109,6 +109,20 @@ double magnitude(const Eigen::Vector3d& v) {
   return n > 0.0 && std::isfinite(n) ? n : v.stableNorm();
 }
 
+// The key that sets how fast a wall's motion drives it, for messages about the speed.
+std::string drive_key(const Case& c, const WallSpec& spec) {
+  switch (spec.motion) {
+    case WallMotion::table:
+      return c.key(spec.table);
+    case WallMotion::slider_crank:
+      return c.key(spec.crank_speed);
+    case WallMotion::constant:
+    case WallMotion::harmonic:
+      break;
+  }
+  return c.key(spec.amplitude);
+}
+
 }  // namespace
 
 // The largest relative speed of the case: the spread of body and wall velocities (a driven
@@ -146,8 +160,7 @@ std::string fastest_key(const Case& c, const Scene& scene, double duration, bool
   for (const Wall& w : scene.walls) {
     const WallSpec& spec = w.name == "wall_start" ? s.wall_start : s.wall_end;
     consider(magnitude(w.velocity), c.key(spec.velocity));
-    consider(w.motion.largest_speed(duration),
-             spec.motion == WallMotion::table ? c.key(spec.table) : c.key(spec.amplitude));
+    consider(w.motion.largest_speed(duration), drive_key(c, spec));
   }
   consider(magnitude(scene.gravity) * duration, c.key(s.gravity.acceleration));
   return key;

@@ -232,6 +232,9 @@ Motion within_speed(const Case& c, const WallSpec& s, Motion motion, double dura
     message.append(quoted_path(*s.table)).append("' ").append(what);
     c.fail(s.table, message.append(": samples too far apart for the time between them"));
   }
+  if (s.motion == WallMotion::slider_crank)
+    c.fail(s.crank_speed, "with " + c.key(s.crank_radius) + " and " + c.key(s.rod_length) + " " +
+                              what + " (at most r omega (1 + y / sqrt(l^2 - y^2)), y = r + |e|)");
   c.fail(s.amplitude, "with " + c.key(s.frequency) + " and " + c.key(s.ramp) + " " + what +
                           " (a term moves at up to 2 pi f A, a ramp adds 1.875 A / ramp)");
 }
@@ -267,7 +270,7 @@ Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double dur
           .scaled(normal_x);
     }
     case WallMotion::slider_crank:
-      return slider_crank_motion(c, s).scaled(normal_x);
+      return within_speed(c, s, slider_crank_motion(c, s), duration).scaled(normal_x);
   }
   return Motion();
 }
