@@ -1,5 +1,6 @@
 #include "chaindem/commands/sweep_definition.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <filesystem>
@@ -307,11 +308,23 @@ SweepDefinition parse_sweep(const std::string& text, const std::string& path,
   d.text = text_lines(text);
   read_sweep_keys(sweep_file_options(d.text, file), path, file, d);
   if (d.base.empty()) throw CaseError(file + ": sweep.base is missing (the base case file)");
+  d.fixed_sources.resize(d.fixed.size(), file + " [set]");
   for (const std::string& setting : extra_fixed) {
     const auto [key, value] = split_setting("--set", setting);
+    // --set overrides the file's [set], as run's --set overrides its case file; a key swept in
+    // [axes], or given twice with --set, is still refused (check_each_key_once).
+    const auto same = std::find_if(d.fixed.begin(), d.fixed.end(), [&](const std::string& f) {
+      return trimmed(f.substr(0, f.find('='))) == key;
+    });
+    const auto at = static_cast<std::size_t>(same - d.fixed.begin());
+    if (same != d.fixed.end() && d.fixed_sources[at] != "--set") {
+      *same = key + "=" + value;
+      d.fixed_sources[at] = "--set";
+      continue;
+    }
     d.fixed.push_back(key + "=" + value);
+    d.fixed_sources.push_back("--set");
   }
-  d.fixed_sources.resize(d.fixed.size(), "--set");
   check_each_key_once(d, file);
   d.cases = sweep_cases(d, file);
   return d;

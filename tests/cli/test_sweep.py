@@ -227,6 +227,20 @@ class Sweep(unittest.TestCase):
         assert_same_summary(self, summary(self.out1), summary(out))
 
 
+class SetOverride(unittest.TestCase):
+    def test_set_overrides_the_sweep_files_set_as_run_set_overrides_a_case(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sweep = write_sweep(tmp, ["tsuji"], "0.9", "0.5, 1")  # [set] chain.count = 10
+            out = os.path.join(tmp, "o.h5")
+            r = run_sweep(sweep, out, "--set", "chain.count=7", "--set", "output.interval=1e-4")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with h5py.File(out, "r") as f:
+                for k in range(2):
+                    case = f[f"cases/case-{k:06d}"]
+                    self.assertEqual(case["particles/chain/position/value"].shape[1], 8)  # 7 + striker
+                    self.assertEqual(case["particles/chain/position/value"].shape[0], 4)  # 3e-4 / 1e-4 + 1
+
+
 class LongCases(unittest.TestCase):
     def test_case_larger_than_the_write_buffer_equals_a_single_run(self):
         """Cases whose frames pass the 4 MiB buffer get their group while running and stream."""
