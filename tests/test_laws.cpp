@@ -59,6 +59,16 @@ TEST(Registry, EveryLawIsFullyDeclared) {
   EXPECT_EQ(find_law("no_such_law"), nullptr);
 }
 
+// A name from another code points at a law chaindem has, and is not itself one (it would then
+// be read as that law, never reach the message that names its meaning).
+TEST(Registry, NamesFromOtherCodesNameLawsAndAreNoneThemselves) {
+  for (const ForeignLawName& f : foreign_law_names()) {
+    EXPECT_NE(find_law(f.id), nullptr) << f.name;
+    EXPECT_EQ(find_law(f.name), nullptr) << f.name;
+    EXPECT_NE(unknown_law_text(f.name).find(std::string(f.id)), std::string::npos) << f.name;
+  }
+}
+
 TEST(ElasticLaws, ForceMatchesFormula) {
   EXPECT_DOUBLE_EQ(evaluate(law("hooke"), {{"stiffness", 3e6}}, 2e-5, 0.3, 0.0), 3e6 * 2e-5);
   const double k = 4.0 / 3.0 * pair.effective_modulus * std::sqrt(pair.effective_radius);

@@ -244,10 +244,7 @@ std::vector<std::string> checked_laws(const CompareInput& in) {
   // Named wrongly, a law is blamed on the option that names it (not on the --set it becomes).
   const auto check_law = [](const char* option, const std::string& id) {
     if (find_law(id)) return;
-    std::vector<std::string> ids;
-    for (const LawEntry& law : all_laws()) ids.emplace_back(law.id);
-    throw CaseError(std::string(option) + ": '" + quoted_text(id) + "' is not a law of chaindem" +
-                    did_you_mean(id, ids) + " (`chaindem models --list` lists the laws)");
+    throw CaseError(std::string(option) + ": " + unknown_law_text(id));
   };
   for (const std::string& law : laws) check_law("--laws", law);
   if (!in.reference_law.empty() && in.reference_law != "newton")

@@ -36,12 +36,7 @@ std::vector<const LawEntry*> chosen_laws(const FitInput& in) {
   if (named.empty()) throw CaseError("--laws: give at least one law");
   for (const std::string& id : named) {
     const LawEntry* law = find_law(id);
-    if (!law) {
-      std::vector<std::string> ids;
-      for (const LawEntry& l : all_laws()) ids.emplace_back(l.id);
-      throw CaseError("--laws: '" + quoted_text(id) + "' is not a law of chaindem" +
-                      did_you_mean(id, ids));
-    }
+    if (!law) throw CaseError("--laws: " + unknown_law_text(id));
     if (std::find(laws.begin(), laws.end(), law) != laws.end())
       throw CaseError("--laws: '" + quoted_text(id) + "' is named twice");
     laws.push_back(law);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "chaindem/laws/binary_impact.hpp"
+#include "chaindem/suggest.hpp"
 #include "chaindem/text.hpp"
 #include "families/common.hpp"
 
@@ -190,6 +191,48 @@ std::span<const UnimplementedLaw> unimplemented_laws() {
   return unimplemented;
 }
 
+std::span<const ForeignLawName> foreign_law_names() {
+  static constexpr ForeignLawName names[] = {
+      {"hertz_mindlin", "edem_hertz_mindlin", "EDEM's Hertz-Mindlin (no slip) normal force"},
+      {"hertz_mindlin_no_slip", "edem_hertz_mindlin", "EDEM's Hertz-Mindlin (no slip)"},
+      {"hm", "edem_hertz_mindlin", "Hertz-Mindlin of EDEM and LIGGGHTS"},
+      {"liggghts_hertz", "edem_hertz_mindlin", "LIGGGHTS' model hertz (its tension allowed)"},
+      {"hertz_material", "edem_hertz_mindlin",
+       "LAMMPS' pair granular hertz/material with damping tsuji"},
+      {"linear_spring_dashpot", "kelvin_voigt", "the linear spring-dashpot"},
+      {"spring_dashpot", "kelvin_voigt", "the linear spring-dashpot"},
+      {"lsd", "kelvin_voigt", "the linear spring-dashpot"},
+      {"hooke_damped", "kelvin_voigt", "LIGGGHTS' model hooke, LAMMPS' hooke"},
+      {"hertz_damped", "tsuji", "Hertz with a damping proportional to sqrt(delta)"},
+      {"viscoelastic", "kuwabara_kono", "the viscoelastic Hertz law of Kuwabara & Kono"},
+      {"dmt", "hertz", "DMT without adhesion (chaindem has no adhesive law)"},
+      {"jkr", "hertz", "JKR without adhesion (chaindem has no adhesive law)"},
+      {"lankarani", "lankarani_nikravesh", "Lankarani & Nikravesh (1990)"},
+      {"ln", "lankarani_nikravesh", "Lankarani & Nikravesh (1990)"},
+      {"hc", "hunt_crossley", "Hunt & Crossley (1975)"},
+      {"thornton", "thornton_1997", "Thornton (1997)"},
+      {"johnson", "johnson_cylindrical", "Johnson's line contact"},
+      {"esdu", "esdu_78035", "ESDU 78035"},
+      {"goldsmith", "goldsmith_cylindrical", "Goldsmith's line contact"},
+  };
+  return names;
+}
+
+std::string unknown_law_text(std::string_view id) {
+  std::string text = "'";  // appended: GCC 12 warns of a false overlap otherwise
+  text.append(quoted_text(id)).append("' is not a law of chaindem");
+  for (const ForeignLawName& f : foreign_law_names())
+    if (f.name == id)
+      text.append(": for ").append(f.meaning).append(" give '").append(f.id).append("'");
+  for (const UnimplementedLaw& u : unimplemented)
+    if (u.id == id)
+      text.append(": ").append(u.source).append(", not implemented: ").append(u.reason);
+  std::vector<std::string> ids;
+  for (const LawEntry& law : all_laws()) ids.emplace_back(law.id);
+  if (text.find(':') == std::string::npos) text += did_you_mean(id, ids);
+  return text + " (`chaindem models --list` lists the " + std::to_string(ids.size()) + " laws)";
+}
+
 std::string validity_text(const LawValidity& v) {
   std::string text;
   auto add = [&text](const std::string& bound, std::string_view source) {
@@ -296,6 +339,12 @@ std::string laws_markdown() {
   md << "\n## Not implemented\n\n| identifier | source | reason |\n|---|---|---|\n";
   for (const auto& u : unimplemented)
     md << "| `" << u.id << "` | " << linked(u.source) << " | " << u.reason << " |\n";
+  md << "\n## Names from other codes\n\nNames users bring from other codes and the literature: "
+        "not read as laws (a name may mean different things in different codes), but a case "
+        "that gives one is refused with the law named here.\n\n| name | law | what the name "
+        "stands for |\n|---|---|---|\n";
+  for (const ForeignLawName& f : foreign_law_names())
+    md << "| `" << f.name << "` | `" << f.id << "` | " << f.meaning << " |\n";
   return md.str();
 }
 

@@ -106,12 +106,7 @@ std::string check_value(const KeySpec& k, const std::string& v) {
       if (v.empty()) return "empty value";
       if (!k.choices.empty() &&
           std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
-        if (is_law_key(k.key)) {  // the names closest to the word, not the whole list
-          std::vector<std::string> ids;
-          for (const auto& law : all_laws()) ids.emplace_back(law.id);
-          return "'" + quoted_text(v) + "' is not a law of chaindem" + did_you_mean(v, ids) +
-                 " (`chaindem models --list` lists the " + std::to_string(ids.size()) + " laws)";
-        }
+        if (is_law_key(k.key)) return unknown_law_text(v);  // not the whole list
         if (k.choices.size() > 8)
           return "'" + quoted_text(v) + "' is not one of its " + std::to_string(k.choices.size()) +
                  " values" + did_you_mean(v, k.choices);

@@ -43,6 +43,22 @@ TABLE = [
      ["--set contact.law: 'hertzz' is not a law of chaindem; did you mean 'hertz'?",
       "`chaindem models --list` lists the 74 laws"],
      ["default.ini", "hunt_crossley"]),  # no list of every law, no blame on the file
+    ("a law by its name in EDEM", ["run", "{case}", "--set", "contact.law=hertz_mindlin"], 2,
+     ["'hertz_mindlin' is not a law of chaindem: for EDEM's Hertz-Mindlin (no slip) normal "
+      "force give 'edem_hertz_mindlin'"], []),
+    ("a law by its short name in compare", ["compare", "{case}", "--laws", "hertz,hm",
+                                            "--reference", "hertz",
+                                            "-o", "{tmp}/c.h5"], 2,
+     ["--laws: 'hm' is not a law of chaindem: for Hertz-Mindlin of EDEM and LIGGGHTS give "
+      "'edem_hertz_mindlin'"], []),
+    ("a law by its name in LAMMPS, in fit", ["fit", "--data", "{tmp}/none.csv",
+                                             "--laws", "linear_spring_dashpot"], 2,
+     ["--laws: 'linear_spring_dashpot' is not a law of chaindem: for the linear "
+      "spring-dashpot give 'kelvin_voigt'"], []),
+    ("a published law chaindem does not implement",
+     ["run", "{case}", "--set", "contact.law=sphere_contact_area"], 2,
+     ["'sphere_contact_area' is not a law of chaindem: Banerjee et al. (2017), Eqs. 63-66, not "
+      "implemented: as printed the force has units of N/m"], []),
     ("a law by the name it had before", ["run", "{case}", "-o", "{tmp}/o.h5", "--quiet",
                                           "--set", "contact.law=hu_guo_s000"], 0,
      ["law 'hu_guo_s000' is now called 'hu_guo_skrinjar'"], []),

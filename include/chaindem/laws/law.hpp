@@ -173,6 +173,19 @@ struct UnimplementedLaw {
 };
 std::span<const UnimplementedLaw> unimplemented_laws();
 
+/// A name a user brings from another code or from the literature for a law chaindem has under
+/// another identifier ("hertz_mindlin" for edem_hertz_mindlin): not read as the law (the name
+/// may mean other things elsewhere), but named in the message that refuses it.
+struct ForeignLawName {
+  std::string_view name, id, meaning;
+};
+std::span<const ForeignLawName> foreign_law_names();
+
+/// Why `id` is not a law: "'ID' is not a law of chaindem", then what it most likely meant (a
+/// foreign name's chaindem law, a law chaindem does not implement and why, or the closest
+/// identifiers), then where the laws are listed.
+std::string unknown_law_text(std::string_view id);
+
 /// A law parameter that is unknown to the law, out of its range, or missing; `key` is the
 /// parameter's key (without a section), what() says what is wrong with it.
 struct LawParamError : std::invalid_argument {
