@@ -23,7 +23,9 @@ const std::string every_key =
     "[chain]\ncount = 6\nmaterials = steel ptfe\nradii = 0.005 0.004\nvelocity = -1 5=2\ntaper = "
     "0.99\n"
     "gap = 1e-5\noverlap = 0\nend_force = 2\ncylinder_length = 0.01\nstatic_overlap = false\n"
-    "held_by = walls\n"
+    "held_by = walls\nend_force_motion = table\nend_force_amplitude = 0.5 0.25\n"
+    "end_force_frequency = 40 90\nend_force_phase = 0.2 0.3\nend_force_ramp = 0.02\n"
+    "end_force_table = load.csv\nend_force_interpolation = linear\n"
     "[striker]\nenabled = false\nmaterial = ptfe\nradius = 0.006\nvelocity = 0.3\ngap = 2e-5\n"
     "[wall_start]\nenabled = true\nmaterial = steel\ngap = 3e-5\nvelocity = 0.1\n"
     "motion = harmonic\namplitude = 1e-6 2e-6\nfrequency = 100 250\nphase = 0.5 1.5\n"
@@ -70,6 +72,13 @@ TEST(CaseKeys, EveryKeyFillsTheFieldItNames) {
   EXPECT_EQ(s.chain.cylinder_length, 0.01);
   EXPECT_FALSE(s.chain.static_overlap);
   EXPECT_TRUE(s.chain.held_by_walls);
+  EXPECT_EQ(s.chain.end_force_motion, WallMotion::table);
+  EXPECT_EQ(s.chain.end_force_amplitude, (std::vector<double>{0.5, 0.25}));
+  EXPECT_EQ(s.chain.end_force_frequency, (std::vector<double>{40, 90}));
+  EXPECT_EQ(s.chain.end_force_phase, (std::vector<double>{0.2, 0.3}));
+  EXPECT_EQ(s.chain.end_force_ramp, 0.02);
+  EXPECT_EQ(s.chain.end_force_table, "load.csv");
+  EXPECT_EQ(s.chain.end_force_interpolation, Motion::Interpolation::linear);
   EXPECT_FALSE(s.striker.enabled);
   EXPECT_EQ(s.striker.material, "ptfe");
   EXPECT_EQ(s.striker.radius, 0.006);
@@ -191,7 +200,10 @@ TEST(CaseKeys, EveryDeclaredKeyIsReadIntoAField) {
   name(s.chain.count), name(s.chain.materials), name(s.chain.radii), name(s.chain.velocity),
       name(s.chain.taper);
   name(s.chain.gap), name(s.chain.overlap), name(s.chain.end_force), name(s.chain.cylinder_length);
-  name(s.chain.static_overlap), name(s.chain.held_by_walls);
+  name(s.chain.static_overlap), name(s.chain.held_by_walls), name(s.chain.end_force_motion);
+  name(s.chain.end_force_amplitude), name(s.chain.end_force_frequency);
+  name(s.chain.end_force_phase), name(s.chain.end_force_ramp), name(s.chain.end_force_table);
+  name(s.chain.end_force_interpolation);
   for (const StrikerSpec* k : {&s.striker})
     name(k->enabled), name(k->material), name(k->radius), name(k->velocity), name(k->gap);
   for (const WallSpec* w : {&s.wall_start, &s.wall_end})

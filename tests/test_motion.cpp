@@ -107,6 +107,23 @@ TEST(Motion, MakimaLargestSpeedAndExtrapolation) {
   EXPECT_EQ(m.velocity(last + 1e-3), v);
 }
 
+// The largest |s| (a driven load's largest change, for the time step) against dense sampling:
+// reached by makima between samples, and a bound for harmonics.
+TEST(Motion, LargestDisplacementAgainstSampling) {
+  const Motion m = Motion::table({0.0, 1e-4, 2e-4, 3e-4, 4e-4, 5e-4},
+                                 {0.0, 1.0, 3.0, 2.0, -2.5, -1.0}, Motion::Interpolation::makima);
+  const Motion two = Motion::harmonics({{2.0, 1000.0, 0.5}, {0.5, 2700.0, 1.0}}, 0.0);
+  for (const Motion* motion : {&m, &two}) {
+    const double end = motion == &m ? 5e-4 : 1e-2, bound = motion->largest_displacement(end);
+    double most = 0.0;
+    for (int k = 0; k <= 200000; ++k)
+      most = std::max(most, std::abs(motion->displacement(end * k / 200000.0)));
+    EXPECT_LE(most, bound * (1 + 1e-12));
+    EXPECT_GT(most, bound * (motion == &m ? 1 - 1e-6 : 0.5));
+  }
+  EXPECT_GT(m.largest_displacement(5e-4), 3.0);  // makima overshoots the sample 3 here
+}
+
 TEST(Motion, RefusesWhatItCannotFollow) {
   EXPECT_THROW(Motion::harmonics({{1e-5, -1.0, 0.0}}, 0.0), std::invalid_argument);
   EXPECT_THROW(Motion::harmonics({{1e-5, 10.0, 0.0}}, -1.0), std::invalid_argument);

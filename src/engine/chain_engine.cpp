@@ -192,11 +192,14 @@ void ChainEngine::build_contacts() {
   const auto base_of = [&](Eigen::Index k) {
     return p.load(k).x() + p.mass(k) * state_.scene.gravity.x();
   };
-  bool zero = true;
+  bool zero = state_.scene.driven_loads.empty();
   for (Eigen::Index k = 0; k < p.size() && zero; ++k) zero = base_of(k) == 0.0;
   base_force_x_.clear();
   if (!zero)
     for (Eigen::Index k = 0; k < p.size(); ++k) base_force_x_.push_back(base_of(k));
+  load_base_.clear();
+  for (const DrivenLoad& l : state_.scene.driven_loads)
+    load_base_.push_back(base_force_x_[static_cast<std::size_t>(l.particle)]);
   uniform_mass_ = (p.inverse_mass == p.inverse_mass(0)).all();
   state_.chain_pairs = true;
   state_.build_incidence();
@@ -331,7 +334,9 @@ void ChainEngine::store_history_columns() {
 
 // Gathers particles [begin, end): contact forces (and walls at the ends) into the force, then,
 // if closing_kick is nonzero, the step's closing half kick v += closing_kick f / m.
-void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick) {
+void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick,
+                         std::int64_t step) {
+  set_driven_loads(begin, end, step);
   Particles& p = state_.scene.particles;
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
@@ -358,6 +363,7 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
     }
   }
   gather_ends(begin, end, closing_kick);
+  note_load_power(begin, end, step);
 }
 
 // gather() of the two end particles, which also meet the walls, where in [begin, end).
@@ -533,7 +539,7 @@ void ChainEngine::run_range(ChainPass& pass, const ChainRange& r) {
     else
       advance_pairs<KernelT>(c0, c1, r.step, &pass, model_, segments_[0].gap);
     const std::size_t gather_to = last ? gather_end : std::min(gather_end, c1);
-    if (gathered < gather_to) gather(gathered, gather_to, half);
+    if (gathered < gather_to) gather(gathered, gather_to, half, r.step);
     gathered = std::max(gathered, gather_to);
     if (last) break;
     c0 = c1;
@@ -585,40 +591,15 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
             advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
           if (first < last) watch_pairs(first, last, state_.validity.here());
+          set_driven_loads(0, n, step);
           gather_kick_loop<track, uniform, has_base, predict>(1, np, f, base, pair_force, v, mass,
                                                               half, look, peak, peak_v);
           gather_ends(0, n, half);
+          note_load_power(0, n, step);
           record_watched(pass, step, 0, np, 0, n);
         }
       },
       uniform_mass_, state_.tracking, base != nullptr, state_.look_kick != 0.0);
-}
-
-// Where each wall is at each step of a pass of `pass_steps` steps, how fast it moves along its
-// normal, its mean speed over the step and its contacts' obliquity (pass_wall_point_,
-// pass_wall_drive_), at the step's end time (n + s + 1) dt, and the walls' powers of the pass
-// zeroed; the state's walls are left where the pass ends.
-void ChainEngine::place_walls(std::size_t pass_steps) {
-  const double dt = state_.settings.time_step;
-  const std::size_t walls = state_.scene.walls.size();
-  pass_wall_point_.resize(pass_steps * walls);
-  pass_wall_drive_.resize(pass_steps * walls);
-  pass_wall_power_.assign(pass_steps * state_.wall_contacts.size(), 0.0);
-  for (std::size_t w = 0; w < walls; ++w) {
-    // A wall at rest (most walls) is where it was: its place is copied, not evaluated, which
-    // matters on short chains, where a step costs tens of nanoseconds.
-    const Wall& wall = state_.scene.walls[w];
-    const bool at_rest = wall.at_rest();
-    for (std::size_t s = 0; s < pass_steps; ++s) {
-      if (!at_rest) {  // the state's walls are left where the pass ends
-        const double t = static_cast<double>(state_.step + static_cast<std::int64_t>(s) + 1) * dt;
-        state_.wall_offset[w] = state_.wall_offset_at(w, t);
-        state_.wall_drive[w] = state_.wall_drive_at(w, t, dt);
-      }
-      pass_wall_point_[s * walls + w] = state_.wall_point(w);
-      pass_wall_drive_[s * walls + w] = state_.wall_drive[w];
-    }
-  }
 }
 
 // Advances the chain by `steps` steps in one pass. With several threads the chain is cut into
@@ -632,6 +613,7 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
 
   ChainPass pass{log_offset, {}, 2 * (np + state_.wall_contacts.size())};
   place_walls(pass_steps);
+  place_loads(pass_steps);
 
   const std::size_t tile = std::max(state_.settings.chain_tile_pairs, 2 * pass_steps);
   std::size_t regions = static_cast<std::size_t>(std::max(state_.settings.threads, 1));
@@ -718,28 +700,6 @@ void ChainEngine::run_pass(std::int64_t steps, std::int64_t log_offset) {
   }
 }
 
-// The walls' work over the pass_steps steps of a pass, step by step: the trapezoidal rule on the
-// power before and after each (nothing to add while no wall moves along its normal).
-void ChainEngine::book_wall_work(std::size_t pass_steps) {
-  EngineState& st = state_;
-  const std::size_t wall_contacts = st.wall_contacts.size();
-  const double half = 0.5 * st.settings.time_step;
-  double power_before = 0.0;
-  for (const double w : st.wall_power) power_before += w;
-  const bool moving = st.walls_move();
-  for (std::size_t s = 0; s < pass_steps && moving; ++s) {
-    std::fill(st.wall_power.begin(), st.wall_power.end(), 0.0);
-    for (std::size_t c = 0; c < wall_contacts; ++c) {
-      const auto w = static_cast<std::size_t>(st.wall_contacts.second[c]);
-      st.wall_power[w] += pass_wall_power_[s * wall_contacts + c];
-    }
-    double power_after = 0.0;
-    for (const double w : st.wall_power) power_after += w;
-    st.wall_work += half * (power_before + power_after);
-    power_before = power_after;
-  }
-}
-
 // A fault found during a pass of `steps` steps (the earliest, as ChainPass::note_fault keys it)
 // is reported at the pass's end, which is the state left, with the step where it happened.
 void ChainEngine::report_fault(const ChainPass& pass, std::int64_t steps) {
@@ -773,7 +733,7 @@ void ChainEngine::evaluate_contacts() {
       });
   }
   state_.check_wall_depths(0);
-  gather(0, static_cast<std::size_t>(state_.scene.particles.size()), 0.0);
+  gather(0, static_cast<std::size_t>(state_.scene.particles.size()), 0.0, -1);
 }
 
 // Passes of equal length (at most chain_pass_steps): a short last pass would reload every tile

@@ -86,6 +86,8 @@ class ChainEngine final : public Engine {
   void run_pass(std::int64_t steps, std::int64_t log_offset);
   /// The walls' points and forces of a pass of `pass_steps` steps.
   void place_walls(std::size_t pass_steps);
+  /// The driven loads' changes at each step of the pass (pass_load_).
+  void place_loads(std::size_t pass_steps);
   void book_wall_work(std::size_t pass_steps);
   [[noreturn]] void report_fault(const ChainPass& pass, std::int64_t steps);
   template <class KernelT, bool vector_pairs>
@@ -140,7 +142,13 @@ class ChainEngine final : public Engine {
   struct ColumnsGuard;
   ColumnsGuard load_history_columns();
   void store_history_columns();
-  void gather(std::size_t begin, std::size_t end, double closing_kick);
+  /// `step`: the step of the pass, whose driven loads' changes it adds (-1: those at the
+  /// state's time, at construction).
+  void gather(std::size_t begin, std::size_t end, double closing_kick, std::int64_t step);
+  /// The base force of the driven loads' particles in [begin, end) at step `step` of the pass
+  /// (-1: at the state's time), and, once gathered, the power of their changes.
+  void set_driven_loads(std::size_t begin, std::size_t end, std::int64_t step);
+  void note_load_power(std::size_t begin, std::size_t end, std::int64_t step);
   void gather_ends(std::size_t begin, std::size_t end, double closing_kick);
 
   /// r_c + r_(c+1), pair c's overlap at zero distance: the lattice's spacing.
@@ -211,6 +219,9 @@ class ChainEngine final : public Engine {
   std::vector<Eigen::Vector3d> pass_wall_point_;  ///< during a pass: [step * walls + w]
   std::vector<WallDrive> pass_wall_drive_;        ///< likewise: speeds and obliquity
   std::vector<double> pass_wall_power_;  ///< delivered, during a pass: [step * wall contacts + c]
+  /// Each driven load's particle's base force without the load's change (base_force_x_), and,
+  /// during a pass, the change at each step and its power: [step * driven loads + l].
+  std::vector<double> load_base_, pass_load_, pass_load_power_;
 };
 
 // Chain passes. A pass advances the whole chain by several steps, one tile (a stretch of a few

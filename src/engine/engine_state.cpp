@@ -177,6 +177,13 @@ EngineState::EngineState(Scene scene_in, SimulationSettings settings_in)
     initial_external += f.dot(p.position.row(i).transpose().matrix());
     loaded[static_cast<std::size_t>(i)] = f != Eigen::Vector3d::Zero();
   }
+  for (const DrivenLoad& l : scene.driven_loads) {
+    if (l.particle < 0 || l.particle >= p.size() || !(std::abs(l.direction.norm() - 1.0) < 1e-12))
+      throw std::invalid_argument(
+          "Simulation: a driven load needs a particle and a unit direction");
+    loaded[static_cast<std::size_t>(l.particle)] = 1;
+  }
+  load_power = driven_load_power();
   isolated_logs.resize(static_cast<std::size_t>(std::max(settings.threads, 1)));
   validity.reset(scene.materials.size(), scene.walls.size(), settings.threads);
   conservative_resize_zeroed(lookahead, p.size());
@@ -382,6 +389,13 @@ void EngineState::book_wall_power() {
     const auto w = static_cast<std::size_t>(wall_contacts.second[c]);
     wall_power[w] += wall_contacts.force[c] * wall_drive[w].normal_speed(wall_contacts.overlap[c]);
   }
+}
+
+double EngineState::driven_load_power() const {
+  double power = 0.0;
+  for (const DrivenLoad& l : scene.driven_loads)
+    power += l.at(time).dot(scene.particles.velocity.row(l.particle).transpose().matrix());
+  return power;
 }
 
 bool EngineState::walls_move() const {

@@ -113,8 +113,16 @@ struct EngineState {
   double retired_dissipated = 0.0;  ///< dissipated by pairs that left the neighbor structure [J]
   std::vector<double> retired_by_model;  ///< the same per model (several models only) [J]
   std::int64_t retired_floor_hits = 0;
-  double wall_work = 0.0;          ///< work done on the particles by moving walls [J]
+  /// Work done on the particles by moving walls and by the changes of the driven loads
+  /// (Scene::driven_loads) [J]
+  double wall_work = 0.0;
   std::vector<double> wall_power;  ///< power delivered by each wall at the last evaluation [W]
+  /// Power of the driven loads' changes at the last evaluation, sum dF(t) . v [W]: a function of
+  /// the state and its time (driven_load_power), so that a checkpoint needs nothing more.
+  double load_power = 0.0;
+  /// sum over the driven loads of their change at the state's time times their particle's
+  /// velocity [W].
+  double driven_load_power() const;
 
   // Extremes (Simulation::track_extremes) and the step log (Simulation::watch).
   bool tracking = false;

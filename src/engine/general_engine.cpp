@@ -261,7 +261,23 @@ void GeneralEngine::compute_forces() {
       for (std::size_t c = 0; c < cl->size(); ++c)
         if (cl->end_step(c) == st.step) st.note_separation(*cl, c, st.step);
   gather_forces(first);
+  add_driven_loads(first);
   st.book_wall_power();
+}
+
+// The driven loads' changes at the state's time, added to their particles' forces and to the
+// look-ahead gather_forces took from them (per loaded particle: none in the particle loop).
+void GeneralEngine::add_driven_loads(bool first) {
+  EngineState& st = state_;
+  Particles& p = st.scene.particles;
+  for (const DrivenLoad& l : st.scene.driven_loads) {
+    const Eigen::Vector3d df = l.at(st.time);
+    const double k = st.look_kick * p.inverse_mass(l.particle) * (first ? 1.0 : 2.0);
+    for (int a = 0; a < 3; ++a) {
+      p.force(l.particle, a) += df(a);
+      st.lookahead(l.particle, a) += k * df(a);
+    }
+  }
 }
 
 bool GeneralEngine::skin_crossed() const {
@@ -293,6 +309,8 @@ void GeneralEngine::step() {
 
   double power_before = 0.0;
   for (double w : st.wall_power) power_before += w;
+  const bool loads = !st.scene.driven_loads.empty();
+  if (loads) power_before += st.load_power;
 
   for_each_index(n, st.settings.threads, [&](Eigen::Index i) {
     for (int a = 0; a < 3; ++a) {
@@ -313,6 +331,10 @@ void GeneralEngine::step() {
 
   double power_after = 0.0;
   for (double w : st.wall_power) power_after += w;
+  if (loads) {
+    st.load_power = st.driven_load_power();  // at the step's end, its velocities kicked
+    power_after += st.load_power;
+  }
   st.wall_work += half * (power_before + power_after);
 }
 

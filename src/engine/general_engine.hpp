@@ -29,6 +29,8 @@ class GeneralEngine final : public Engine {
   /// least_radius_ of the pairs.
   void bound_pair_radius();
   void gather_forces(bool first);
+  /// The driven loads' changes, added to the forces gather_forces summed (Scene::driven_loads).
+  void add_driven_loads(bool first);
   /// The pairs' strains at this evaluation, and the impact speed of pair c at its first touch,
   /// into the validity tallies.
   void watch_strains();

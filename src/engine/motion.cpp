@@ -260,6 +260,51 @@ double Motion::largest_speed(double duration) const {
   return 0.0;
 }
 
+double Motion::largest_displacement(double duration) const {
+  switch (kind_) {
+    case Kind::constant:
+      return std::abs(velocity_) * duration;
+    case Kind::harmonics: {
+      double amplitudes = 0.0;
+      for (const Harmonic& k : terms_) amplitudes += std::abs(k.amplitude);
+      return std::abs(scale_) * (amplitudes + std::abs(start_));
+    }
+    case Kind::table: {
+      const Table& tb = *table_;
+      double most = 0.0;
+      // Each interval the run reaches: its ends, and for makima where the interpolant's velocity
+      // (a quadratic in tau, as in largest_speed) vanishes within it.
+      for (std::size_t k = 0; k + 1 < tb.time.size() && tb.time[k] < duration; ++k) {
+        most = std::max({most, std::abs(tb.displacement[k]), std::abs(tb.displacement[k + 1])});
+        if (!tb.makima) continue;
+        const double a = tb.time[k], b = tb.time[k + 1];
+        const double q0 = tb.velocity_within(a), qm = tb.velocity_within(0.5 * (a + b)),
+                     q1 = tb.velocity_within(b);
+        const double A = 2.0 * q0 - 4.0 * qm + 2.0 * q1, B = -3.0 * q0 + 4.0 * qm - q1;
+        double roots[2] = {-1.0, -1.0};
+        if (A != 0.0) {
+          const double d = B * B - 4.0 * A * q0;
+          if (d >= 0.0) {
+            roots[0] = (-B - std::sqrt(d)) / (2.0 * A);
+            roots[1] = (-B + std::sqrt(d)) / (2.0 * A);
+          }
+        } else if (B != 0.0) {
+          roots[0] = -q0 / B;
+        }
+        for (const double tau : roots)
+          if (tau > 0.0 && tau < 1.0) most = std::max(most, std::abs(tb.within(a + tau * (b - a))));
+      }
+      if (duration > tb.time.back())
+        most = std::max(most, std::abs(tb.displacement.back()) +
+                                  std::abs(tb.end_velocity) * (duration - tb.time.back()));
+      return std::abs(scale_) * most;
+    }
+    case Kind::slider_crank:
+      return std::abs(scale_) * 2.0 * crank_.radius;
+  }
+  return 0.0;
+}
+
 double Motion::shortest_period() const {
   double period = std::numeric_limits<double>::infinity();
   if (kind_ == Kind::harmonics)

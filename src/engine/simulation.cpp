@@ -70,6 +70,8 @@ bool forms_chain(const Scene& scene) {
     const Eigen::Index end = w.normal.x() > 0.0 ? 0 : n - 1;
     if ((p.position(end, 0) - w.point.x()) * w.normal.x() <= 0.0) return false;
   }
+  for (const DrivenLoad& l : scene.driven_loads)
+    if (l.direction.y() != 0.0 || l.direction.z() != 0.0) return false;
   return true;
 }
 

@@ -117,6 +117,7 @@ void EngineState::restore(const StateArchive& a) {
   retired_floor_hits = a.get_value<std::int64_t>("retired_floor_hits");
   wall_work = a.get_value<double>("wall_work");
   a.get("wall_power", wall_power);
+  load_power = driven_load_power();  // a function of the state restored and its time
   std::vector<double> strain, speed;
   a.get("validity.strain", strain);
   a.get("validity.speed", speed);

@@ -169,6 +169,55 @@ void contact_keys(std::vector<KeyEntry>& k) {
       if (seen.insert(p.key).second) k.push_back(law_param_key(p));
 }
 
+// The keys of a driven end load: end_force + dF(t), dF as a wall's motion read in newtons,
+// exact at each step's time (docs/driven.md, "A driven end load").
+void end_force_drive_keys(std::vector<KeyEntry>& k) {
+  constexpr auto s = &CaseSpec::chain;
+  k.push_back(word_key(
+      s, &ChainSpec::end_force_motion, "chain.end_force_motion",
+      {{"constant", WallMotion::constant},
+       {"harmonic", WallMotion::harmonic},
+       {"table", WallMotion::table}},
+      {.description = "how the end load changes beside end_force, along it on the same bead, as "
+                      "a force shaker drives it: constant (not at all), harmonic "
+                      "(chain.end_force_amplitude, _frequency, _phase, _ramp) or table "
+                      "(chain.end_force_table, _interpolation); the load may pull",
+       .default_value = "constant"}));
+  k.push_back(key(s, &ChainSpec::end_force_amplitude, "chain.end_force_amplitude",
+                  {.unit = "N",
+                   .description = "harmonic end load: the amplitude of each term (F = end_force "
+                                  "+ sum A_k sin(2 pi f_k t + phi_k), times the ramp)",
+                   .range = Range::closed(-1e9, 1e9)}));
+  k.push_back(key(s, &ChainSpec::end_force_frequency, "chain.end_force_frequency",
+                  {.unit = "Hz",
+                   .description = "harmonic end load: the frequency of each term, as many as "
+                                  "amplitudes",
+                   .range = Range::above_to(0, 1e12)}));
+  k.push_back(key(s, &ChainSpec::end_force_phase, "chain.end_force_phase",
+                  {.unit = "rad",
+                   .description = "harmonic end load: the phase of each term, as many as "
+                                  "amplitudes (not given: 0 for every term)",
+                   .range = Range::closed(-1e3, 1e3)}));
+  k.push_back(key(s, &ChainSpec::end_force_ramp, "chain.end_force_ramp",
+                  {.unit = "s",
+                   .description = "harmonic end load: the oscillation grows from 0 over this "
+                                  "time as 10 u^3 - 15 u^4 + 6 u^5 (u = t / ramp) (0: none)",
+                   .range = Range::closed(0, 1e6),
+                   .default_value = "0"}));
+  k.push_back(key(s, &ChainSpec::end_force_table, "chain.end_force_table",
+                  {.description = "table end load: a CSV file (relative to the case file's "
+                                  "directory) with columns t [s] and F [N], the load's change "
+                                  "from end_force: t from 0, strictly increasing, to "
+                                  "simulation.duration or beyond; F(0) = 0"},
+                  ValueKind::text));
+  k.push_back(word_key(
+      s, &ChainSpec::end_force_interpolation, "chain.end_force_interpolation",
+      {{"makima", Motion::Interpolation::makima}, {"linear", Motion::Interpolation::linear}},
+      {.description = "table end load: how samples are joined: makima (modified Akima, Akima "
+                      "1970) or linear",
+       .default_value = "makima"}));
+}
+
 void chain_keys(std::vector<KeyEntry>& k) {
   constexpr auto s = &CaseSpec::chain;
   k.push_back(key(
@@ -237,6 +286,7 @@ void chain_keys(std::vector<KeyEntry>& k) {
                       "static_overlap and no striker): a driven wall then shakes a "
                       "pre-compressed chain whose far wall feels what passes",
        .default_value = "load"}));
+  end_force_drive_keys(k);
 }
 
 void striker_keys(std::vector<KeyEntry>& k) {

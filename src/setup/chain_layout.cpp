@@ -306,16 +306,16 @@ void place_walls(const Case& c, RunSetup& run, const WallSlots& walls, const Cha
   }
 }
 
-// The end force on the end bead the load pushes from, and gravity.
+// The end force on the end bead the load pushes from, its drive along the same line, and
+// gravity.
 void apply_loads(const Case& c, Scene& scene, double end_force, bool load_towards_end,
                  const ChainIndices& at) {
-  if (c.spec().chain.held_by_walls) {
-    // the walls carry it
-  } else if (load_towards_end) {
-    scene.particles.set_load(at.first_bead, {end_force, 0.0, 0.0});
-  } else {
-    scene.particles.set_load(at.last_bead, {-end_force, 0.0, 0.0});
-  }
+  const Eigen::Index bead = load_towards_end ? at.first_bead : at.last_bead;
+  const double along = load_towards_end ? 1.0 : -1.0;
+  if (!c.spec().chain.held_by_walls)  // else the walls carry it
+    scene.particles.set_load(bead, {along * end_force, 0.0, 0.0});
+  if (Motion drive = end_load_motion(c, c.spec().simulation.duration); !drive.at_rest())
+    scene.driven_loads.push_back({bead, {along, 0.0, 0.0}, std::move(drive)});
   const auto& g = c.spec().gravity.acceleration;
   scene.gravity = Eigen::Vector3d(g[0], g[1], g[2]);
 }

@@ -152,6 +152,9 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   for (const WallSpec* w : {&c.spec().wall_start, &c.spec().wall_end})  // read, never written
     if (w->enabled && w->motion == WallMotion::table && w->table)
       run.input_files.push_back(resolve_initial_path(*w->table, c.config().origin()));
+  if (const ChainSpec& s = c.spec().chain;
+      s.end_force_motion == WallMotion::table && s.end_force_table)
+    run.input_files.push_back(resolve_initial_path(*s.end_force_table, c.config().origin()));
   // The end load pushes the last bead towards the start, against wall_start; with only wall_end,
   // it pushes the first bead towards the end instead (a striker then hits the loaded chain).
   const bool load_towards_end = walls.end && !walls.start;
@@ -170,6 +173,15 @@ Layout lay_out(const Case& c, RunSetup& run, const MaterialIndex& materials, con
   check_extent(c, scene, striker, at.bodies, data != nullptr);
   layout.from_data = data != nullptr;
   return layout;
+}
+
+// The largest load an end contact may carry over the run: end_force, and the largest change of
+// its drive (the contact time scales count it at its static overlap).
+double largest_end_load(const RunSetup& run, const ChainPlan& chain) {
+  double load = chain.end_force;
+  for (const DrivenLoad& l : run.scene.driven_loads)
+    load += l.motion.largest_displacement(run.duration);
+  return load;
 }
 
 }  // namespace
@@ -204,8 +216,8 @@ RunSetup build_run(const CaseConfig& cfg, const BuildOptions& options) {
       settings.engine != SimulationSettings::EngineChoice::general &&
       (settings.engine == SimulationSettings::EngineChoice::chain || forms_chain(scene));
   run.duration = c.spec().simulation.duration;
-  const std::vector<TimeScalePair> time_scale_pairs =
-      contact_time_scales(c, run, layout.separation, layout.walls, chain.end_force, layout.at);
+  const std::vector<TimeScalePair> time_scale_pairs = contact_time_scales(
+      c, run, layout.separation, layout.walls, largest_end_load(run, chain), layout.at);
   check_gravity(c, scene, run.duration);
   const double speed = largest_relative_speed(scene, run.duration);
   set_contact_policies(c, settings, speed);

@@ -135,6 +135,9 @@ void apply_loads(const Case& c, Scene& scene, double end_force, bool load_toward
 /// The wall's prescribed motion from its keys, along a normal whose x component is `normal_x`
 /// (the keys give it along +x); a table must reach `duration`.
 Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double duration);
+/// The end load's change beside chain.end_force from its keys (chain.end_force_motion), in
+/// newtons along the load; refuses keys of another kind, and a drive of a load held by walls.
+Motion end_load_motion(const Case& c, double duration);
 void add_extra_particles(const Case& c, const MaterialIndex& materials, Scene& scene,
                          const std::vector<ExtraParticle>& extra, Eigen::Index bodies,
                          const InitialState* data);

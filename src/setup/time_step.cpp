@@ -296,6 +296,43 @@ double damping_step_limit(const SimulationSettings& settings,
   return dt_damping;
 }
 
+// A given step must follow the drives it would step over: two steps per period at least.
+void refuse_steps_over_drives(const Case& c, const RunSetup& run, double dt) {
+  const SimulationSpec& s = c.spec().simulation;
+  auto refuse = [&](const Motion& motion, const std::string& key) {
+    if (!(dt > 0.5 * motion.shortest_period())) return;
+    c.fail(s.time_step, number_text(dt) + " s is longer than half the period (" +
+                            rounded_text(motion.shortest_period()) + " s) of " + key +
+                            ", which no step resolves: at most " +
+                            rounded_text(0.5 * motion.shortest_period()) + " s (" +
+                            c.key(s.time_step) + " = 0 chooses it)");
+  };
+  for (const Wall& w : run.scene.walls) {
+    const WallSpec& spec = w.name == "wall_start" ? c.spec().wall_start : c.spec().wall_end;
+    refuse(w.motion, c.key(spec.frequency));
+  }
+  for (const DrivenLoad& l : run.scene.driven_loads)
+    refuse(l.motion, c.key(c.spec().chain.end_force_frequency));
+}
+
+// The automatic step `dt`, shortened where the walls' motions or the driven loads need it.
+void follow_drives(const RunSetup& run, double per_contact, double& dt, std::ostringstream& note) {
+  double dt_drive = std::numeric_limits<double>::infinity();
+  for (const Wall& w : run.scene.walls)
+    dt_drive = std::min(dt_drive, w.motion.longest_step(per_contact, run.duration));
+  if (dt_drive < dt) {
+    dt = dt_drive;
+    note << "; reduced to " << dt_drive << " s to follow the walls' prescribed motion";
+  }
+  double dt_load = std::numeric_limits<double>::infinity();
+  for (const DrivenLoad& l : run.scene.driven_loads)
+    dt_load = std::min(dt_load, l.motion.longest_step(per_contact, run.duration));
+  if (dt_load < dt) {
+    dt = dt_load;
+    note << "; reduced to " << dt_load << " s to follow the driven end load";
+  }
+}
+
 }  // namespace
 
 void choose_time_step(const Case& c, RunSetup& run,
@@ -326,17 +363,7 @@ void choose_time_step(const Case& c, RunSetup& run,
         << c.key(s.steps_per_contact) << ")";
       c.fail(s.time_step, m.str());
     }
-    // Nor can it follow a drive it steps over: two steps per period at least.
-    for (const Wall& w : run.scene.walls)
-      if (settings.time_step > 0.5 * w.motion.shortest_period()) {
-        const WallSpec& spec = w.name == "wall_start" ? c.spec().wall_start : c.spec().wall_end;
-        c.fail(s.time_step, number_text(settings.time_step) +
-                                " s is longer than half the period (" +
-                                rounded_text(w.motion.shortest_period()) + " s) of " +
-                                c.key(spec.frequency) + ", which no step resolves: at most " +
-                                rounded_text(0.5 * w.motion.shortest_period()) + " s (" +
-                                c.key(s.time_step) + " = 0 chooses it)");
-      }
+    refuse_steps_over_drives(c, run, settings.time_step);
   } else {
     if (!std::isfinite(t_contact)) {
       const CaseSpec& spec = c.spec();
@@ -363,13 +390,7 @@ void choose_time_step(const Case& c, RunSetup& run,
       if (settings.impact_velocity == Policy::onset && uses_v0)
         note << " (at the impact-velocity floor)";
     }
-    double dt_drive = std::numeric_limits<double>::infinity();
-    for (const Wall& w : run.scene.walls)
-      dt_drive = std::min(dt_drive, w.motion.longest_step(per_contact, run.duration));
-    if (dt_drive < settings.time_step) {
-      settings.time_step = dt_drive;
-      note << "; reduced to " << dt_drive << " s to follow the walls' prescribed motion";
-    }
+    follow_drives(run, per_contact, settings.time_step, note);
     run.time_step_note = note.str();
   }
   const bool automatic = !(s.time_step > 0.0);

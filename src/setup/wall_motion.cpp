@@ -1,5 +1,7 @@
 // A wall's prescribed motion from its case keys (wall_*.motion and the keys of its kind): the
-// harmonics, a table of samples read from a CSV file, or a slider-crank, along the wall's normal.
+// harmonics, a table of samples read from a CSV file, or a slider-crank, along the wall's normal;
+// and the driven end load's change from its keys (chain.end_force_motion and the keys of its
+// kind), the same harmonics and tables read in newtons.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -28,19 +30,28 @@ const char* motion_word(WallMotion m) {
   return "constant";
 }
 
-// A key of another kind of motion than the wall's is refused when it would change something:
+// The keys of a drive by harmonics or a table: a wall's, or the end load's.
+struct DriveKeys {
+  const WallMotion& motion;
+  const std::vector<double>&amplitude, &frequency, &phase;
+  const double& ramp;
+  const std::optional<std::string>& table;
+  const Motion::Interpolation& interpolation;
+};
+
+// A key of another kind of motion than the drive's is refused when it would change something:
 // it would be silently ignored. (Its default is not: the parameters an output records, which
-// name every key, must give the run again.)
+// name every key, must give the run again.) `whose`: "the wall's" or "the load's".
 template <class T>
-void refuse_unless(const Case& c, const WallSpec& s, const T& field, WallMotion kind,
-                   bool has_effect) {
-  if (s.motion == kind || !has_effect) return;
-  c.fail(field, std::string("belongs to ") + c.key(s.motion) + " = " + motion_word(kind) +
-                    ", but the wall's motion is " + motion_word(s.motion) + ": set " +
-                    c.key(s.motion) + " = " + motion_word(kind) + ", or remove it");
+void refuse_unless(const Case& c, const WallMotion& motion, const T& field, WallMotion kind,
+                   bool has_effect, const std::string& whose = "the wall's") {
+  if (motion == kind || !has_effect) return;
+  c.fail(field, std::string("belongs to ") + c.key(motion) + " = " + motion_word(kind) + ", but " +
+                    whose + " motion is " + motion_word(motion) + ": set " + c.key(motion) + " = " +
+                    motion_word(kind) + ", or remove it");
 }
 
-Motion harmonic_motion(const Case& c, const WallSpec& s) {
+Motion harmonic_motion(const Case& c, const DriveKeys& s) {
   if (s.amplitude.empty()) c.fail(s.amplitude, "is missing (harmonic motion needs it)");
   const std::size_t n = s.amplitude.size();
   auto same_count = [&](const std::vector<double>& list) {
@@ -57,13 +68,24 @@ Motion harmonic_motion(const Case& c, const WallSpec& s) {
   return Motion::harmonics(std::move(terms), s.ramp);
 }
 
-// The samples of a table file: columns t [s] and x [m] (by name, in any order, other columns
-// ignored), each row's values checked where they are.
+// What a table's second column holds: a wall's displacement or the load's change.
+struct TableColumn {
+  std::string name;     // "x", "F"
+  bool force = false;   // its units: of force (N), else of length (m)
+  std::string meaning;  // what it is, for the header's message
+  std::string drive;    // "the wall's motion", for an empty key
+  std::string origin;   // why the first sample is at t = 0
+  std::string zero;     // why its value starts at 0
+};
+
+// The samples of a table file: columns t [s] and the drive's column (x [m] or F [N]; by name, in
+// any order, other columns ignored), each row's values checked where they are.
 class TableReader {
  public:
-  TableReader(const Case& c, const WallSpec& s, double duration) : c_(c), s_(s) {
+  TableReader(const Case& c, const DriveKeys& s, TableColumn column, double duration)
+      : c_(c), s_(s), column_(std::move(column)) {
     given_ = *s.table;
-    if (given_.empty()) c.fail(s.table, "is empty: give the CSV file of the wall's motion");
+    if (given_.empty()) c.fail(s.table, "is empty: give the CSV file of " + column_.drive);
     path_ = resolve_initial_path(given_, c.config().origin());
     read();
     check(duration);
@@ -72,7 +94,8 @@ class TableReader {
 
  private:
   const Case& c_;
-  const WallSpec& s_;
+  const DriveKeys& s_;
+  TableColumn column_;
   std::string given_, path_;
   std::size_t line_ = 0;
 
@@ -87,11 +110,12 @@ class TableReader {
     return first == std::string::npos || line[first] == '#';
   }
 
-  static double unit_factor(const std::string& unit, bool is_time, std::string& allowed) {
+  double unit_factor(const std::string& unit, bool is_time, std::string& allowed) const {
     using Units = std::vector<std::pair<std::string, double>>;
     static const Units times{{"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"µs", 1e-6}};
     static const Units lengths{{"", 1.0}, {"m", 1.0}, {"mm", 1e-3}, {"um", 1e-6}, {"µm", 1e-6}};
-    for (const auto& [name, factor] : is_time ? times : lengths) {
+    static const Units forces{{"", 1.0}, {"N", 1.0}, {"kN", 1e3}, {"mN", 1e-3}};
+    for (const auto& [name, factor] : is_time ? times : column_.force ? forces : lengths) {
       if (name == unit) return factor;
       if (!name.empty()) allowed += (allowed.empty() ? "" : ", ") + name;
     }
@@ -116,7 +140,8 @@ class TableReader {
     std::string line;
     if (!in) fail("cannot be read");
     do {  // the header: the first line that is neither blank nor a comment
-      if (!csv_line(in, line)) fail("is empty: expected a header naming the columns t and x");
+      if (!csv_line(in, line))
+        fail("is empty: expected a header naming the columns t and " + column_.name);
       ++line_;
     } while (is_blank_or_comment(line));
     if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
@@ -125,18 +150,19 @@ class TableReader {
         }))
       fail(
           "is not a text file: its first line holds control characters, where a header "
-          "naming the columns t and x belongs");
+          "naming the columns t and " +
+          column_.name + " belongs");
     const char delimiter = csv_delimiter(line);
     const std::vector<std::string> header = csv_cells(line, delimiter);
     std::size_t column[2] = {header.size(), header.size()};
     double factor[2] = {1.0, 1.0};
     for (std::size_t k = 0; k < header.size(); ++k) {
       const auto [name, unit] = name_and_unit(header[k]);
-      const int which = name == "t" || name == "time" ? 0 : name == "x" ? 1 : -1;
+      const int which = name == "t" || name == "time" ? 0 : name == column_.name ? 1 : -1;
       if (which < 0) continue;
       if (column[which] != header.size())
         fail("columns " + std::to_string(column[which] + 1) + " and " + std::to_string(k + 1) +
-             " both hold " + (which == 0 ? "the time" : "x") + ": give it once");
+             " both hold " + (which == 0 ? "the time" : column_.name) + ": give it once");
       std::string allowed;
       factor[which] = unit_factor(unit, which == 0, allowed);
       if (factor[which] == 0.0)
@@ -146,9 +172,9 @@ class TableReader {
     }
     for (int which = 0; which < 2; ++which)
       if (column[which] == header.size())
-        fail(std::string("has no column ") + (which == 0 ? "t" : "x") +
-             ": the header names the columns t [s] and x [m] (the wall's displacement along +x "
-             "from its place at t = 0)");
+        fail(std::string("has no column ") + (which == 0 ? "t" : column_.name) +
+             ": the header names the columns t [s] and " + column_.name +
+             (column_.force ? " [N] (" : " [m] (") + column_.meaning + ")");
     while (csv_line(in, line)) {
       ++line_;
       if (is_blank_or_comment(line)) continue;
@@ -179,12 +205,11 @@ class TableReader {
       fail("has " + std::to_string(time.size()) + " samples; " +
            (least == 4 ? "makima interpolation needs at least 4" : "a table needs at least 2"));
     if (time.front() != 0.0)
-      fail("starts at t = " + number_text(time.front()) +
-           " s: the first sample is the wall's place at t = 0");
+      fail("starts at t = " + number_text(time.front()) + " s: the first sample is " +
+           column_.origin + " at t = 0");
     if (x.front() != 0.0)
-      fail("gives x = " + number_text(x.front()) +
-           " m at t = 0: x is the displacement from the wall's place at t = 0 (set by its gap), "
-           "so it starts at 0");
+      fail("gives " + column_.name + " = " + number_text(x.front()) +
+           (column_.force ? " N" : " m") + " at t = 0: " + column_.zero + ", so it starts at 0");
     if (time.back() < duration)
       fail("ends at t = " + number_text(time.back()) + " s, before the run does (" +
            c_.key(c_.spec().simulation.duration) + " = " + number_text(duration) +
@@ -241,29 +266,47 @@ Motion within_speed(const Case& c, const WallSpec& s, Motion motion, double dura
 
 }  // namespace
 
+namespace {
+
+DriveKeys drive_keys(const WallSpec& s) {
+  return {s.motion, s.amplitude, s.frequency, s.phase, s.ramp, s.table, s.interpolation};
+}
+
+// The keys of harmonics and tables that another kind of drive refuses.
+void refuse_other_kinds(const Case& c, const DriveKeys& s, const std::string& whose) {
+  refuse_unless(c, s.motion, s.amplitude, WallMotion::harmonic, !s.amplitude.empty(), whose);
+  refuse_unless(c, s.motion, s.frequency, WallMotion::harmonic, !s.frequency.empty(), whose);
+  refuse_unless(c, s.motion, s.phase, WallMotion::harmonic, !s.phase.empty(), whose);
+  refuse_unless(c, s.motion, s.ramp, WallMotion::harmonic, s.ramp != 0.0, whose);
+  refuse_unless(c, s.motion, s.table, WallMotion::table, s.table.has_value(), whose);
+  refuse_unless(c, s.motion, s.interpolation, WallMotion::table,
+                s.interpolation != Motion::Interpolation::makima, whose);
+}
+
+}  // namespace
+
 Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double duration) {
-  refuse_unless(c, s, s.amplitude, WallMotion::harmonic, !s.amplitude.empty());
-  refuse_unless(c, s, s.frequency, WallMotion::harmonic, !s.frequency.empty());
-  refuse_unless(c, s, s.phase, WallMotion::harmonic, !s.phase.empty());
-  refuse_unless(c, s, s.ramp, WallMotion::harmonic, s.ramp != 0.0);
-  refuse_unless(c, s, s.table, WallMotion::table, s.table.has_value());
-  refuse_unless(c, s, s.interpolation, WallMotion::table,
-                s.interpolation != Motion::Interpolation::makima);
+  const DriveKeys keys = drive_keys(s);
+  refuse_other_kinds(c, keys, "the wall's");
   constexpr WallMotion crank = WallMotion::slider_crank;
-  refuse_unless(c, s, s.crank_radius, crank, s.crank_radius.has_value());
-  refuse_unless(c, s, s.crank_speed, crank, s.crank_speed.has_value());
-  refuse_unless(c, s, s.crank_angle, crank, s.crank_angle != 0.0);
-  refuse_unless(c, s, s.rod_length, crank, s.rod_length.has_value());
-  refuse_unless(c, s, s.crank_offset, crank, s.crank_offset != 0.0);
-  refuse_unless(c, s, s.slider_side, crank, s.slider_side != 1);
+  refuse_unless(c, s.motion, s.crank_radius, crank, s.crank_radius.has_value());
+  refuse_unless(c, s.motion, s.crank_speed, crank, s.crank_speed.has_value());
+  refuse_unless(c, s.motion, s.crank_angle, crank, s.crank_angle != 0.0);
+  refuse_unless(c, s.motion, s.rod_length, crank, s.rod_length.has_value());
+  refuse_unless(c, s.motion, s.crank_offset, crank, s.crank_offset != 0.0);
+  refuse_unless(c, s.motion, s.slider_side, crank, s.slider_side != 1);
   switch (s.motion) {
     case WallMotion::constant:
       return Motion();
     case WallMotion::harmonic:
-      return within_speed(c, s, harmonic_motion(c, s), duration).scaled(normal_x);
+      return within_speed(c, s, harmonic_motion(c, keys), duration).scaled(normal_x);
     case WallMotion::table: {
       if (!s.table) c.fail(s.table, "is missing (table motion needs it)");
-      TableReader table(c, s, duration);
+      TableReader table(c, keys,
+                        {"x", false, "the wall's displacement along +x from its place at t = 0",
+                         "the wall's motion", "the wall's place",
+                         "x is the displacement from the wall's place at t = 0 (set by its gap)"},
+                        duration);
       return within_speed(c, s,
                           Motion::table(std::move(table.time), std::move(table.x), s.interpolation),
                           duration)
@@ -271,6 +314,35 @@ Motion wall_motion(const Case& c, const WallSpec& s, double normal_x, double dur
     }
     case WallMotion::slider_crank:
       return within_speed(c, s, slider_crank_motion(c, s), duration).scaled(normal_x);
+  }
+  return Motion();
+}
+
+Motion end_load_motion(const Case& c, double duration) {
+  const ChainSpec& s = c.spec().chain;
+  const DriveKeys keys{s.end_force_motion,       s.end_force_amplitude, s.end_force_frequency,
+                       s.end_force_phase,        s.end_force_ramp,      s.end_force_table,
+                       s.end_force_interpolation};
+  refuse_other_kinds(c, keys, "the load's");
+  if (s.end_force_motion != WallMotion::constant && s.held_by_walls)
+    c.fail(s.end_force_motion, "drives the end load, but " + c.key(s.held_by_walls) +
+                                   " = walls applies none: set " + c.key(s.held_by_walls) +
+                                   " = load, or drive a wall");
+  switch (s.end_force_motion) {
+    case WallMotion::harmonic:
+      return harmonic_motion(c, keys);
+    case WallMotion::table: {
+      if (!s.end_force_table) c.fail(s.end_force_table, "is missing (table motion needs it)");
+      TableReader table(
+          c, keys,
+          {"F", true, "the end load's change from " + c.key(s.end_force), "the end load's drive",
+           "the load", "F is the load's change from " + c.key(s.end_force)},
+          duration);
+      return Motion::table(std::move(table.time), std::move(table.x), s.end_force_interpolation);
+    }
+    case WallMotion::constant:
+    case WallMotion::slider_crank:
+      break;
   }
   return Motion();
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Malformed input of driven walls and chains held between walls: motions that cannot be
 followed, keys of another kind of motion, tables that do not cover the run, slider-cranks whose
-rod cannot reach.
+rod cannot reach; and driven end loads, their keys and tables likewise.
 
     test_malformed_driven.py CHAINDEM_BINARY SOURCE_DIR  (rows: malformed_harness.py)
 """
@@ -159,7 +159,92 @@ SLIDER_CRANKS = [
                ["wall_start.slider_side", "belongs to wall_start.motion = slider_crank"]),
 ]
 
-TABLE = DRIVEN_WALLS + DRIVE_TABLES + HELD_BY_WALLS + SLIDER_CRANKS
+# Four steel beads pressed by 20 N against wall_start, the load driven by harmonics.
+LOADED = """[simulation]
+duration = 0.01
+
+[contact]
+law = hertz
+
+[material.steel]
+youngs_modulus = 200e9
+poisson_ratio = 0.3
+density = 7800
+
+[chain]
+count = 4
+materials = steel
+radii = 0.005
+end_force = 20
+static_overlap = true
+end_force_motion = harmonic
+end_force_amplitude = 2
+end_force_frequency = 500
+end_force_ramp = 0.002
+
+[striker]
+enabled = false
+
+[wall_start]
+enabled = true
+material = steel
+"""
+
+LOAD_TABLE = "t,F\n0,0\n0.004,1\n0.008,0\n0.012,-1\n"
+LOAD_TO_TABLE = ["--unset", "chain.end_force_amplitude", "--unset", "chain.end_force_frequency",
+                 "--unset", "chain.end_force_ramp", "--set", "chain.end_force_motion=table",
+                 "--set", "chain.end_force_table=load.csv"]
+
+
+def load_row(name, args, fragments, table=None):
+    """A row of `run` on the loaded chain with `args` (overrides), load.csv = `table` if given."""
+    files = {"l.ini": LOADED, **({} if table is None else {"load.csv": table})}
+    return (name, ["run", "l.ini", "-o", "out.h5", *args], files, 2, fragments)
+
+
+DRIVEN_LOADS = [
+    load_row("load amplitude without harmonic load",
+             ["--set", "chain.end_force_motion=constant"],
+             ["chain.end_force_amplitude", "belongs to chain.end_force_motion = harmonic",
+              "the load's motion is constant"]),
+    load_row("harmonic load without amplitude", ["--unset", "chain.end_force_amplitude"],
+             ["chain.end_force_amplitude", "is missing"]),
+    load_row("fewer load frequencies than amplitudes",
+             ["--set", "chain.end_force_amplitude=1 2"],
+             ["chain.end_force_frequency", "1 values for 2 amplitudes"]),
+    load_row("load driven by a slider-crank", ["--set", "chain.end_force_motion=slider_crank"],
+             ["chain.end_force_motion", "constant, harmonic, table"]),
+    load_row("load frequency of zero", ["--set", "chain.end_force_frequency=0"],
+             ["chain.end_force_frequency", "(0, 1e+12]"]),
+    load_row("given step over half a load period",
+             ["--set", "simulation.time_step=1e-6", "--set", "chain.end_force_frequency=7.3e5"],
+             ["simulation.time_step", "half the period", "chain.end_force_frequency",
+              "at most 6.849e-07 s"]),
+    load_row("driven load held by walls",
+             ["--set", "chain.held_by=walls", "--set", "wall_end.enabled=true",
+              "--set", "wall_end.material=steel"],
+             ["chain.end_force_motion", "chain.held_by = walls", "applies none"]),
+    load_row("load table given to harmonic load", ["--set", "chain.end_force_table=load.csv"],
+             ["chain.end_force_table", "belongs to chain.end_force_motion = table"], LOAD_TABLE),
+    load_row("load table shorter than the run", LOAD_TO_TABLE,
+             ["chain.end_force_table", "'load.csv'", "ends at t = 0.009 s",
+              "simulation.duration = 0.01 s"], LOAD_TABLE.replace("0.012", "0.009")),
+    load_row("load table not starting at F = 0", LOAD_TO_TABLE,
+             ["chain.end_force_table", "F = 1 N at t = 0", "chain.end_force"],
+             "t,F\n0,1\n0.004,0\n0.008,0\n0.02,0\n"),
+    load_row("load table without an F column", LOAD_TO_TABLE,
+             ["chain.end_force_table", "no column F", "t [s] and F [N]"], "t,x\n0,0\n0.02,0\n"),
+    load_row("load table in pounds", LOAD_TO_TABLE,
+             ["chain.end_force_table", "unknown unit 'lbf'", "N, kN, mN"],
+             "t,F [lbf]\n0,0\n0.02,0\n"),
+    load_row("load table that does not exist", LOAD_TO_TABLE,
+             ["chain.end_force_table", "'load.csv'", "does not exist"]),
+    load_row("load table with makima and three samples", LOAD_TO_TABLE,
+             ["chain.end_force_table", "has 3 samples", "makima interpolation needs at least 4"],
+             "t,F\n0,0\n0.01,1\n0.02,0\n"),
+]
+
+TABLE = DRIVEN_WALLS + DRIVE_TABLES + HELD_BY_WALLS + SLIDER_CRANKS + DRIVEN_LOADS
 
 
 class MalformedDriven(unittest.TestCase):

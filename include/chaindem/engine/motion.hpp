@@ -2,7 +2,9 @@
 // Prescribed motion along a line: how far a driven wall, load or body has moved from its place
 // at t = 0, and how fast, as exact functions of time. The engines evaluate them at each step's
 // time n dt, so a driven boundary follows its path to rounding however many steps a run takes
-// (an offset accumulated step by step would drift by the rounding of every step).
+// (an offset accumulated step by step would drift by the rounding of every step). A driven load
+// (Scene::DrivenLoad) reads a Motion as a function of time in newtons: its "displacement" is then
+// the change of the load, its "velocity" the load's rate.
 
 #include <memory>
 #include <string>
@@ -68,6 +70,11 @@ class Motion {
   /// sample met by a step); a crank's turn over `steps_per_period`; infinity for constant
   /// velocity. Only the table's intervals that begin before `duration` count.
   double longest_step(double steps_per_period, double duration) const;
+  /// A bound on |s| over [0, duration]: for harmonics the sum of |A| (and, without a ramp, the
+  /// |sum A sin phi| taken off); for a table the largest |s| of its interpolant over the intervals
+  /// the run reaches (and past the last sample, where the run goes on); |v| duration at constant
+  /// velocity; for a slider-crank twice the crank's radius.
+  double largest_displacement(double duration) const;
   /// The shortest period of a harmonic motion; infinity for the others.
   double shortest_period() const;
   /// The obliquity n(t) in (0, 1] of the contacts of a wall on this path, and dn/dt [1/s]: a

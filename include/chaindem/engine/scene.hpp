@@ -88,10 +88,25 @@ struct Wall {
   bool moves_along_normal() const { return velocity.dot(normal) != 0.0 || !motion.at_rest(); }
 };
 
+/// A load that varies in time beside a particle's constant one (Particles::external_force), as a
+/// force shaker applies: at time t particle `particle` feels motion.displacement(t) direction
+/// more, the Motion read in newtons and evaluated exactly at each step's time (docs/driven.md,
+/// "A driven end load").
+struct DrivenLoad {
+  Eigen::Index particle = 0;
+  Eigen::Vector3d direction = Eigen::Vector3d::UnitX();  ///< unit
+  Motion motion;  ///< the change of the load from the constant one [N]
+
+  /// The load's change at time t [N].
+  Eigen::Vector3d at(double t) const { return motion.displacement(t) * direction; }
+};
+
 struct Scene {
   std::vector<Material> materials;
   Particles particles;
   std::vector<Wall> walls;
+  /// Loads that vary in time, beside the particles' constant ones (usually none).
+  std::vector<DrivenLoad> driven_loads;
   Eigen::Vector3d gravity = Eigen::Vector3d::Zero();  ///< [m/s^2]
   /// Index of the striker, if there is one; the chain beads are the other particles in chain
   /// order.

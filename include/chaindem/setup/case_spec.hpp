@@ -47,6 +47,10 @@ struct ContactSpec {
   std::map<std::string, double, std::less<>> params;
 };
 
+/// wall_*.motion: how a wall moves beside its constant velocity; chain.end_force_motion: how the
+/// end load changes beside its constant part (constant, harmonic or table).
+enum class WallMotion { constant, harmonic, table, slider_crank };
+
 /// [chain]
 struct ChainSpec {
   long long count = 0;
@@ -61,6 +65,14 @@ struct ChainSpec {
   double cylinder_length = 0.0;  ///< [m]; 0: spheres
   bool static_overlap = false;
   bool held_by_walls = false;  ///< end_force carried by both walls, no load applied
+  // The end load's change beside end_force, as a wall's motion (WallSpec) read in newtons.
+  WallMotion end_force_motion = WallMotion::constant;  ///< constant, harmonic or table
+  std::vector<double> end_force_amplitude;             ///< [N]
+  std::vector<double> end_force_frequency;             ///< [Hz]
+  std::vector<double> end_force_phase;                 ///< [rad]; empty: 0 for every term
+  double end_force_ramp = 0.0;                         ///< [s]
+  std::optional<std::string> end_force_table;          ///< CSV file, columns t and F
+  Motion::Interpolation end_force_interpolation = Motion::Interpolation::makima;
 };
 
 /// [striker]: present when its velocity is given (and it is enabled).
@@ -71,9 +83,6 @@ struct StrikerSpec {
   std::optional<double> velocity;       ///< [m/s]
   double gap = 0.0;                     ///< [m]
 };
-
-/// wall_*.motion: how a wall moves beside its constant velocity.
-enum class WallMotion { constant, harmonic, table, slider_crank };
 
 /// [wall_start], [wall_end]
 struct WallSpec {
