@@ -336,7 +336,7 @@ void ChainEngine::store_history_columns() {
 // if closing_kick is nonzero, the step's closing half kick v += closing_kick f / m.
 void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick,
                          std::int64_t step) {
-  set_driven_loads(begin, end, step);
+  if (!load_base_.empty()) set_driven_loads(begin, end, step);  // most chains have none
   Particles& p = state_.scene.particles;
   const std::size_t n = static_cast<std::size_t>(p.size());
   double* f = p.force.col(0).data();
@@ -363,7 +363,7 @@ void ChainEngine::gather(std::size_t begin, std::size_t end, double closing_kick
     }
   }
   gather_ends(begin, end, closing_kick);
-  note_load_power(begin, end, step);
+  if (!load_base_.empty()) note_load_power(begin, end, step);
 }
 
 // gather() of the two end particles, which also meet the walls, where in [begin, end).
@@ -591,11 +591,11 @@ void ChainEngine::run_whole(ChainPass& pass, std::size_t pass_steps) {
             advance_pair<KernelT>(c, dc, step, &pass, rules, run_step);
           }
           if (first < last) watch_pairs(first, last, state_.validity.here());
-          set_driven_loads(0, n, step);
+          if (!load_base_.empty()) set_driven_loads(0, n, step);
           gather_kick_loop<track, uniform, has_base, predict>(1, np, f, base, pair_force, v, mass,
                                                               half, look, peak, peak_v);
           gather_ends(0, n, half);
-          note_load_power(0, n, step);
+          if (!load_base_.empty()) note_load_power(0, n, step);
           record_watched(pass, step, 0, np, 0, n);
         }
       },

@@ -257,4 +257,15 @@ struct ChainEngine::ChainPass {
   }
 };
 
+// Inline: the chain engine asks it at every step of each end bead with a wall, and on short
+// chains a call there is a few per cent of the step.
+inline double ChainEngine::wall_overlap(std::size_t c, const Eigen::Vector3d& point) const {
+  const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);
+  const Wall& wall = state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])];
+  const double low = i == 0 ? first_lattice_low_ : last_lattice_low_;
+  return state_.scene.particles.radius(static_cast<Eigen::Index>(i)) -
+         ((lattice_[i] - point.x()) + ((low - wall.point_carry.x()) + displacement_[i])) *
+             wall.normal.x();
+}
+
 }  // namespace chaindem::detail

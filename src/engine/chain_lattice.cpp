@@ -80,15 +80,6 @@ void ChainEngine::place_particles() {
   x[n - 1] = lattice[n - 1] + (last_lattice_low_ + u[n - 1]);
 }
 
-double ChainEngine::wall_overlap(std::size_t c, const Eigen::Vector3d& point) const {
-  const auto i = static_cast<std::size_t>(state_.wall_contacts.first[c]);
-  const Wall& wall = state_.scene.walls[static_cast<std::size_t>(state_.wall_contacts.second[c])];
-  const double low = i == 0 ? first_lattice_low_ : last_lattice_low_;
-  return state_.scene.particles.radius(static_cast<Eigen::Index>(i)) -
-         ((lattice_[i] - point.x()) + ((low - wall.point_carry.x()) + displacement_[i])) *
-             wall.normal.x();
-}
-
 // The displacements, and the lattice they are measured from (its origin and its segments' gaps),
 // which the restored run rebuilds from its case: the same only if the case's initial state is.
 std::vector<double> ChainEngine::lattice_record() const {
