@@ -65,28 +65,8 @@ TEST(DrivenLoad, EnergyBalanceClosesAtSecondOrder) {
   const std::string table = sampled_table("load_balance.csv", 3.0, 900.0, 2e-3, 1e-4, 4e-3);
   for (const std::string& drive :
        {harmonic, "end_force_motion = table\nend_force_table = " + table}) {
-    for (const char* engine : {"chain", "general"}) {
-      auto worst = [&](const std::string& dt) {
-        Simulation sim = simulation_from(
-            loaded_chain(8, drive, 4e-3),
-            {std::string("simulation.engine=") + engine, "simulation.time_step=" + dt});
-        EXPECT_EQ(sim.uses_chain_engine(), std::string(engine) == "chain");
-        const double e0 = sim.energies().balance();
-        double error = 0.0, work = 0.0;
-        while (sim.time() < 4e-3 - 1e-12) {
-          sim.advance(10);
-          const EnergyReport e = sim.energies();
-          error = std::max(error, std::abs(e.balance() - e0));
-          work = std::max(work, std::abs(e.wall_work));
-        }
-        EXPECT_GT(work, 1e-9) << drive;  // the load does work the books must count
-        return error / work;
-      };
-      const double e1 = worst("4e-7"), e2 = worst("2e-7"), e3 = worst("1e-7");
-      EXPECT_LT(e1, 1e-3) << engine << " " << drive;
-      EXPECT_NEAR(e1 / e2, 4.0, 1.0) << engine << " " << drive;
-      EXPECT_NEAR(e2 / e3, 4.0, 1.0) << engine << " " << drive;
-    }
+    for (const char* engine : {"chain", "general"})
+      expect_drive_balance_second_order(loaded_chain(8, drive, 4e-3), engine, 4e-3);
   }
 }
 

@@ -94,27 +94,8 @@ TEST(DrivenWalls, EnergyBalanceClosesAtSecondOrder) {
   }
   for (const std::string& drive :
        {harmonic, "motion = table\ntable = " + table + "\ninterpolation = makima"}) {
-    for (const char* engine : {"chain", "general"}) {
-      auto worst = [&](const std::string& dt) {
-        Simulation sim = simulation_from(
-            driven_chain(8, drive, 4e-3),
-            {std::string("simulation.engine=") + engine, "simulation.time_step=" + dt});
-        const double e0 = sim.energies().balance();
-        double error = 0.0, work = 0.0;
-        while (sim.time() < 4e-3 - 1e-12) {
-          sim.advance(10);
-          const EnergyReport e = sim.energies();
-          error = std::max(error, std::abs(e.balance() - e0));
-          work = std::max(work, std::abs(e.wall_work));
-        }
-        EXPECT_GT(work, 1e-9) << drive;  // the wall does work the books must count
-        return error / work;
-      };
-      const double e1 = worst("4e-7"), e2 = worst("2e-7"), e3 = worst("1e-7");
-      EXPECT_LT(e1, 1e-3) << engine << " " << drive;
-      EXPECT_NEAR(e1 / e2, 4.0, 1.0) << engine << " " << drive;
-      EXPECT_NEAR(e2 / e3, 4.0, 1.0) << engine << " " << drive;
-    }
+    for (const char* engine : {"chain", "general"})
+      expect_drive_balance_second_order(driven_chain(8, drive, 4e-3), engine, 4e-3);
   }
 }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -31,6 +33,49 @@ inline Simulation simulation_from_file(const std::string& path,
                                        const std::vector<std::string>& overrides = {}) {
   RunSetup run = build_run(CaseConfig::load(path, overrides));
   return Simulation(std::move(run.scene), run.settings);
+}
+
+/// The energy balance of a driven run, which make(dt) builds at step dt, to `duration`: the
+/// largest |balance - initial| (read every `read_every` seconds) relative to the largest
+/// |wall_work|, the drives' work, which must exceed `least_work` (the books must have something
+/// to count). Expected below 1e-3 at dt and falling four-fold per halving of the step to dt/4:
+/// the balance closes at second order.
+inline void expect_balance_second_order(const std::function<Simulation(double dt)>& make,
+                                        double duration, double dt, double read_every,
+                                        double least_work, const std::string& what) {
+  std::vector<double> e;
+  for (double step = dt; e.size() < 3; step /= 2) {
+    Simulation sim = make(step);
+    const double e0 = sim.energies().balance();
+    const auto per_read = std::max<std::int64_t>(1, std::llround(read_every / step));
+    double error = 0.0, work = 0.0;
+    while (sim.time() < duration - 1e-12) {
+      sim.advance(per_read);
+      const EnergyReport r = sim.energies();
+      error = std::max(error, std::abs(r.balance() - e0));
+      work = std::max(work, std::abs(r.wall_work));
+    }
+    EXPECT_GT(work, least_work) << what;
+    e.push_back(error / work);
+  }
+  EXPECT_LT(e[0], 1e-3) << what;
+  EXPECT_NEAR(e[0] / e[1], 4.0, 1.0) << what;
+  EXPECT_NEAR(e[1] / e[2], 4.0, 1.0) << what;
+}
+
+/// The same for case text `ini` on `engine` ("chain" or "general"), every 10 steps from 4e-7 s.
+inline void expect_drive_balance_second_order(const std::string& ini, const std::string& engine,
+                                              double duration) {
+  expect_balance_second_order(
+      [&](double dt) {
+        char step[32];
+        std::snprintf(step, sizeof step, "%.17g", dt);  // every digit: the step, not a rounding
+        Simulation sim = simulation_from(
+            ini, {"simulation.engine=" + engine, std::string("simulation.time_step=") + step});
+        EXPECT_EQ(sim.uses_chain_engine(), engine == "chain");
+        return sim;
+      },
+      duration, 4e-7, 4e-6, 1e-9, engine + "\n" + ini);
 }
 
 /// A bead (the striker, 2 m/s) between two walls with a resting bead before the far wall:
